@@ -1,0 +1,1 @@
+//! book (filled in by its issue).

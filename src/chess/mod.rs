@@ -1,0 +1,1 @@
+//! chess (filled in by its issue).

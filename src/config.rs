@@ -1,0 +1,1 @@
+//! The bot's settings file (`config.toml`).

@@ -1,0 +1,3 @@
+//! The engine: search, evaluation, transposition table, time control and threads.
+
+pub mod eval;

@@ -1,0 +1,1 @@
+//! ics (filled in by its issue).

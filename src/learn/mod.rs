@@ -1,0 +1,1 @@
+//! learn (filled in by its issue).

@@ -1,0 +1,19 @@
+//! wily: a chess engine and Internet Chess Server bot in the tradition of Crafty.
+//!
+//! Module map (see `docs/architecture.md`):
+//! - [`chess`]: rules layer over cozy-chess (position + history, FEN, SAN, PGN, EPD, keys).
+//! - [`engine`]: search, evaluation, transposition table, time control, threads.
+//! - [`protocol`]: the three front ends (Crafty-style console, xboard, UCI).
+//! - [`ics`]: chess-server protocol (telnet, timeseal, parsers, events, session, local server).
+//! - [`book`], [`learn`]: opening book and learning.
+//! - [`tools`]: perft, bench and test-suite runners.
+//! - [`config`]: the bot's settings file.
+
+pub mod book;
+pub mod chess;
+pub mod config;
+pub mod engine;
+pub mod ics;
+pub mod learn;
+pub mod protocol;
+pub mod tools;

@@ -1,0 +1,77 @@
+//! The `wily` command line: argument parsing only; every command lives in the library.
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "wily", version, about = "wily: chess engine and chess-server bot")]
+struct Cli {
+    /// Reload the last game's moves (as `crafty c`).
+    #[arg(long)]
+    resume: bool,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count leaf nodes of the legal move tree.
+    Perft {
+        /// Depth in plies.
+        depth: Option<u32>,
+        /// Position to start from (default: the initial position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Print the count below each root move.
+        #[arg(long)]
+        divide: bool,
+        /// Check every line of an EPD perft suite (`;D1 n ;D2 n ...`).
+        #[arg(long)]
+        suite: Option<PathBuf>,
+        /// Deepest level checked with --suite.
+        #[arg(long)]
+        depth_limit: Option<u32>,
+    },
+    /// Search a fixed set of positions and print the node count and speed.
+    Bench {
+        #[arg(long)]
+        depth: Option<u32>,
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
+    /// Run an EPD test suite (bm/am) and print `solved K/N`.
+    Test {
+        file: PathBuf,
+        /// Seconds per position.
+        #[arg(long)]
+        time: Option<f64>,
+        #[arg(long)]
+        depth: Option<u32>,
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
+    /// Speak the UCI protocol on stdin/stdout.
+    Uci,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        None => {
+            let _ = cli.resume;
+            Err("the console is not built yet".to_string())
+        }
+        Some(Command::Perft { .. }) => Err("perft is not built yet".to_string()),
+        Some(Command::Bench { .. }) => Err("bench is not built yet".to_string()),
+        Some(Command::Test { .. }) => Err("test is not built yet".to_string()),
+        Some(Command::Uci) => Err("uci is not built yet".to_string()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("wily: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

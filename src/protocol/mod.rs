@@ -1,0 +1,1 @@
+//! protocol (filled in by its issue).
