@@ -214,7 +214,6 @@ fn make_searcher<'a>(
         } else {
             u64::MAX
         },
-        knobs: super::search::Knobs::from_env(),
     }
 }
 

@@ -8,7 +8,7 @@ use std::io::Write;
 use std::time::Instant;
 
 /// Default depth of `wily bench`.
-pub const DEFAULT_DEPTH: u32 = 13;
+pub const DEFAULT_DEPTH: u32 = 12;
 
 /// The built-in positions.
 pub const POSITIONS: &[&str] = &[
