@@ -295,7 +295,8 @@ impl Position {
         Ok(())
     }
 
-    fn play_unchecked(&mut self, mv: Move) {
+    /// Plays a move the caller has already checked to be legal.
+    pub(crate) fn play_unchecked(&mut self, mv: Move) {
         let before = self.board.clone();
         self.board.play_unchecked(mv);
         self.hashes.push(before.hash());
