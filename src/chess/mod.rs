@@ -1,1 +1,3 @@
 //! chess (filled in by its issue).
+
+pub mod polyglot;
