@@ -338,18 +338,7 @@ impl Book {
     }
 }
 
-/// Coordinate text of a move in standard notation (castling as e1g1), for listings.
+/// SAN of a book move, for listings.
 pub(crate) fn move_text(board: &Board, mv: Move) -> String {
-    let mut mv = mv;
-    if board.color_on(mv.to) == Some(board.side_to_move())
-        && board.piece_on(mv.from) == Some(cozy_chess::Piece::King)
-    {
-        let file = if mv.to.file() > mv.from.file() {
-            cozy_chess::File::G
-        } else {
-            cozy_chess::File::C
-        };
-        mv.to = cozy_chess::Square::new(file, mv.from.rank());
-    }
-    mv.to_string()
+    crate::chess::san::to_san(board, mv)
 }
