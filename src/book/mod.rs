@@ -4,10 +4,12 @@
 //!
 //! Submodules: [`format`] (the book file), [`polyglot`] (Polyglot `.bin` reader),
 //! [`create`] (`book create` / `books create`), [`select`] (choosing a move),
-//! [`console`] (the `book`, `books`, `bookw` and `show book` commands), [`atomic`]
+//! [`console`] (the `book`, `books`, `bookw` and `show book` commands), [`cli`] (the
+//! `wily book`/`wily books` command lines), [`atomic`]
 //! (atomic file replacement), [`error`].
 
 pub mod atomic;
+pub mod cli;
 pub mod console;
 pub mod create;
 pub mod error;
