@@ -7,11 +7,21 @@
 //! file beside the output, and the runs are merged at the end.
 
 use super::error::BookError;
-use super::format::{write_book, BookEntry, BookHeader, BookKind, ENTRY_LEN};
+use super::format::{
+    write_book, BookEntry, BookHeader, BookKind, ENTRY_LEN, FLAG_BAD, FLAG_GOOD, FLAG_PLAY,
+};
+use crate::chess::pgn::{PgnErrorKind, PgnGame, PgnMove, PgnReader};
+use crate::chess::polyglot::{encode_move, polyglot_key};
+use crate::chess::san::parse_san;
+use cozy_chess::{Board, Color};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::fs::{self, File};
-use std::io::{BufReader, BufWriter, Read, Write};
+use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::time::Instant;
 
 /// Game result from White's side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,7 +104,7 @@ impl CreateSummary {
         format!(
             "wrote {}: {} entries ({} positions, {} bytes) from {} games \
              ({} pairs before filtering)\n\
-             read {} games in {:.1}s ({:.0} games/s); skipped: {} FEN/SetUp, {} variant, \
+             {} games in {:.1}s ({:.0} games/s); skipped: {} FEN/SetUp, {} variant, \
              {} illegal move, {} no result; {} unreadable PGN stretches\n",
             path.display(),
             self.entries,
@@ -352,30 +362,202 @@ impl Iterator for RunReader {
     }
 }
 
-/// Builds the big book from a PGN file (see [`CreateOptions`]).
+/// Counts the bytes a buffered reader hands out (for the progress bar).
+struct Counting<R> {
+    inner: R,
+    read: Rc<Cell<u64>>,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read.set(self.read.get() + n as u64);
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for Counting<R> {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+    fn consume(&mut self, amt: usize) {
+        self.read.set(self.read.get() + amt as u64);
+        self.inner.consume(amt);
+    }
+}
+
+fn progress_bar(enabled: bool, total: u64) -> Option<ProgressBar> {
+    if !enabled {
+        return None;
+    }
+    let pb = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    let style = ProgressStyle::with_template(
+        "{spinner} [{elapsed_precise}] [{bar:30}] {bytes}/{total_bytes} {msg}",
+    )
+    .unwrap_or_else(|_| ProgressStyle::default_bar())
+    .progress_chars("=> ");
+    pb.set_style(style);
+    Some(pb)
+}
+
+/// Whether a game's Variant tag (if any) names standard chess.
+fn standard_variant(game: &PgnGame) -> bool {
+    match game.tag("Variant") {
+        None => true,
+        Some(v) => matches!(
+            v.trim().to_ascii_lowercase().as_str(),
+            "" | "standard" | "chess" | "normal"
+        ),
+    }
+}
+
+/// Small-book flags of a move: `!`/`!!` (NAG 1, 3) mark it good, `?`/`??` (NAG 2, 4)
+/// bad, and a `{play NN%}` comment forces its frequency.
+fn small_flags(m: &PgnMove) -> (u8, u8) {
+    let mut flags = 0;
+    let mut play = 0;
+    for &n in &m.nags {
+        match n {
+            1 | 3 => flags |= FLAG_GOOD,
+            2 | 4 => flags |= FLAG_BAD,
+            _ => {}
+        }
+    }
+    if let Some(p) = m.comment.as_deref().and_then(parse_play) {
+        flags |= FLAG_PLAY;
+        play = p;
+    }
+    (flags, play)
+}
+
+/// Reads `play NN%` (any case, spaces allowed) from a comment.
+pub fn parse_play(comment: &str) -> Option<u8> {
+    let lower = comment.to_ascii_lowercase();
+    let at = lower.find("play")?;
+    let rest = lower[at + 4..].trim_start();
+    let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+    let after = rest[digits.len()..].trim_start();
+    if digits.is_empty() || !after.starts_with('%') {
+        return None;
+    }
+    digits.parse::<u32>().ok().map(|n| n.min(100) as u8)
+}
+
+/// Streams `pgn` into `builder`: the first `max_plies` plies of every usable game.
+fn feed_pgn(pgn: &Path, builder: &mut BookBuilder, small: bool) -> Result<(), BookError> {
+    let file = File::open(pgn).map_err(|e| BookError::io(pgn, "open", e))?;
+    let total = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let read = Rc::new(Cell::new(0u64));
+    let reader = PgnReader::new(Counting {
+        inner: BufReader::with_capacity(1 << 20, file),
+        read: Rc::clone(&read),
+    });
+    let pb = progress_bar(builder.opts.progress, total);
+    let start = Instant::now();
+    let max_plies = usize::from(builder.opts.max_plies);
+    let mut pending: Vec<(u64, u16, bool, u8, u8)> = Vec::with_capacity(max_plies);
+    for item in reader {
+        let game = match item {
+            Ok(g) => g,
+            Err(e) => {
+                if let PgnErrorKind::Io(msg) = &e.kind {
+                    return Err(BookError::Build(format!(
+                        "cannot read {}: {msg}",
+                        pgn.display()
+                    )));
+                }
+                builder.summary.parse_errors += 1;
+                continue;
+            }
+        };
+        builder.summary.games_read += 1;
+        if let Some(pb) = &pb {
+            if builder.summary.games_read.is_multiple_of(1024) {
+                let secs = start.elapsed().as_secs_f64().max(1e-3);
+                pb.set_position(read.get());
+                pb.set_message(format!(
+                    "{} games, {:.0} games/s",
+                    builder.summary.games_read,
+                    builder.summary.games_read as f64 / secs
+                ));
+            }
+        }
+        if game.has_setup() {
+            builder.summary.skipped_setup += 1;
+            continue;
+        }
+        if !standard_variant(&game) {
+            builder.summary.skipped_variant += 1;
+            continue;
+        }
+        let outcome = Outcome::from_pgn(&game.result);
+        if outcome.is_none() && !small {
+            builder.summary.skipped_no_result += 1;
+            continue;
+        }
+        pending.clear();
+        let mut board = Board::default();
+        let mut legal = true;
+        for m in game.moves.iter().take(max_plies) {
+            let Ok(mv) = parse_san(&board, &m.san) else {
+                legal = false;
+                break;
+            };
+            let (flags, play) = if small { small_flags(m) } else { (0, 0) };
+            pending.push((
+                polyglot_key(&board),
+                encode_move(mv),
+                board.side_to_move() == Color::White,
+                flags,
+                play,
+            ));
+            board.play_unchecked(mv);
+        }
+        if !legal {
+            builder.summary.skipped_illegal += 1;
+            continue;
+        }
+        builder.summary.games_used += 1;
+        for &(key, mv, white, flags, play) in &pending {
+            builder.add(key, mv, white, outcome, flags, play)?;
+        }
+    }
+    if let Some(pb) = pb {
+        pb.set_position(read.get());
+        pb.finish_and_clear();
+    }
+    Ok(())
+}
+
+/// Builds the big book from a PGN file of any size (see [`CreateOptions`]) and writes
+/// it atomically to `out`.
 pub fn create_big_from_pgn(
     pgn: &Path,
     out: &Path,
     opts: &CreateOptions,
 ) -> Result<CreateSummary, BookError> {
-    let _ = (out, opts);
-    Err(BookError::Build(format!(
-        "cannot read {}: PGN input is not wired in yet",
-        pgn.display()
-    )))
+    let start = Instant::now();
+    let mut b = BookBuilder::new(BookKind::Big, opts.clone(), out);
+    feed_pgn(pgn, &mut b, false)?;
+    let mut summary = b.finish(out)?;
+    summary.seconds = start.elapsed().as_secs_f64();
+    Ok(summary)
 }
 
-/// Builds the small book from a hand-edited PGN file.
+/// Builds the small hand-edited book (`!`, `?`, `{play NN%}`) from a PGN file: every
+/// line is kept (no game-count or win filters; games without a result count as lines
+/// with no results).
 pub fn create_small_from_pgn(
     pgn: &Path,
     out: &Path,
     max_plies: u16,
 ) -> Result<CreateSummary, BookError> {
-    let _ = (out, max_plies);
-    Err(BookError::Build(format!(
-        "cannot read {}: PGN input is not wired in yet",
-        pgn.display()
-    )))
+    let start = Instant::now();
+    let mut b = BookBuilder::new(BookKind::Small, CreateOptions::new(max_plies), out);
+    feed_pgn(pgn, &mut b, true)?;
+    let mut summary = b.finish(out)?;
+    summary.seconds = start.elapsed().as_secs_f64();
+    Ok(summary)
 }
 
 #[cfg(test)]

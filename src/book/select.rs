@@ -10,8 +10,14 @@
 //! - eval  = 500 + static evaluation after the move in centipawns, clamped to 0..1000
 //! - learn = 500 + learned value, clamped to 0..1000 (500 when nothing was learned)
 //!
-//! and weighted by `bookw freq|ratio|eval|learn W`. The `book width` best-weighted moves
-//! are kept (moves with `{play NN%}` always stay). `book random 1` then draws a move:
+//! and weighted by `bookw freq|ratio|eval|learn W`:
+//!
+//! weight = Wfreq x freq + Wratio x (ratio - 500) + Weval x (eval - 500)
+//!          + Wlearn x (learn - 500), at least 0
+//!
+//! (500 is each term's neutral value, so a term that is equal for all moves changes
+//! nothing). The `book width` best-weighted moves are kept (moves with `{play NN%}`
+//! always stay). `book random 1` then draws a move:
 //! `{play NN%}` moves get exactly NN percent, the others share the rest in proportion to
 //! their weight. `book random 0` hands the remaining moves to a short search instead.
 
@@ -208,6 +214,27 @@ impl BookTable {
             .collect()
     }
 
+    /// The kept moves with their chances, best first, e.g. `e4 45%, d4 30%, c4 25%`
+    /// (whisper/kibitz level 4).
+    pub fn shares(&self, board: &Board) -> String {
+        let mut rows: Vec<&Row> = self
+            .rows
+            .iter()
+            .filter(|r| r.status == Status::Kept && r.probability > 0.0)
+            .collect();
+        rows.sort_by(|a, b| b.probability.total_cmp(&a.probability));
+        rows.iter()
+            .map(|r| {
+                format!(
+                    "{} {:.0}%",
+                    move_text(board, r.cand.mv),
+                    100.0 * r.probability
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     /// The `show book` text.
     pub fn render(&self, board: &Board) -> String {
         let mut s = String::new();
@@ -374,10 +401,13 @@ impl Book {
             };
             let learn = 500 + r.learned.unwrap_or(0).clamp(-500, 500);
             r.terms = [freq, ratio, eval, learn];
+            // Frequency counts from 0; the other terms from their neutral 500, so a term
+            // that is the same for every move (nothing learned, no evaluation) changes
+            // nothing.
             r.weight = w.freq * f64::from(freq)
-                + w.ratio * f64::from(ratio)
-                + w.eval * f64::from(eval)
-                + w.learn * f64::from(learn);
+                + w.ratio * f64::from(ratio - 500)
+                + w.eval * f64::from(eval - 500)
+                + w.learn * f64::from(learn - 500);
             if !(r.weight.is_finite() && r.weight >= 0.0) {
                 r.weight = 0.0;
             }
@@ -401,6 +431,19 @@ impl Book {
             }
         }
         assign_probabilities(&mut rows);
+        // List the kept moves by their chance (then weight), the others after them.
+        rows.sort_by(|a, b| {
+            let rank = |r: &Row| match r.status {
+                Status::Kept => 0u8,
+                Status::Width => 1,
+                _ => 2,
+            };
+            rank(a)
+                .cmp(&rank(b))
+                .then(b.probability.total_cmp(&a.probability))
+                .then(b.weight.total_cmp(&a.weight))
+                .then(b.cand.games().cmp(&a.cand.games()))
+        });
         BookTable {
             rows,
             width,

@@ -22,6 +22,7 @@ pub struct SearchRecord {
     /// Centipawns from wily's side (mates as large values, e.g. ±(32000 - plies)).
     pub score: i32,
     pub depth: i32,
+    /// The search's best move; `None` means the move wily played (`moves[ply]`).
     pub best: Option<Move>,
 }
 
@@ -313,7 +314,10 @@ impl Learner {
         if mode & LEARN_POSITION != 0 {
             for w in searches.windows(2) {
                 let (prev, cur) = (w[0], w[1]);
-                let Some(best) = cur.best else { continue };
+                // Without a recorded best move, the move wily played is the one.
+                let Some(best) = cur.best.or_else(|| rec.moves.get(cur.ply).copied()) else {
+                    continue;
+                };
                 let board = &boards[cur.ply];
                 if cur.score <= prev.score - self.settings.position_drop
                     && cur.depth >= self.settings.position_min_depth

@@ -71,6 +71,9 @@ const MIGRATIONS: &[&str] = &[
      );",
 ];
 
+/// Stores up to this size get a `quick_check` when opened.
+const QUICK_CHECK_LIMIT: u64 = 512 << 20;
+
 /// The newest schema version this wily knows.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
@@ -159,9 +162,15 @@ impl Store {
                 path: self.path.clone(),
             });
         }
-        let ok: String = c
-            .query_row("PRAGMA quick_check", [], |r| r.get(0))
-            .map_err(self.err("check"))?;
+        // A quick structural check at every start (skipped for very large stores, where
+        // it would delay the start by seconds; `wily learn check` runs the full one).
+        let size = std::fs::metadata(&self.path).map(|m| m.len()).unwrap_or(0);
+        let ok: String = if size <= QUICK_CHECK_LIMIT {
+            c.query_row("PRAGMA quick_check", [], |r| r.get(0))
+                .map_err(self.err("check"))?
+        } else {
+            "ok".to_string()
+        };
         if ok != "ok" {
             return Err(LearnError::Corrupt {
                 path: self.path.clone(),
