@@ -57,6 +57,15 @@ enum Command {
     },
     /// Speak the UCI protocol on stdin/stdout.
     Uci,
+    /// Opening book: `book create FILE.pgn M [N] [WPCT]`, `book show`, `book info`.
+    #[command(subcommand)]
+    Book(wily::book::cli::BookCmd),
+    /// The small hand-edited book: `books create FILE.pgn M`.
+    #[command(subcommand)]
+    Books(wily::book::cli::BooksCmd),
+    /// The learning store: status, export, import, check.
+    #[command(subcommand)]
+    Learn(wily::learn::cli::LearnCmd),
 }
 
 fn main() -> ExitCode {
@@ -70,6 +79,9 @@ fn main() -> ExitCode {
         Some(Command::Bench { .. }) => Err("bench is not built yet".to_string()),
         Some(Command::Test { .. }) => Err("test is not built yet".to_string()),
         Some(Command::Uci) => Err("uci is not built yet".to_string()),
+        Some(Command::Book(cmd)) => wily::book::cli::run_book(cmd).map(|s| print!("{s}")),
+        Some(Command::Books(cmd)) => wily::book::cli::run_books(cmd).map(|s| print!("{s}")),
+        Some(Command::Learn(cmd)) => wily::learn::cli::run_learn(cmd).map(|s| print!("{s}")),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
