@@ -191,7 +191,8 @@ impl Style12 {
         }
     }
 
-    /// The position as a FEN string (move counters from the update's fields).
+    /// The position as a FEN string (move counters from the update's fields; an
+    /// en-passant square only where [`Style12::ep_plausible`]).
     pub fn to_fen(&self) -> String {
         let mut fen = String::with_capacity(90);
         for (i, row) in self.ranks.iter().enumerate() {
@@ -237,8 +238,8 @@ impl Style12 {
             fen.push('-');
         }
         fen.push(' ');
-        match self.ep_file {
-            Some(f) if f < 8 => {
+        match self.ep_file.filter(|&f| self.ep_plausible(f)) {
+            Some(f) => {
                 fen.push((b'a' + f) as char);
                 fen.push(match self.side_to_move {
                     Color::White => '6',
@@ -255,7 +256,24 @@ impl Style12 {
         fen
     }
 
-    /// The clock of the side to move, milliseconds.
+    /// True when a pawn really stands where a double push on `file` would have put it,
+    /// with the two squares behind it empty. Some servers send a file after other moves
+    /// (one sends 0 after a castling); [`Style12::to_fen`] drops such an en-passant square.
+    pub fn ep_plausible(&self, file: u8) -> bool {
+        let f = usize::from(file);
+        if f > 7 {
+            return false;
+        }
+        // (pawn rank, the two ranks it passed), 0-based from rank 1.
+        let (pawn, rank_pawn, passed) = match self.side_to_move {
+            Color::White => ('p', 4, [5, 6]),
+            Color::Black => ('P', 3, [2, 1]),
+        };
+        self.piece_at(f, rank_pawn) == Some(pawn)
+            && passed.iter().all(|&r| self.piece_at(f, r).is_none())
+    }
+
+    /// The clock of the given side, milliseconds.
     pub fn clock_of(&self, color: Color) -> i64 {
         match color {
             Color::White => self.white_clock_ms,

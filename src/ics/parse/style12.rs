@@ -277,6 +277,9 @@ mod tests {
         let b = parse(l, ClockUnit::Auto).expect("parses");
         assert_eq!(b.last_move_verbose.as_deref(), Some("o-o-o"));
         assert_eq!(b.ep_file, Some(0));
+        // The server's file after a castling is kept raw but not trusted in the FEN.
+        assert!(!b.ep_plausible(0));
+        assert!(b.to_fen().ends_with(" w KQ - 3 7"), "{}", b.to_fen());
         assert_eq!(b.clock_ticking, Some(true));
         let l = l.replace("o-o-o (0:01) O-O-O", "P/g7-h8=Q (1:02:03.5) gxh8=Q+");
         let b = parse(&l, ClockUnit::Auto).expect("parses");
