@@ -1,1 +1,2 @@
 //! ics (filled in by its issue).
+pub mod server;
