@@ -18,11 +18,11 @@ pub struct Clock {
 
 impl Clock {
     /// Clocks for `base` minutes plus `inc` seconds a move. `0 0` is untimed;
-    /// `0 N` gives each side 10 seconds to start (as FICS does).
-    pub fn new(base_min: u32, inc_sec: u32) -> Clock {
+    /// `0 N` gives each side `zero_base_ms` to start (FICS: 10 seconds).
+    pub fn new(base_min: u32, inc_sec: u32, zero_base_ms: i64) -> Clock {
         let untimed = base_min == 0 && inc_sec == 0;
         let start = if base_min == 0 {
-            10_000
+            zero_base_ms
         } else {
             i64::from(base_min) * 60_000
         };
@@ -148,7 +148,7 @@ mod tests {
     fn first_moves_untimed_then_increment() {
         let t0 = Instant::now();
         let ms = |s: u64| t0 + Duration::from_millis(s);
-        let mut c = Clock::new(2, 12);
+        let mut c = Clock::new(2, 12, 10_000);
         // White's and Black's first moves are free; Black's starts White's clock.
         assert_eq!(c.on_move(Color::White, ms(5000), false, false), 0);
         assert!(!c.ticking());
@@ -171,9 +171,9 @@ mod tests {
         assert_eq!(min_sec_ms(61_234), "1:01.234");
         assert_eq!(whole_seconds(-1), -1);
         assert_eq!(whole_seconds(59_999), 59);
-        let c = Clock::new(0, 0);
+        let c = Clock::new(0, 0, 10_000);
         assert!(c.untimed());
-        let c = Clock::new(0, 5);
+        let c = Clock::new(0, 5, 10_000);
         assert_eq!(c.remaining(Color::White, Instant::now()), 10_000);
     }
 }

@@ -27,6 +27,7 @@ pub struct CoreConfig {
     pub login_timeout: Duration,
     pub server_name: String,
     pub seed: u64,
+    pub zero_base_ms: i64,
 }
 
 /// All server state.

@@ -284,7 +284,7 @@ impl Core {
                     board,
                     moves: Vec::new(),
                     last: None,
-                    clock: Clock::new(base, inc),
+                    clock: Clock::new(base, inc, self.cfg.zero_base_ms),
                     observers: Vec::new(),
                     started: chrono::Utc::now(),
                 }

@@ -14,6 +14,7 @@ mod core;
 mod games;
 mod info;
 mod login;
+mod matching;
 mod notation;
 mod observe;
 mod offers;
@@ -93,6 +94,9 @@ pub struct ServerConfig {
     pub server_name: String,
     /// Seed for guest names and colour draws (fixed for reproducible tests).
     pub seed: u64,
+    /// Starting clock of `0 N` games in milliseconds (FICS: 10 seconds; tests
+    /// lower it to reach a time forfeit quickly).
+    pub zero_base_ms: u64,
 }
 
 impl Default for ServerConfig {
@@ -107,6 +111,7 @@ impl Default for ServerConfig {
             max_connections: 256,
             server_name: "wily-local".to_string(),
             seed: 0x5eed_c0de,
+            zero_base_ms: 10_000,
         }
     }
 }
@@ -194,6 +199,7 @@ pub async fn start(config: ServerConfig) -> Result<ServerHandle> {
         login_timeout: config.login_timeout,
         server_name: config.server_name.clone(),
         seed: config.seed,
+        zero_base_ms: i64::try_from(config.zero_base_ms).unwrap_or(10_000),
     };
     let core = core::Core::new(core_cfg, config.accounts.clone());
     tokio::spawn(conn::accept_loop(
