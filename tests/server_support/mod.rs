@@ -173,11 +173,9 @@ impl Client {
 
     /// Wait for a line that starts with `prefix`; returns the whole line.
     pub async fn line_starting(&mut self, prefix: &str) -> String {
-        loop {
-            self.expect(prefix).await;
-            let rest = self.expect("\n\r").await;
-            return format!("{prefix}{}", rest.trim_end_matches('\n'));
-        }
+        self.expect(prefix).await;
+        let rest = self.expect("\n\r").await;
+        format!("{prefix}{}", rest.trim_end_matches('\n'))
     }
 
     /// The next style 12 line.
