@@ -436,3 +436,61 @@ async fn computer_notice_decline_and_withdraw() {
     })
     .await;
 }
+
+async fn play_line(a: &mut Client, b: &mut Client, moves: &[&str]) {
+    for (i, mv) in moves.iter().enumerate() {
+        let (m, o) = if i % 2 == 0 {
+            (&mut *a, &mut *b)
+        } else {
+            (&mut *b, &mut *a)
+        };
+        m.send(mv).await;
+        let line = m.board().await;
+        assert!(line.starts_with("<12> "), "{mv}: {line}");
+        o.board().await;
+    }
+}
+
+#[tokio::test]
+async fn stalemate_repetition_and_fifty_moves() {
+    bounded(60, async {
+        let srv = server().await;
+        let addr = srv.local_addr();
+        let mut a = Client::login(addr, "AlphaBot", Some("alpha")).await;
+        let mut b = Client::login(addr, "BetaBot", Some("beta")).await;
+        // Sam Loyd's ten-move stalemate.
+        start_match(&mut a, &mut b, "5 0 u").await;
+        let loyd = [
+            "e3", "a5", "Qh5", "Ra6", "Qxa5", "h5", "h4", "Rah6", "Qxc7", "f6", "Qxd7+", "Kf7",
+            "Qxb7", "Qd3", "Qxb8", "Qh7", "Qxc8", "Kg6", "Qe6",
+        ];
+        play_line(&mut a, &mut b, &loyd).await;
+        let end = "{Game 1 (AlphaBot vs. BetaBot) Game drawn by stalemate} 1/2-1/2\n\rNo ratings adjustment done.\n\rfics% ";
+        a.expect(end).await;
+        b.expect(end).await;
+        // Threefold repetition, claimed with `draw`.
+        start_match(&mut a, &mut b, "5 0 u").await;
+        assert_eq!(a.cmd("draw").await, "Draw request sent.\nfics% ");
+        b.expect("AlphaBot offers you a draw.").await;
+        let shuffle = ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"];
+        play_line(&mut a, &mut b, &shuffle).await;
+        a.send("draw").await;
+        let end = "{Game 1 (AlphaBot vs. BetaBot) Game drawn by repetition} 1/2-1/2\n\rNo ratings adjustment done.\n\rfics% ";
+        a.expect(end).await;
+        b.expect(end).await;
+        // The 50 move rule: 100 reversible half-moves, then a claim.
+        start_match(&mut a, &mut b, "5 0 u").await;
+        play_line(&mut a, &mut b, &["e4", "e5"]).await;
+        let mut line = Vec::new();
+        for _ in 0..25 {
+            line.extend_from_slice(&shuffle[..4]);
+        }
+        play_line(&mut a, &mut b, &line).await;
+        b.send("draw").await;
+        let end = "{Game 1 (AlphaBot vs. BetaBot) Game drawn by the 50 move rule} 1/2-1/2\n\rNo ratings adjustment done.\n\rfics% ";
+        a.expect(end).await;
+        b.expect(end).await;
+        srv.shutdown().await;
+    })
+    .await;
+}

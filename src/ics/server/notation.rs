@@ -518,3 +518,21 @@ mod tests {
         assert!(has_mating_material(&b, Color::Black));
     }
 }
+
+#[cfg(test)]
+mod material_tests {
+    use super::*;
+
+    #[test]
+    fn mating_material_follows_lasker() {
+        let b: Board = "8/8/4k3/8/8/3K4/8/8 w - - 0 1".parse().expect("fen");
+        assert!(!has_mating_material(&b, Color::White));
+        let b: Board = "8/8/4k3/8/8/3KB3/8/8 w - - 0 1".parse().expect("fen");
+        assert!(!has_mating_material(&b, Color::White));
+        let b: Board = "8/8/4k3/8/8/3KBN2/8/8 w - - 0 1".parse().expect("fen");
+        assert!(has_mating_material(&b, Color::White));
+        let b: Board = "8/8/4k3/8/8/3K4/7P/8 w - - 0 1".parse().expect("fen");
+        assert!(has_mating_material(&b, Color::White));
+        assert!(!has_mating_material(&b, Color::Black));
+    }
+}
