@@ -494,3 +494,38 @@ async fn stalemate_repetition_and_fifty_moves() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn ms_clocks_pendinfo_and_seekinfo() {
+    bounded(30, async {
+        let srv = server().await;
+        let addr = srv.local_addr();
+        let mut a = Client::login(addr, "AlphaBot", Some("alpha")).await;
+        let mut b = Client::login(addr, "BetaBot", Some("beta")).await;
+        assert_eq!(a.cmd("iset ms 1").await, "ms set\nfics% ");
+        assert_eq!(a.cmd("iset pendinfo 1").await, "pendinfo set\nfics% ");
+        assert_eq!(b.cmd("iset pendinfo 1").await, "pendinfo set\nfics% ");
+        assert_eq!(b.cmd("iset seekinfo 1").await, "seekinfo set\n<sc>\nfics% ");
+        // Seek ads reach seekinfo clients as <s>/<sr> lines.
+        assert_eq!(a.cmd("seek 3 0").await, "  0    0 AlphaBot            3   0 rated   blitz     \nfics% ");
+        b.expect("<s> 0 w=AlphaBot ti=00 rt=0P t=3 i=0 r=r tp=blitz c=? rr=0-9999 a=t f=f\n\r").await;
+        a.cmd("unseek").await;
+        b.expect("<sr> 0\n\r").await;
+        // A challenge comes with <pf>/<pt>.
+        let issuing = a.cmd("match BetaBot 5 0 u white").await;
+        assert!(issuing.contains("\n<pt> "), "{issuing}");
+        assert!(issuing.contains(" w=BetaBot t=match p=AlphaBot (----) [white] BetaBot (----) unrated blitz 5 0\n"), "{issuing}");
+        b.expect("Challenge: AlphaBot (----) [white] BetaBot (----) unrated blitz 5 0.").await;
+        let ch = b.expect("fics% ").await;
+        assert!(ch.contains("\n<pf> ") && ch.contains(" w=AlphaBot t=match p=AlphaBot (----) [white] BetaBot (----) unrated blitz 5 0\n"), "{ch}");
+        b.send("accept").await;
+        let pr = a.expect("<pr> ").await;
+        let _ = pr;
+        let w = a.board().await;
+        assert!(w.ends_with(" 1 5 0 39 39 300000 300000 1 none (0:00.000) none 0 0"), "{w}");
+        let bb = b.board().await;
+        assert!(bb.ends_with(" -1 5 0 39 39 300 300 1 none (0:00) none 1 0"), "seconds for BetaBot: {bb}");
+        srv.shutdown().await;
+    })
+    .await;
+}
