@@ -27,7 +27,8 @@ pub enum MoveChooser {
     /// A random legal move from an RNG with this seed.
     Random { seed: u64 },
     /// Ask a function (cozy-chess move encoding; `None` or an illegal move
-    /// falls back to a random move).
+    /// falls back to a random move). It runs on a blocking thread, so it may
+    /// search for as long as the clock allows.
     Callback(ChooseFn),
 }
 
@@ -433,7 +434,15 @@ async fn run(
                 }
                 let legal = legal_moves(&b.board);
                 let picked = match &policy.chooser {
-                    MoveChooser::Callback(f) => f(&b.board).filter(|m| legal.contains(m)),
+                    MoveChooser::Callback(f) => {
+                        // The callback may search for a while: keep it off the runtime's workers.
+                        let (f, board) = (Arc::clone(f), b.board.clone());
+                        tokio::task::spawn_blocking(move || f(&board))
+                            .await
+                            .ok()
+                            .flatten()
+                            .filter(|m| legal.contains(m))
+                    }
                     MoveChooser::Random { .. } => None,
                 };
                 let mv = match picked {
