@@ -170,3 +170,145 @@ async fn protocol_layer_plays_a_game_against_sparring() {
     })
     .await;
 }
+
+/// Every line the server sends in a busy session, run through wily's own
+/// receive pipeline: only human-oriented text may stay unrecognised.
+#[tokio::test]
+async fn protocol_layer_understands_the_server_output() {
+    use wily::ics::pipeline::{Output, Pipeline, PipelineOptions};
+    bounded(60, async {
+        let srv = server().await;
+        let addr = srv.local_addr();
+        let mut a = Client::login(addr, "AlphaBot", Some("alpha")).await;
+        let mut b = Client::login(addr, "BetaBot", Some("beta")).await;
+        let mut g = Client::login(addr, "GammaBot", Some("gamma")).await;
+        for c in [&mut a, &mut b, &mut g] {
+            c.cmd("set style 12").await;
+            c.cmd("iset ms 1").await;
+        }
+        g.cmd("seek 5 0").await;
+        b.cmd("sought").await;
+        g.cmd("unseek").await;
+        a.cmd("match BetaBot 5 0 rated white").await;
+        b.expect("fics% ").await;
+        b.send("decline").await;
+        a.expect("declines the match offer.").await;
+        let (_, _) = start_match(&mut a, &mut b, "5 0").await;
+        g.cmd("observe 1").await;
+        a.send("f3").await;
+        b.board().await;
+        b.send("e5").await;
+        a.board().await;
+        a.cmd("draw").await;
+        b.expect("offers you a draw.").await;
+        b.cmd("decline").await;
+        g.cmd("kibitz hello").await;
+        g.cmd("whisper hi").await;
+        a.cmd("say hi").await;
+        b.cmd("tell AlphaBot hey").await;
+        a.cmd("e2e5").await;
+        b.cmd("e7e6").await;
+        a.cmd("g4").await;
+        b.board().await;
+        b.cmd("Qh4#").await;
+        a.expect("checkmated").await;
+        g.expect("checkmated").await;
+        for c in [&mut a, &mut b, &mut g] {
+            c.cmd("flag").await;
+            c.cmd("nosuchcommand").await;
+            c.cmd("iset nosuch 1").await;
+            c.settle(Duration::from_millis(100)).await;
+        }
+        let known_human = [
+            "Statistics for",
+            "rating     RD",
+            "players displayed",
+            "Do 'help'",
+            "_____",
+            "Server name",
+            "local chess server",
+            "This is wily",
+            "If you are not",
+            "If not, just",
+            "(After logging in",
+            "Newcomers",
+            "type 'help'",
+            "Guests play",
+            "Move  ",
+            "----  ",
+            "      {Still",
+            "--- ",
+            "match, initial time",
+            "You can \"accept\"",
+            "Your new RD",
+            "rating will change",
+            // A lasker notice (also in the recordings) the protocol layer keeps as text.
+            ", who was challenging you, has joined a match with ",
+        ];
+        let mut seen: Vec<Vec<&'static str>> = Vec::new();
+        for c in [&a, &b, &g] {
+            let mut p = Pipeline::new(PipelineOptions::default());
+            let mut out = Output::default();
+            p.feed(&c.all, &mut out);
+            p.flush(&mut out);
+            let mut kinds = Vec::new();
+            for ev in &out.events {
+                kinds.push(match ev {
+                    Event::Board(_) => "board",
+                    Event::GameEnd(_) => "end",
+                    Event::Chat(_) => "chat",
+                    Event::IllegalMove { .. } => "illegal",
+                    Event::NotYourMove => "notyourmove",
+                    Event::CommandNotFound { .. } => "notfound",
+                    Event::SettingRefused { .. } => "refused",
+                    Event::Seek(_) => "seek",
+                    Event::SeekRemoved { .. } => "seekremoved",
+                    Event::OfferDeclined { .. } => "declined",
+                    Event::OfferReceived { .. } => "offer",
+                    Event::Challenge(_) => "challenge",
+                    Event::ChatDelivered { .. } => "delivered",
+                    Event::Told { .. } => "told",
+                    Event::ObserveStarted { .. } => "observe",
+                    _ => "",
+                });
+                if let Event::Unknown(line) = ev {
+                    let t = line.trim();
+                    let art = !t.chars().any(|ch| ch.is_ascii_alphabetic())
+                        || t.starts_with('\\')
+                        || t.contains("|_")
+                        || t.contains("\\_");
+                    assert!(
+                        art || known_human.iter().any(|k| t.contains(k)),
+                        "{}: unrecognised {t:?}",
+                        c.name
+                    );
+                }
+            }
+            seen.push(kinds);
+        }
+        let has = |i: usize, k: &str| seen[i].contains(&k);
+        for k in [
+            "board", "end", "chat", "illegal", "notfound", "refused", "declined", "told",
+        ] {
+            assert!(has(0, k), "AlphaBot saw no {k}");
+        }
+        for k in [
+            "board",
+            "end",
+            "chat",
+            "notyourmove",
+            "seek",
+            "seekremoved",
+            "offer",
+            "challenge",
+            "told",
+        ] {
+            assert!(has(1, k), "BetaBot saw no {k}");
+        }
+        for k in ["board", "end", "observe", "delivered"] {
+            assert!(has(2, k), "GammaBot saw no {k}");
+        }
+        srv.shutdown().await;
+    })
+    .await;
+}
