@@ -210,3 +210,56 @@ async fn sparring_draw_abort_and_flag() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn twenty_games_in_a_row_through_seeks() {
+    bounded(120, async {
+        let srv = server().await;
+        let addr = srv.local_addr();
+        let seeker = tokio::spawn(sparring_player(
+            addr,
+            "AlphaBot",
+            Some("alpha"),
+            SparringPolicy {
+                chooser: MoveChooser::Random { seed: 3 },
+                seek: Some((1, 0)),
+                resign_at: Some(30),
+                accept_draws: true,
+                games: 20,
+                ..Default::default()
+            },
+        ));
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let player = sparring_player(
+            addr,
+            "guest",
+            None,
+            SparringPolicy {
+                chooser: MoveChooser::Random { seed: 4 },
+                play_seeks: true,
+                resign_at: Some(31),
+                offer_draw_at: Some(20),
+                games: 20,
+                ..Default::default()
+            },
+        )
+        .await
+        .expect("player");
+        let seeker = seeker.await.expect("join").expect("seeker");
+        assert_eq!(player.games.len(), 20);
+        assert_eq!(seeker.games, player.games);
+        assert!(
+            player.games.iter().all(|g| g.number == 1),
+            "game numbers are reused"
+        );
+        assert_eq!(seeker.illegal_replies + player.illegal_replies, 0);
+        let mut c = Client::login(addr, "GammaBot", Some("gamma")).await;
+        assert_eq!(
+            c.cmd("games").await,
+            "There are no games in progress.\nfics% "
+        );
+        assert_eq!(c.cmd("sought").await, "fics% ");
+        srv.shutdown().await;
+    })
+    .await;
+}

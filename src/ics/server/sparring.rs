@@ -370,6 +370,9 @@ async fn run(
     if let Some((b, i)) = policy.seek {
         w.send(&format!("seek {b} {i}")).await?;
     }
+    if policy.play_seeks {
+        w.send("sought").await?;
+    }
     if let Some((name, b, i)) = &policy.challenge {
         w.send(&format!("match {name} {b} {i}")).await?;
     }
@@ -378,6 +381,8 @@ async fn run(
     let mut seen_moves: Vec<String> = Vec::new();
     let mut flag_at: Option<Instant> = None;
     let mut in_game = false;
+    // A `play` was sent and its game has not started yet.
+    let mut playing_ad = false;
     loop {
         for line in w.lines() {
             if let Some(b) = line
@@ -390,6 +395,7 @@ async fn run(
                 };
                 if !in_game {
                     in_game = true;
+                    playing_ad = false;
                     moves_made = 0;
                     offered_draw = false;
                     seen_moves.clear();
@@ -475,6 +481,9 @@ async fn run(
                 if let Some((b, i)) = policy.seek {
                     w.send(&format!("seek {b} {i}")).await?;
                 }
+                if policy.play_seeks {
+                    w.send("sought").await?;
+                }
             } else if line.starts_with("Challenge: ") && policy.accept_challenges {
                 if let Some(from) = line
                     .strip_prefix("Challenge: ")
@@ -500,10 +509,13 @@ async fn run(
                 w.send("decline adjourn").await?;
             } else if line == "Illegal move." {
                 report.illegal_replies += 1;
-            } else if policy.play_seeks && !in_game {
+            } else if line == "That seek is not available." || line.starts_with("ERROR: ") {
+                playing_ad = false;
+            } else if policy.play_seeks && !in_game && !playing_ad {
                 let f: Vec<&str> = line.split_whitespace().collect();
                 if let [id, _rating, name, _base, _inc, "rated" | "unrated", ..] = f.as_slice() {
                     if id.parse::<u32>().is_ok() && !name.eq_ignore_ascii_case(&me) {
+                        playing_ad = true;
                         w.send(&format!("play {id}")).await?;
                     }
                 }
