@@ -279,3 +279,33 @@ async fn connections_that_come_and_go() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn login_and_idle_timeouts() {
+    bounded(30, async {
+        let srv = server_with(|c| wily::ics::server::ServerConfig {
+            login_timeout: Duration::from_millis(400),
+            idle_timeout: Some(Duration::from_millis(600)),
+            ..c
+        })
+        .await;
+        let addr = srv.local_addr();
+        let mut slow = Client::connect(addr).await;
+        slow.expect("login: ").await;
+        slow.expect("**** LOGIN TIMEOUT ****").await;
+        slow.expect_closed().await;
+        let mut idle = Client::login(addr, "AlphaBot", Some("alpha")).await;
+        idle.expect("**** Auto-logout because you were idle more than 0 minutes. ****")
+            .await;
+        idle.expect_closed().await;
+        // Players in a game are not logged out for being idle.
+        let mut a = Client::login(addr, "AlphaBot", Some("alpha")).await;
+        let mut b = Client::login(addr, "BetaBot", Some("beta")).await;
+        start_match(&mut a, &mut b, "5 0 u").await;
+        tokio::time::sleep(Duration::from_millis(900)).await;
+        a.send("e4").await;
+        b.board().await;
+        srv.shutdown().await;
+    })
+    .await;
+}
