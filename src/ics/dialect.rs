@@ -58,21 +58,6 @@ impl Dialect {
         }
     }
 
-    /// A move in a form every server of the dialect takes, from coordinate notation
-    /// (`e2e4`, `e1g1`, `e7e8q`): promotions get an `=` (`e7e8=q`), since the lasker
-    /// lineage answers `e7e8q` with "Command not found" but takes `e7e8=q`; other moves
-    /// and anything that is not plain coordinates pass through unchanged.
-    pub fn move_text(&self, coord: &str) -> String {
-        let b = coord.as_bytes();
-        let square = |f: u8, r: u8| (b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r);
-        if b.len() == 5 && square(b[0], b[1]) && square(b[2], b[3]) && b"qrbnkQRBNK".contains(&b[4])
-        {
-            format!("{}={}", &coord[..4], (b[4] as char).to_ascii_lowercase())
-        } else {
-            coord.to_string()
-        }
-    }
-
     /// The commands sent once after login, in order: interface variables first, then
     /// user variables, `iset lock 1` last. A refusal of any of them is logged, never fatal.
     pub fn setup_commands(&self, interface: &str) -> Vec<String> {
@@ -139,19 +124,6 @@ mod tests {
             "set bell 0",
         ] {
             assert!(s.contains(&c.to_string()), "{c}");
-        }
-    }
-
-    #[test]
-    fn moves_every_server_takes() {
-        for d in [Dialect::Fics, Dialect::Icc] {
-            assert_eq!(d.move_text("e2e4"), "e2e4");
-            assert_eq!(d.move_text("e1g1"), "e1g1");
-            assert_eq!(d.move_text("b7a8q"), "b7a8=q");
-            assert_eq!(d.move_text("g7h8N"), "g7h8=n");
-            assert_eq!(d.move_text("b7a8=q"), "b7a8=q");
-            assert_eq!(d.move_text("Nf3"), "Nf3");
-            assert_eq!(d.move_text("i7a8q"), "i7a8q");
         }
     }
 

@@ -499,6 +499,10 @@ pub enum Event {
     SeekListEnd {
         count: u32,
     },
+    /// `Your seek has been posted with index N.`
+    SeekPosted {
+        index: u32,
+    },
 
     // --- chat ---
     Chat(Chat),
@@ -601,6 +605,7 @@ impl Event {
             Event::SeekRemoved { .. } => "seek-removed",
             Event::SeeksCleared => "seeks-cleared",
             Event::SeekListEnd { .. } => "seek-list-end",
+            Event::SeekPosted { .. } => "seek-posted",
             Event::Chat(_) => "chat",
             Event::Told { .. } => "told",
             Event::ChatDelivered { .. } => "chat-delivered",
