@@ -16,6 +16,7 @@ pub mod login;
 pub mod outqueue;
 pub mod parse;
 pub mod pipeline;
+pub mod server;
 pub mod telnet;
 pub mod timeseal;
 pub mod wirelog;
