@@ -1,1 +1,7 @@
-//! protocol (filled in by its issue).
+//! The front ends: the Crafty-style console, xboard (CECP v2) and UCI.
+
+pub mod edit;
+pub mod gamefiles;
+pub mod input;
+pub mod timecontrol;
+pub mod xboard;

@@ -1,0 +1,3 @@
+//! xboard / WinBoard (CECP v2) front end.
+
+pub mod command;
