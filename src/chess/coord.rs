@@ -111,7 +111,7 @@ pub fn move_to_uci(board: &Board, mv: Move, chess960: bool) -> String {
 }
 
 /// The legal castling move (king-takes-rook) that puts the king on `king_to`, if any.
-fn castle_to(board: &Board, from: Square, king_to: Square) -> Option<Move> {
+pub(crate) fn castle_to(board: &Board, from: Square, king_to: Square) -> Option<Move> {
     let us = board.side_to_move();
     let back = Rank::First.relative_to(us);
     if from != board.king(us) || from.rank() != back || king_to.rank() != back {

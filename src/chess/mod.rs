@@ -5,6 +5,8 @@
 
 pub mod coord;
 pub mod fen;
+pub mod san;
 
 pub use coord::{move_from_uci, move_to_uci, MoveParseError};
 pub use fen::{parse_fen, to_fen, FenError};
+pub use san::{parse_any_move, parse_san, to_san, SanError};
