@@ -4,9 +4,13 @@
 //! cozy-chess generates every legal move; nothing here generates moves on its own.
 
 pub mod coord;
+pub mod epd;
 pub mod fen;
+pub mod position;
 pub mod san;
 
 pub use coord::{move_from_uci, move_to_uci, MoveParseError};
+pub use epd::{parse_epd_line, EpdError, EpdReader, EpdRecord};
 pub use fen::{parse_fen, to_fen, FenError};
+pub use position::{DrawReason, GameStatus, Position};
 pub use san::{parse_any_move, parse_san, to_san, SanError};
