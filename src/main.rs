@@ -14,6 +14,12 @@ struct Cli {
     /// Reload the last game's moves (as `crafty c`).
     #[arg(long)]
     resume: bool,
+    /// Console startup command file (default: $WILY_RC, else .wilyrc in the working directory).
+    #[arg(long, value_name = "FILE")]
+    rc: Option<PathBuf>,
+    /// Folder for the numbered per-game log and game files (default: logs).
+    #[arg(long, value_name = "DIR")]
+    log_dir: Option<PathBuf>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -57,19 +63,23 @@ enum Command {
     },
     /// Speak the UCI protocol on stdin/stdout.
     Uci,
+    /// Speak the xboard / WinBoard protocol (CECP v2) on stdin/stdout.
+    Xboard,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        None => {
-            let _ = cli.resume;
-            Err("the console is not built yet".to_string())
-        }
+        None => wily::protocol::console::run(wily::protocol::console::ConsoleOptions {
+            resume: cli.resume,
+            rc_file: cli.rc,
+            log_dir: cli.log_dir,
+        }),
         Some(Command::Perft { .. }) => Err("perft is not built yet".to_string()),
         Some(Command::Bench { .. }) => Err("bench is not built yet".to_string()),
         Some(Command::Test { .. }) => Err("test is not built yet".to_string()),
         Some(Command::Uci) => Err("uci is not built yet".to_string()),
+        Some(Command::Xboard) => wily::protocol::xboard::run(cli.log_dir),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

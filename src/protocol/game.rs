@@ -2,9 +2,9 @@
 //! SAN), every position reached (for take-backs and repetition), and the result once the
 //! game is over, with the reason worded as xboard and PGN expect (`1-0 {White mates}`).
 
-use crate::chess::fen::to_fen;
+use crate::chess::position::{DrawReason, GameStatus, Position};
 use crate::chess::san::{parse_any_move, to_san};
-use cozy_chess::{Board, Color, GameStatus, Move, Piece};
+use cozy_chess::{Board, Color, Move};
 
 /// The score of a finished game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,12 +73,11 @@ pub fn color_name(c: Color) -> &'static str {
     }
 }
 
-/// A game in progress or finished.
+/// A game in progress or finished: a [`Position`] (board plus history) with the SAN of
+/// every move and the outcome.
 #[derive(Clone, Debug)]
 pub struct Game {
-    /// `boards[0]` is the start position, `boards[i]` the position after `i` moves.
-    boards: Vec<Board>,
-    moves: Vec<Move>,
+    pos: Position,
     sans: Vec<String>,
     /// Set when the game has ended (naturally, by agreement, resignation or time).
     pub outcome: Option<Outcome>,
@@ -92,31 +91,36 @@ impl Default for Game {
 
 impl Game {
     pub fn new(start: Board) -> Self {
-        Game {
-            boards: vec![start],
-            moves: Vec::new(),
+        let mut g = Game {
+            pos: Position::new(start),
             sans: Vec::new(),
             outcome: None,
-        }
+        };
+        g.outcome = g.natural_outcome();
+        g
+    }
+
+    /// The position with its history.
+    pub fn position(&self) -> &Position {
+        &self.pos
     }
 
     /// The current position.
     pub fn board(&self) -> &Board {
-        // `boards` always holds the start position, so it is never empty.
-        &self.boards[self.boards.len() - 1]
+        self.pos.board()
     }
 
     pub fn start(&self) -> &Board {
-        &self.boards[0]
+        self.pos.start_board()
     }
 
     /// True when the game did not start from the standard initial position.
     pub fn from_setup(&self) -> bool {
-        self.boards[0] != Board::default()
+        *self.start() != Board::default()
     }
 
     pub fn moves(&self) -> &[Move] {
-        &self.moves
+        self.pos.moves()
     }
 
     pub fn sans(&self) -> &[String] {
@@ -125,7 +129,12 @@ impl Game {
 
     /// The position before move `i` (0-based), or the current one for `i == len`.
     pub fn board_at(&self, i: usize) -> Option<&Board> {
-        self.boards.get(i)
+        let prev = self.pos.previous_boards();
+        if i == prev.len() {
+            Some(self.pos.board())
+        } else {
+            prev.get(i)
+        }
     }
 
     pub fn side_to_move(&self) -> Color {
@@ -140,10 +149,7 @@ impl Game {
     /// Hashes of the positions before the current one, oldest first (for the search's
     /// repetition detection).
     pub fn history_hashes(&self) -> Vec<u64> {
-        self.boards[..self.boards.len() - 1]
-            .iter()
-            .map(|b| b.hash())
-            .collect()
+        self.pos.history_hashes().to_vec()
     }
 
     /// Reads a move in any notation against the current position.
@@ -153,12 +159,8 @@ impl Game {
 
     /// Plays a legal move; the outcome is updated when the move ends the game.
     pub fn play(&mut self, mv: Move) -> Result<(), String> {
-        let mut next = self.board().clone();
-        let san = to_san(&next, mv);
-        next.try_play(mv)
-            .map_err(|_| format!("illegal move {san} in {}", to_fen(self.board())))?;
-        self.boards.push(next);
-        self.moves.push(mv);
+        let san = to_san(self.board(), mv);
+        self.pos.play(mv).map_err(|e| e.to_string())?;
         self.sans.push(san);
         self.outcome = self.natural_outcome();
         Ok(())
@@ -166,9 +168,8 @@ impl Game {
 
     /// Takes back the last move; the game is no longer over.
     pub fn undo(&mut self) -> Option<Move> {
-        let mv = self.moves.pop()?;
+        let mv = self.pos.undo()?;
         self.sans.pop();
-        self.boards.pop();
         self.outcome = None;
         Some(mv)
     }
@@ -178,63 +179,27 @@ impl Game {
         self.outcome = Some(outcome);
     }
 
-    /// How many times the current position has occurred (since the last irreversible move).
-    pub fn repetitions(&self) -> usize {
-        let cur = self.board();
-        let window = cur.halfmove_clock() as usize + 1;
-        self.boards
-            .iter()
-            .rev()
-            .take(window)
-            .filter(|b| b.hash() == cur.hash())
-            .count()
-    }
-
     /// The result the rules give the current position: mate, stalemate, threefold
     /// repetition, the 50-move rule, or material too small to mate.
     pub fn natural_outcome(&self) -> Option<Outcome> {
-        let b = self.board();
-        match b.status() {
-            GameStatus::Won => {
-                let winner = !b.side_to_move();
-                return Some(Outcome::new(
-                    Score::win_for(winner),
-                    format!("{} mates", color_name(winner)),
-                ));
+        Some(match self.pos.status() {
+            GameStatus::Ongoing => return None,
+            GameStatus::Checkmate(winner) => Outcome::new(
+                Score::win_for(winner),
+                format!("{} mates", color_name(winner)),
+            ),
+            GameStatus::Stalemate => Outcome::new(Score::Draw, "Stalemate"),
+            GameStatus::Draw(DrawReason::Repetition) => {
+                Outcome::new(Score::Draw, "Draw by repetition")
             }
-            GameStatus::Drawn => return Some(Outcome::new(Score::Draw, "Stalemate")),
-            GameStatus::Ongoing => {}
-        }
-        if self.repetitions() >= 3 {
-            return Some(Outcome::new(Score::Draw, "Draw by repetition"));
-        }
-        if b.halfmove_clock() >= 100 {
-            return Some(Outcome::new(Score::Draw, "Draw by 50 move rule"));
-        }
-        if insufficient_material(b) {
-            return Some(Outcome::new(Score::Draw, "Insufficient material"));
-        }
-        None
+            GameStatus::Draw(DrawReason::FiftyMoves) => {
+                Outcome::new(Score::Draw, "Draw by 50 move rule")
+            }
+            GameStatus::Draw(DrawReason::InsufficientMaterial) => {
+                Outcome::new(Score::Draw, "Insufficient material")
+            }
+        })
     }
-}
-
-/// No sequence of legal moves can mate: K v K, K+minor v K, or only bishops all on
-/// squares of one colour.
-pub fn insufficient_material(b: &Board) -> bool {
-    let heavy = b.pieces(Piece::Pawn) | b.pieces(Piece::Rook) | b.pieces(Piece::Queen);
-    if !heavy.is_empty() {
-        return false;
-    }
-    let knights = b.pieces(Piece::Knight).len();
-    let bishops = b.pieces(Piece::Bishop);
-    if knights + bishops.len() <= 1 {
-        return true;
-    }
-    if knights == 0 {
-        let dark = bishops & cozy_chess::BitBoard::DARK_SQUARES;
-        return dark.is_empty() || dark == bishops;
-    }
-    false
 }
 
 #[cfg(test)]
@@ -276,13 +241,6 @@ mod tests {
     #[test]
     fn material_draws() {
         let kk = parse_fen("8/8/4k3/8/8/3K4/8/8 w - - 0 1").unwrap();
-        assert!(insufficient_material(&kk));
-        let kbk = parse_fen("8/8/4k3/8/8/3KB3/8/8 w - - 0 1").unwrap();
-        assert!(insufficient_material(&kbk));
-        let knnk = parse_fen("8/8/4k3/8/8/3KNN2/8/8 w - - 0 1").unwrap();
-        assert!(!insufficient_material(&knnk));
-        let kpk = parse_fen("8/8/4k3/8/8/3KP3/8/8 w - - 0 1").unwrap();
-        assert!(!insufficient_material(&kpk));
         let g = Game::new(kk);
         assert_eq!(g.natural_outcome().unwrap().reason, "Insufficient material");
     }

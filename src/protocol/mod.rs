@@ -1,9 +1,14 @@
-//! The front ends: the Crafty-style console, xboard (CECP v2) and UCI.
+//! The front ends: the Crafty-style console, xboard (CECP v2) and UCI, and what they share
+//! (input thread, game record, clocks, game files, draw/resign policy).
 
+pub mod annotate;
+pub mod console;
 pub mod edit;
 pub mod game;
 pub mod gamefiles;
 pub mod input;
+pub mod policy;
 pub mod record;
+pub mod runner;
 pub mod timecontrol;
 pub mod xboard;
