@@ -1,6 +1,6 @@
 //! Console commands that measure or examine: perft, perf, score, search, test, annotate.
 
-use super::output::{fmt_count, fmt_pv, fmt_score, fmt_time, header};
+use super::output::{fmt_count, fmt_pv, fmt_time, header};
 use super::testfile::{self, TestPosition};
 use super::{CmdResult, Console, Flow};
 use crate::engine::{Bound, Limits, SearchRequest};
@@ -104,26 +104,6 @@ pub fn perf(c: &mut Console, args: &[&str]) -> CmdResult {
         "made {made} moves, time={}, {} moves/second",
         fmt_time(make_time),
         rate(made, make_time)
-    ));
-    Ok(Flow::Continue)
-}
-
-pub fn score(c: &mut Console, args: &[&str]) -> CmdResult {
-    if !args.is_empty() {
-        return Err("score takes no arguments".into());
-    }
-    let params = c.runner.engine.eval_params().clone();
-    let mut ev = crate::engine::eval::Evaluator::new(params);
-    let board = c.game.board().clone();
-    let v = ev.evaluate(&board);
-    let white = if board.side_to_move() == cozy_chess::Color::White {
-        v
-    } else {
-        -v
-    };
-    c.say(&format!(
-        "static evaluation: {} (White's view)",
-        fmt_score(crate::engine::Score::Cp(white))
     ));
     Ok(Flow::Continue)
 }
