@@ -2,9 +2,11 @@
 //! read during the game) and `game.NNN` (the game as PGN, rewritten atomically after every
 //! move so a crash never loses a finished move).
 //!
-//! A game's number is taken lazily on the first write: one above the highest number already
-//! in the folder (or the number set by `log N`). Write failures are reported once on stderr
-//! and then the files are skipped; they never stop play.
+//! A game's number is taken when its game file is first written (its first move): one above
+//! the highest number already in the folder (or the number set by `log N`). Log lines from
+//! before that are kept in memory and written then, so a session that never plays a move
+//! leaves no files behind. Write failures are reported once on stderr and then the files
+//! are skipped; they never stop play.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
@@ -74,7 +76,12 @@ pub struct GameFiles {
     next_number: Option<u32>,
     log: Option<File>,
     failed: bool,
+    /// Log lines waiting for the game's first move.
+    early: Vec<String>,
 }
+
+/// Most log lines kept in memory before a game's first move.
+const MAX_EARLY_LINES: usize = 5000;
 
 impl GameFiles {
     /// Files in `dir` (created on first use); `enabled` false writes nothing.
@@ -86,6 +93,7 @@ impl GameFiles {
             next_number: None,
             log: None,
             failed: false,
+            early: Vec::new(),
         }
     }
 
@@ -102,6 +110,7 @@ impl GameFiles {
         self.enabled = on;
         if !on {
             self.log = None;
+            self.early.clear();
         }
     }
 
@@ -133,7 +142,8 @@ impl GameFiles {
 
     fn report(&mut self, what: &str, e: &std::io::Error) {
         if !self.failed {
-            eprintln!(
+            let _ = writeln!(
+                std::io::stderr(),
                 "wily: cannot write {what} in {}: {e}; game files are off for this run",
                 self.dir.display()
             );
@@ -159,8 +169,21 @@ impl GameFiles {
         Some(n)
     }
 
-    /// Appends one line to the log file.
+    /// Appends one line to the log file (held in memory until the game's first move).
     pub fn log_line(&mut self, line: &str) {
+        if !self.enabled || self.failed {
+            return;
+        }
+        if self.number.is_none() {
+            if self.early.len() < MAX_EARLY_LINES {
+                self.early.push(line.to_string());
+            }
+            return;
+        }
+        self.write_log(line);
+    }
+
+    fn write_log(&mut self, line: &str) {
         let Some(n) = self.ensure_number() else {
             return;
         };
@@ -193,6 +216,9 @@ impl GameFiles {
         if let Err(e) = write_atomic(&path, pgn.as_bytes()) {
             self.report("the game file", &e);
         }
+        for line in std::mem::take(&mut self.early) {
+            self.write_log(&line);
+        }
     }
 }
 
@@ -212,6 +238,7 @@ mod tests {
         let mut g = GameFiles::new(&d, true);
         assert!(last_game_file(&d).is_none());
         g.log_line("hello");
+        assert!(!d.exists(), "nothing is written before the first move");
         g.save_game("1. e4 *\n");
         assert_eq!(g.number(), Some(1));
         g.start_new_game();
@@ -222,6 +249,7 @@ mod tests {
         g.start_new_game();
         g.set_next_number(40);
         g.log_line("x");
+        g.save_game("1. c4 *\n");
         assert!(d.join("log.040").exists());
         let _ = fs::remove_dir_all(&d);
     }

@@ -58,7 +58,11 @@ where
             }
         });
     if let Err(e) = spawned {
-        eprintln!("wily: cannot start the input thread: {e}");
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "wily: cannot start the input thread: {e}"
+        );
     }
 }
 

@@ -10,5 +10,6 @@ pub mod input;
 pub mod policy;
 pub mod record;
 pub mod runner;
+pub mod stdout;
 pub mod timecontrol;
 pub mod xboard;

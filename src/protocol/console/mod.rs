@@ -33,7 +33,6 @@ use crate::protocol::timecontrol::Clocks;
 use cozy_chess::{Board, Color, Move};
 use settings::Settings;
 use std::collections::VecDeque;
-use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -143,8 +142,20 @@ impl Console {
 
     /// Prints a line (and copies it into the game's log file).
     pub fn say(&mut self, line: &str) {
-        println!("{line}");
+        if crate::protocol::stdout::line(line).is_err() {
+            // Nobody reads our output any more: end the session.
+            self.quit = true;
+            self.eof = true;
+        }
         self.files.log_line(line);
+    }
+
+    /// Prints a prompt (no newline).
+    pub fn show_prompt(&mut self, prompt: &str) {
+        if crate::protocol::stdout::prompt(prompt).is_err() {
+            self.quit = true;
+            self.eof = true;
+        }
     }
 
     /// Prints a message only when `display general` is on.
@@ -375,8 +386,7 @@ impl Console {
         } else {
             self.prompt()
         };
-        print!("{prompt}");
-        let _ = std::io::stdout().flush();
+        self.show_prompt(&prompt);
         loop {
             match self.runner.next(None) {
                 Some(Ev::Input(InputEvent::Line(l))) => {
@@ -388,8 +398,7 @@ impl Console {
                         "input line too long ({n} bytes, at most {}); ignored",
                         input::MAX_LINE
                     ));
-                    print!("{prompt}");
-                    let _ = std::io::stdout().flush();
+                    self.show_prompt(&prompt);
                 }
                 Some(Ev::Input(InputEvent::Eof)) | None => {
                     self.eof = true;
@@ -452,10 +461,14 @@ fn looks_like_move(s: &str) -> bool {
 pub fn run(opts: ConsoleOptions) -> Result<(), String> {
     let mut c = Console::new(&opts);
     input::spawn_into(std::io::stdin(), c.runner.sender());
-    c.say(&format!(
+    // The banner is not logged: a startup `log off` must leave no files behind.
+    let banner = format!(
         "wily {} (type 'help' for commands, 'xboard' or 'uci' to switch protocol)",
         env!("CARGO_PKG_VERSION")
-    ));
+    );
+    if crate::protocol::stdout::line(&banner).is_err() {
+        return Ok(());
+    }
     rcfile::run_startup_file(&mut c, opts.rc_file.as_deref());
     if opts.resume {
         if let Err(e) = cmd_files::resume_last_game(&mut c) {

@@ -333,8 +333,8 @@ pub fn analyze(c: &mut Console) -> Flow {
             );
             c.say(&msg);
         }
-        print!("{}", c.prompt());
-        let _ = std::io::Write::flush(&mut std::io::stdout());
+        let prompt = c.prompt();
+        c.show_prompt(&prompt);
         let mut last_depth = 0;
         let mut last: Option<SearchInfo> = None;
         loop {

@@ -57,7 +57,7 @@ pub fn run_from_console(c: Console) -> Result<(), String> {
     s.opponent_is_computer = c.settings.opponent_is_computer;
     // An interface sends `xboard` then `protover`; that first `xboard` line is answered by
     // the newline xboard expects after it.
-    println!();
+    let _ = crate::protocol::stdout::line("");
     s.run();
     Ok(())
 }

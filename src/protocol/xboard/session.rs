@@ -18,7 +18,6 @@ use crate::protocol::record::{write_pgn, Tags};
 use crate::protocol::runner::{Ev, Runner};
 use crate::protocol::timecontrol::TimeControl;
 use cozy_chess::{Board, Color, Move};
-use std::io::Write;
 use std::time::{Duration, Instant};
 
 /// Settings carried over from the console (or defaults for `wily xboard`).
@@ -149,10 +148,10 @@ impl Session {
 
     /// Sends one line to the interface (and the game's log).
     pub fn send(&mut self, line: &str) {
-        let mut out = std::io::stdout().lock();
-        let _ = writeln!(out, "{line}");
-        let _ = out.flush();
-        drop(out);
+        if crate::protocol::stdout::line(line).is_err() {
+            // The interface is gone.
+            self.quit = true;
+        }
         self.files.log_line(&format!("> {line}"));
     }
 
