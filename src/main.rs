@@ -18,7 +18,7 @@ struct Cli {
     #[arg(long, value_name = "FILE")]
     rc: Option<PathBuf>,
     /// Folder for the numbered per-game log and game files (default: logs).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", global = true)]
     log_dir: Option<PathBuf>,
     #[command(subcommand)]
     command: Option<Command>,
