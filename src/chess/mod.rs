@@ -6,11 +6,13 @@
 pub mod coord;
 pub mod epd;
 pub mod fen;
+pub mod pgn;
 pub mod position;
 pub mod san;
 
 pub use coord::{move_from_uci, move_to_uci, MoveParseError};
 pub use epd::{parse_epd_line, EpdError, EpdReader, EpdRecord};
 pub use fen::{parse_fen, to_fen, FenError};
+pub use pgn::{PgnGame, PgnMove, PgnReader};
 pub use position::{DrawReason, GameStatus, Position};
 pub use san::{parse_any_move, parse_san, to_san, SanError};
