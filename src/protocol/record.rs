@@ -122,7 +122,7 @@ pub fn write_pgn(game: &Game, tags: &Tags, comments: &[Option<String>]) -> Strin
 
 /// Joins tokens with spaces into lines of at most `width` characters (a longer token keeps
 /// its own line; comments may be split at spaces).
-fn wrap(tokens: &[String], width: usize) -> String {
+pub fn wrap(tokens: &[String], width: usize) -> String {
     let mut lines: Vec<String> = Vec::new();
     let mut cur = String::new();
     for tok in tokens.iter().flat_map(|t| t.split(' ')) {
