@@ -12,4 +12,5 @@ pub mod record;
 pub mod runner;
 pub mod stdout;
 pub mod timecontrol;
+pub mod uci;
 pub mod xboard;

@@ -48,6 +48,33 @@ pub struct Runner {
     queued: VecDeque<Ev>,
 }
 
+/// The input lines still to come, as a byte stream (for handing stdin over to another
+/// protocol after the engine is given up).
+pub struct InputStream {
+    rx: Receiver<Event>,
+    buf: Vec<u8>,
+    pos: usize,
+}
+
+impl std::io::Read for InputStream {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        while self.pos >= self.buf.len() {
+            match self.rx.recv() {
+                Ok(Event::Input(InputEvent::Line(l))) => {
+                    self.buf = format!("{l}\n").into_bytes();
+                    self.pos = 0;
+                }
+                Ok(Event::Input(InputEvent::Eof)) | Err(_) => return Ok(0),
+                Ok(_) => {}
+            }
+        }
+        let n = out.len().min(self.buf.len() - self.pos);
+        out[..n].copy_from_slice(&self.buf[self.pos..self.pos + n]);
+        self.pos += n;
+        Ok(n)
+    }
+}
+
 /// How often a running search is checked for completion while no event arrives.
 const POLL: Duration = Duration::from_millis(5);
 
@@ -62,6 +89,23 @@ impl Runner {
             next_id: 1,
             queued: VecDeque::new(),
         }
+    }
+
+    /// Stops any search, drops the engine and returns the remaining input lines.
+    pub fn into_input(mut self) -> InputStream {
+        self.abandon();
+        let mut buf = Vec::new();
+        for e in self.queued.drain(..) {
+            if let Ev::Input(InputEvent::Line(l)) = e {
+                buf.extend_from_slice(l.as_bytes());
+                buf.push(b'\n');
+            }
+        }
+        // Drop our own sender so the stream ends with the input thread's end of input.
+        let (dead, _) = mpsc::channel();
+        self.tx = dead;
+        let rx = std::mem::replace(&mut self.rx, mpsc::channel().1);
+        InputStream { rx, buf, pos: 0 }
     }
 
     /// A sender for the input thread (see `input::spawn_into`).

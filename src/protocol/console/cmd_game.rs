@@ -243,6 +243,7 @@ pub fn xboard(c: &mut Console, _args: &[&str]) -> CmdResult {
     Ok(Flow::Xboard)
 }
 
-pub fn uci(_c: &mut Console, _args: &[&str]) -> CmdResult {
-    Err("uci: start wily with 'wily uci' (or send 'uci' as the very first line)".into())
+pub fn uci(c: &mut Console, _args: &[&str]) -> CmdResult {
+    c.stop_pondering();
+    Ok(Flow::Uci)
 }

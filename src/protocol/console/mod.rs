@@ -56,6 +56,8 @@ pub enum Flow {
     Quit,
     /// Switch to the xboard protocol.
     Xboard,
+    /// Switch to the UCI protocol.
+    Uci,
 }
 
 /// Result of a command handler: what to do next, or a message for the user.
@@ -434,9 +436,9 @@ impl Console {
                     self.stop_pondering();
                     return Flow::Quit;
                 }
-                Flow::Xboard => {
+                Flow::Xboard | Flow::Uci => {
                     self.stop_pondering();
-                    return Flow::Xboard;
+                    return flow;
                 }
             }
         }
@@ -477,6 +479,18 @@ pub fn run(opts: ConsoleOptions) -> Result<(), String> {
     }
     match c.main_loop() {
         Flow::Xboard => crate::protocol::xboard::run_from_console(c),
+        Flow::Uci => {
+            // End the prompt's line so the interface reads clean protocol lines.
+            let _ = crate::protocol::stdout::line("");
+            let input = c.runner.into_input();
+            let out: crate::protocol::uci::Output =
+                std::sync::Arc::new(std::sync::Mutex::new(Box::new(std::io::stdout())));
+            crate::protocol::uci::run_io(
+                Box::new(std::io::BufReader::new(input)),
+                out,
+                Some("uci".to_string()),
+            )
+        }
         _ => Ok(()),
     }
 }

@@ -403,7 +403,7 @@ pub fn analyze(c: &mut Console) -> Flow {
             // Any other command runs with the search stopped, then analysis resumes.
             c.runner.abandon();
             let f = c.handle_line(t);
-            if matches!(f, Flow::Quit | Flow::Xboard) {
+            if matches!(f, Flow::Quit | Flow::Xboard | Flow::Uci) {
                 flow = f;
                 break 'outer;
             }
