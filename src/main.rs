@@ -66,6 +66,15 @@ enum Command {
     Uci,
     /// Speak the xboard / WinBoard protocol (CECP v2) on stdin/stdout.
     Xboard,
+    /// Opening book: `book create FILE.pgn M [N] [WPCT]`, `book show`, `book info`.
+    #[command(subcommand)]
+    Book(wily::book::cli::BookCmd),
+    /// The small hand-edited book: `books create FILE.pgn M`.
+    #[command(subcommand)]
+    Books(wily::book::cli::BooksCmd),
+    /// The learning store: status, export, import, check.
+    #[command(subcommand)]
+    Learn(wily::learn::cli::LearnCmd),
 }
 
 fn main() -> ExitCode {
@@ -130,6 +139,9 @@ fn main() -> ExitCode {
         }
         Some(Command::Uci) => wily::protocol::uci::run(),
         Some(Command::Xboard) => wily::protocol::xboard::run(cli.log_dir),
+        Some(Command::Book(cmd)) => wily::book::cli::run_book(cmd).map(|s| print!("{s}")),
+        Some(Command::Books(cmd)) => wily::book::cli::run_books(cmd).map(|s| print!("{s}")),
+        Some(Command::Learn(cmd)) => wily::learn::cli::run_learn(cmd).map(|s| print!("{s}")),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

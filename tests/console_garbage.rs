@@ -39,7 +39,9 @@ fn garbage_lines_are_answered() {
     w.send("help nosuchcommand");
     w.expect("no command 'nosuchcommand'", 10);
     w.send("book create x.pgn 10");
-    w.expect("book", 10);
+    w.expect("cannot open x.pgn", 10);
+    w.send("show nothing");
+    w.expect("usage: show book", 10);
     w.send("echo alive");
     w.expect("alive", 10);
     // A move still works after all that.

@@ -1,6 +1,5 @@
 //! Console commands that read and write files: read/reada, savegame, savepos, input, log,
-//! pgn/tags, `--resume`, and the single routing point of the book, learning and list
-//! commands.
+//! pgn/tags and `--resume`.
 
 use super::loadgame::{load, replay};
 use super::{CmdResult, Console, Flow};
@@ -17,13 +16,6 @@ fn one_path(name: &str, args: &[&str]) -> Result<PathBuf, String> {
         [p] => Ok(PathBuf::from(p)),
         _ => Err(format!("usage: {name} FILE")),
     }
-}
-
-/// Every book, learning and list command arrives here (`book`, `books`, `bookw`,
-/// `show book`, `import`, `learn`, `list`).
-pub fn book(c: &mut Console, _args: &[&str]) -> CmdResult {
-    let word = c.current_line.split_whitespace().next().unwrap_or("book");
-    Err(format!("{word}: not available yet in this build of wily"))
 }
 
 pub fn input(c: &mut Console, args: &[&str]) -> CmdResult {

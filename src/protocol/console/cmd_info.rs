@@ -102,6 +102,16 @@ pub fn help(c: &mut Console, args: &[&str]) -> CmdResult {
                 c.say(&help_line(cmd));
             }
         }
+        ["book"] | ["books"] | ["bookw"] | ["show"] => {
+            for l in crate::book::console::HELP.lines() {
+                c.say(l);
+            }
+        }
+        ["learn"] | ["import"] => {
+            for l in crate::learn::console::HELP.lines() {
+                c.say(l);
+            }
+        }
         [name] => {
             let name = name.split('=').next().unwrap_or(name);
             let cmd = find(name)

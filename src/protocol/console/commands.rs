@@ -1,7 +1,9 @@
 //! The console's command table: every command's name, arguments, help line and handler.
 //! `help` prints this table; `help NAME` prints one entry.
 
-use super::{cmd_eval, cmd_files, cmd_game, cmd_info, cmd_settings, cmd_tools, CmdResult, Console};
+use super::{
+    book, cmd_eval, cmd_files, cmd_game, cmd_info, cmd_settings, cmd_tools, CmdResult, Console,
+};
 
 /// A command handler: the console and the words after the command name.
 pub type Handler = fn(&mut Console, &[&str]) -> CmdResult;
@@ -33,9 +35,9 @@ pub static COMMANDS: &[Command] = &[
     cmd!("annotateh", "FILE COLORS MOVES MARGIN TIME [N]", "like annotate, writing FILE.html", cmd_tools::annotateh),
     cmd!("back", "[N]", "take back N plies (default 1)", cmd_game::back),
     cmd!("black", "", "Black to move; the computer plays White", cmd_game::black),
-    cmd!("book", "ARGS", "opening book: create, random, width, ... (see docs/console.md)", cmd_files::book),
-    cmd!("books", "create FILE M", "build the small hand-edited start book", cmd_files::book),
-    cmd!("bookw", "freq|ratio|eval|learn W", "weights of book move selection", cmd_files::book),
+    cmd!("book", "ARGS", "opening book: on|off, random 0|1, width N, seed N, create, polyglot, moves ('help book')", book::command),
+    cmd!("books", "create FILE M", "build the small hand-edited start book", book::command),
+    cmd!("bookw", "freq|ratio|eval|learn W", "weights of book move selection", book::command),
     cmd!("clock", "[CTIME OTIME]", "show the clocks, or set computer and opponent time left (minutes or m:ss)", cmd_settings::clock),
     cmd!("computer", "", "the opponent is a computer (draw score 0)", cmd_settings::computer),
     cmd!("display", "[OPTION|noOPTION]", "show the board, or switch output: time changes variation stats extstats movenum moves general", cmd_info::display),
@@ -53,13 +55,13 @@ pub static COMMANDS: &[Command] = &[
     cmd!("hashp", "N[K|M]", "pawn hash table size (hashp=4M)", cmd_settings::hashp),
     cmd!("help", "[COMMAND]", "list the commands, or explain one", cmd_info::help),
     cmd!("history", "", "list the game's moves", cmd_info::history),
-    cmd!("import", "FILE [clear]", "import learned data (book.lrn or position.lrn text)", cmd_files::book),
+    cmd!("import", "FILE [clear]", "import learned data (book.lrn or position.lrn text)", book::command),
     cmd!("info", "", "show the current settings", cmd_info::info),
     cmd!("input", "FILE", "read commands from FILE", cmd_files::input),
     cmd!("kibitz", "N", "kibitz level 0-6 (what is kibitzed in ICS mode)", cmd_settings::kibitz),
-    cmd!("learn", "N", "learning: 1 book, 2 position, 4 result (sum; 0 off)", cmd_files::book),
+    cmd!("learn", "N", "learning: 1 book, 2 position, 4 result (sum; 0 off)", book::command),
     cmd!("level", "MOVES MINUTES INC", "time control (MOVES 0 = sudden death; INC seconds)", cmd_settings::level),
-    cmd!("list", "GM|IM|C|AK|S +NAME -NAME", "edit the opponent lists", cmd_files::book),
+    cmd!("list", "GM|IM|C|AK|S +NAME -NAME", "edit the opponent lists (the server bot's)", book::command),
     cmd!("log", "on|off|N", "per-game log and game files in logs/ on or off, or the next game's number", cmd_files::log),
     cmd!("mode", "tournament|normal", "tournament mode refuses take-backs and position changes", cmd_settings::mode),
     cmd!("move", "", "the computer moves now (same as go; during a search: move now)", cmd_game::go),
@@ -83,7 +85,7 @@ pub static COMMANDS: &[Command] = &[
     cmd!("search", "MOVE", "restrict the next search to MOVE", cmd_tools::search),
     cmd!("setboard", "FEN", "set up a position from FEN", cmd_game::setboard),
     cmd!("settc", "MOVES CTIME OTIME", "moves to the next control and both clocks (minutes or m:ss)", cmd_settings::settc),
-    cmd!("show", "book", "show the book moves of the position", cmd_files::book),
+    cmd!("show", "book", "show the book moves of the position", book::command),
     cmd!("smpmt", "N", "search threads (smpmt=2)", cmd_settings::smpmt),
     cmd!("sn", "N", "search node limit (0 = none)", cmd_settings::sn),
     cmd!("st", "SECONDS", "fixed time per move (0 = use the clock)", cmd_settings::st),

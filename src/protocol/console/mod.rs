@@ -7,6 +7,7 @@
 //! grouped by area in the `cmd_*` modules; searching, pondering and analysis are in
 //! [`think`].
 
+pub mod book;
 pub mod cmd_eval;
 pub mod cmd_files;
 pub mod cmd_game;
@@ -98,6 +99,10 @@ pub struct Console {
     pub input_depth: u32,
     /// The line being executed (handlers that take the whole line read it here).
     pub current_line: String,
+    /// The opening books.
+    pub book: crate::book::Book,
+    /// The learning store, opened by the first `learn` or `import` command.
+    pub learner: Option<crate::learn::Learner>,
 }
 
 impl Console {
@@ -115,6 +120,7 @@ impl Console {
             .clone()
             .unwrap_or_else(|| PathBuf::from("logs"));
         let clocks = Clocks::new(&settings.tc);
+        let (book, book_problems) = book::load_books();
         let mut c = Console {
             game: Game::default(),
             tags: Tags::default(),
@@ -137,8 +143,13 @@ impl Console {
             eof: false,
             input_depth: 0,
             current_line: String::new(),
+            book,
+            learner: None,
         };
         c.default_tags();
+        for p in book_problems {
+            c.note(&format!("book: {p}"));
+        }
         c
     }
 

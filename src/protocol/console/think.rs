@@ -121,6 +121,9 @@ fn computer_move(c: &mut Console, pondered: Option<Instant>) -> bool {
     let started = pondered.unwrap_or_else(Instant::now);
     let cpu_start = process_cpu_time();
     if pondered.is_none() {
+        if let Some(mv) = super::book::book_move(c) {
+            return play_book_move(c, &board, mv, started);
+        }
         if c.settings.display.time {
             let l = c.limits_for(side);
             let budget = match (l.movetime, l.depth, l.nodes) {
@@ -254,6 +257,26 @@ fn finish_computer_move(
     }
     c.ponder_move = result.ponder.or_else(|| result.pv.get(1).copied());
     start_pondering(c);
+    true
+}
+
+/// Plays a move from the opening book.
+fn play_book_move(c: &mut Console, board: &Board, mv: Move, started: Instant) -> bool {
+    let side = board.side_to_move();
+    let number = board.fullmove_number();
+    let san = crate::chess::san::to_san(board, mv);
+    if let Err(e) = c.play_move(mv, Some("book".into())) {
+        c.say(&e);
+        return false;
+    }
+    c.clocks.charge(&c.settings.tc, side, started.elapsed());
+    let alarm = if c.settings.alarm { "\x07" } else { "" };
+    c.say(&format!(
+        "{}({number}): {san} (book){alarm}",
+        color_name(side)
+    ));
+    c.turn_started = Instant::now();
+    c.ponder_move = None;
     true
 }
 

@@ -30,6 +30,11 @@ pub fn run(log_dir: Option<PathBuf>) -> Result<(), String> {
     input::spawn_into(std::io::stdin(), runner.sender());
     let files = GameFiles::new(log_dir.unwrap_or_else(|| PathBuf::from("logs")), true);
     let mut s = Session::new(runner, files, cfg);
+    let (book, problems) = crate::protocol::console::book::load_books();
+    for p in problems {
+        s.send(&format!("# book: {p}"));
+    }
+    s.book = book;
     s.run();
     Ok(())
 }
@@ -55,6 +60,7 @@ pub fn run_from_console(c: Console) -> Result<(), String> {
     let mut s = Session::new(c.runner, files, cfg);
     s.opponent = c.settings.opponent_name.clone();
     s.opponent_is_computer = c.settings.opponent_is_computer;
+    s.book = c.book;
     // An interface sends `xboard` then `protover`; that first `xboard` line is answered by
     // the newline xboard expects after it.
     let _ = crate::protocol::stdout::line("");

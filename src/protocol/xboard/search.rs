@@ -7,7 +7,7 @@ use crate::chess::coord::move_to_uci;
 use crate::engine::{Limits, Score, SearchInfo, SearchRequest, SearchResult};
 use crate::protocol::console::output::{fmt_pv, fmt_score, fmt_time};
 use crate::protocol::game::{color_name, Outcome, Score as GameScore};
-use cozy_chess::{Board, Color};
+use cozy_chess::{Board, Color, Move};
 use std::time::Instant;
 
 /// xboard's score: centipawns, or ±(100000 + moves) for a mate.
@@ -90,6 +90,15 @@ impl Session {
 
     pub fn start_thinking(&mut self) {
         let board = self.game.board().clone();
+        if let Some(mv) = self.book_move(&board) {
+            let uci = move_to_uci(&board, mv, false);
+            self.send(&format!("move {uci}"));
+            if let Err(e) = self.play(mv, Some("book".into())) {
+                self.send(&format!("# internal: {e}"));
+            }
+            self.ponder_move = None;
+            return;
+        }
         let req = SearchRequest {
             board: board.clone(),
             history: self.game.history_hashes(),
@@ -334,9 +343,29 @@ impl Session {
     }
 }
 
+impl Session {
+    /// The book's choice for `board`, if it has one.
+    fn book_move(&mut self, board: &Board) -> Option<Move> {
+        if !self.book.settings.enabled || !self.book.contains(board) {
+            return None;
+        }
+        let book = &mut self.book;
+        let choice =
+            crate::protocol::console::book::with_hooks(&mut self.runner.engine, None, |hooks| {
+                book.choose(board, hooks)
+            });
+        choice.mv
+    }
+}
+
 /// The `bk` answer lines (without the leading space and the closing blank line).
-pub fn book_lines(_s: &Session) -> Vec<String> {
-    vec!["no book moves (the opening book is not part of this build)".to_string()]
+pub fn book_lines(s: &mut Session) -> Vec<String> {
+    let board = s.game.board().clone();
+    let book = &s.book;
+    let table = crate::protocol::console::book::with_hooks(&mut s.runner.engine, None, |hooks| {
+        book.table(&board, hooks)
+    });
+    table.render(&board).lines().map(str::to_string).collect()
 }
 
 /// Free function wrapper used by the command handler.

@@ -101,6 +101,8 @@ pub struct Session {
     pub opponent_is_computer: bool,
     pub ratings: Option<(i32, i32)>,
     pub quit: bool,
+    /// The opening books (`Book::empty()` plays without).
+    pub book: crate::book::Book,
 }
 
 /// Makes a reason safe inside `Error (...)`: no parentheses, no newlines.
@@ -143,6 +145,7 @@ impl Session {
             opponent_is_computer: false,
             ratings: None,
             quit: false,
+            book: crate::book::Book::empty(),
         }
     }
 
