@@ -110,3 +110,26 @@ fn force_mode_and_take_backs() {
         "setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
     );
 }
+
+#[test]
+fn pondering_and_a_ponder_hit() {
+    let dir = temp_dir("console-ponder");
+    let mut w = Wily::spawn(&[], &dir);
+    w.send("ponder on");
+    w.send("st 0.3");
+    w.send("e4");
+    let line = w.expect("pondering on ", 20);
+    let predicted = line
+        .split("pondering on ")
+        .nth(1)
+        .unwrap_or("")
+        .trim()
+        .to_string();
+    assert!(!predicted.is_empty(), "{line}");
+    w.send(&predicted);
+    w.expect("(ponder hit)", 20);
+    w.expect_fn("the answer", 20, |l| l.starts_with("Black(2): "));
+    w.send("ponder off");
+    w.send("quit");
+    assert!(w.wait_exit(10));
+}

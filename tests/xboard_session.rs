@@ -193,3 +193,37 @@ fn xboard_typed_at_the_console_and_clock_play() {
     w.send("quit");
     assert!(w.wait_exit(10));
 }
+
+#[test]
+fn ics_mode_whispers_kibitzes_and_server_commands() {
+    let mut w = start("xb-ics", &["xboard"]);
+    w.send("new");
+    w.send("ics freechess.org");
+    w.send("name someone");
+    w.send("kibitz 3");
+    w.send("sd 4");
+    w.send("usermove e2e4");
+    w.expect_fn("the engine's move", 20, |l| l.starts_with("move "));
+    let k = w.expect("tellall ", 10);
+    assert!(k.contains(" d") && k.contains("pv: 1. ..."), "{k}");
+    w.send("kibitz 0");
+    w.send("whisper 1");
+    w.send("usermove d2d4");
+    w.expect_fn("the engine's move", 20, |l| l.starts_with("move "));
+    // Level 1 whispers only mate announcements: nothing here.
+    let lines = sync(&mut w, 12);
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.starts_with("tellothers") || l.starts_with("tellall")),
+        "{lines:?}"
+    );
+    w.send("whisper 2");
+    w.send("usermove g1f3");
+    w.expect("tellothers d", 20);
+    w.send("result 1-0 {Black resigns}");
+    w.expect("tellics say", 10);
+    sync(&mut w, 13);
+    w.send("quit");
+    assert!(w.wait_exit(10));
+}

@@ -6,29 +6,8 @@ use super::{CmdResult, Console, Flow};
 use crate::engine::{Bound, Limits, SearchRequest};
 use crate::protocol::input::InputEvent;
 use crate::protocol::runner::Ev;
-use cozy_chess::{Board, Move};
+use cozy_chess::Move;
 use std::time::{Duration, Instant};
-
-/// Leaf nodes `depth` plies below `board` (cozy-chess generates the moves).
-pub fn perft(board: &Board, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut n = 0u64;
-    board.generate_moves(|moves| {
-        if depth == 1 {
-            n += moves.len() as u64;
-        } else {
-            for mv in moves {
-                let mut b = board.clone();
-                b.play_unchecked(mv);
-                n += perft(&b, depth - 1);
-            }
-        }
-        false
-    });
-    n
-}
 
 pub fn perft_cmd(c: &mut Console, args: &[&str]) -> CmdResult {
     let [d] = args else {
@@ -41,7 +20,7 @@ pub fn perft_cmd(c: &mut Console, args: &[&str]) -> CmdResult {
         .ok_or_else(|| format!("perft: '{d}' is not a depth from 1 to 8"))?;
     c.stop_pondering();
     let t = Instant::now();
-    let n = perft(c.game.board(), depth);
+    let n = crate::tools::perft::perft(c.game.board(), depth);
     let secs = t.elapsed().as_secs_f64();
     let nps = if secs > 0.0 {
         (n as f64 / secs) as u64
@@ -155,16 +134,17 @@ fn run_position(
                 }
             }
             Some(Ev::Finished(r)) => break r,
-            Some(Ev::Input(InputEvent::Line(l))) => {
-                if matches!(l.trim(), "quit" | "end" | "exit") {
+            Some(Ev::Input(InputEvent::Line(l))) => match l.trim() {
+                "exit" => {
                     c.runner.abandon();
                     c.say("test interrupted");
                     return None;
                 }
-                if l.trim() == "?" {
-                    c.runner.stop();
-                }
-            }
+                // Move on to the next position.
+                "?" => c.runner.stop(),
+                // Anything else runs after the test.
+                _ => c.pending.push_back((l, 0)),
+            },
             Some(Ev::Input(InputEvent::Eof)) => c.eof = true,
             Some(Ev::Input(InputEvent::TooLong(_))) | None => {}
         }

@@ -103,6 +103,8 @@ pub struct Console {
     pub book: crate::book::Book,
     /// The learning store, opened by the first `learn` or `import` command.
     pub learner: Option<crate::learn::Learner>,
+    /// Messages from start-up (missing books) shown after the banner.
+    pub startup_notes: Vec<String>,
 }
 
 impl Console {
@@ -145,11 +147,13 @@ impl Console {
             current_line: String::new(),
             book,
             learner: None,
+            startup_notes: Vec::new(),
         };
         c.default_tags();
-        for p in book_problems {
-            c.note(&format!("book: {p}"));
-        }
+        c.startup_notes = book_problems
+            .into_iter()
+            .map(|p| format!("book: {p}"))
+            .collect();
         c
     }
 
@@ -481,6 +485,9 @@ pub fn run(opts: ConsoleOptions) -> Result<(), String> {
     );
     if crate::protocol::stdout::line(&banner).is_err() {
         return Ok(());
+    }
+    for n in std::mem::take(&mut c.startup_notes) {
+        c.note(&n);
     }
     rcfile::run_startup_file(&mut c, opts.rc_file.as_deref());
     if opts.resume {

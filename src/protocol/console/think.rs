@@ -296,9 +296,11 @@ pub fn start_pondering(c: &mut Console) {
     history.push(c.game.board().hash());
     let mut limits = c.limits_for(board.side_to_move());
     limits.ponder = true;
+    let san = crate::chess::san::to_san(c.game.board(), mv);
     let req = c.request(board, history, limits);
     c.runner.start(req);
     c.pondering = true;
+    c.note(&format!("        pondering on {san}"));
 }
 
 /// A line typed while the computer ponders: the predicted move turns the ponder search
