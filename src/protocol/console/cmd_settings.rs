@@ -180,6 +180,12 @@ pub fn hash(c: &mut Console, args: &[&str]) -> CmdResult {
     };
     let bytes = parse_size(a)?;
     let mb = (bytes >> 20).max(1);
+    let max = super::settings::max_hash_mb();
+    if mb > max {
+        return Err(format!(
+            "hash: {mb}M is more than half this machine's memory (at most {max}M)"
+        ));
+    }
     c.stop_pondering();
     c.runner.engine.set_hash_mb(mb);
     c.settings.hash_bytes = mb << 20;

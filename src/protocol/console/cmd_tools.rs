@@ -168,6 +168,14 @@ pub fn test(c: &mut Console, args: &[&str]) -> CmdResult {
         ),
         _ => return Err("usage: test FILE [N]".into()),
     };
+    let size = std::fs::metadata(path)
+        .map_err(|e| format!("test: {path}: {e}"))?
+        .len();
+    if size > 64 << 20 {
+        return Err(format!(
+            "test: {path}: too large for a test suite ({size} bytes)"
+        ));
+    }
     let bytes = std::fs::read(path).map_err(|e| format!("test: {path}: {e}"))?;
     let (positions, errors) = testfile::parse(&String::from_utf8_lossy(&bytes));
     for e in errors {

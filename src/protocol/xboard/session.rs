@@ -379,8 +379,8 @@ impl Session {
             C::St(d) => self.st = Some(d),
             C::Sd(d) => self.sd = Some(d),
             C::Nps(n) => self.nps = (n > 0).then_some(n),
-            C::Time(cs) => self.my_time = Some(Duration::from_millis((cs.max(0) as u64) * 10)),
-            C::Otim(cs) => self.opp_time = Some(Duration::from_millis((cs.max(0) as u64) * 10)),
+            C::Time(cs) => self.my_time = Some(centiseconds(cs)),
+            C::Otim(cs) => self.opp_time = Some(centiseconds(cs)),
             C::Usermove(m) => self.usermove(&m),
             C::MoveNow => {
                 if matches!(self.search, Search::Think { .. }) {
@@ -534,7 +534,7 @@ impl Session {
 
     fn set_hash(&mut self, mb: usize) {
         self.abandon_search();
-        let mb = mb.clamp(1, 65536);
+        let mb = mb.clamp(1, crate::protocol::console::settings::max_hash_mb());
         self.cfg.hash_mb = mb;
         self.runner.engine.set_hash_mb(mb);
     }
@@ -668,6 +668,11 @@ impl Session {
     pub fn last_engine_score(&self) -> Option<EngineScore> {
         self.last_info.as_ref().map(|i| i.score)
     }
+}
+
+/// A clock reading in centiseconds (negative readings count as zero).
+fn centiseconds(cs: i64) -> Duration {
+    Duration::from_millis((cs.max(0) as u64).saturating_mul(10))
 }
 
 /// `board` with `side` to move (en passant cleared), if that is a legal position.
