@@ -82,11 +82,31 @@ fn create_show_info_and_errors() {
     let (ok, _, stderr) = wily(&["book", "create", pgn.to_str().expect("utf8"), "many"]);
     assert!(!ok && !stderr.contains("panicked"), "{stderr}");
 
-    // learn: status, check and export on a fresh store.
+    // learn: reading commands never create a store; import does.
     let db = dir.join("l.db");
+    let (ok, _, stderr) = wily(&["learn", "status", "--db", db.to_str().expect("utf8")]);
+    assert!(!ok && stderr.contains("no learning store"), "{stderr}");
+    assert!(!db.exists());
+    let lrn = dir.join("position.lrn");
+    std::fs::write(
+        &lrn,
+        "position rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\nmove c5\nvalue 35\ndepth 9\n",
+    )
+    .expect("write");
+    let (ok, stdout, stderr) = wily(&[
+        "learn",
+        "import",
+        lrn.to_str().expect("utf8"),
+        "--db",
+        db.to_str().expect("utf8"),
+    ]);
+    assert!(ok && stdout.contains("1 positions"), "{stdout}{stderr}");
     let (ok, stdout, stderr) = wily(&["learn", "status", "--db", db.to_str().expect("utf8")]);
     assert!(ok, "{stderr}");
-    assert!(stdout.contains("learn 7"), "{stdout}");
+    assert!(
+        stdout.contains("learn 7") && stdout.contains("1 positions"),
+        "{stdout}"
+    );
     let (ok, stdout, _) = wily(&["learn", "check", "--db", db.to_str().expect("utf8")]);
     assert!(ok && stdout.contains(": ok"), "{stdout}");
     let garbage = dir.join("g.db");

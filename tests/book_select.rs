@@ -86,8 +86,18 @@ fn zero_win_moves_are_culled_and_width_limits() {
         Some(&200),
         "width 1 keeps the best-weighted move"
     );
+    // The bot's entry point: width from the opponent lists, shares for whispers.
+    assert_eq!(
+        book.pick(&start, 1, &NoLearning),
+        Some((e4, "e4 100%".to_string()))
+    );
+    let (_, shares) = book.pick(&start, 2, &NoLearning).expect("in book");
+    assert!(
+        shares.starts_with("e4 8") && shares.contains(", Nf3 1"),
+        "{shares}"
+    );
 
-    // After 1.e4 e5 2.Nf3 Nc6 3.? neither Bb5 (1 win) nor ... all culled but one.
+    // After 1.e4 e5 2.Nf3 Nc6 only 3.Bb5 ever won; 3.Bc4 is culled.
     book.settings.width = 5;
     let b = board_after("e4 e5 Nf3 Nc6");
     let t = tally(&mut book, &b, 50);

@@ -71,6 +71,12 @@ fn position_learning_survives_a_restart() {
     let l = Learner::open(&db).expect("reopen");
     let seeds = l.tt_seeds();
     assert_eq!(seeds.len(), 1);
+    let mut n = 0;
+    l.for_each_tt_seed(|s| {
+        assert_eq!(*s, seeds[0]);
+        n += 1;
+    });
+    assert_eq!(n, 1);
     assert_eq!(seeds[0].hash, board.hash());
     assert_eq!(seeds[0].mv, best);
     assert_eq!(seeds[0].score, -60);

@@ -134,6 +134,9 @@ pub fn run_book(cmd: BookCmd) -> Result<String, String> {
                 b.settings.width = w.clamp(1, 99);
             }
             let learner = match learn {
+                Some(p) if !p.exists() => {
+                    return Err(format!("no learning store at {}", p.display()))
+                }
                 Some(p) => Some(Learner::open(&p).map_err(|e| e.to_string())?),
                 None => None,
             };

@@ -65,7 +65,7 @@ impl CreateOptions {
             max_plies,
             min_games: 1,
             wpct: 0,
-            spill_threshold: 8_000_000,
+            spill_threshold: 4_000_000,
             progress: false,
         }
     }

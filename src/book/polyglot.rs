@@ -163,7 +163,7 @@ impl PolyglotBook {
     }
 }
 
-/// Writes entries in Polyglot format (used by tests and by `wily book export-polyglot`).
+/// Encodes entries in Polyglot format, sorted by key (used by tests to make small books).
 pub fn encode_entries(entries: &mut [PolyglotEntry]) -> Vec<u8> {
     entries.sort_by_key(|e| (e.key, std::cmp::Reverse(e.weight), e.mv));
     let mut out = Vec::with_capacity(entries.len() * ENTRY);

@@ -508,6 +508,23 @@ impl Book {
     }
 }
 
+impl Book {
+    /// The bot's entry point: a book move for `board` with `width` from the opponent
+    /// lists, consulting `learned` (the learner), plus the kept moves with their chances
+    /// (`e4 45%, d4 30%`) for whisper level 4. `None` when out of book or the book is off.
+    pub fn pick(
+        &mut self,
+        board: &Board,
+        width: usize,
+        learned: &dyn LearnedValues,
+    ) -> Option<(Move, String)> {
+        self.settings.width = width.clamp(1, 99);
+        let choice = self.choose(board, &mut ChooseHooks::new(learned));
+        let mv = choice.mv?;
+        Some((mv, choice.table.shares(board)))
+    }
+}
+
 /// `{play NN%}` moves get NN percent; the rest is shared by weight.
 fn assign_probabilities(rows: &mut [Row]) {
     let kept = |r: &&mut Row| r.status == Status::Kept;

@@ -52,6 +52,18 @@ fn open(db: Option<PathBuf>) -> Result<Learner, String> {
     Learner::open(&db.unwrap_or_else(|| PathBuf::from(DEFAULT_STORE))).map_err(|e| e.to_string())
 }
 
+/// Opens a store that must already exist (reading commands never create one).
+fn open_existing(db: Option<PathBuf>) -> Result<Learner, String> {
+    let path = db.unwrap_or_else(|| PathBuf::from(DEFAULT_STORE));
+    if !path.exists() {
+        return Err(format!(
+            "no learning store at {} (wily creates it after its first game)",
+            path.display()
+        ));
+    }
+    Learner::open(&path).map_err(|e| e.to_string())
+}
+
 /// Number of searches (and so of training samples) in each stress-write game.
 pub const STRESS_SEARCHES: usize = 40;
 
@@ -96,11 +108,11 @@ fn stress_game(n: u64) -> GameRecord {
 pub fn run_learn(cmd: LearnCmd) -> Result<String, String> {
     match cmd {
         LearnCmd::Status { db } => {
-            let l = open(db)?;
+            let l = open_existing(db)?;
             super::console::status(&l).map_err(|e| e.to_string())
         }
         LearnCmd::Export { dir, db } => {
-            let l = open(db)?;
+            let l = open_existing(db)?;
             let dir = dir.unwrap_or_else(|| {
                 l.path()
                     .parent()
@@ -117,7 +129,7 @@ pub fn run_learn(cmd: LearnCmd) -> Result<String, String> {
             Ok(s.render(&file))
         }
         LearnCmd::Check { db } => {
-            let l = open(db)?;
+            let l = open_existing(db)?;
             l.store().integrity_check().map_err(|e| e.to_string())?;
             Ok(format!("{}: ok\n", l.path().display()))
         }

@@ -239,6 +239,15 @@ impl Learner {
         self.positions.values().copied().collect()
     }
 
+    /// Calls `f` for every remembered position without copying them (nothing when
+    /// position learning is off); e.g. `learner.for_each_tt_seed(|s| engine.tt_seed(s.hash,
+    /// s.mv, s.score, s.depth))` after `Engine::new_game()` or before each search.
+    pub fn for_each_tt_seed(&self, f: impl FnMut(&TtSeed)) {
+        if self.settings.mode & LEARN_POSITION != 0 {
+            self.positions.values().for_each(f);
+        }
+    }
+
     /// Counts of what is known: (book values, positions, forbidden moves).
     pub fn counts(&self) -> (usize, usize, usize) {
         (
