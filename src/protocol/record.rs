@@ -4,9 +4,8 @@
 //! The console's game files, `savegame` and the annotator write through [`write_pgn`]; the
 //! bot can use it for its records too.
 
-use crate::chess::fen::to_fen;
+use crate::chess::pgn::write_game;
 use crate::protocol::game::Game;
-use cozy_chess::Color;
 
 /// The seven tags every PGN game carries, in their required order.
 pub const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
@@ -56,68 +55,30 @@ fn clean_value(v: &str) -> String {
         .collect()
 }
 
-fn quote(v: &str) -> String {
-    v.replace('\\', "\\\\").replace('"', "\\\"")
-}
-
-/// Writes `game` as one PGN game. `comments[i]`, when present, follows move `i`.
-/// The `Result` tag and the final token come from the game's outcome (`*` while going on).
+/// Writes `game` as one PGN game (through `chess::pgn::write_game`). `comments[i]`, when
+/// present, follows move `i`. The `Result` tag and the final token come from the game's
+/// outcome (`*` while it goes on), whose reason ends the movetext as a comment; a missing
+/// `Date` tag is today's date.
 pub fn write_pgn(game: &Game, tags: &Tags, comments: &[Option<String>]) -> String {
-    let result = game
-        .outcome
-        .as_ref()
-        .map_or("*", |o| o.score.as_pgn())
-        .to_string();
-    let mut out = String::new();
-    let today = chrono::Local::now().format("%Y.%m.%d").to_string();
-    for name in ROSTER {
-        let value = match name {
-            "Result" => result.clone(),
-            "Date" => tags.get(name).map_or(today.clone(), str::to_string),
-            _ => tags.get(name).unwrap_or("?").to_string(),
-        };
-        out.push_str(&format!("[{name} \"{}\"]\n", quote(&value)));
+    let result = game.outcome.as_ref().map_or("*", |o| o.score.as_pgn());
+    let mut pairs: Vec<(String, String)> = tags
+        .iter()
+        .map(|(n, v)| (n.to_string(), v.to_string()))
+        .collect();
+    if tags.get("Date").is_none() {
+        let today = chrono::Local::now().format("%Y.%m.%d").to_string();
+        pairs.push(("Date".to_string(), today));
     }
-    for (name, value) in tags.iter() {
-        if ROSTER.contains(&name) || name == "SetUp" || name == "FEN" {
-            continue;
-        }
-        out.push_str(&format!("[{name} \"{}\"]\n", quote(value)));
+    let n = game.moves().len();
+    let mut notes: Vec<Option<String>> = comments.iter().take(n).cloned().collect();
+    notes.resize(n, None);
+    if let (Some(o), Some(last)) = (&game.outcome, notes.last_mut()) {
+        *last = Some(match last.take() {
+            Some(c) if !c.trim().is_empty() => format!("{c}; {}", o.reason),
+            _ => o.reason.clone(),
+        });
     }
-    if game.from_setup() {
-        out.push_str("[SetUp \"1\"]\n");
-        out.push_str(&format!("[FEN \"{}\"]\n", to_fen(game.start())));
-    }
-    out.push('\n');
-
-    let mut tokens: Vec<String> = Vec::new();
-    let mut need_number = true;
-    for (i, san) in game.sans().iter().enumerate() {
-        let Some(before) = game.board_at(i) else {
-            break;
-        };
-        let n = before.fullmove_number();
-        match before.side_to_move() {
-            Color::White => tokens.push(format!("{n}.")),
-            Color::Black if need_number => tokens.push(format!("{n}...")),
-            Color::Black => {}
-        }
-        tokens.push(san.clone());
-        need_number = false;
-        if let Some(Some(c)) = comments.get(i) {
-            // Braces cannot nest inside a PGN comment.
-            let c = c.replace(['{', '}'], "");
-            tokens.push(format!("{{{}}}", c.trim()));
-            need_number = true;
-        }
-    }
-    if let Some(o) = &game.outcome {
-        tokens.push(format!("{{{}}}", o.reason.replace(['{', '}'], "")));
-    }
-    tokens.push(result);
-    out.push_str(&wrap(&tokens, 79));
-    out.push_str("\n\n");
-    out
+    write_game(&pairs, game.start(), game.moves(), &notes, result)
 }
 
 /// Joins tokens with spaces into lines of at most `width` characters (a longer token keeps
@@ -163,7 +124,7 @@ mod tests {
         assert!(pgn.contains("[Black \"Some \\\"quoted\\\" name\"]"));
         assert!(pgn.contains("[Result \"1-0\"]"));
         assert!(pgn.contains("[Annotator \"wily\"]"));
-        assert!(pgn.contains("1. e4 e5 {a bad idea} 2. Nf3 {Black resigns} 1-0"));
+        assert!(pgn.contains("1. e4 e5 {a (bad) idea} 2. Nf3 {Black resigns} 1-0"));
     }
 
     #[test]
