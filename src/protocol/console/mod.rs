@@ -304,6 +304,10 @@ impl Console {
     pub fn handle_line(&mut self, raw: &str) -> Flow {
         let line = raw.trim();
         if let Some(editor) = self.editor.as_mut() {
+            if line == "quit" || line == "end" {
+                self.quit = true;
+                return Flow::Quit;
+            }
             match editor.step(line) {
                 EditStep::Continue => {}
                 EditStep::Error(e) | EditStep::Invalid(e) => self.say(&e),

@@ -232,6 +232,15 @@ impl Session {
         };
         self.tags.set("White", &w);
         self.tags.set("Black", &b);
+        if let Some((mine, theirs)) = self.ratings {
+            let (we, be) = if self.engine_side == Color::White {
+                (mine, theirs)
+            } else {
+                (theirs, mine)
+            };
+            self.tags.set("WhiteElo", &we.to_string());
+            self.tags.set("BlackElo", &be.to_string());
+        }
         if let Some(host) = self.ics.clone() {
             self.tags.set("Site", &host);
         }
@@ -280,6 +289,12 @@ impl Session {
     /// Handles one input line.
     pub fn handle_line(&mut self, line: &str) {
         if let Some(ed) = self.editor.as_mut() {
+            // `quit` and `ping` keep working inside edit mode.
+            let t = line.trim();
+            if t == "quit" || t.starts_with("ping") {
+                self.handle(parse(t), t);
+                return;
+            }
             match ed.step(line) {
                 EditStep::Continue => {}
                 EditStep::Done(b) => {
@@ -485,7 +500,10 @@ impl Session {
                 self.opponent = Some(n);
                 self.set_player_tags();
             }
-            C::Rating { engine, opponent } => self.ratings = Some((engine, opponent)),
+            C::Rating { engine, opponent } => {
+                self.ratings = Some((engine, opponent));
+                self.set_player_tags();
+            }
             C::Ics(host) => {
                 self.ics = (host != "-" && !host.is_empty()).then_some(host);
                 self.set_player_tags();
