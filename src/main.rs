@@ -14,6 +14,12 @@ struct Cli {
     /// Reload the last game's moves (as `crafty c`).
     #[arg(long)]
     resume: bool,
+    /// Console startup command file (default: $WILY_RC, else .wilyrc in the working directory).
+    #[arg(long, value_name = "FILE")]
+    rc: Option<PathBuf>,
+    /// Folder for the numbered per-game log and game files (default: logs).
+    #[arg(long, value_name = "DIR", global = true)]
+    log_dir: Option<PathBuf>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -33,12 +39,13 @@ enum Command {
         /// Check every line of an EPD perft suite (`;D1 n ;D2 n ...`).
         #[arg(long)]
         suite: Option<PathBuf>,
-        /// Deepest level checked with --suite.
-        #[arg(long)]
-        depth_limit: Option<u32>,
+        /// Deepest level checked with --suite (default 6).
+        #[arg(long = "depth", alias = "depth-limit", value_name = "D")]
+        suite_depth: Option<u32>,
     },
     /// Search a fixed set of positions and print the node count and speed.
     Bench {
+        /// Search depth per position.
         #[arg(long)]
         depth: Option<u32>,
         #[arg(long, default_value_t = 1)]
@@ -57,6 +64,8 @@ enum Command {
     },
     /// Speak the UCI protocol on stdin/stdout.
     Uci,
+    /// Speak the xboard / WinBoard protocol (CECP v2) on stdin/stdout.
+    Xboard,
     /// Opening book: `book create FILE.pgn M [N] [WPCT]`, `book show`, `book info`.
     #[command(subcommand)]
     Book(wily::book::cli::BookCmd),
@@ -100,14 +109,65 @@ fn serve(
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        None => {
-            let _ = cli.resume;
-            Err("the console is not built yet".to_string())
+        None => wily::protocol::console::run(wily::protocol::console::ConsoleOptions {
+            resume: cli.resume,
+            rc_file: cli.rc,
+            log_dir: cli.log_dir,
+        }),
+        Some(Command::Perft {
+            depth,
+            fen,
+            divide,
+            suite,
+            suite_depth,
+        }) => {
+            let mut out = std::io::stdout();
+            match suite {
+                Some(path) => wily::tools::perft::run_suite(
+                    &path,
+                    suite_depth.or(depth).unwrap_or(6),
+                    &mut out,
+                )
+                .and_then(|(passed, total)| {
+                    if passed == total {
+                        Ok(())
+                    } else {
+                        Err(format!("{} of {total} positions failed", total - passed))
+                    }
+                }),
+                None => wily::tools::perft::run_perft(
+                    depth.or(suite_depth).unwrap_or(5),
+                    fen.as_deref(),
+                    divide,
+                    &mut out,
+                )
+                .map(|_| ()),
+            }
         }
-        Some(Command::Perft { .. }) => Err("perft is not built yet".to_string()),
-        Some(Command::Bench { .. }) => Err("bench is not built yet".to_string()),
-        Some(Command::Test { .. }) => Err("test is not built yet".to_string()),
-        Some(Command::Uci) => Err("uci is not built yet".to_string()),
+        Some(Command::Bench { depth, threads }) => wily::tools::bench::run_bench(
+            depth.unwrap_or(wily::tools::bench::DEFAULT_DEPTH),
+            threads,
+            &mut std::io::stdout(),
+        )
+        .map(|_| ()),
+        Some(Command::Test {
+            file,
+            time,
+            depth,
+            threads,
+        }) => {
+            let settings = wily::tools::testsuite::SuiteSettings {
+                time: time
+                    .filter(|t| t.is_finite() && *t > 0.0)
+                    .map(|t| std::time::Duration::from_secs_f64(t.min(86_400.0))),
+                depth,
+                threads,
+                ..Default::default()
+            };
+            wily::tools::testsuite::run_suite(&file, &settings, &mut std::io::stdout()).map(|_| ())
+        }
+        Some(Command::Uci) => wily::protocol::uci::run(),
+        Some(Command::Xboard) => wily::protocol::xboard::run(cli.log_dir),
         Some(Command::Book(cmd)) => wily::book::cli::run_book(cmd).map(|s| print!("{s}")),
         Some(Command::Books(cmd)) => wily::book::cli::run_books(cmd).map(|s| print!("{s}")),
         Some(Command::Learn(cmd)) => wily::learn::cli::run_learn(cmd).map(|s| print!("{s}")),

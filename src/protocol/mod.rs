@@ -1,1 +1,16 @@
-//! protocol (filled in by its issue).
+//! The front ends: the Crafty-style console, xboard (CECP v2) and UCI, and what they share
+//! (input thread, game record, clocks, game files, draw/resign policy).
+
+pub mod annotate;
+pub mod console;
+pub mod edit;
+pub mod game;
+pub mod gamefiles;
+pub mod input;
+pub mod policy;
+pub mod record;
+pub mod runner;
+pub mod stdout;
+pub mod timecontrol;
+pub mod uci;
+pub mod xboard;
