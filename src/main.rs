@@ -57,8 +57,12 @@ enum Command {
         /// Seconds per position.
         #[arg(long)]
         time: Option<f64>,
+        /// Fixed depth per position.
         #[arg(long)]
         depth: Option<u32>,
+        /// Fixed node budget per position.
+        #[arg(long)]
+        nodes: Option<u64>,
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
@@ -154,6 +158,7 @@ fn main() -> ExitCode {
             file,
             time,
             depth,
+            nodes,
             threads,
         }) => {
             let settings = wily::tools::testsuite::SuiteSettings {
@@ -161,6 +166,7 @@ fn main() -> ExitCode {
                     .filter(|t| t.is_finite() && *t > 0.0)
                     .map(|t| std::time::Duration::from_secs_f64(t.min(86_400.0))),
                 depth,
+                nodes,
                 threads,
                 ..Default::default()
             };

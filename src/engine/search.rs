@@ -4,6 +4,7 @@
 //! transposition table. Repetition and 50-move draws score the draw value (contempt) from
 //! wily's side. No allocation and no locks per node.
 
+use super::checks::CheckInfo;
 use super::eval::Evaluator;
 use super::history::{bonus, History, Played};
 use super::limits::Limits;
@@ -44,6 +45,33 @@ impl LmrTable {
     }
 }
 
+/// Experiment switches (temporary, for tuning): bit i set in `WILY_KNOBS_OFF` disables
+/// pruning feature i.
+#[derive(Clone, Copy, Default)]
+pub struct Knobs {
+    pub off: u64,
+    pub lmr_extra: i32,
+}
+
+impl Knobs {
+    pub fn from_env() -> Knobs {
+        let off = std::env::var("WILY_KNOBS_OFF")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0);
+        let lmr_extra = std::env::var("WILY_LMR_EXTRA")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0);
+        Knobs { off, lmr_extra }
+    }
+
+    #[inline]
+    pub fn on(&self, i: u32) -> bool {
+        self.off & (1 << i) == 0
+    }
+}
+
 /// Per-ply scratch data of the current path.
 #[derive(Clone, Copy, Default)]
 pub struct StackEntry {
@@ -51,6 +79,8 @@ pub struct StackEntry {
     /// The move played from this ply (for counter moves and continuation history).
     pub played: Option<Played>,
     pub null: bool,
+    /// Move left out by a singular-extension test search of this node.
+    pub excluded: Option<Move>,
 }
 
 /// A root move with what the search learnt about it.
@@ -108,6 +138,7 @@ pub struct Searcher<'a> {
     pub(crate) pv_len: [usize; MAX_PLY + 2],
     /// Node limit when it must be exact (single thread), else u64::MAX.
     pub(crate) exact_node_limit: u64,
+    pub(crate) knobs: Knobs,
 }
 
 impl<'a> Searcher<'a> {
@@ -259,7 +290,7 @@ impl<'a> Searcher<'a> {
     ) -> i32 {
         let in_check = !board.checkers().is_empty();
         if depth <= 0 {
-            return self.qsearch::<PV>(board, alpha, beta, ply);
+            return self.qsearch::<PV>(board, alpha, beta, ply, true);
         }
         if PV {
             self.pv_len[ply] = ply;
@@ -288,7 +319,12 @@ impl<'a> Searcher<'a> {
         }
 
         let key = board.hash();
-        let tt_hit = self.tt.probe(key, ply);
+        let excluded = self.stack[ply].excluded;
+        let tt_hit = if excluded.is_some() {
+            None
+        } else {
+            self.tt.probe(key, ply)
+        };
         let tt_move = tt_hit.and_then(|h| h.mv);
         if let Some(h) = tt_hit {
             if !PV
@@ -335,9 +371,10 @@ impl<'a> Searcher<'a> {
             && (self.stack[ply - 2].eval == NO_EVAL || static_eval > self.stack[ply - 2].eval);
         self.hist.clear_killers(ply + 2);
 
-        if !PV && !in_check {
+        if !PV && !in_check && excluded.is_none() {
             // Reverse futility pruning.
-            if depth <= 8
+            if self.knobs.on(0)
+                && depth <= 8
                 && eval - 80 * (depth - improving as i32) >= beta
                 && eval.abs() < MATE_BOUND
                 && beta.abs() < MATE_BOUND
@@ -345,14 +382,15 @@ impl<'a> Searcher<'a> {
                 return eval;
             }
             // Razoring: hopeless at low depth unless a capture fixes it.
-            if depth <= 3 && eval + 250 * depth < alpha {
-                let v = self.qsearch::<false>(board, alpha - 1, alpha, ply);
+            if !self.knobs.on(1) && depth <= 3 && eval + 250 * depth < alpha {
+                let v = self.qsearch::<false>(board, alpha - 1, alpha, ply, true);
                 if v < alpha {
                     return v;
                 }
             }
             // Null move with adaptive reduction and a zugzwang guard.
-            if depth >= 3
+            if self.knobs.on(2)
+                && depth >= 3
                 && eval >= beta
                 && static_eval >= beta - 20 * depth + 150
                 && ply >= 1
@@ -361,7 +399,11 @@ impl<'a> Searcher<'a> {
                 && Self::has_non_pawn_material(board)
             {
                 if let Some(child) = board.null_move() {
-                    let r = 3 + depth / 3 + ((eval - beta) / 200).min(3);
+                    let r = if !self.knobs.on(10) {
+                        3 + depth / 3 + ((eval - beta) / 200).min(3)
+                    } else {
+                        3 + depth / 4 + ((eval - beta) / 200).min(2)
+                    };
                     self.stack[ply].played = None;
                     self.stack[ply].null = true;
                     let saved_floor = self.rep_floor;
@@ -390,7 +432,7 @@ impl<'a> Searcher<'a> {
         self.stack[ply].null = false;
 
         // Internal iterative reduction: no hash move to guide a deep search.
-        if tt_move.is_none() && depth >= 4 && (PV || cut_node) {
+        if self.knobs.on(3) && tt_move.is_none() && depth >= 4 && (PV || cut_node) {
             depth -= 1;
         }
 
@@ -406,8 +448,46 @@ impl<'a> Searcher<'a> {
         let mut n_captures = 0;
         let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
         let original_alpha = alpha;
+        let check_info = CheckInfo::new(board);
+        let non_pawn = Self::has_non_pawn_material(board);
 
         while let Some(mv) = picker.next(board, self.hist, &ctx) {
+            if Some(mv) == excluded {
+                continue;
+            }
+            // Singular extension: is the hash move much better than every alternative?
+            let mut singular = false;
+            if let Some(h) = tt_hit {
+                if self.knobs.on(11)
+                    && Some(mv) == tt_move
+                    && depth >= 8
+                    && h.depth >= depth - 3
+                    && matches!(h.bound, TtBound::Lower | TtBound::Exact)
+                    && h.score.abs() < MATE_BOUND
+                    && ply < 2 * self.root_depth as usize
+                {
+                    let sbeta = h.score - 2 * depth;
+                    self.stack[ply].excluded = Some(mv);
+                    let v = self.search::<false>(
+                        board,
+                        sbeta - 1,
+                        sbeta,
+                        (depth - 1) / 2,
+                        ply,
+                        cut_node,
+                    );
+                    self.stack[ply].excluded = None;
+                    if self.stopped {
+                        return 0;
+                    }
+                    if v < sbeta {
+                        singular = true;
+                    } else if sbeta >= beta {
+                        // Several moves beat beta: cut (multi-cut).
+                        return sbeta;
+                    }
+                }
+            }
             let piece = board.piece_on(mv.from).unwrap_or(Piece::Pawn);
             let victim = if board.colors(us).has(mv.to) {
                 None
@@ -421,34 +501,45 @@ impl<'a> Searcher<'a> {
                 0
             };
 
-            let mut child = board.clone();
-            child.play_unchecked(mv);
-            let gives_check = !child.checkers().is_empty();
+            let gives_check = check_info.gives_check(board, mv);
 
             // Shallow-depth pruning once a non-losing score is secured.
-            if ply > 0 && best_score > -MATE_BOUND && Self::has_non_pawn_material(board) {
+            if ply > 0 && best_score > -MATE_BOUND && non_pawn {
                 if quiet && !gives_check {
-                    if moves_searched >= lmp_limit {
-                        picker.skip_quiets();
+                    if self.knobs.on(4) && moves_searched >= lmp_limit {
+                        picker.skip_quiets(check_info);
                         continue;
                     }
                     let lmr_depth = (depth - 1 - self.lmr.get(depth, moves_searched)).max(0);
-                    if !in_check && lmr_depth <= 8 && eval + 100 + 90 * lmr_depth <= alpha {
-                        picker.skip_quiets();
+                    if self.knobs.on(5)
+                        && !in_check
+                        && lmr_depth <= 8
+                        && eval + 100 + 90 * lmr_depth <= alpha
+                    {
+                        picker.skip_quiets(check_info);
                         continue;
                     }
-                    if lmr_depth <= 3 && hist_score < -3000 * depth {
+                    if self.knobs.on(6) && lmr_depth <= 3 && hist_score < -3000 * depth {
                         continue;
                     }
-                    if !see_ge(board, mv, -25 * lmr_depth * lmr_depth) {
+                    if self.knobs.on(7) && !see_ge(board, mv, -25 * lmr_depth * lmr_depth) {
                         continue;
                     }
-                } else if !quiet && depth <= 6 && !see_ge(board, mv, -90 * depth) {
+                } else if self.knobs.on(8)
+                    && !quiet
+                    && !gives_check
+                    && depth <= 6
+                    && !see_ge(board, mv, -90 * depth)
+                {
                     continue;
                 }
             }
 
-            let extension = if gives_check && ply < 2 * self.root_depth as usize {
+            let mut child = board.clone();
+            child.play_unchecked(mv);
+            self.tt.prefetch(child.hash());
+
+            let extension = if (gives_check || singular) && ply < 2 * self.root_depth as usize {
                 1
             } else {
                 0
@@ -490,6 +581,10 @@ impl<'a> Searcher<'a> {
                     }
                     if quiet {
                         r -= hist_score / 8192;
+                    }
+                    r += self.knobs.lmr_extra;
+                    if !self.knobs.on(9) {
+                        r = 0;
                     }
                     r = r.min(new_depth - 1).max(0);
                 }
@@ -544,6 +639,9 @@ impl<'a> Searcher<'a> {
         }
 
         if moves_searched == 0 {
+            if excluded.is_some() {
+                return alpha;
+            }
             return if in_check {
                 -MATE + ply as i32
             } else {
@@ -580,8 +678,10 @@ impl<'a> Searcher<'a> {
         } else {
             TtBound::Upper
         };
-        self.tt
-            .store(key, best_move, best_score, static_eval, depth, bound, ply);
+        if excluded.is_none() {
+            self.tt
+                .store(key, best_move, best_score, static_eval, depth, bound, ply);
+        }
         best_score
     }
 }

@@ -214,6 +214,7 @@ fn make_searcher<'a>(
         } else {
             u64::MAX
         },
+        knobs: super::search::Knobs::from_env(),
     }
 }
 

@@ -13,6 +13,8 @@ pub struct SuiteSettings {
     /// Time per position (default 1 s when no depth is given either).
     pub time: Option<Duration>,
     pub depth: Option<u32>,
+    /// Node budget per position (load-independent measurements).
+    pub nodes: Option<u64>,
     pub threads: usize,
     pub hash_mb: usize,
 }
@@ -22,6 +24,7 @@ impl Default for SuiteSettings {
         SuiteSettings {
             time: None,
             depth: None,
+            nodes: None,
             threads: 1,
             hash_mb: 64,
         }
@@ -43,11 +46,12 @@ pub fn run_suite(
         ..EngineOptions::default()
     });
     let limits = Limits {
-        movetime: match (settings.time, settings.depth) {
-            (None, None) => Some(Duration::from_secs(1)),
-            (t, _) => t,
+        movetime: match (settings.time, settings.depth, settings.nodes) {
+            (None, None, None) => Some(Duration::from_secs(1)),
+            (t, _, _) => t,
         },
         depth: settings.depth,
+        nodes: settings.nodes,
         ..Limits::default()
     };
     let w = |out: &mut dyn Write, s: String| writeln!(out, "{s}").map_err(|e| e.to_string());
