@@ -79,8 +79,6 @@ pub struct StackEntry {
     /// The move played from this ply (for counter moves and continuation history).
     pub played: Option<Played>,
     pub null: bool,
-    /// Move left out by a singular-extension test search of this node.
-    pub excluded: Option<Move>,
 }
 
 /// A root move with what the search learnt about it.
@@ -319,12 +317,7 @@ impl<'a> Searcher<'a> {
         }
 
         let key = board.hash();
-        let excluded = self.stack[ply].excluded;
-        let tt_hit = if excluded.is_some() {
-            None
-        } else {
-            self.tt.probe(key, ply)
-        };
+        let tt_hit = self.tt.probe(key, ply);
         let tt_move = tt_hit.and_then(|h| h.mv);
         if let Some(h) = tt_hit {
             if !PV
@@ -371,7 +364,7 @@ impl<'a> Searcher<'a> {
             && (self.stack[ply - 2].eval == NO_EVAL || static_eval > self.stack[ply - 2].eval);
         self.hist.clear_killers(ply + 2);
 
-        if !PV && !in_check && excluded.is_none() {
+        if !PV && !in_check {
             // Reverse futility pruning.
             if self.knobs.on(0)
                 && depth <= 8
@@ -452,42 +445,6 @@ impl<'a> Searcher<'a> {
         let non_pawn = Self::has_non_pawn_material(board);
 
         while let Some(mv) = picker.next(board, self.hist, &ctx) {
-            if Some(mv) == excluded {
-                continue;
-            }
-            // Singular extension: is the hash move much better than every alternative?
-            let mut singular = false;
-            if let Some(h) = tt_hit {
-                if self.knobs.on(11)
-                    && Some(mv) == tt_move
-                    && depth >= 8
-                    && h.depth >= depth - 3
-                    && matches!(h.bound, TtBound::Lower | TtBound::Exact)
-                    && h.score.abs() < MATE_BOUND
-                    && ply < 2 * self.root_depth as usize
-                {
-                    let sbeta = h.score - 2 * depth;
-                    self.stack[ply].excluded = Some(mv);
-                    let v = self.search::<false>(
-                        board,
-                        sbeta - 1,
-                        sbeta,
-                        (depth - 1) / 2,
-                        ply,
-                        cut_node,
-                    );
-                    self.stack[ply].excluded = None;
-                    if self.stopped {
-                        return 0;
-                    }
-                    if v < sbeta {
-                        singular = true;
-                    } else if sbeta >= beta {
-                        // Several moves beat beta: cut (multi-cut).
-                        return sbeta;
-                    }
-                }
-            }
             let piece = board.piece_on(mv.from).unwrap_or(Piece::Pawn);
             let victim = if board.colors(us).has(mv.to) {
                 None
@@ -539,7 +496,7 @@ impl<'a> Searcher<'a> {
             child.play_unchecked(mv);
             self.tt.prefetch(child.hash());
 
-            let extension = if (gives_check || singular) && ply < 2 * self.root_depth as usize {
+            let extension = if gives_check && ply < 2 * self.root_depth as usize {
                 1
             } else {
                 0
@@ -639,9 +596,6 @@ impl<'a> Searcher<'a> {
         }
 
         if moves_searched == 0 {
-            if excluded.is_some() {
-                return alpha;
-            }
             return if in_check {
                 -MATE + ply as i32
             } else {
@@ -678,10 +632,8 @@ impl<'a> Searcher<'a> {
         } else {
             TtBound::Upper
         };
-        if excluded.is_none() {
-            self.tt
-                .store(key, best_move, best_score, static_eval, depth, bound, ply);
-        }
+        self.tt
+            .store(key, best_move, best_score, static_eval, depth, bound, ply);
         best_score
     }
 }
