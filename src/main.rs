@@ -5,7 +5,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "wily", version, about = "wily: chess engine and chess-server bot")]
+#[command(
+    name = "wily",
+    version,
+    about = "wily: chess engine and chess-server bot"
+)]
 struct Cli {
     /// Reload the last game's moves (as `crafty c`).
     #[arg(long)]

@@ -1,1 +1,3 @@
 //! ics (filled in by its issue).
+
+pub mod lists;
