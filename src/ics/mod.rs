@@ -1,3 +1,4 @@
 //! ics (filled in by its issue).
 
+pub mod bot;
 pub mod lists;

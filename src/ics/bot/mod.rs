@@ -1,0 +1,7 @@
+//! The server bot's parts: opponent profiles, draw/resign policy, challenge filters,
+//! talk, records, operators, observing and the reconnect supervisor. The state machine
+//! that ties them together is [`crate::ics::session`].
+
+pub mod challenge;
+pub mod opponent;
+pub mod policy;
