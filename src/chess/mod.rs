@@ -1,1 +1,12 @@
-//! chess (filled in by its issue).
+//! The rules layer over cozy-chess: coordinate moves, FEN, SAN and ICS move notation,
+//! EPD records, PGN streaming, and `Position` (a board plus its game history).
+//!
+//! cozy-chess generates every legal move; nothing here generates moves on its own.
+
+pub mod coord;
+pub mod fen;
+pub mod san;
+
+pub use coord::{move_from_uci, move_to_uci, MoveParseError};
+pub use fen::{parse_fen, to_fen, FenError};
+pub use san::{parse_any_move, parse_san, to_san, SanError};
