@@ -2,3 +2,4 @@
 
 pub mod bot;
 pub mod lists;
+pub mod talk;
