@@ -5,3 +5,4 @@
 pub mod challenge;
 pub mod opponent;
 pub mod policy;
+pub mod record;
