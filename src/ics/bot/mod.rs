@@ -3,6 +3,8 @@
 //! that ties them together is [`crate::ics::session`].
 
 pub mod challenge;
+pub mod operator;
 pub mod opponent;
 pub mod policy;
+pub mod reconnect;
 pub mod record;
