@@ -1,3 +1,22 @@
 //! The engine: search, evaluation, transposition table, time control and threads.
+//!
+//! Front ends use the facade: [`Engine`], [`SearchRequest`], [`Limits`], [`SearchHandle`],
+//! [`SearchResult`], [`SearchInfo`], [`Score`].
 
 pub mod eval;
+mod facade;
+pub mod history;
+pub mod limits;
+pub mod movepick;
+mod qsearch;
+mod root;
+pub mod search;
+pub mod see;
+pub mod threads;
+pub mod time;
+pub mod tt;
+pub mod types;
+
+pub use facade::{Engine, SearchControl, SearchHandle};
+pub use limits::{EngineOptions, Limits, SearchRequest};
+pub use types::{Bound, InfoCallback, Score, SearchInfo, SearchResult, MATE, MAX_PLY};

@@ -1,0 +1,298 @@
+//! The engine facade every front end uses (console, xboard, UCI, the server bot): owns the
+//! transposition table, the per-thread data and the options; starts searches in the
+//! background (`start`, returning a [`SearchHandle`]) or runs them to the end (`search`).
+
+use super::eval::{EvalParams, Evaluator};
+use super::history::History;
+use super::limits::{EngineOptions, SearchRequest};
+use super::search::LmrTable;
+use super::threads::{lock, run_search, SearchSetup, Shared, Worker};
+use super::time::TimeManager;
+use super::tt::{TranspositionTable, TtBound};
+use super::types::{InfoCallback, SearchResult, NO_EVAL};
+use cozy_chess::Move;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// The chess engine: search threads, transposition table and settings.
+pub struct Engine {
+    options: EngineOptions,
+    tt: Arc<TranspositionTable>,
+    params: EvalParams,
+    params_dirty: bool,
+    pool: Arc<Mutex<Vec<Worker>>>,
+    lmr: Arc<LmrTable>,
+    current: Option<Arc<Shared>>,
+}
+
+/// Stops or releases a running search from anywhere (cheap to clone, `Send`).
+#[derive(Clone)]
+pub struct SearchControl {
+    shared: Arc<Shared>,
+}
+
+impl SearchControl {
+    /// Ends the search as soon as possible; it still returns a legal move.
+    pub fn stop(&self) {
+        self.shared.pondering.store(false, Ordering::Relaxed);
+        self.shared.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// The opponent played the expected move: the clock now runs for this search.
+    pub fn ponderhit(&self) {
+        self.shared.pondering.store(false, Ordering::Relaxed);
+    }
+
+    /// True while the search is pondering (before `ponderhit`).
+    pub fn is_pondering(&self) -> bool {
+        self.shared.pondering.load(Ordering::Relaxed)
+    }
+}
+
+/// A search running in the background.
+pub struct SearchHandle {
+    control: SearchControl,
+    join: Option<JoinHandle<SearchResult>>,
+    ready: Option<SearchResult>,
+}
+
+impl SearchHandle {
+    pub fn stop(&self) {
+        self.control.stop();
+    }
+
+    pub fn ponderhit(&self) {
+        self.control.ponderhit();
+    }
+
+    /// True once the search has produced its result (`wait` will not block).
+    pub fn is_finished(&self) -> bool {
+        match &self.join {
+            Some(j) => j.is_finished(),
+            None => true,
+        }
+    }
+
+    /// A cloneable handle for stopping the search from another thread.
+    pub fn control(&self) -> SearchControl {
+        self.control.clone()
+    }
+
+    /// Blocks until the search ends and returns its result.
+    pub fn wait(mut self) -> SearchResult {
+        if let Some(r) = self.ready.take() {
+            return r;
+        }
+        match self.join.take() {
+            Some(j) => j.join().unwrap_or_default(),
+            None => SearchResult::default(),
+        }
+    }
+}
+
+fn new_worker(params: &EvalParams) -> Worker {
+    Worker {
+        hist: History::new(),
+        eval: Evaluator::new(params.clone()),
+    }
+}
+
+impl Engine {
+    pub fn new(options: EngineOptions) -> Engine {
+        let mut options = options;
+        options.threads = options.threads.clamp(1, 512);
+        options.multipv = options.multipv.clamp(1, 256);
+        let params = EvalParams::default();
+        let workers = (0..options.threads).map(|_| new_worker(&params)).collect();
+        Engine {
+            tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            options,
+            params,
+            params_dirty: false,
+            pool: Arc::new(Mutex::new(workers)),
+            lmr: Arc::new(LmrTable::new()),
+            current: None,
+        }
+    }
+
+    pub fn options(&self) -> &EngineOptions {
+        &self.options
+    }
+
+    /// Stops the running search (if any) and waits until its threads are done.
+    pub fn stop(&mut self) {
+        if let Some(cur) = self.current.take() {
+            cur.pondering.store(false, Ordering::Relaxed);
+            cur.stop.store(true, Ordering::Relaxed);
+            cur.wait_done();
+        }
+    }
+
+    /// True while a background search is running.
+    pub fn is_searching(&self) -> bool {
+        self.current.as_ref().is_some_and(|c| !c.is_done())
+    }
+
+    pub fn set_hash_mb(&mut self, mb: usize) {
+        self.stop();
+        let mb = mb.clamp(1, 1 << 20);
+        if mb != self.options.hash_mb {
+            self.options.hash_mb = mb;
+            self.tt = Arc::new(TranspositionTable::new(mb));
+        }
+    }
+
+    pub fn set_threads(&mut self, n: usize) {
+        self.stop();
+        self.options.threads = n.clamp(1, 512);
+    }
+
+    pub fn set_draw_score(&mut self, cp: i32) {
+        self.options.draw_score = cp.clamp(-1000, 1000);
+    }
+
+    pub fn set_move_overhead(&mut self, ms: u64) {
+        self.options.move_overhead_ms = ms.min(60_000);
+    }
+
+    pub fn set_multipv(&mut self, n: usize) {
+        self.options.multipv = n.clamp(1, 256);
+    }
+
+    pub fn eval_params(&self) -> &EvalParams {
+        &self.params
+    }
+
+    /// Evaluation weights; changes take effect at the next search.
+    pub fn eval_params_mut(&mut self) -> &mut EvalParams {
+        self.params_dirty = true;
+        &mut self.params
+    }
+
+    /// Forgets everything learnt during the last game (hash table, histories).
+    pub fn new_game(&mut self) {
+        self.stop();
+        self.tt.clear();
+        for w in lock(&self.pool).iter_mut() {
+            w.hist.clear();
+        }
+    }
+
+    /// Empties the transposition table.
+    pub fn clear_hash(&mut self) {
+        self.stop();
+        self.tt.clear();
+    }
+
+    /// Seeds the transposition table with a known result for the position whose
+    /// `Board::hash()` is `key` (position learning): `score` in centipawns for the side to
+    /// move there, `depth` the depth it is worth.
+    pub fn tt_seed(&self, key: u64, mv: Move, score: i32, depth: i32) {
+        self.tt.store(
+            key,
+            Some(mv),
+            score.clamp(-20_000, 20_000),
+            NO_EVAL,
+            depth.clamp(0, 250),
+            TtBound::Exact,
+            0,
+        );
+    }
+
+    /// Starts a search in the background and returns at once.
+    pub fn start(&mut self, request: SearchRequest, on_info: InfoCallback) -> SearchHandle {
+        let start = Instant::now();
+        self.stop();
+        let tm = if request.limits.infinite {
+            TimeManager::unlimited(start)
+        } else {
+            TimeManager::new(
+                &request.limits,
+                request.board.side_to_move(),
+                Duration::from_millis(self.options.move_overhead_ms),
+                start,
+            )
+        };
+        let threads = self.options.threads.max(1);
+        let node_limit = request.limits.nodes;
+        let shared = Arc::new(Shared::new(threads, tm, node_limit, request.limits.ponder));
+        {
+            let mut pool = lock(&self.pool);
+            if pool.len() > threads {
+                pool.truncate(threads);
+            }
+            while pool.len() < threads {
+                pool.push(new_worker(&self.params));
+            }
+            if self.params_dirty {
+                for w in pool.iter_mut() {
+                    w.eval = Evaluator::new(self.params.clone());
+                }
+                self.params_dirty = false;
+            }
+        }
+        let pool = Arc::clone(&self.pool);
+        let tt = Arc::clone(&self.tt);
+        let lmr = Arc::clone(&self.lmr);
+        let options = self.options.clone();
+        let sh = Arc::clone(&shared);
+        let job = move || {
+            let result = {
+                let mut workers = lock(&pool);
+                let setup = SearchSetup {
+                    tt: &tt,
+                    shared: &sh,
+                    lmr: &lmr,
+                    request: &request,
+                    options: &options,
+                };
+                run_search(&mut workers[..], &setup, on_info)
+            };
+            sh.mark_done();
+            result
+        };
+        self.current = Some(Arc::clone(&shared));
+        let control = SearchControl { shared };
+        let spawned = std::thread::Builder::new()
+            .name("wily-search-main".to_string())
+            .stack_size(64 * 1024 * 1024)
+            .spawn(job);
+        match spawned {
+            Ok(j) => SearchHandle {
+                control,
+                join: Some(j),
+                ready: None,
+            },
+            Err(e) => {
+                tracing::warn!("could not start a search thread: {e}");
+                control.shared.mark_done();
+                SearchHandle {
+                    control,
+                    join: None,
+                    ready: Some(SearchResult::default()),
+                }
+            }
+        }
+    }
+
+    /// Runs a search to its end (blocking) and returns the result.
+    pub fn search(&mut self, request: SearchRequest, on_info: InfoCallback) -> SearchResult {
+        let handle = self.start(request, on_info);
+        let r = handle.wait();
+        if let Some(cur) = self.current.take() {
+            cur.wait_done();
+        }
+        r
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        if let Some(cur) = self.current.take() {
+            cur.pondering.store(false, Ordering::Relaxed);
+            cur.stop.store(true, Ordering::Relaxed);
+        }
+    }
+}

@@ -1,0 +1,214 @@
+//! Move-ordering memory of one search thread: killer moves, butterfly history, continuation
+//! history (one and two plies back), counter moves and capture history. All counters are
+//! saturating ("gravity" update), so they never overflow and adapt to new evidence.
+
+use super::types::MAX_PLY;
+use cozy_chess::{Color, Move, Piece, Square};
+
+/// Largest magnitude any history counter reaches.
+pub const HISTORY_MAX: i32 = 16_384;
+
+/// Saturating update towards `bonus` (positive or negative).
+#[inline]
+fn gravity(entry: &mut i16, bonus: i32) {
+    let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    let v = *entry as i32;
+    let nv = v + b - v * b.abs() / HISTORY_MAX;
+    *entry = nv.clamp(-HISTORY_MAX, HISTORY_MAX) as i16;
+}
+
+/// Bonus for a move that caused (or was on the path to) a cutoff at `depth`.
+#[inline]
+pub fn bonus(depth: i32) -> i32 {
+    (depth * depth * 16 + depth * 32).min(2_000)
+}
+
+/// Index of a coloured piece on a square (0..768).
+#[inline]
+fn psq(color: Color, piece: Piece, sq: Square) -> usize {
+    ((color as usize) * 6 + piece as usize) * 64 + sq as usize
+}
+
+const PSQ: usize = 768;
+
+/// A (colour, piece, destination) triple of a move played earlier on the path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Played {
+    pub color: Color,
+    pub piece: Piece,
+    pub to: Square,
+}
+
+impl Played {
+    #[inline]
+    fn index(self) -> usize {
+        psq(self.color, self.piece, self.to)
+    }
+}
+
+/// Ordering tables of one thread.
+pub struct History {
+    killers: [[Option<Move>; 2]; MAX_PLY + 2],
+    /// [colour][from][to], flattened.
+    butterfly: Vec<i16>,
+    /// Indexed by the previous move's coloured piece and destination.
+    counter: Vec<Option<Move>>,
+    /// [previous played psq][current psq], flattened (used for 1 and 2 plies back).
+    cont: Vec<i16>,
+    /// [current psq][victim piece], flattened.
+    capture: Vec<i16>,
+}
+
+impl Default for History {
+    fn default() -> Self {
+        History::new()
+    }
+}
+
+impl History {
+    pub fn new() -> History {
+        History {
+            killers: [[None; 2]; MAX_PLY + 2],
+            butterfly: vec![0; 2 * 64 * 64],
+            counter: vec![None; PSQ],
+            cont: vec![0; PSQ * PSQ],
+            capture: vec![0; PSQ * 6],
+        }
+    }
+
+    /// Forgets everything (new game).
+    pub fn clear(&mut self) {
+        self.killers = [[None; 2]; MAX_PLY + 2];
+        self.butterfly.fill(0);
+        self.counter.fill(None);
+        self.cont.fill(0);
+        self.capture.fill(0);
+    }
+
+    /// Prepares for a new search of the same game (killers are position specific).
+    pub fn new_search(&mut self) {
+        self.killers = [[None; 2]; MAX_PLY + 2];
+    }
+
+    #[inline]
+    pub fn killers(&self, ply: usize) -> [Option<Move>; 2] {
+        self.killers[ply]
+    }
+
+    #[inline]
+    pub fn clear_killers(&mut self, ply: usize) {
+        self.killers[ply] = [None; 2];
+    }
+
+    #[inline]
+    pub fn add_killer(&mut self, ply: usize, mv: Move) {
+        let k = &mut self.killers[ply];
+        if k[0] != Some(mv) {
+            k[1] = k[0];
+            k[0] = Some(mv);
+        }
+    }
+
+    #[inline]
+    pub fn counter(&self, prev: Option<Played>) -> Option<Move> {
+        self.counter[prev?.index()]
+    }
+
+    #[inline]
+    pub fn set_counter(&mut self, prev: Option<Played>, mv: Move) {
+        if let Some(p) = prev {
+            self.counter[p.index()] = Some(mv);
+        }
+    }
+
+    #[inline]
+    fn bf_index(color: Color, mv: Move) -> usize {
+        (color as usize) * 4096 + (mv.from as usize) * 64 + mv.to as usize
+    }
+
+    /// Ordering score of a quiet move: butterfly + continuation histories.
+    #[inline]
+    pub fn quiet_score(
+        &self,
+        color: Color,
+        mv: Move,
+        piece: Piece,
+        prev1: Option<Played>,
+        prev2: Option<Played>,
+    ) -> i32 {
+        let cur = psq(color, piece, mv.to);
+        let mut s = self.butterfly[Self::bf_index(color, mv)] as i32;
+        if let Some(p) = prev1 {
+            s += self.cont[p.index() * PSQ + cur] as i32;
+        }
+        if let Some(p) = prev2 {
+            s += self.cont[p.index() * PSQ + cur] as i32;
+        }
+        s
+    }
+
+    /// Rewards (positive bonus) or punishes (negative) a quiet move.
+    #[inline]
+    pub fn update_quiet(
+        &mut self,
+        color: Color,
+        mv: Move,
+        piece: Piece,
+        prev1: Option<Played>,
+        prev2: Option<Played>,
+        bonus: i32,
+    ) {
+        let cur = psq(color, piece, mv.to);
+        gravity(&mut self.butterfly[Self::bf_index(color, mv)], bonus);
+        if let Some(p) = prev1 {
+            gravity(&mut self.cont[p.index() * PSQ + cur], bonus);
+        }
+        if let Some(p) = prev2 {
+            gravity(&mut self.cont[p.index() * PSQ + cur], bonus);
+        }
+    }
+
+    #[inline]
+    pub fn capture_score(&self, color: Color, piece: Piece, to: Square, victim: Piece) -> i32 {
+        self.capture[psq(color, piece, to) * 6 + victim as usize] as i32
+    }
+
+    #[inline]
+    pub fn update_capture(
+        &mut self,
+        color: Color,
+        piece: Piece,
+        to: Square,
+        victim: Piece,
+        bonus: i32,
+    ) {
+        gravity(
+            &mut self.capture[psq(color, piece, to) * 6 + victim as usize],
+            bonus,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn history_saturates_and_ranks_rewarded_moves_first() {
+        let mut h = History::new();
+        let a: Move = "e2e4".parse().expect("move");
+        let b: Move = "d2d4".parse().expect("move");
+        for _ in 0..1000 {
+            h.update_quiet(Color::White, a, Piece::Pawn, None, None, bonus(12));
+            h.update_quiet(Color::White, b, Piece::Pawn, None, None, -bonus(12));
+        }
+        let sa = h.quiet_score(Color::White, a, Piece::Pawn, None, None);
+        let sb = h.quiet_score(Color::White, b, Piece::Pawn, None, None);
+        assert!(sa <= HISTORY_MAX && sa > HISTORY_MAX / 2);
+        assert!((-HISTORY_MAX..-HISTORY_MAX / 2).contains(&sb));
+        h.add_killer(3, a);
+        h.add_killer(3, b);
+        h.add_killer(3, b);
+        assert_eq!(h.killers(3), [Some(b), Some(a)]);
+    }
+}

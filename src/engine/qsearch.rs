@@ -1,0 +1,157 @@
+//! Quiescence search: resolves captures (and queen promotions) until the position is quiet,
+//! so the static evaluation is only trusted in calm positions. Captures are ordered by
+//! MVV/LVA; those losing material by SEE and those that cannot lift the score near alpha
+//! (delta pruning) are skipped. In check every evasion is searched and mate is detected.
+
+use super::movepick::MovePicker;
+use super::search::Searcher;
+use super::see::{captured_piece, piece_value, see_ge};
+use super::tt::TtBound;
+use super::types::{INF, MATE, MATE_BOUND, MAX_PLY, NO_EVAL};
+use cozy_chess::{Board, Move, Piece};
+
+/// Safety margin of delta pruning (centipawns).
+const DELTA_MARGIN: i32 = 180;
+
+impl<'a> Searcher<'a> {
+    /// Quiescence search at `ply` with window (`alpha`, `beta`).
+    pub(crate) fn qsearch<const PV: bool>(
+        &mut self,
+        board: &Board,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        if PV {
+            self.pv_len[ply] = ply;
+        }
+        if self.tick() {
+            return 0;
+        }
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        if self.is_draw(board) {
+            return self.draw_value(ply);
+        }
+        let in_check = !board.checkers().is_empty();
+        if ply >= MAX_PLY - 2 {
+            return if in_check {
+                self.draw_value(ply)
+            } else {
+                self.evaluate(board)
+            };
+        }
+
+        let key = board.hash();
+        let tt_hit = self.tt.probe(key, ply);
+        if let Some(h) = tt_hit {
+            if !PV
+                && match h.bound {
+                    TtBound::Exact => true,
+                    TtBound::Lower => h.score >= beta,
+                    TtBound::Upper => h.score <= alpha,
+                    TtBound::None => false,
+                }
+            {
+                return h.score;
+            }
+        }
+
+        let static_eval;
+        let mut best_score;
+        if in_check {
+            static_eval = NO_EVAL;
+            best_score = -INF;
+        } else {
+            static_eval = match tt_hit {
+                Some(h) if h.eval != NO_EVAL => h.eval,
+                _ => self.evaluate(board),
+            };
+            best_score = static_eval;
+            if let Some(h) = tt_hit {
+                if h.score.abs() < MATE_BOUND
+                    && match h.bound {
+                        TtBound::Lower => h.score > best_score,
+                        TtBound::Upper => h.score < best_score,
+                        TtBound::Exact => true,
+                        TtBound::None => false,
+                    }
+                {
+                    best_score = h.score;
+                }
+            }
+            if best_score >= beta {
+                if tt_hit.is_none() {
+                    self.tt
+                        .store(key, None, best_score, static_eval, 0, TtBound::Lower, ply);
+                }
+                return best_score;
+            }
+            if best_score > alpha {
+                alpha = best_score;
+            }
+        }
+
+        let tt_move = tt_hit.and_then(|h| h.mv);
+        let ctx = self.order_context(board, ply);
+        let mut picker = MovePicker::new(tt_move, !in_check);
+        let mut best_move: Option<Move> = None;
+        let mut moves_searched = 0;
+        let original_alpha = alpha;
+        while let Some(mv) = picker.next(board, self.hist, &ctx) {
+            if !in_check {
+                let gain = captured_piece(board, mv).map_or(0, piece_value)
+                    + mv.promotion
+                        .map_or(0, |p| piece_value(p) - piece_value(Piece::Pawn));
+                if mv.promotion.is_none() && static_eval + gain + DELTA_MARGIN <= alpha {
+                    continue;
+                }
+                if !see_ge(board, mv, 0) {
+                    continue;
+                }
+            } else if best_score > -MATE_BOUND && moves_searched >= 3 {
+                // In check with a saving move found: skip late quiet evasions that lose material.
+                if captured_piece(board, mv).is_none() && !see_ge(board, mv, 0) {
+                    continue;
+                }
+            }
+            let mut child = board.clone();
+            child.play_unchecked(mv);
+            self.push_key(child.hash());
+            let score = -self.qsearch::<PV>(&child, -beta, -alpha, ply + 1);
+            self.pop_key();
+            if self.stopped {
+                return 0;
+            }
+            moves_searched += 1;
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(mv);
+                    if PV {
+                        self.update_pv_public(ply, mv);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        if in_check && moves_searched == 0 {
+            // Either mate, or every evasion was skipped (impossible before a move was found).
+            return -MATE + ply as i32;
+        }
+        let bound = if best_score >= beta {
+            TtBound::Lower
+        } else if PV && best_score > original_alpha {
+            TtBound::Exact
+        } else {
+            TtBound::Upper
+        };
+        self.tt
+            .store(key, best_move, best_score, static_eval, 0, bound, ply);
+        best_score
+    }
+}

@@ -1,0 +1,587 @@
+//! The alpha-beta search of one thread: principal variation search with null-move pruning,
+//! reverse futility, razoring, late-move reductions and pruning, futility and SEE pruning,
+//! check extension, internal iterative reduction and mate-distance pruning, over the shared
+//! transposition table. Repetition and 50-move draws score the draw value (contempt) from
+//! wily's side. No allocation and no locks per node.
+
+use super::eval::Evaluator;
+use super::history::{bonus, History, Played};
+use super::limits::Limits;
+use super::movepick::{MovePicker, OrderContext};
+use super::see::{captured_piece, is_capture, see_ge};
+use super::threads::Shared;
+use super::tt::{TranspositionTable, TtBound};
+use super::types::{Bound, InfoCallback, INF, MATE, MATE_BOUND, MAX_PLY, NO_EVAL};
+use cozy_chess::{Board, Color, Move, Piece};
+use std::sync::atomic::Ordering;
+
+/// Late-move reduction amounts by depth and move number.
+pub struct LmrTable {
+    table: [[i32; 64]; 64],
+}
+
+impl Default for LmrTable {
+    fn default() -> Self {
+        LmrTable::new()
+    }
+}
+
+impl LmrTable {
+    pub fn new() -> LmrTable {
+        let mut table = [[0; 64]; 64];
+        for (d, row) in table.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                let v = 0.75 + (d as f64).ln() * (m as f64).ln() / 2.25;
+                *r = v as i32;
+            }
+        }
+        LmrTable { table }
+    }
+
+    #[inline]
+    pub fn get(&self, depth: i32, moves: usize) -> i32 {
+        self.table[(depth.clamp(0, 63)) as usize][moves.min(63)]
+    }
+}
+
+/// Per-ply scratch data of the current path.
+#[derive(Clone, Copy, Default)]
+pub struct StackEntry {
+    pub eval: i32,
+    /// The move played from this ply (for counter moves and continuation history).
+    pub played: Option<Played>,
+    pub null: bool,
+}
+
+/// A root move with what the search learnt about it.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    pub mv: Move,
+    pub score: i32,
+    pub prev_score: i32,
+    pub bound: Bound,
+    pub seldepth: usize,
+    pub pv: Vec<Move>,
+    pub nodes: u64,
+}
+
+impl RootMove {
+    pub fn new(mv: Move) -> RootMove {
+        RootMove {
+            mv,
+            score: -INF,
+            prev_score: -INF,
+            bound: Bound::Upper,
+            seldepth: 0,
+            pv: vec![mv],
+            nodes: 0,
+        }
+    }
+}
+
+/// One thread's search state for one search.
+pub struct Searcher<'a> {
+    pub id: usize,
+    pub tt: &'a TranspositionTable,
+    pub shared: &'a Shared,
+    pub hist: &'a mut History,
+    pub eval: &'a mut Evaluator,
+    pub lmr: &'a LmrTable,
+    pub limits: &'a Limits,
+    pub on_info: Option<InfoCallback>,
+    pub nodes: u64,
+    pub seldepth: usize,
+    pub stopped: bool,
+    pub root_depth: i32,
+    pub root_color: Color,
+    pub draw_score: i32,
+    pub multipv: usize,
+    pub pv_idx: usize,
+    pub root_moves: Vec<RootMove>,
+    pub completed_depth: u32,
+    pub best_move_changes: f64,
+    pub(crate) keys: Vec<u64>,
+    pub(crate) root_key_index: usize,
+    pub(crate) rep_floor: usize,
+    pub(crate) stack: Vec<StackEntry>,
+    pub(crate) pv: Vec<[Option<Move>; MAX_PLY + 1]>,
+    pub(crate) pv_len: [usize; MAX_PLY + 2],
+    /// Node limit when it must be exact (single thread), else u64::MAX.
+    pub(crate) exact_node_limit: u64,
+}
+
+impl<'a> Searcher<'a> {
+    /// Counts a node and checks, every so often, the stop conditions.
+    #[inline]
+    pub(crate) fn tick(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        self.nodes += 1;
+        if self.nodes >= self.exact_node_limit {
+            self.shared.stop.store(true, Ordering::Relaxed);
+        }
+        if self.nodes & 1023 == 0 {
+            self.shared.publish_nodes(self.id, self.nodes);
+            if self.id == 0 {
+                self.shared.check_limits();
+            }
+        }
+        if self.shared.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// The draw value from the side to move's view at `ply` (contempt is wily's view).
+    #[inline]
+    pub(crate) fn draw_value(&self, ply: usize) -> i32 {
+        if ply.is_multiple_of(2) {
+            self.draw_score
+        } else {
+            -self.draw_score
+        }
+    }
+
+    /// Repetition (in the search path, or threefold with the game) or 50-move draw.
+    #[inline]
+    pub(crate) fn is_draw(&self, board: &Board) -> bool {
+        let hm = board.halfmove_clock() as usize;
+        if hm >= 100 {
+            return true;
+        }
+        // Bare kings, or king and one minor piece against a king.
+        let occ = board.occupied();
+        if occ.len() <= 3
+            && (board.pieces(Piece::Pawn) | board.pieces(Piece::Rook) | board.pieces(Piece::Queen))
+                .is_empty()
+        {
+            return true;
+        }
+        let n = self.keys.len();
+        if n < 5 || hm < 4 {
+            return false;
+        }
+        let cur = n - 1;
+        let key = self.keys[cur];
+        let lowest = cur.saturating_sub(hm).max(self.rep_floor);
+        let mut count = 0;
+        let mut back = 4;
+        while back <= cur - lowest.min(cur) {
+            let j = cur - back;
+            if self.keys[j] == key {
+                if j >= self.root_key_index {
+                    return true;
+                }
+                count += 1;
+                if count >= 2 {
+                    return true;
+                }
+            }
+            back += 2;
+        }
+        false
+    }
+
+    #[inline]
+    pub(crate) fn update_pv_public(&mut self, ply: usize, mv: Move) {
+        self.update_pv(ply, mv)
+    }
+
+    #[inline]
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        self.pv[ply][ply] = Some(mv);
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    #[inline]
+    pub(crate) fn evaluate(&mut self, board: &Board) -> i32 {
+        self.eval
+            .evaluate(board)
+            .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    #[inline]
+    pub(crate) fn push_key(&mut self, key: u64) {
+        self.keys.push(key);
+    }
+
+    #[inline]
+    pub(crate) fn pop_key(&mut self) {
+        self.keys.pop();
+    }
+
+    pub(crate) fn order_context(&self, board: &Board, ply: usize) -> OrderContext {
+        let prev1 = if ply >= 1 {
+            self.stack[ply - 1].played
+        } else {
+            None
+        };
+        let prev2 = if ply >= 2 {
+            self.stack[ply - 2].played
+        } else {
+            None
+        };
+        let _ = board;
+        OrderContext {
+            prev1,
+            prev2,
+            killers: self.hist.killers(ply),
+            counter: self.hist.counter(prev1),
+        }
+    }
+
+    /// Non-pawn material of the side to move exists (null-move zugzwang guard).
+    #[inline]
+    fn has_non_pawn_material(board: &Board) -> bool {
+        let us = board.colors(board.side_to_move());
+        !(us & (board.pieces(Piece::Knight)
+            | board.pieces(Piece::Bishop)
+            | board.pieces(Piece::Rook)
+            | board.pieces(Piece::Queen)))
+        .is_empty()
+    }
+
+    /// Principal variation search of a non-root node.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn search<const PV: bool>(
+        &mut self,
+        board: &Board,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
+        let in_check = !board.checkers().is_empty();
+        if depth <= 0 {
+            return self.qsearch::<PV>(board, alpha, beta, ply);
+        }
+        if PV {
+            self.pv_len[ply] = ply;
+        }
+        if self.tick() {
+            return 0;
+        }
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        if self.is_draw(board) {
+            return self.draw_value(ply);
+        }
+        if ply >= MAX_PLY - 2 {
+            return if in_check {
+                self.draw_value(ply)
+            } else {
+                self.evaluate(board)
+            };
+        }
+        // Mate-distance pruning.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let key = board.hash();
+        let tt_hit = self.tt.probe(key, ply);
+        let tt_move = tt_hit.and_then(|h| h.mv);
+        if let Some(h) = tt_hit {
+            if !PV
+                && h.depth >= depth
+                && match h.bound {
+                    TtBound::Exact => true,
+                    TtBound::Lower => h.score >= beta,
+                    TtBound::Upper => h.score <= alpha,
+                    TtBound::None => false,
+                }
+            {
+                return h.score;
+            }
+        }
+
+        // Static evaluation (corrected by the table's score when its bound allows).
+        let static_eval;
+        let mut eval;
+        if in_check {
+            static_eval = NO_EVAL;
+            eval = NO_EVAL;
+        } else {
+            static_eval = match tt_hit {
+                Some(h) if h.eval != NO_EVAL => h.eval,
+                _ => self.evaluate(board),
+            };
+            eval = static_eval;
+            if let Some(h) = tt_hit {
+                if h.score.abs() < MATE_BOUND
+                    && match h.bound {
+                        TtBound::Lower => h.score > eval,
+                        TtBound::Upper => h.score < eval,
+                        TtBound::Exact => true,
+                        TtBound::None => false,
+                    }
+                {
+                    eval = h.score;
+                }
+            }
+        }
+        self.stack[ply].eval = static_eval;
+        let improving = !in_check
+            && ply >= 2
+            && (self.stack[ply - 2].eval == NO_EVAL || static_eval > self.stack[ply - 2].eval);
+        self.hist.clear_killers(ply + 2);
+
+        if !PV && !in_check {
+            // Reverse futility pruning.
+            if depth <= 8
+                && eval - 80 * (depth - improving as i32) >= beta
+                && eval.abs() < MATE_BOUND
+                && beta.abs() < MATE_BOUND
+            {
+                return eval;
+            }
+            // Razoring: hopeless at low depth unless a capture fixes it.
+            if depth <= 3 && eval + 250 * depth < alpha {
+                let v = self.qsearch::<false>(board, alpha - 1, alpha, ply);
+                if v < alpha {
+                    return v;
+                }
+            }
+            // Null move with adaptive reduction and a zugzwang guard.
+            if depth >= 3
+                && eval >= beta
+                && static_eval >= beta - 20 * depth + 150
+                && ply >= 1
+                && !self.stack[ply - 1].null
+                && beta.abs() < MATE_BOUND
+                && Self::has_non_pawn_material(board)
+            {
+                if let Some(child) = board.null_move() {
+                    let r = 3 + depth / 3 + ((eval - beta) / 200).min(3);
+                    self.stack[ply].played = None;
+                    self.stack[ply].null = true;
+                    let saved_floor = self.rep_floor;
+                    self.push_key(child.hash());
+                    self.rep_floor = self.keys.len() - 1;
+                    let v = -self.search::<false>(
+                        &child,
+                        -beta,
+                        -beta + 1,
+                        depth - r,
+                        ply + 1,
+                        !cut_node,
+                    );
+                    self.pop_key();
+                    self.rep_floor = saved_floor;
+                    self.stack[ply].null = false;
+                    if self.stopped {
+                        return 0;
+                    }
+                    if v >= beta {
+                        return if v >= MATE_BOUND { beta } else { v };
+                    }
+                }
+            }
+        }
+        self.stack[ply].null = false;
+
+        // Internal iterative reduction: no hash move to guide a deep search.
+        if tt_move.is_none() && depth >= 4 && (PV || cut_node) {
+            depth -= 1;
+        }
+
+        let ctx = self.order_context(board, ply);
+        let mut picker = MovePicker::new(tt_move, false);
+        let us = board.side_to_move();
+        let mut best_score = -INF;
+        let mut best_move: Option<Move> = None;
+        let mut moves_searched = 0usize;
+        let mut quiets_tried: [Option<(Move, Piece)>; 64] = [None; 64];
+        let mut n_quiets = 0;
+        let mut captures_tried: [Option<(Move, Piece, Piece)>; 32] = [None; 32];
+        let mut n_captures = 0;
+        let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
+        let original_alpha = alpha;
+
+        while let Some(mv) = picker.next(board, self.hist, &ctx) {
+            let piece = board.piece_on(mv.from).unwrap_or(Piece::Pawn);
+            let victim = if board.colors(us).has(mv.to) {
+                None
+            } else {
+                captured_piece(board, mv)
+            };
+            let quiet = victim.is_none() && mv.promotion.is_none();
+            let hist_score = if quiet {
+                self.hist.quiet_score(us, mv, piece, ctx.prev1, ctx.prev2)
+            } else {
+                0
+            };
+
+            let mut child = board.clone();
+            child.play_unchecked(mv);
+            let gives_check = !child.checkers().is_empty();
+
+            // Shallow-depth pruning once a non-losing score is secured.
+            if ply > 0 && best_score > -MATE_BOUND && Self::has_non_pawn_material(board) {
+                if quiet && !gives_check {
+                    if moves_searched >= lmp_limit {
+                        picker.skip_quiets();
+                        continue;
+                    }
+                    let lmr_depth = (depth - 1 - self.lmr.get(depth, moves_searched)).max(0);
+                    if !in_check && lmr_depth <= 8 && eval + 100 + 90 * lmr_depth <= alpha {
+                        picker.skip_quiets();
+                        continue;
+                    }
+                    if lmr_depth <= 3 && hist_score < -3000 * depth {
+                        continue;
+                    }
+                    if !see_ge(board, mv, -25 * lmr_depth * lmr_depth) {
+                        continue;
+                    }
+                } else if !quiet && depth <= 6 && !see_ge(board, mv, -90 * depth) {
+                    continue;
+                }
+            }
+
+            let extension = if gives_check && ply < 2 * self.root_depth as usize {
+                1
+            } else {
+                0
+            };
+            let new_depth = depth - 1 + extension;
+            self.stack[ply].played = Some(Played {
+                color: us,
+                piece,
+                to: mv.to,
+            });
+            self.push_key(child.hash());
+            let mut score;
+            if moves_searched == 0 {
+                score = -self.search::<PV>(&child, -beta, -alpha, new_depth, ply + 1, false);
+            } else {
+                let mut r = 0;
+                if depth >= 3
+                    && moves_searched > 2 * PV as usize
+                    && (quiet || !see_ge(board, mv, 0))
+                {
+                    r = self.lmr.get(depth, moves_searched);
+                    if !PV {
+                        r += 1;
+                    }
+                    if cut_node {
+                        r += 1;
+                    }
+                    if !improving {
+                        r += 1;
+                    }
+                    if in_check || gives_check {
+                        r -= 1;
+                    }
+                    if Some(mv) == ctx.killers[0]
+                        || Some(mv) == ctx.killers[1]
+                        || Some(mv) == ctx.counter
+                    {
+                        r -= 1;
+                    }
+                    if quiet {
+                        r -= hist_score / 8192;
+                    }
+                    r = r.min(new_depth - 1).max(0);
+                }
+                score =
+                    -self.search::<false>(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                if score > alpha && r > 0 {
+                    score = -self.search::<false>(
+                        &child,
+                        -alpha - 1,
+                        -alpha,
+                        new_depth,
+                        ply + 1,
+                        !cut_node,
+                    );
+                }
+                if PV && score > alpha && score < beta {
+                    score = -self.search::<true>(&child, -beta, -alpha, new_depth, ply + 1, false);
+                }
+            }
+            self.pop_key();
+            if self.stopped {
+                return 0;
+            }
+            moves_searched += 1;
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(mv);
+                    if PV {
+                        self.update_pv(ply, mv);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+            if Some(mv) != best_move {
+                if quiet {
+                    if n_quiets < quiets_tried.len() {
+                        quiets_tried[n_quiets] = Some((mv, piece));
+                        n_quiets += 1;
+                    }
+                } else if let Some(v) = victim {
+                    if n_captures < captures_tried.len() {
+                        captures_tried[n_captures] = Some((mv, piece, v));
+                        n_captures += 1;
+                    }
+                }
+            }
+        }
+
+        if moves_searched == 0 {
+            return if in_check {
+                -MATE + ply as i32
+            } else {
+                self.draw_value(ply)
+            };
+        }
+
+        if best_score >= beta {
+            if let Some(bm) = best_move {
+                let b = bonus(depth);
+                let piece = board.piece_on(bm.from).unwrap_or(Piece::Pawn);
+                let quiet = !is_capture(board, bm) && bm.promotion.is_none();
+                if quiet {
+                    self.hist.add_killer(ply, bm);
+                    self.hist.set_counter(ctx.prev1, bm);
+                    self.hist
+                        .update_quiet(us, bm, piece, ctx.prev1, ctx.prev2, b);
+                    for (m, p) in quiets_tried[..n_quiets].iter().flatten() {
+                        self.hist.update_quiet(us, *m, *p, ctx.prev1, ctx.prev2, -b);
+                    }
+                } else if let Some(v) = captured_piece(board, bm) {
+                    self.hist.update_capture(us, piece, bm.to, v, b);
+                }
+                for (m, p, v) in captures_tried[..n_captures].iter().flatten() {
+                    self.hist.update_capture(us, *p, m.to, *v, -b);
+                }
+            }
+        }
+
+        let bound = if best_score >= beta {
+            TtBound::Lower
+        } else if PV && best_score > original_alpha {
+            TtBound::Exact
+        } else {
+            TtBound::Upper
+        };
+        self.tt
+            .store(key, best_move, best_score, static_eval, depth, bound, ply);
+        best_score
+    }
+}

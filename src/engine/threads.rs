@@ -1,0 +1,371 @@
+//! Lazy SMP: the state shared by all search threads of one search (stop flag, ponder flag,
+//! clock, node counters, each thread's last finished iteration), the per-thread persistent
+//! data, running one search on N threads sharing the transposition table, and choosing the
+//! move from the threads' results (by depth and score, with votes).
+
+use super::eval::Evaluator;
+use super::history::History;
+use super::limits::{EngineOptions, SearchRequest};
+use super::movepick::{MoveList, MovePicker, OrderContext};
+use super::search::{LmrTable, RootMove, Searcher, StackEntry};
+use super::time::TimeManager;
+use super::tt::TranspositionTable;
+use super::types::{InfoCallback, Score, SearchResult, INF, MATE, MAX_PLY};
+use cozy_chess::{Board, Move};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex, MutexGuard};
+use std::time::Duration;
+
+/// Locks a mutex, recovering the data if another thread panicked while holding it.
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// What one thread finished last.
+#[derive(Clone, Debug, Default)]
+pub struct ThreadResult {
+    pub depth: u32,
+    pub score: i32,
+    pub mv: Option<Move>,
+    pub pv: Vec<Move>,
+}
+
+/// State shared by the threads of one search.
+pub struct Shared {
+    pub stop: AtomicBool,
+    /// True while pondering: no clock limits until `ponderhit`.
+    pub pondering: AtomicBool,
+    pub tm: TimeManager,
+    pub node_limit: Option<u64>,
+    nodes: Vec<AtomicU64>,
+    results: Vec<Mutex<ThreadResult>>,
+    done: Mutex<bool>,
+    done_cv: Condvar,
+}
+
+impl Shared {
+    pub fn new(threads: usize, tm: TimeManager, node_limit: Option<u64>, ponder: bool) -> Shared {
+        let n = threads.max(1);
+        Shared {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(ponder),
+            tm,
+            node_limit,
+            nodes: (0..n).map(|_| AtomicU64::new(0)).collect(),
+            results: (0..n)
+                .map(|_| Mutex::new(ThreadResult::default()))
+                .collect(),
+            done: Mutex::new(false),
+            done_cv: Condvar::new(),
+        }
+    }
+
+    #[inline]
+    pub fn publish_nodes(&self, id: usize, nodes: u64) {
+        if let Some(slot) = self.nodes.get(id) {
+            slot.store(nodes, Ordering::Relaxed);
+        }
+    }
+
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+
+    /// Main thread, every 1024 nodes: hard clock limit and (multi-thread) node limit.
+    pub fn check_limits(&self) {
+        if !self.pondering.load(Ordering::Relaxed) && self.tm.hard_expired() {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+        if let Some(limit) = self.node_limit {
+            if self.total_nodes() >= limit {
+                self.stop.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    pub fn publish_result(&self, id: usize, depth: u32, score: i32, mv: Move, pv: &[Move]) {
+        if let Some(slot) = self.results.get(id) {
+            let mut r = lock(slot);
+            r.depth = depth;
+            r.score = score;
+            r.mv = Some(mv);
+            r.pv.clear();
+            r.pv.extend_from_slice(pv);
+        }
+    }
+
+    fn result(&self, id: usize) -> ThreadResult {
+        self.results
+            .get(id)
+            .map(|m| lock(m).clone())
+            .unwrap_or_default()
+    }
+
+    pub fn mark_done(&self) {
+        *lock(&self.done) = true;
+        self.done_cv.notify_all();
+    }
+
+    /// Blocks until the search using this state has returned its workers.
+    pub fn wait_done(&self) {
+        let mut d = lock(&self.done);
+        while !*d {
+            d = self.done_cv.wait(d).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    pub fn is_done(&self) -> bool {
+        *lock(&self.done)
+    }
+}
+
+/// Persistent per-thread data (survives between searches).
+pub struct Worker {
+    pub hist: History,
+    pub eval: Evaluator,
+}
+
+/// Everything one search needs besides the workers.
+pub struct SearchSetup<'a> {
+    pub tt: &'a TranspositionTable,
+    pub shared: &'a Shared,
+    pub lmr: &'a LmrTable,
+    pub request: &'a SearchRequest,
+    pub options: &'a EngineOptions,
+}
+
+/// Root moves in a sensible first order (hash move, good captures, ...), restricted to
+/// `searchmoves` when that names at least one legal move.
+fn root_moves(
+    board: &Board,
+    searchmoves: &[Move],
+    tt: &TranspositionTable,
+    hist: &History,
+) -> Vec<RootMove> {
+    let tt_move = tt.probe(board.hash(), 0).and_then(|h| h.mv);
+    let mut picker = MovePicker::new(tt_move, false);
+    let ctx = OrderContext::default();
+    let mut out = Vec::new();
+    while let Some(mv) = picker.next(board, hist, &ctx) {
+        out.push(RootMove::new(mv));
+    }
+    if !searchmoves.is_empty() {
+        let filtered: Vec<RootMove> = out
+            .iter()
+            .filter(|r| searchmoves.contains(&r.mv))
+            .cloned()
+            .collect();
+        if !filtered.is_empty() {
+            return filtered;
+        }
+    }
+    out
+}
+
+fn make_searcher<'a>(
+    id: usize,
+    worker: &'a mut Worker,
+    setup: &SearchSetup<'a>,
+    on_info: Option<InfoCallback>,
+) -> Searcher<'a> {
+    let req = setup.request;
+    let board = &req.board;
+    let mut keys = Vec::with_capacity(req.history.len() + MAX_PLY + 16);
+    keys.extend_from_slice(&req.history);
+    let root_key_index = keys.len();
+    keys.push(board.hash());
+    worker.hist.new_search();
+    let root_moves = root_moves(board, &req.searchmoves, setup.tt, &worker.hist);
+    let threads = setup.options.threads.max(1);
+    Searcher {
+        id,
+        tt: setup.tt,
+        shared: setup.shared,
+        hist: &mut worker.hist,
+        eval: &mut worker.eval,
+        lmr: setup.lmr,
+        limits: &req.limits,
+        on_info,
+        nodes: 0,
+        seldepth: 0,
+        stopped: false,
+        root_depth: 1,
+        root_color: board.side_to_move(),
+        draw_score: setup.options.draw_score,
+        multipv: if id == 0 {
+            setup.options.multipv.max(1)
+        } else {
+            1
+        },
+        pv_idx: 0,
+        root_moves,
+        completed_depth: 0,
+        best_move_changes: 0.0,
+        keys,
+        root_key_index,
+        rep_floor: 0,
+        stack: vec![StackEntry::default(); MAX_PLY + 4],
+        pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 2],
+        pv_len: [0; MAX_PLY + 2],
+        exact_node_limit: if threads == 1 {
+            req.limits.nodes.unwrap_or(u64::MAX).max(1)
+        } else {
+            u64::MAX
+        },
+    }
+}
+
+/// Stack size of search threads (deep recursion with boards on the stack).
+const STACK_SIZE: usize = 64 * 1024 * 1024;
+
+/// Runs one search on `workers.len()` threads (the calling thread is the main one) and
+/// returns the chosen move. Blocks until the search ends.
+pub fn run_search(
+    workers: &mut [Worker],
+    setup: &SearchSetup<'_>,
+    on_info: InfoCallback,
+) -> SearchResult {
+    let shared = setup.shared;
+    let board = &setup.request.board;
+    let limits = &setup.request.limits;
+    let Some((main_worker, helpers)) = workers.split_first_mut() else {
+        return SearchResult::default();
+    };
+    let legal = MoveList::legal(board);
+    if legal.is_empty() {
+        let score = if board.checkers().is_empty() {
+            Score::Cp(setup.options.draw_score)
+        } else {
+            Score::Mate(0)
+        };
+        return SearchResult {
+            score,
+            ..SearchResult::default()
+        };
+    }
+    setup.tt.new_search();
+    let (main_best, main_result) = std::thread::scope(|scope| {
+        let mut handles = Vec::new();
+        for (i, w) in helpers.iter_mut().enumerate() {
+            let id = i + 1;
+            let spawned = std::thread::Builder::new()
+                .name(format!("wily-search-{id}"))
+                .stack_size(STACK_SIZE)
+                .spawn_scoped(scope, move || {
+                    let mut s = make_searcher(id, w, setup, None);
+                    s.iterate(board);
+                    shared.publish_nodes(id, s.nodes);
+                });
+            if let Ok(h) = spawned {
+                handles.push(h);
+            }
+        }
+        let mut s = make_searcher(0, main_worker, setup, Some(on_info));
+        s.iterate(board);
+        shared.publish_nodes(0, s.nodes);
+        // In analysis or ponder mode the answer waits for `stop` / `ponderhit`.
+        while (limits.infinite || shared.pondering.load(Ordering::Relaxed))
+            && !shared.stop.load(Ordering::Relaxed)
+        {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        shared.stop.store(true, Ordering::Relaxed);
+        for h in handles {
+            let _ = h.join();
+        }
+        let rm = &s.root_moves[0];
+        let main = ThreadResult {
+            depth: s.completed_depth,
+            score: if rm.score > -INF {
+                rm.score
+            } else {
+                rm.prev_score
+            },
+            mv: Some(rm.mv),
+            pv: rm.pv.clone(),
+        };
+        (rm.mv, main)
+    });
+
+    // Vote among threads that finished at least one iteration.
+    let mut chosen = main_result.clone();
+    let threads = 1 + helpers.len();
+    if threads > 1 && main_result.depth > 0 {
+        let results: Vec<ThreadResult> = (1..threads)
+            .map(|i| shared.result(i))
+            .filter(|r| r.depth > 0 && r.mv.is_some())
+            .chain(std::iter::once(main_result.clone()))
+            .collect();
+        let min_score = results.iter().map(|r| r.score).min().unwrap_or(0);
+        let mut votes: Vec<(Move, i64)> = Vec::new();
+        for r in &results {
+            if let Some(mv) = r.mv {
+                let w = (r.score - min_score + 14) as i64 * r.depth as i64;
+                match votes.iter_mut().find(|(m, _)| *m == mv) {
+                    Some(v) => v.1 += w,
+                    None => votes.push((mv, w)),
+                }
+            }
+        }
+        let vote_of = |mv: Option<Move>| {
+            votes
+                .iter()
+                .find(|(m, _)| Some(*m) == mv)
+                .map_or(0, |v| v.1)
+        };
+        for r in &results {
+            let better = if r.score >= MATE - MAX_PLY as i32 {
+                r.score > chosen.score
+            } else {
+                vote_of(r.mv) > vote_of(chosen.mv)
+                    || (vote_of(r.mv) == vote_of(chosen.mv) && r.depth > chosen.depth)
+            };
+            if better && r.mv.is_some_and(|m| legal.as_slice().contains(&m)) {
+                chosen = r.clone();
+            }
+        }
+    }
+    if chosen.mv.is_none() {
+        chosen.mv = Some(main_best);
+    }
+    let pv = legal_prefix(board, &chosen.pv, chosen.mv);
+    let best = pv.first().copied().or(chosen.mv);
+    let ponder = pv.get(1).copied().or_else(|| {
+        let mv = best?;
+        let mut b = board.clone();
+        b.try_play(mv).ok()?;
+        let m = setup.tt.probe(b.hash(), 0)?.mv?;
+        b.is_legal(m).then_some(m)
+    });
+    SearchResult {
+        best,
+        ponder,
+        score: if chosen.score > -INF {
+            Score::from_internal(chosen.score)
+        } else {
+            Score::Cp(0)
+        },
+        depth: chosen.depth,
+        nodes: shared.total_nodes(),
+        time: shared.tm.elapsed(),
+        pv,
+    }
+}
+
+/// The longest legal prefix of `pv` (starting with `first` when the pv is empty).
+pub fn legal_prefix(board: &Board, pv: &[Move], first: Option<Move>) -> Vec<Move> {
+    let mut out = Vec::new();
+    let mut b = board.clone();
+    let moves: Vec<Move> = if pv.is_empty() {
+        first.into_iter().collect()
+    } else {
+        pv.to_vec()
+    };
+    for mv in moves {
+        if b.try_play(mv).is_err() {
+            break;
+        }
+        out.push(mv);
+    }
+    out
+}
