@@ -3,6 +3,8 @@
 //! that ties them together is [`crate::ics::session`].
 
 pub mod challenge;
+pub mod game;
+pub mod input;
 pub mod operator;
 pub mod opponent;
 pub mod policy;
