@@ -2,4 +2,5 @@
 
 pub mod bot;
 pub mod lists;
+pub mod session;
 pub mod talk;

@@ -135,6 +135,13 @@ impl PlayedGame {
         &self.hashes
     }
 
+    /// The SAN and comment of the last recorded move.
+    pub fn last_recorded(&self) -> Option<(&str, Option<&str>)> {
+        self.record
+            .last()
+            .map(|m| (m.san.as_str(), m.comment.as_deref()))
+    }
+
     /// Plies recorded so far.
     pub fn plies(&self) -> usize {
         self.moves.len()

@@ -3,10 +3,17 @@
 //! that ties them together is [`crate::ics::session`].
 
 pub mod challenge;
+pub mod command;
 pub mod game;
+pub mod hooks;
 pub mod input;
+pub mod observe;
 pub mod operator;
 pub mod opponent;
+pub mod play;
 pub mod policy;
 pub mod reconnect;
 pub mod record;
+
+#[cfg(test)]
+mod session_tests;
