@@ -57,6 +57,35 @@ enum Command {
     },
     /// Speak the UCI protocol on stdin/stdout.
     Uci,
+    /// Run the local chess server (FICS dialect) for offline play and tests.
+    Serve {
+        /// Port to listen on (0: any free port).
+        #[arg(long, default_value_t = wily::ics::server::DEFAULT_PORT)]
+        port: u16,
+        /// Accounts file: `handle password [flags]` a line.
+        #[arg(long)]
+        accounts: Option<PathBuf>,
+        /// Address to listen on.
+        #[arg(long, default_value = "127.0.0.1")]
+        bind: std::net::IpAddr,
+        /// End games by themselves when a clock runs out (FICS waits for `flag`).
+        #[arg(long)]
+        auto_flag: bool,
+        /// Log out players idle this many minutes while not playing.
+        #[arg(long)]
+        idle_minutes: Option<u64>,
+    },
+}
+
+fn serve(
+    port: u16,
+    accounts: Option<PathBuf>,
+    bind: std::net::IpAddr,
+    auto_flag: bool,
+    idle_minutes: Option<u64>,
+) -> Result<(), String> {
+    wily::ics::server::serve_cli(port, accounts.as_deref(), bind, auto_flag, idle_minutes)
+        .map_err(|e| e.to_string())
 }
 
 fn main() -> ExitCode {
@@ -70,6 +99,13 @@ fn main() -> ExitCode {
         Some(Command::Bench { .. }) => Err("bench is not built yet".to_string()),
         Some(Command::Test { .. }) => Err("test is not built yet".to_string()),
         Some(Command::Uci) => Err("uci is not built yet".to_string()),
+        Some(Command::Serve {
+            port,
+            accounts,
+            bind,
+            auto_flag,
+            idle_minutes,
+        }) => serve(port, accounts, bind, auto_flag, idle_minutes),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
