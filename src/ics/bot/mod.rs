@@ -2,8 +2,10 @@
 //! talk, records, operators, observing and the reconnect supervisor. The state machine
 //! that ties them together is [`crate::ics::session`].
 
+pub mod brain;
 pub mod challenge;
 pub mod command;
+pub mod driver;
 pub mod game;
 pub mod hooks;
 pub mod input;
@@ -14,6 +16,7 @@ pub mod play;
 pub mod policy;
 pub mod reconnect;
 pub mod record;
+pub mod translate;
 
 #[cfg(test)]
 mod session_tests;
