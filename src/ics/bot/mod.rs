@@ -2,6 +2,7 @@
 //! talk, records, operators, observing and the reconnect supervisor. The state machine
 //! that ties them together is [`crate::ics::session`].
 
+pub mod app;
 pub mod brain;
 pub mod challenge;
 pub mod command;
@@ -9,6 +10,8 @@ pub mod driver;
 pub mod game;
 pub mod hooks;
 pub mod input;
+pub mod local;
+pub mod logging;
 pub mod observe;
 pub mod operator;
 pub mod opponent;

@@ -19,8 +19,9 @@ pub fn translate(ev: Event, received: Instant) -> Option<ServerEvent> {
         Event::Creating(c) => ServerEvent::Creating {
             white: c.white,
             black: c.black,
-            white_rating: c.white_rating.value(),
-            black_rating: c.black_rating.value(),
+            // Servers print 0 for a player without a rating in the category.
+            white_rating: c.white_rating.value().filter(|&r| r > 0),
+            black_rating: c.black_rating.value().filter(|&r| r > 0),
         },
         Event::GameStart(g) => ServerEvent::GameStart {
             game: g.game,
@@ -40,7 +41,7 @@ pub fn translate(ev: Event, received: Instant) -> Option<ServerEvent> {
         },
         Event::Challenge(m) => ServerEvent::Challenge(Challenge {
             name: m.challenger.name,
-            rating: m.challenger.rating.value(),
+            rating: m.challenger.rating.value().filter(|&r| r > 0),
             registered: m.challenger.rating != Rating::Unregistered,
             titles: ServerTitles::default(),
             rated: m.rated,
