@@ -441,7 +441,7 @@ impl Session {
                     c.name,
                     class.category
                 );
-                out.push(Action::Send(format!("accept {}", c.name)));
+                out.push(Action::SendNow(format!("accept {}", c.name)));
             }
             Err(reason) => {
                 tracing::info!("declining {} from {}: {:?}", c.kind, c.name, reason);
@@ -531,7 +531,7 @@ impl Session {
                 if at_once {
                     // Leaving mid-game: ask for an adjournment; the server adjourns or
                     // scores the game when the connection closes.
-                    out.push(Action::Send("adjourn".into()));
+                    out.push(Action::SendNow("adjourn".into()));
                     tracing::warn!("quitting during game {}", g.number);
                 }
             }
@@ -547,7 +547,7 @@ impl Session {
             if self.seeking {
                 out.push(Action::Send("unseek".into()));
             }
-            out.push(Action::Send("adjourn".into()));
+            out.push(Action::SendNow("adjourn".into()));
         }
     }
 

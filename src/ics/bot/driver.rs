@@ -299,6 +299,11 @@ impl Driver {
                         tracing::debug!("not sent (connection closed): {cmd}");
                     }
                 }
+                Action::SendNow(cmd) => {
+                    if conn.send_urgent(&cmd).is_err() {
+                        tracing::debug!("not sent (connection closed): {cmd}");
+                    }
+                }
                 Action::SendMove {
                     text,
                     since,

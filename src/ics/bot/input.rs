@@ -246,6 +246,9 @@ pub struct FinishedGame {
 pub enum Action {
     /// A command line for the server (built by the bot only, never copied from input).
     Send(String),
+    /// A game command that must not wait behind chat in the rate-limited queue (draw,
+    /// abort, resign, flag, refresh); sent in order with the moves.
+    SendNow(String),
     /// A move for the server; `since` is when the update that asked for it arrived.
     SendMove {
         text: String,

@@ -290,7 +290,7 @@ impl Session {
             return;
         };
         if g.claimable_now() && g.policy.claim_draw() {
-            out.push(Action::Send("draw".into()));
+            out.push(Action::SendNow("draw".into()));
             out.push(Action::GameLog("claiming a draw".into()));
         }
         if self.cfg.engine.book && g.plies() < 80 {
@@ -468,7 +468,7 @@ impl Session {
         let cp = score_cp(r.score);
         g.policy.record_score(cp);
         if g.policy.should_resign(g.resign_clocks(now)) {
-            out.push(Action::Send("resign".into()));
+            out.push(Action::SendNow("resign".into()));
             out.push(Action::GameLog(format!("resigning (score {cp})")));
             out.push(Action::Commentary(format!(
                 "{} resigns (score {:+.2})",
@@ -485,10 +485,10 @@ impl Session {
             source: s.source,
         });
         if claim_after && g.policy.claim_draw() {
-            out.push(Action::Send("draw".into()));
+            out.push(Action::SendNow("draw".into()));
             out.push(Action::GameLog("claiming a draw after my move".into()));
         } else if g.policy.offer_draw(move_number, repetition_coming) {
-            out.push(Action::Send("draw".into()));
+            out.push(Action::SendNow("draw".into()));
             out.push(Action::Commentary(format!("{} offers a draw", self.me)));
         }
         g.sent = Some(best);
@@ -541,7 +541,7 @@ impl Session {
             return;
         }
         g.last_flag = Some(now);
-        out.push(Action::Send("flag".into()));
+        out.push(Action::SendNow("flag".into()));
         out.push(Action::GameLog(format!(
             "flagging (opponent clock {ms} ms)"
         )));
@@ -567,7 +567,7 @@ impl Session {
             OfferKind::Other => return,
         };
         out.push(Action::GameLog(format!("{from} offers {kind:?}: {reply}")));
-        out.push(Action::Send(reply.to_string()));
+        out.push(Action::SendNow(reply.to_string()));
     }
 
     pub(crate) fn illegal_move(&mut self, text: &str, out: &mut Vec<Action>) {
@@ -584,7 +584,7 @@ impl Session {
             g.pending_comment = None;
             g.pending_search = None;
             if g.illegal_replies <= 20 {
-                out.push(Action::Send("refresh".into()));
+                out.push(Action::SendNow("refresh".into()));
             }
         }
     }

@@ -82,7 +82,7 @@ fn start_game(s: &mut Session, now: Instant) -> Vec<Action> {
 fn sends(a: &[Action]) -> Vec<String> {
     a.iter()
         .filter_map(|x| match x {
-            Action::Send(s) => Some(s.clone()),
+            Action::Send(s) | Action::SendNow(s) => Some(s.clone()),
             Action::SendMove { text, .. } => Some(format!("MOVE {text}")),
             _ => None,
         })
