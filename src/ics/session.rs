@@ -555,9 +555,10 @@ impl Session {
     pub fn status_line(&self) -> String {
         let mut s = match &self.game {
             Some(g) => format!(
-                "playing game {} vs {} (ply {}, last score {})",
+                "playing game {} vs {} [{}] (ply {}, last score {})",
                 g.number,
                 g.opponent(),
+                g.policy.profile().describe(),
                 g.plies(),
                 g.policy
                     .last_score()

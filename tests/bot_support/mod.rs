@@ -24,6 +24,14 @@ pub const BOSS_PW: &str = "bosspass";
 
 /// A fresh temporary folder.
 pub fn tmpdir(tag: &str) -> PathBuf {
+    if std::env::var("WILY_TEST_LOG").is_ok() {
+        let _ = tracing_subscriber::fmt()
+            .with_env_filter(tracing_subscriber::EnvFilter::new(
+                std::env::var("WILY_TEST_LOG").unwrap_or_default(),
+            ))
+            .with_test_writer()
+            .try_init();
+    }
     let d = std::env::temp_dir().join(format!("wily-bot-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(d.join("lists")).expect("temp dir");
