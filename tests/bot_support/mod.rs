@@ -228,7 +228,12 @@ impl RawClient {
     /// Waits up to `secs` for a line containing `needle`; every line read is kept in
     /// `seen`. `None` on timeout.
     pub async fn wait_line(&mut self, needle: &str, secs: u64) -> Option<String> {
-        let limit = tokio::time::Instant::now() + Duration::from_secs(secs);
+        self.wait_line_for(needle, Duration::from_secs(secs)).await
+    }
+
+    /// As [`RawClient::wait_line`] with any duration.
+    pub async fn wait_line_for(&mut self, needle: &str, d: Duration) -> Option<String> {
+        let limit = tokio::time::Instant::now() + d;
         loop {
             while let Some(pos) = self.buf.iter().position(|&b| b == b'\n') {
                 let line: Vec<u8> = self.buf.drain(..=pos).collect();

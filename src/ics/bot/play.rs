@@ -305,7 +305,7 @@ impl Session {
                     });
                     let root = g.board().clone();
                     for cmd in g.talker.on_book(now, &root, pick.mv, &pick.candidates) {
-                        out.push(Action::Send(cmd));
+                        out.push(Action::SendNow(cmd));
                     }
                     out.push(Action::GameLog(format!("book move ({})", pick.candidates)));
                     g.sent = Some(pick.mv);
@@ -477,6 +477,33 @@ impl Session {
             )));
             return;
         }
+        let mut report = s.last_report.clone().unwrap_or(Report {
+            depth: r.depth,
+            seldepth: r.depth,
+            score: talk_score(r.score),
+            bound: TalkBound::Exact,
+            nodes: r.nodes,
+            nps: 0,
+            time: r.time,
+            hashfull: 0,
+            pv: r.pv.clone(),
+        });
+        report.depth = r.depth;
+        report.score = talk_score(r.score);
+        report.nodes = r.nodes;
+        report.time = r.time;
+        report.bound = TalkBound::Exact;
+        if !r.pv.is_empty() {
+            report.pv = r.pv.clone();
+        }
+        let talk = g.talker.on_move(now, &s.root, &report);
+        // A mate announcement goes out before the move: a mating move ends the game, and
+        // nobody could hear it afterwards. Talk is rate-limited by the talker, so it may
+        // travel with the moves, in order.
+        let announce_first = matches!(r.score, Score::Mate(_));
+        if announce_first {
+            out.extend(talk.iter().cloned().map(Action::SendNow));
+        }
         let (repetition_coming, claim_after) = g.after_move(best);
         let move_number = g.board().fullmove_number() as u32;
         out.push(Action::SendMove {
@@ -502,27 +529,8 @@ impl Session {
             r.time.as_millis() as u64,
         ));
         g.pending_search = Some(Some((cp, r.depth)));
-        let mut report = s.last_report.clone().unwrap_or(Report {
-            depth: r.depth,
-            seldepth: r.depth,
-            score: talk_score(r.score),
-            bound: TalkBound::Exact,
-            nodes: r.nodes,
-            nps: 0,
-            time: r.time,
-            hashfull: 0,
-            pv: r.pv.clone(),
-        });
-        report.depth = r.depth;
-        report.score = talk_score(r.score);
-        report.nodes = r.nodes;
-        report.time = r.time;
-        report.bound = TalkBound::Exact;
-        if !r.pv.is_empty() {
-            report.pv = r.pv.clone();
-        }
-        for cmd in g.talker.on_move(now, &s.root, &report) {
-            out.push(Action::Send(cmd));
+        if !announce_first {
+            out.extend(talk.into_iter().map(Action::SendNow));
         }
     }
 
