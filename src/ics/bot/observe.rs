@@ -151,6 +151,14 @@ impl Session {
     /// A board of an observed game: talk about the previous position's analysis, then
     /// analyse the new one (only while wily has no game of its own).
     pub(crate) fn observed_board(&mut self, u: BoardUpdate, now: Instant, out: &mut Vec<Action>) {
+        if !self.observer.has(u.game) {
+            // Only games the server confirmed (`You are now observing game N.`).
+            tracing::debug!(
+                "board of game {} that wily does not observe; ignored",
+                u.game
+            );
+            return;
+        }
         let w = self.observer.games.entry(u.game).or_insert(Watched {
             white: u.white.clone(),
             black: u.black.clone(),
