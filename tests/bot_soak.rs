@@ -54,7 +54,7 @@ async fn soak_bullet_games_with_garbage_lag_and_drops() {
         tick += 1;
         proxy.inject_garbage();
         garbage += 1;
-        if tick % 7 == 0 {
+        if tick.is_multiple_of(7) {
             proxy.lag(200 + (tick * 37) % 600);
             spikes += 1;
         }
