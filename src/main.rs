@@ -93,6 +93,15 @@ enum Command {
         #[arg(long)]
         idle_minutes: Option<u64>,
     },
+    /// Opening book: `book create FILE.pgn M [N] [WPCT]`, `book show`, `book info`.
+    #[command(subcommand)]
+    Book(wily::book::cli::BookCmd),
+    /// The small hand-edited book: `books create FILE.pgn M`.
+    #[command(subcommand)]
+    Books(wily::book::cli::BooksCmd),
+    /// The learning store: status, export, import, check.
+    #[command(subcommand)]
+    Learn(wily::learn::cli::LearnCmd),
 }
 
 fn serve(
@@ -137,6 +146,9 @@ fn main() -> ExitCode {
             auto_flag,
             idle_minutes,
         }) => serve(port, accounts, bind, auto_flag, idle_minutes),
+        Some(Command::Book(cmd)) => wily::book::cli::run_book(cmd).map(|s| print!("{s}")),
+        Some(Command::Books(cmd)) => wily::book::cli::run_books(cmd).map(|s| print!("{s}")),
+        Some(Command::Learn(cmd)) => wily::learn::cli::run_learn(cmd).map(|s| print!("{s}")),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
