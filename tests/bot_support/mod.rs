@@ -120,6 +120,28 @@ pub async fn run_bot(
         .expect("the bot ran")
 }
 
+/// As [`run_bot`], with the book and learning store named in `cfg`.
+pub async fn run_bot_learning(
+    cfg: Config,
+    connect: ConnectConfig,
+    max_games: u32,
+    limit: Duration,
+) -> RunReport {
+    let lists = OpponentLists::load(&cfg.paths.lists).0;
+    let (book, learn) = wily::ics::bot::learning::open(&cfg);
+    let opts = RunOptions {
+        lists,
+        max_games,
+        book: Box::new(book),
+        learn: Box::new(learn),
+        ..RunOptions::new(connect)
+    };
+    tokio::time::timeout(limit, run(cfg, opts))
+        .await
+        .expect("the bot finished in time")
+        .expect("the bot ran")
+}
+
 /// The PGN archive's text.
 pub fn archive(dir: &Path) -> String {
     std::fs::read_to_string(dir.join("logs").join("games.pgn")).unwrap_or_default()

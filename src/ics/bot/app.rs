@@ -2,7 +2,7 @@
 //! the configured server or, offline, against the in-process local server.
 
 use super::driver::{run, Commentary, RunOptions, RunReport};
-use super::hooks::{BookSource, LearnSink, NoBook, NoLearning};
+use super::hooks::{BookSource, LearnSink};
 use super::local;
 use super::logging;
 use crate::config::{Config, ConfigError};
@@ -78,8 +78,9 @@ fn wire_log(cfg: &Config) -> Option<PathBuf> {
 }
 
 /// The book and learning hooks for a run.
-fn hooks(_cfg: &Config) -> (Box<dyn BookSource>, Box<dyn LearnSink>) {
-    (Box::new(NoBook), Box::new(NoLearning))
+fn hooks(cfg: &Config) -> (Box<dyn BookSource>, Box<dyn LearnSink>) {
+    let (book, learn) = super::learning::open(cfg);
+    (Box::new(book), Box::new(learn))
 }
 
 /// Counts SIGTERM/SIGINT into a watch channel (1: finish the game, 2: leave now).

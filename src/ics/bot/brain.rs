@@ -64,6 +64,8 @@ fn run(
 ) {
     let mut engine = Engine::new(options);
     let mut current: Option<(u64, SearchControl)> = None;
+    // Position learning: re-seeded after every hash clear.
+    let mut seeds: Vec<(u64, Move, i32, i32)> = Vec::new();
     for cmd in rx {
         match cmd {
             BrainCmd::Start(spec) => {
@@ -72,6 +74,9 @@ fn run(
                 }
                 if spec.new_game {
                     engine.new_game();
+                    for &(key, mv, score, depth) in &seeds {
+                        engine.tt_seed(key, mv, score, depth);
+                    }
                 }
                 engine.set_draw_score(spec.draw_score);
                 let id = spec.id;
@@ -116,10 +121,11 @@ fn run(
                     }
                 }
             }
-            BrainCmd::Seed(seeds) => {
-                for (key, mv, score, depth) in seeds {
+            BrainCmd::Seed(new) => {
+                for &(key, mv, score, depth) in &new {
                     engine.tt_seed(key, mv, score, depth);
                 }
+                seeds = new;
             }
         }
     }

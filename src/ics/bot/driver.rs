@@ -169,6 +169,14 @@ pub async fn run(cfg: Config, opts: RunOptions) -> Result<RunReport, BotError> {
         max_games: opts.max_games,
         cfg: cfg.clone(),
     };
+    let seeds = d.learn.tt_seeds();
+    if !seeds.is_empty() {
+        tracing::info!(
+            "position learning: {} positions for the hash table",
+            seeds.len()
+        );
+        d.brain.send(BrainCmd::Seed(seeds));
+    }
     let mut shutdown = opts.shutdown;
     let mut backoff = Backoff::new(
         Duration::from_secs(cfg.server.reconnect_min_secs),
@@ -357,6 +365,10 @@ impl Driver {
                         tracing::warn!("lost on time: {} vs {}", f.record.white, f.record.black);
                     }
                     self.learn.game_finished(&f);
+                    let seeds = self.learn.tt_seeds();
+                    if !seeds.is_empty() {
+                        self.brain.send(BrainCmd::Seed(seeds));
+                    }
                     if let Some(mut l) = self.game_log.take() {
                         l.line(&format!("{} {}", f.record.result, f.record.end_text));
                     }

@@ -33,6 +33,12 @@ impl BookSource for NoBook {
 pub trait LearnSink: Send {
     /// Called once per finished game; errors are logged by the implementation.
     fn game_finished(&mut self, game: &FinishedGame);
+
+    /// Positions to seed the engine's hash table with (position learning):
+    /// (`Board::hash`, move, score for the side to move, depth).
+    fn tt_seeds(&self) -> Vec<(u64, Move, i32, i32)> {
+        Vec::new()
+    }
 }
 
 /// Learns nothing.

@@ -10,6 +10,7 @@ pub mod driver;
 pub mod game;
 pub mod hooks;
 pub mod input;
+pub mod learning;
 pub mod local;
 pub mod logging;
 pub mod observe;
