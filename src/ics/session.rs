@@ -39,6 +39,8 @@ pub struct ActiveSearch {
     pub root: Board,
     /// When the update that asked for this search arrived.
     pub since: Instant,
+    /// When the search was started.
+    pub started: Instant,
     pub source: MoveSource,
     pub last_report: Option<Report>,
 }

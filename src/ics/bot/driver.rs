@@ -331,6 +331,7 @@ impl Driver {
                 Action::StartSearch(spec) => self.brain.send(BrainCmd::Start(spec)),
                 Action::StopSearch { id } => self.brain.send(BrainCmd::Stop(id)),
                 Action::PonderHit { id } => self.brain.send(BrainCmd::PonderHit(id)),
+                Action::Finish { id } => self.brain.send(BrainCmd::Stop(id)),
                 Action::GameLogOpen { game, white, black } => {
                     if self.cfg.log.game_logs {
                         let stamp = chrono::Utc::now().format("%Y%m%d-%H%M%S").to_string();

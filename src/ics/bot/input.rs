@@ -263,6 +263,11 @@ pub enum Action {
     PonderHit {
         id: u64,
     },
+    /// Stop search `id` now and play its best move (a ponder hit after the move's time
+    /// was already spent pondering).
+    Finish {
+        id: u64,
+    },
     /// A game started: open its log.
     GameLogOpen {
         game: u32,

@@ -185,6 +185,7 @@ impl Session {
             purpose: Purpose::Analyse { game: u.game },
             root: u.board.clone(),
             since: u.received,
+            started: now,
             source: super::input::MoveSource::Search,
             last_report: None,
         });

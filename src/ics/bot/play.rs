@@ -8,6 +8,7 @@ use super::opponent::OpponentProfile;
 use super::policy::{GamePolicy, MATE_CP};
 use super::record::move_comment;
 use crate::chess::san::to_ics_move;
+use crate::engine::time::TimeManager;
 use crate::engine::{Bound, Limits, Score, SearchInfo, SearchResult};
 use crate::ics::session::{ActiveSearch, Purpose, Session};
 use crate::ics::talk::{Report, TalkBound, TalkScore, Talker};
@@ -273,7 +274,18 @@ impl Session {
                     s.purpose = Purpose::Think { game };
                     s.since = u.received;
                     s.source = MoveSource::PonderHit;
-                    out.push(Action::PonderHit { id: s.id });
+                    // As Crafty: when pondering already used this move's time, move now.
+                    let limits = limits_for(u, false, self.cfg.engine.depth_limit);
+                    let overhead = Duration::from_millis(self.cfg.engine.move_overhead_ms);
+                    let spent =
+                        TimeManager::new(&limits, u.board.side_to_move(), overhead, s.started)
+                            .soft()
+                            .is_some_and(|soft| now.saturating_duration_since(s.started) >= soft);
+                    out.push(if spent {
+                        Action::Finish { id: s.id }
+                    } else {
+                        Action::PonderHit { id: s.id }
+                    });
                     out.push(Action::GameLog(format!(
                         "ponder hit ({})",
                         u.last_move_san.as_deref().unwrap_or("?")
@@ -380,6 +392,7 @@ impl Session {
             purpose,
             root: spec.board.clone(),
             since,
+            started: since,
             source: MoveSource::Search,
             last_report: None,
         });

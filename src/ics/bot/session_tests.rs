@@ -687,3 +687,37 @@ fn shutdown_finishes_the_game_first() {
         .iter()
         .any(|x| matches!(x, Action::Quit)));
 }
+
+#[test]
+fn ponder_hit_after_the_budget_moves_at_once() {
+    let (mut s, now) = session();
+    let a = start_game(&mut s, now);
+    let id = started(&a).unwrap().id;
+    let start = parse_fen(START).unwrap();
+    s.handle(
+        Input::Done {
+            id,
+            result: result(&start, "e2e4", Some("e7e5"), 30),
+        },
+        now,
+    );
+    let a = s.handle(board(E4, Relation::OpponentMove, Some("P/e2-e4"), now), now);
+    let ponder = started(&a).unwrap().id;
+    // 60 s on the clock: a budget of about 2 s; the opponent took 10 s.
+    let t = now + Duration::from_secs(10);
+    let a = s.handle(board(E4E5, Relation::MyMove, Some("P/e7-e5"), t), t);
+    assert!(
+        a.iter()
+            .any(|x| matches!(x, Action::Finish { id } if *id == ponder)),
+        "{a:?}"
+    );
+    let b = parse_fen(E4E5).unwrap();
+    let a = s.handle(
+        Input::Done {
+            id: ponder,
+            result: result(&b, "g1f3", None, 25),
+        },
+        t,
+    );
+    assert_eq!(sends(&a), vec!["MOVE g1f3"]);
+}
