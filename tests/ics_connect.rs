@@ -504,3 +504,84 @@ async fn timeouts_and_refused_connections() {
         .expect_err("invalid");
     assert!(err.is_final());
 }
+
+#[tokio::test]
+async fn idle_session_sends_a_keepalive() {
+    let Some(rec) = recording("rpblc/01_login.AlphaBot.raw") else {
+        return;
+    };
+    let cut = rec
+        .windows(9)
+        .position(|w| w == b"Thank you")
+        .unwrap_or(rec.len());
+    let (l, port) = listener().await;
+    let server = tokio::spawn(serve(
+        l,
+        rec[..cut].to_vec(),
+        Play {
+            expect_after: 1,
+            ..Default::default()
+        },
+    ));
+    let mut cfg = config(port, registered());
+    cfg.setup = false;
+    cfg.keepalive = KeepAlive {
+        idle: Some(Duration::from_millis(300)),
+        probe_after: Duration::from_secs(60),
+        probe_timeout: Duration::from_secs(60),
+    };
+    let (conn, rx) = connect(cfg).await.expect("logs in");
+    let heard = tokio::time::timeout(LIMIT, server)
+        .await
+        .expect("server ends")
+        .expect("server ok");
+    assert_eq!(
+        heard.lines.last().map(String::as_str),
+        Some("date"),
+        "{:?}",
+        heard.lines
+    );
+    conn.close();
+    let _ = collect(rx).await;
+}
+
+#[tokio::test]
+async fn a_held_chat_line_is_delivered_without_a_prompt() {
+    let Some(rec) = recording("rpblc/01_login.AlphaBot.raw") else {
+        return;
+    };
+    let cut = rec
+        .windows(9)
+        .position(|w| w == b"Thank you")
+        .unwrap_or(rec.len());
+    let (l, port) = listener().await;
+    let play = Play {
+        inject: b"\n\rBetaBot tells you: are you there?\n\r".to_vec(),
+        go_silent: true,
+        ..Default::default()
+    };
+    let server = tokio::spawn(serve(l, rec[..cut].to_vec(), play));
+    let mut cfg = config(port, registered());
+    cfg.setup = false;
+    let (conn, mut rx) = connect(cfg).await.expect("logs in");
+    // No prompt and no close follow the tell: only the hold timer can release it.
+    let tell = tokio::time::timeout(Duration::from_secs(5), async {
+        while let Some(ev) = rx.recv().await {
+            if let Event::Chat(c) = ev {
+                return Some(c);
+            }
+        }
+        None
+    })
+    .await
+    .expect("the tell arrives while the connection is open")
+    .expect("a chat event");
+    assert_eq!(
+        (tell.from.as_str(), tell.text.as_str()),
+        ("BetaBot", "are you there?")
+    );
+    assert!(!conn.is_closed());
+    conn.close();
+    let _ = collect(rx).await;
+    server.abort();
+}

@@ -247,7 +247,8 @@ impl Connection {
             .map_err(|_| Closed)
     }
 
-    /// Sends a move (`e2e4`, `e7e8=q`, `O-O`): urgent.
+    /// Sends a move, urgent. Write it with `chess::san::to_ics_move` (`e2e4`, `o-o`,
+    /// `e7e8=q`): a form every FICS-lineage server takes (lasker refuses `e7e8q`).
     pub fn send_move(&self, mv: &str) -> Result<(), Closed> {
         let mv = sanitize(mv.trim());
         self.tx

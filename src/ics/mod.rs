@@ -7,6 +7,7 @@
 //! [`connection`] does the I/O: connect, [`login`], [`dialect`] setup, keep-alive,
 //! dead-connection detection, and hands events to the bot over a tokio channel.
 
+pub mod board;
 pub mod connection;
 pub mod dialect;
 pub mod events;
@@ -15,6 +16,7 @@ pub mod login;
 pub mod outqueue;
 pub mod parse;
 pub mod pipeline;
+pub mod server;
 pub mod telnet;
 pub mod timeseal;
 pub mod wirelog;

@@ -8,8 +8,10 @@ use std::path::PathBuf;
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use wily::ics::events::{ChatKind, EndReason, GameResult, MatchOffer};
+use wily::ics::login::{Login, LoginFlow, Step};
 use wily::ics::pipeline::{events_of, PipelineOptions};
-use wily::ics::{Event, Style12};
+use wily::ics::{Color, Event, Style12};
 
 /// `data/ics` under `$WILY_SHARED`, else `<manifest>/../shared`; `None` (after printing
 /// why) when it is absent.
@@ -140,4 +142,47 @@ pub fn assert_in_order(name: &str, events: &[Event], want: &[&dyn Fn(&Event) -> 
         "{name}: only {i} of {} expected events found in order",
         want.len()
     );
+}
+
+pub fn get<'a>(all: &'a [(String, Vec<u8>)], name: &str) -> &'a [u8] {
+    all.iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, b)| b.as_slice())
+        .unwrap_or_else(|| panic!("recording {name} missing"))
+}
+
+pub fn end_is(e: &Event, reason: EndReason, result: GameResult, who: Option<&str>) -> bool {
+    matches!(e, Event::GameEnd(g) if g.reason == reason && g.result == result && g.who.as_deref() == who)
+}
+
+pub fn chat_is(e: &Event, kind: ChatKind, from: &str, text: &str) -> bool {
+    matches!(e, Event::Chat(c) if c.kind == kind && c.from == from && c.text == text)
+}
+
+pub fn offer_is(
+    e: &Event,
+    incoming: bool,
+    challenger: &str,
+    color: Option<Color>,
+    rated: bool,
+    base: u32,
+    inc: u32,
+) -> bool {
+    let check = |o: &MatchOffer| {
+        o.challenger.name == challenger
+            && o.challenger_color == color
+            && o.rated == rated
+            && o.base_minutes == base
+            && o.increment_secs == inc
+    };
+    match e {
+        Event::Challenge(o) if incoming => check(o),
+        Event::Issuing(o) if !incoming => check(o),
+        _ => false,
+    }
+}
+
+pub fn login_outcome(events: &[Event], login: Login) -> Vec<Step> {
+    let mut flow = LoginFlow::new(login);
+    events.iter().filter_map(|e| flow.on_event(e)).collect()
 }

@@ -112,11 +112,18 @@ impl Client {
         c
     }
 
-    /// Send a line. Prompts left over from earlier unsolicited blocks are
+    /// Send a line. Line ends and prompts left over from earlier blocks are
     /// skipped first, so the next wait sees only what answers this line.
     pub async fn send(&mut self, line: &str) {
-        while self.all[self.pos..].starts_with(b"fics% ") {
-            self.pos += 6;
+        loop {
+            let rest = &self.all[self.pos..];
+            if rest.starts_with(b"fics% ") {
+                self.pos += 6;
+            } else if rest.starts_with(b"\n\r") {
+                self.pos += 2;
+            } else {
+                break;
+            }
         }
         self.stream
             .write_all(format!("{line}\n").as_bytes())

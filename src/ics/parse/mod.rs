@@ -113,6 +113,11 @@ impl Parser {
 
     fn emit(&mut self, ev: Event, line: &str, out: &mut Vec<Event>) {
         match &ev {
+            // Milliseconds are a session setting: once seen, keep reading them.
+            Event::Board(b) if b.clocks_in_ms && self.unit == ClockUnit::Auto => {
+                self.unit = ClockUnit::Milliseconds;
+                self.last_start = None;
+            }
             Event::GameStart(_) => {
                 let t = line.trim();
                 if self.last_start.as_deref() == Some(t) {
@@ -195,6 +200,26 @@ mod tests {
             .filter(|e| matches!(e, Event::GameStart(_)))
             .count();
         assert_eq!(starts, 1);
+    }
+
+    #[test]
+    fn milliseconds_stick_once_seen() {
+        let first = "<12> rnbqkbnr pppppppp -------- -------- -------- -------- PPPPPPPP RNBQKBNR W -1 1 1 1 1 0 7 A B 1 1 0 39 39 60000 60000 1 none (0:00.000) none 0 1 0";
+        let late = "<12> rnbqkbnr pppppppp -------- -------- -------- -------- PPPPPPPP RNBQKBNR W -1 1 1 1 1 0 7 A B 1 1 0 39 39 45 900 30 P/e2-e4 (0:00) e4 0 1 0";
+        let out = feed(&[first, late]);
+        let clocks: Vec<(i64, bool)> = out
+            .iter()
+            .filter_map(|e| match e {
+                Event::Board(b) => Some((b.white_clock_ms, b.clocks_in_ms)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(clocks, vec![(60_000, true), (45, true)]);
+        // Alone, the late line would read as seconds.
+        match parse_line(late, ClockUnit::Auto) {
+            Some(Event::Board(b)) => assert_eq!(b.white_clock_ms, 45_000),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -131,18 +131,23 @@ pub fn parse(line: &str) -> Option<Event> {
             });
         }
     }
-    if SETTING_ACKS.contains(&line)
+    let maybe_var_set =
+        (line.ends_with(" set") || line.ends_with(" set.") || line.ends_with("unset."))
+            && VAR_SET.is_match(line);
+    if maybe_var_set
+        || SETTING_ACKS.contains(&line)
         || line.starts_with("Interface set to")
         || line.starts_with("Your interface")
-        || VAR_SET.is_match(line)
     {
         return Some(Event::SettingAck {
             text: line.to_string(),
         });
     }
-    if let Some(c) = ADJOURNED.captures(line) {
-        let n = c.get(1).or(c.get(2))?.as_str().parse().ok()?;
-        return Some(Event::AdjournedGames { count: n });
+    if line.contains(" adjourned game") || line.contains(" stored game") {
+        if let Some(c) = ADJOURNED.captures(line) {
+            let n = c.get(1).or(c.get(2))?.as_str().parse().ok()?;
+            return Some(Event::AdjournedGames { count: n });
+        }
     }
     let lower_idle = line.contains("idle") || line.contains("Idle");
     if lower_idle

@@ -192,6 +192,11 @@ pub fn parse(line: &str) -> Option<Event> {
             count: n.trim().parse().ok()?,
         });
     }
+    if let Some(rest) = line.strip_prefix("Your seek has been posted with index ") {
+        return Some(Event::SeekPosted {
+            index: rest.trim_end_matches('.').parse().ok()?,
+        });
+    }
     if line.contains(" seeking ") {
         return announcement(line);
     }
@@ -289,6 +294,10 @@ mod tests {
         );
         assert_eq!(parse("<sc>"), Some(Event::SeeksCleared));
         assert_eq!(parse("<sr> 8 x"), None);
+        assert_eq!(
+            parse("Your seek has been posted with index 23."),
+            Some(Event::SeekPosted { index: 23 })
+        );
     }
 
     #[test]

@@ -3,15 +3,19 @@
 //! Fields after the 31st are optional and extra trailing fields are ignored: field 32 is
 //! the clock-ticking flag (lasker, FICS), field 33 the lag in milliseconds (FICS). Clocks
 //! may be negative (a flagged player) and come in seconds, or in milliseconds after
-//! `iset ms 1`; [`ClockUnit::Auto`] tells them apart by the move-time field, which the
-//! servers print with a fraction (`(0:01.234)`) exactly when they send milliseconds.
+//! `iset ms 1`. [`ClockUnit::Auto`] tells them apart line by line: the servers print the
+//! move-time field with a fraction (`(0:01.234)`) when they send milliseconds, and a
+//! clock that cannot be seconds (more than the time control allows plus an hour) is
+//! milliseconds too. The connection's [`crate::ics::parse::Parser`] makes the choice
+//! sticky once milliseconds have been seen, so a low clock late in a game is never
+//! misread.
 
 use crate::ics::events::{Color, Relation, Style12};
 
 /// How to read the clock fields.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ClockUnit {
-    /// Milliseconds when the move time has a fraction, otherwise seconds.
+    /// Milliseconds when the line shows it (see the module doc), otherwise seconds.
     #[default]
     Auto,
     Seconds,
@@ -86,10 +90,12 @@ fn none_or(s: &str) -> Option<String> {
 
 /// Parses one `<12>` line.
 pub fn parse(line: &str, unit: ClockUnit) -> Result<Style12, Style12Error> {
-    let mut f = line.split_ascii_whitespace();
-    if f.next() != Some("<12>") {
+    // `<12>` is followed by a blank; an old help file shows it glued to the first rank,
+    // which is accepted too.
+    let Some(rest) = line.trim_start().strip_prefix("<12>") else {
         return Err(Style12Error::NotStyle12);
-    }
+    };
+    let mut f = rest.split_ascii_whitespace();
     let mut next = |n: u8| {
         f.next().ok_or(if n <= 31 {
             Style12Error::TooFewFields
@@ -157,7 +163,14 @@ pub fn parse(line: &str, unit: ClockUnit) -> Result<Style12, Style12Error> {
     let clocks_in_ms = match unit {
         ClockUnit::Milliseconds => true,
         ClockUnit::Seconds => false,
-        ClockUnit::Auto => fraction,
+        ClockUnit::Auto => {
+            // Seconds can be at most the base time, the increments so far and an hour of
+            // `moretime`; anything larger is milliseconds.
+            let bound = i64::from(base_minutes) * 60
+                + i64::from(increment_secs) * (i64::from(move_number) + 2)
+                + 3600;
+            fraction || wclock.abs().max(bclock.abs()) > bound
+        }
     };
     let scale = if clocks_in_ms { 1 } else { 1000 };
     let clamp = |v: i64| v.clamp(-(1 << 40), 1 << 40) * scale;
@@ -246,6 +259,15 @@ mod tests {
         assert_eq!(
             b.to_fen(),
             "rnbqkb1r/pppppppp/5n2/8/4P3/8/PPPPKPPP/RNBQ1BNR b kq - 0 2"
+        );
+        // Milliseconds without a fraction: the first board's clocks give it away.
+        let no_frac = FICS_MS
+            .replace("(0:06.310)", "(0:06)")
+            .replace(" 119871 -2040 ", " 180000 180000 ");
+        assert!(
+            parse(&no_frac, ClockUnit::Auto)
+                .expect("parses")
+                .clocks_in_ms
         );
         // An explicit unit overrides the guess.
         let s = parse(FICS_MS, ClockUnit::Seconds).expect("parses");

@@ -42,8 +42,19 @@ pub enum Event {
     },
     /// One input line (telnet removed, no line ending).
     Line { sid: Sid, line: String },
+    /// The client speaks timeseal (its hello line arrived).
+    Timeseal { sid: Sid },
     /// The client is gone.
     Closed { sid: Sid },
+}
+
+/// What the input filter makes of the bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Input {
+    /// A text line.
+    Line(String),
+    /// A timeseal hello (`TIMESTAMP|user|system|`): the client encodes its lines.
+    TimesealHello,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,10 +68,13 @@ enum Telnet {
 
 /// Byte-to-line filter: telnet commands (IAC ...) removed, `\n`, `\r\n`,
 /// `\r` and `\r\0` all end a line, control bytes dropped (backspace edits),
-/// lines cut at [`MAX_LINE`] bytes, invalid UTF-8 replaced.
+/// lines cut at [`MAX_LINE`] bytes, invalid UTF-8 replaced. Lines a timeseal
+/// client encoded are decoded (the hello reported, ping replies dropped).
 #[derive(Debug)]
 pub struct LineReader {
     buf: Vec<u8>,
+    /// The line's bytes as sent (telnet removed), for timeseal decoding.
+    raw: Vec<u8>,
     state: Telnet,
     after_cr: bool,
 }
@@ -75,6 +89,7 @@ impl LineReader {
     pub fn new() -> LineReader {
         LineReader {
             buf: Vec::with_capacity(128),
+            raw: Vec::with_capacity(128),
             state: Telnet::Data,
             after_cr: false,
         }
@@ -87,9 +102,17 @@ impl LineReader {
     }
 
     /// Feed bytes; complete lines are appended to `out`.
-    pub fn feed(&mut self, bytes: &[u8], out: &mut Vec<String>) {
+    pub fn feed(&mut self, bytes: &[u8], out: &mut Vec<Input>) {
         for &b in bytes {
             let was_cr = std::mem::replace(&mut self.after_cr, false);
+            if self.state == Telnet::Data
+                && b != 255
+                && b != b'\n'
+                && b != b'\r'
+                && self.raw.len() < 2 * MAX_LINE
+            {
+                self.raw.push(b);
+            }
             match self.state {
                 Telnet::Data => match b {
                     255 => self.state = Telnet::Iac,
@@ -132,8 +155,24 @@ impl LineReader {
         }
     }
 
-    fn finish(&mut self, out: &mut Vec<String>) {
-        out.push(String::from_utf8_lossy(&self.buf).into_owned());
+    fn finish(&mut self, out: &mut Vec<Input>) {
+        let raw = std::mem::take(&mut self.raw);
+        if let Some(cl) = crate::ics::timeseal::decode_client_line(&raw) {
+            self.buf.clear();
+            if cl.hello().is_some() {
+                out.push(Input::TimesealHello);
+            } else if !cl.is_ping_reply() {
+                let text: String = cl
+                    .text
+                    .chars()
+                    .filter(|c| !c.is_control())
+                    .take(MAX_LINE)
+                    .collect();
+                out.push(Input::Line(text));
+            }
+            return;
+        }
+        out.push(Input::Line(String::from_utf8_lossy(&self.buf).into_owned()));
         self.buf.clear();
     }
 }
@@ -238,8 +277,12 @@ async fn connection(
                     Ok(n) => n,
                 };
                 reader.feed(buf.get(..n).unwrap_or(&[]), &mut lines);
-                for line in lines.drain(..) {
-                    if events.send(Event::Line { sid, line }).await.is_err() {
+                for input in lines.drain(..) {
+                    let ev = match input {
+                        Input::Line(line) => Event::Line { sid, line },
+                        Input::TimesealHello => Event::Timeseal { sid },
+                    };
+                    if events.send(ev).await.is_err() {
                         break 'outer;
                     }
                     count += 1;
@@ -271,7 +314,12 @@ mod tests {
         for c in chunks {
             r.feed(c, &mut out);
         }
-        out
+        out.into_iter()
+            .map(|i| match i {
+                Input::Line(l) => l,
+                Input::TimesealHello => "<hello>".into(),
+            })
+            .collect()
     }
 
     #[test]
@@ -299,6 +347,25 @@ mod tests {
         assert!(out.is_empty());
         assert_eq!(r.pending(), MAX_LINE);
         r.feed(b"\n", &mut out);
-        assert_eq!(out[0].len(), MAX_LINE);
+        assert!(matches!(&out[0], Input::Line(l) if l.len() == MAX_LINE));
+    }
+
+    #[test]
+    fn timeseal_lines_are_decoded() {
+        use crate::ics::timeseal::{encode_line, hello};
+        let mut stream = Vec::new();
+        stream.extend(encode_line(hello("wily", "linux").as_bytes(), 1000));
+        stream.extend(encode_line(b"guest", 1200));
+        stream.extend(encode_line(b"\x029", 1300));
+        stream.extend(encode_line(b"set style 12", 1400));
+        stream.extend_from_slice(b"plain text\r\n");
+        for split in [1, 5, 13, 4096] {
+            let chunks: Vec<&[u8]> = stream.chunks(split).collect();
+            assert_eq!(
+                lines(&chunks),
+                vec!["<hello>", "guest", "set style 12", "plain text"],
+                "split {split}"
+            );
+        }
     }
 }

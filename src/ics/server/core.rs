@@ -120,6 +120,12 @@ impl Core {
                 self.send_banner(sid);
             }
             Event::Line { sid, line } => self.on_line(sid, &line),
+            Event::Timeseal { sid } => {
+                if let Some(s) = self.sessions.get_mut(&sid) {
+                    s.timeseal = true;
+                    tracing::debug!(sid, "timeseal client");
+                }
+            }
             Event::Closed { sid } => {
                 if self.sessions.contains_key(&sid) {
                     self.remove_session(sid, false);

@@ -63,60 +63,9 @@ fn square_name(sq: Square) -> String {
     sq.to_string()
 }
 
-/// Standard SAN with `+`/`#`.
+/// Standard SAN with `+`/`#` (the crate's SAN writer).
 pub fn to_san(board: &Board, mv: Move) -> String {
-    let mut s = String::with_capacity(8);
-    let piece = board.piece_on(mv.from).unwrap_or(Piece::Pawn);
-    if is_castle(board, mv) {
-        s.push_str(if castle_is_short(mv) { "O-O" } else { "O-O-O" });
-    } else {
-        let capture = board.color_on(mv.to) == Some(!board.side_to_move())
-            || (piece == Piece::Pawn && mv.from.file() != mv.to.file());
-        if piece == Piece::Pawn {
-            if capture {
-                s.push(char::from(mv.from.file()));
-            }
-        } else {
-            s.push(piece_letter(piece));
-            let others: Vec<Move> = legal_moves(board)
-                .into_iter()
-                .filter(|m| {
-                    m.to == mv.to
-                        && m.from != mv.from
-                        && board.piece_on(m.from) == Some(piece)
-                        && !is_castle(board, *m)
-                })
-                .collect();
-            if !others.is_empty() {
-                let same_file = others.iter().any(|m| m.from.file() == mv.from.file());
-                let same_rank = others.iter().any(|m| m.from.rank() == mv.from.rank());
-                if !same_file {
-                    s.push(char::from(mv.from.file()));
-                } else if !same_rank {
-                    s.push(char::from(mv.from.rank()));
-                } else {
-                    s.push_str(&square_name(mv.from));
-                }
-            }
-        }
-        if capture {
-            s.push('x');
-        }
-        s.push_str(&square_name(mv.to));
-        if let Some(p) = mv.promotion {
-            s.push('=');
-            s.push(piece_letter(p));
-        }
-    }
-    let mut after = board.clone();
-    if after.try_play(mv).is_ok() && !after.checkers().is_empty() {
-        s.push(if legal_moves(&after).is_empty() {
-            '#'
-        } else {
-            '+'
-        });
-    }
-    s
+    crate::chess::san::to_san(board, mv)
 }
 
 /// The move as the lasker server prints it in style 12: SAN, but a mate is
@@ -161,17 +110,9 @@ pub fn to_coord(board: &Board, mv: Move) -> String {
 }
 
 /// The form a client should send so every FICS-lineage server takes it:
-/// `e2e4`, `o-o`, `e7e8=q`.
+/// `e2e4`, `o-o`, `e7e8=q` (the crate's ICS move writer).
 pub fn to_wire(board: &Board, mv: Move) -> String {
-    if is_castle(board, mv) {
-        return if castle_is_short(mv) { "o-o" } else { "o-o-o" }.to_string();
-    }
-    let mut s = format!("{}{}", square_name(mv.from), square_name(mv.to));
-    if let Some(p) = mv.promotion {
-        s.push('=');
-        s.push(piece_letter(p).to_ascii_lowercase());
-    }
-    s
+    crate::chess::san::to_ics_move(board, mv)
 }
 
 /// A typed move, understood by shape only (not yet checked on a board).
@@ -516,5 +457,23 @@ mod tests {
         let b = Board::default();
         assert_eq!(material(&b, Color::White), 39);
         assert!(has_mating_material(&b, Color::Black));
+    }
+}
+
+#[cfg(test)]
+mod material_tests {
+    use super::*;
+
+    #[test]
+    fn mating_material_follows_lasker() {
+        let b: Board = "8/8/4k3/8/8/3K4/8/8 w - - 0 1".parse().expect("fen");
+        assert!(!has_mating_material(&b, Color::White));
+        let b: Board = "8/8/4k3/8/8/3KB3/8/8 w - - 0 1".parse().expect("fen");
+        assert!(!has_mating_material(&b, Color::White));
+        let b: Board = "8/8/4k3/8/8/3KBN2/8/8 w - - 0 1".parse().expect("fen");
+        assert!(has_mating_material(&b, Color::White));
+        let b: Board = "8/8/4k3/8/8/3K4/7P/8 w - - 0 1".parse().expect("fen");
+        assert!(has_mating_material(&b, Color::White));
+        assert!(!has_mating_material(&b, Color::Black));
     }
 }

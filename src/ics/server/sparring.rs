@@ -27,7 +27,8 @@ pub enum MoveChooser {
     /// A random legal move from an RNG with this seed.
     Random { seed: u64 },
     /// Ask a function (cozy-chess move encoding; `None` or an illegal move
-    /// falls back to a random move).
+    /// falls back to a random move). It runs on a blocking thread, so it may
+    /// search for as long as the clock allows.
     Callback(ChooseFn),
 }
 
@@ -369,6 +370,9 @@ async fn run(
     if let Some((b, i)) = policy.seek {
         w.send(&format!("seek {b} {i}")).await?;
     }
+    if policy.play_seeks {
+        w.send("sought").await?;
+    }
     if let Some((name, b, i)) = &policy.challenge {
         w.send(&format!("match {name} {b} {i}")).await?;
     }
@@ -377,6 +381,8 @@ async fn run(
     let mut seen_moves: Vec<String> = Vec::new();
     let mut flag_at: Option<Instant> = None;
     let mut in_game = false;
+    // A `play` was sent and its game has not started yet.
+    let mut playing_ad = false;
     loop {
         for line in w.lines() {
             if let Some(b) = line
@@ -389,6 +395,7 @@ async fn run(
                 };
                 if !in_game {
                     in_game = true;
+                    playing_ad = false;
                     moves_made = 0;
                     offered_draw = false;
                     seen_moves.clear();
@@ -433,7 +440,15 @@ async fn run(
                 }
                 let legal = legal_moves(&b.board);
                 let picked = match &policy.chooser {
-                    MoveChooser::Callback(f) => f(&b.board).filter(|m| legal.contains(m)),
+                    MoveChooser::Callback(f) => {
+                        // The callback may search for a while: keep it off the runtime's workers.
+                        let (f, board) = (Arc::clone(f), b.board.clone());
+                        tokio::task::spawn_blocking(move || f(&board))
+                            .await
+                            .ok()
+                            .flatten()
+                            .filter(|m| legal.contains(m))
+                    }
                     MoveChooser::Random { .. } => None,
                 };
                 let mv = match picked {
@@ -466,6 +481,9 @@ async fn run(
                 if let Some((b, i)) = policy.seek {
                     w.send(&format!("seek {b} {i}")).await?;
                 }
+                if policy.play_seeks {
+                    w.send("sought").await?;
+                }
             } else if line.starts_with("Challenge: ") && policy.accept_challenges {
                 if let Some(from) = line
                     .strip_prefix("Challenge: ")
@@ -491,10 +509,13 @@ async fn run(
                 w.send("decline adjourn").await?;
             } else if line == "Illegal move." {
                 report.illegal_replies += 1;
-            } else if policy.play_seeks && !in_game {
+            } else if line == "That seek is not available." || line.starts_with("ERROR: ") {
+                playing_ad = false;
+            } else if policy.play_seeks && !in_game && !playing_ad {
                 let f: Vec<&str> = line.split_whitespace().collect();
                 if let [id, _rating, name, _base, _inc, "rated" | "unrated", ..] = f.as_slice() {
                     if id.parse::<u32>().is_ok() && !name.eq_ignore_ascii_case(&me) {
+                        playing_ad = true;
                         w.send(&format!("play {id}")).await?;
                     }
                 }
