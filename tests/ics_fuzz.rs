@@ -167,8 +167,9 @@ fn mutated_real_lines_never_panic() {
 
 #[test]
 fn mutated_style12_fields() {
-    let base = literal_lines()[0].clone();
-    let fields: Vec<&str> = base.split(' ').collect();
+    // A millisecond board and a seconds board (their clocks take different paths).
+    let ms = literal_lines()[0].clone();
+    let secs = "<12> rnbqkbnr pppp-ppp -------- ----p--- -------- -----P-- PPPPP-PP RNBQKBNR W 4 1 1 1 1 0 1 AlphaBot BetaBot 1 5 0 39 39 299 299 2 P/e7-e5 (0:01) e5 0 1";
     let mut rng = StdRng::seed_from_u64(0x5eed_0003);
     let tokens = [
         "",
@@ -186,8 +187,9 @@ fn mutated_style12_fields() {
         "x/y",
         "P/e7-e8=Q",
     ];
-    for _ in 0..20_000 {
-        let mut f: Vec<String> = fields.iter().map(|s| s.to_string()).collect();
+    for i in 0..40_000 {
+        let base = if i % 2 == 0 { ms.as_str() } else { secs };
+        let mut f: Vec<String> = base.split(' ').map(str::to_string).collect();
         for _ in 0..rng.gen_range(1..4) {
             let k = rng.gen_range(1..f.len());
             f[k] = tokens[rng.gen_range(0..tokens.len())].to_string();

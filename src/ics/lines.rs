@@ -19,6 +19,7 @@ use crate::ics::timeseal::{PING_V1_LINE, PING_V2};
 pub const MAX_LINE: usize = 64 * 1024;
 
 const PRESS_RETURN: &[u8] = b"Press return to enter the ";
+const PRESS_RETURN_MAX: usize = 256;
 
 /// What the splitter produces.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,6 +34,9 @@ pub enum Piece {
 #[derive(Default)]
 pub struct LineSplitter {
     buf: Vec<u8>,
+    /// Bytes of `buf` already known to hold no newline (so a long line fed in small reads
+    /// is not scanned again and again).
+    scanned: usize,
 }
 
 enum PromptMatch {
@@ -58,8 +62,10 @@ fn match_prompt(s: &[u8]) -> PromptMatch {
         }
     }
     if s.starts_with(PRESS_RETURN) {
-        let line_end = s.iter().position(|&b| b == b'\n').unwrap_or(s.len());
-        let line = &s[..line_end];
+        // The prompt is short: look for its end in the first few hundred bytes only.
+        let head = &s[..s.len().min(PRESS_RETURN_MAX)];
+        let line_end = head.iter().position(|&b| b == b'\n').unwrap_or(head.len());
+        let line = &head[..line_end];
         if let Some(colon) = line.windows(2).position(|w| w == b"\":") {
             let open = line.iter().position(|&b| b == b'"').unwrap_or(colon);
             let name = if open < colon {
@@ -97,6 +103,7 @@ impl LineSplitter {
     pub fn new() -> LineSplitter {
         LineSplitter {
             buf: Vec::with_capacity(4096),
+            scanned: 0,
         }
     }
 
@@ -106,6 +113,7 @@ impl LineSplitter {
         self.buf
             .extend(data.iter().copied().filter(|&b| b != b'\r'));
         self.remove_v2_pings(scan_from, out);
+        self.scanned = self.scanned.min(scan_from);
         self.split(out);
     }
 
@@ -134,7 +142,12 @@ impl LineSplitter {
                 out.push(Piece::Prompt(p));
                 start += len;
             }
-            match self.buf[start..].iter().position(|&b| b == b'\n') {
+            let from = start.max(self.scanned);
+            match self.buf[from..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map(|p| p + from - start)
+            {
                 Some(p) => {
                     let line = clean_line(&self.buf[start..start + p]);
                     start += p + 1;
@@ -154,6 +167,7 @@ impl LineSplitter {
             }
         }
         self.buf.drain(..start);
+        self.scanned = self.buf.len();
     }
 
     /// The text received since the last complete line (for diagnostics).
@@ -252,6 +266,35 @@ mod tests {
         let long = vec![b'x'; MAX_LINE + 10];
         let out = split_all(&[&long]);
         assert_eq!(out.len(), 1);
+    }
+
+    #[test]
+    fn a_long_line_in_tiny_reads_is_not_rescanned() {
+        // 60 KB of one line, fed a byte at a time, then its end: one line, and only the
+        // new byte is searched for a newline each time.
+        let mut s = LineSplitter::new();
+        let mut out = Vec::new();
+        for _ in 0..60_000 {
+            s.feed(b"x", &mut out);
+            assert_eq!(s.scanned, s.buf.len());
+        }
+        s.feed(b"\n", &mut out);
+        assert_eq!(out.len(), 1);
+        assert!(s.buf.is_empty());
+        let mut out = Vec::new();
+        let mut s = LineSplitter::new();
+        for b in b"Press return to enter the server as \"Guest\": now\n" {
+            s.feed(&[*b], &mut out);
+        }
+        assert_eq!(
+            out,
+            vec![
+                Piece::Prompt(Prompt::PressReturn {
+                    name: "Guest".into()
+                }),
+                line(" now")
+            ]
+        );
     }
 
     #[test]

@@ -137,7 +137,7 @@ impl TelnetFilter {
     }
 
     fn negotiate(&mut self, cmd: u8, opt: u8, replies: &mut Vec<u8>) {
-        self.negotiations += 1;
+        self.negotiations = self.negotiations.saturating_add(1);
         for ev in self.parser.receive(&[IAC, cmd, opt]) {
             if let TelnetEvents::DataSend(bytes) = ev {
                 if self.answer {

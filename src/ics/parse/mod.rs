@@ -38,6 +38,9 @@ pub fn parse_line(line: &str, unit: ClockUnit) -> Option<Event> {
     Some(ev.unwrap_or_else(|| Event::Unknown(t.to_string())))
 }
 
+/// A joined line never grows beyond this (endless continuations are cut).
+const MAX_JOINED: usize = 16 * 1024;
+
 /// A line that may be continued on the next line (`\   ...`) is held until the next line
 /// or prompt shows whether it is.
 fn may_continue(ev: &Event, line: &str) -> bool {
@@ -72,7 +75,11 @@ impl Parser {
     /// Parses a complete line; events go to `out`.
     pub fn line(&mut self, line: &str, out: &mut Vec<Event>) {
         if let Some(rest) = line.strip_prefix('\\') {
-            if let Some(held) = &mut self.held {
+            if let Some(held) = self
+                .held
+                .as_mut()
+                .filter(|h| h.len() + rest.len() <= MAX_JOINED)
+            {
                 let trimmed_len = held.trim_end().len();
                 held.truncate(trimmed_len);
                 held.push(' ');
@@ -183,6 +190,21 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert_eq!(out[1], Event::Prompt(Prompt::Command));
+    }
+
+    #[test]
+    fn endless_continuations_are_cut() {
+        let mut p = Parser::new(ClockUnit::Auto);
+        let mut out = Vec::new();
+        p.line("Someone tells you: start", &mut out);
+        let piece = format!("\\   {}", "x".repeat(1000));
+        for _ in 0..100 {
+            p.line(&piece, &mut out);
+        }
+        p.flush(&mut out);
+        assert!(p.held.is_none());
+        assert!(matches!(&out[0], Event::Chat(c) if c.text.len() < MAX_JOINED));
+        assert!(out.len() > 1);
     }
 
     #[test]

@@ -166,10 +166,12 @@ pub fn parse(line: &str, unit: ClockUnit) -> Result<Style12, Style12Error> {
         ClockUnit::Auto => {
             // Seconds can be at most the base time, the increments so far and an hour of
             // `moretime`; anything larger is milliseconds.
-            let bound = i64::from(base_minutes) * 60
-                + i64::from(increment_secs) * (i64::from(move_number) + 2)
-                + 3600;
-            fraction || wclock.abs().max(bclock.abs()) > bound
+            let bound = (i64::from(base_minutes) * 60)
+                .saturating_add(
+                    i64::from(increment_secs).saturating_mul(i64::from(move_number) + 2),
+                )
+                .saturating_add(3600);
+            fraction || wclock.saturating_abs().max(bclock.saturating_abs()) > bound
         }
     };
     let scale = if clocks_in_ms { 1 } else { 1000 };
@@ -352,6 +354,17 @@ mod tests {
             parse(&format!("{RPBLC} 1 -5"), ClockUnit::Auto),
             Err(Style12Error::BadField(33))
         );
+    }
+
+    #[test]
+    fn extreme_numbers_do_not_overflow() {
+        let l = RPBLC.replace(
+            " 1 5 0 39 39 299 299 2 ",
+            " 1 4294967295 4294967295 39 39 -9223372036854775808 9223372036854775807 4294967295 ",
+        );
+        let b = parse(&l, ClockUnit::Auto).expect("parses");
+        assert!(b.white_clock_ms < 0 && b.black_clock_ms > 0);
+        let _ = b.to_fen();
     }
 
     #[test]
