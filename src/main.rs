@@ -33,12 +33,13 @@ enum Command {
         /// Check every line of an EPD perft suite (`;D1 n ;D2 n ...`).
         #[arg(long)]
         suite: Option<PathBuf>,
-        /// Deepest level checked with --suite.
-        #[arg(long)]
-        depth_limit: Option<u32>,
+        /// Deepest level checked with --suite (default 6).
+        #[arg(long = "depth", alias = "depth-limit", value_name = "D")]
+        suite_depth: Option<u32>,
     },
     /// Search a fixed set of positions and print the node count and speed.
     Bench {
+        /// Search depth per position.
         #[arg(long)]
         depth: Option<u32>,
         #[arg(long, default_value_t = 1)]
@@ -50,8 +51,12 @@ enum Command {
         /// Seconds per position.
         #[arg(long)]
         time: Option<f64>,
+        /// Fixed depth per position.
         #[arg(long)]
         depth: Option<u32>,
+        /// Fixed node budget per position.
+        #[arg(long)]
+        nodes: Option<u64>,
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
@@ -115,17 +120,82 @@ fn serve(
         .map_err(|e| e.to_string())
 }
 
+/// No subcommand: commands on stdin. A first line `uci` switches to the UCI protocol.
+fn stdin_front_end() -> Result<(), String> {
+    let mut first = String::new();
+    match std::io::stdin().read_line(&mut first) {
+        Ok(0) => Ok(()),
+        Ok(_) if first.trim() == "uci" => wily::protocol::uci::run_with_first_line(first),
+        Ok(_) => Err(format!(
+            "unknown first command '{}' (the console is not built yet; send 'uci')",
+            first.trim()
+        )),
+        Err(e) => Err(format!("reading stdin: {e}")),
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         None => {
             let _ = cli.resume;
-            Err("the console is not built yet".to_string())
+            stdin_front_end()
         }
-        Some(Command::Perft { .. }) => Err("perft is not built yet".to_string()),
-        Some(Command::Bench { .. }) => Err("bench is not built yet".to_string()),
-        Some(Command::Test { .. }) => Err("test is not built yet".to_string()),
-        Some(Command::Uci) => Err("uci is not built yet".to_string()),
+        Some(Command::Perft {
+            depth,
+            fen,
+            divide,
+            suite,
+            suite_depth,
+        }) => {
+            let mut out = std::io::stdout();
+            match suite {
+                Some(path) => wily::tools::perft::run_suite(
+                    &path,
+                    suite_depth.or(depth).unwrap_or(6),
+                    &mut out,
+                )
+                .and_then(|(passed, total)| {
+                    if passed == total {
+                        Ok(())
+                    } else {
+                        Err(format!("{} of {total} positions failed", total - passed))
+                    }
+                }),
+                None => wily::tools::perft::run_perft(
+                    depth.or(suite_depth).unwrap_or(5),
+                    fen.as_deref(),
+                    divide,
+                    &mut out,
+                )
+                .map(|_| ()),
+            }
+        }
+        Some(Command::Bench { depth, threads }) => wily::tools::bench::run_bench(
+            depth.unwrap_or(wily::tools::bench::DEFAULT_DEPTH),
+            threads,
+            &mut std::io::stdout(),
+        )
+        .map(|_| ()),
+        Some(Command::Test {
+            file,
+            time,
+            depth,
+            nodes,
+            threads,
+        }) => {
+            let settings = wily::tools::testsuite::SuiteSettings {
+                time: time
+                    .filter(|t| t.is_finite() && *t > 0.0)
+                    .map(|t| std::time::Duration::from_secs_f64(t.min(86_400.0))),
+                depth,
+                nodes,
+                threads,
+                ..Default::default()
+            };
+            wily::tools::testsuite::run_suite(&file, &settings, &mut std::io::stdout()).map(|_| ())
+        }
+        Some(Command::Uci) => wily::protocol::uci::run(),
         Some(Command::Ics {
             config,
             local,

@@ -228,7 +228,7 @@ impl Engine {
             }
             if self.params_dirty {
                 for w in pool.iter_mut() {
-                    w.eval = Evaluator::new(self.params.clone());
+                    w.eval.set_params(self.params.clone());
                 }
                 self.params_dirty = false;
             }

@@ -3,6 +3,7 @@
 //! Front ends use the facade: [`Engine`], [`SearchRequest`], [`Limits`], [`SearchHandle`],
 //! [`SearchResult`], [`SearchInfo`], [`Score`].
 
+pub mod checks;
 pub mod eval;
 mod facade;
 pub mod history;

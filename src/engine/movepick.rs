@@ -3,6 +3,7 @@
 //! SEE when picked, are pushed back), killers, the counter move, quiet moves by history,
 //! losing captures and under-promotions. Fixed-size arrays: no allocation.
 
+use super::checks::CheckInfo;
 use super::history::{History, Played};
 use super::see::{captured_piece, piece_value, see_ge};
 use cozy_chess::{BitBoard, Board, Move, Piece, PieceMoves, Rank, Square};
@@ -88,19 +89,30 @@ pub struct OrderContext {
 enum Stage {
     TtMove,
     Generate,
-    Pick,
+    GoodCaptures,
+    ScoreQuiets,
+    Quiets,
+    BadCaptures,
 }
 
 /// The staged move picker of one node.
+///
+/// Moves live in one array: captures and promotions (`0..n_captures`, scored at
+/// generation) then quiet moves (`n_captures..len`, scored only when the quiet stage is
+/// reached, so a capture cutoff never pays for history lookups).
 pub struct MovePicker {
     moves: [Move; MAX_MOVES],
     scores: [i32; MAX_MOVES],
     len: usize,
-    idx: usize,
+    n_captures: usize,
+    /// Next unpicked capture / quiet.
+    cap_idx: usize,
+    quiet_idx: usize,
     stage: Stage,
     tt_move: Option<Move>,
     captures_only: bool,
-    skip_quiets: bool,
+    /// Set by late-move pruning: quiet moves are skipped unless they give check.
+    skip_quiets: Option<CheckInfo>,
 }
 
 /// Squares where a pawn arrives to promote (either side).
@@ -114,89 +126,131 @@ impl MovePicker {
             moves: [NULL_MOVE; MAX_MOVES],
             scores: [0; MAX_MOVES],
             len: 0,
-            idx: 0,
+            n_captures: 0,
+            cap_idx: 0,
+            quiet_idx: 0,
             stage: Stage::TtMove,
             tt_move,
             captures_only,
-            skip_quiets: false,
+            skip_quiets: None,
         }
     }
 
-    /// From now on, quiet moves are not returned (late-move pruning).
-    pub fn skip_quiets(&mut self) {
-        self.skip_quiets = true;
+    /// From now on, quiet moves are returned only when they give check (late-move
+    /// pruning); `info` is the node's check data.
+    pub fn skip_quiets(&mut self, info: CheckInfo) {
+        self.skip_quiets = Some(info);
     }
 
-    fn generate(&mut self, board: &Board, hist: &History, ctx: &OrderContext) {
+    fn generate(&mut self, board: &Board, hist: &History) {
         let stm = board.side_to_move();
         let enemy = board.colors(!stm);
-        let ep = board.en_passant().map_or(BitBoard::EMPTY, |f| {
-            Square::new(f, Rank::Sixth.relative_to(stm)).bitboard()
-        });
+        let ep_sq = board
+            .en_passant()
+            .map(|f| Square::new(f, Rank::Sixth.relative_to(stm)));
+        let ep = ep_sq.map_or(BitBoard::EMPTY, |s| s.bitboard());
         let captures_only = self.captures_only;
         let tt_move = self.tt_move;
-        let mut len = 0;
         let moves = &mut self.moves;
+        let scores = &mut self.scores;
+        // Captures fill the array from the front, quiet moves from the back.
+        let mut front = 0;
+        let mut back = MAX_MOVES;
         board.generate_moves(|pm| {
-            let mut to = pm.to;
-            if captures_only {
-                let mut mask = enemy;
-                if pm.piece == Piece::Pawn {
-                    mask |= PROMO_RANKS | ep;
-                }
-                to &= mask;
+            let piece = pm.piece;
+            let mut tactical = pm.to & enemy;
+            if piece == Piece::Pawn {
+                tactical |= pm.to & (PROMO_RANKS | ep);
             }
-            let pm = PieceMoves { to, ..pm };
-            for mv in pm {
-                if Some(mv) == tt_move {
+            for mv in (PieceMoves { to: tactical, ..pm }) {
+                if Some(mv) == tt_move || front >= back {
                     continue;
                 }
                 if captures_only && matches!(mv.promotion, Some(p) if p != Piece::Queen) {
                     continue;
                 }
-                if len < MAX_MOVES {
-                    moves[len] = mv;
-                    len += 1;
+                let victim = if enemy.has(mv.to) {
+                    board.piece_on(mv.to)
+                } else if piece == Piece::Pawn && Some(mv.to) == ep_sq {
+                    Some(Piece::Pawn)
+                } else {
+                    None
+                };
+                moves[front] = mv;
+                scores[front] = Self::capture_score(stm, mv, piece, victim, hist);
+                front += 1;
+            }
+            if captures_only {
+                return false;
+            }
+            for mv in (PieceMoves {
+                to: pm.to & !tactical,
+                ..pm
+            }) {
+                if Some(mv) == tt_move || front >= back {
+                    continue;
                 }
+                back -= 1;
+                moves[back] = mv;
             }
             false
         });
-        self.len = len;
-        for i in 0..len {
-            let mv = self.moves[i];
-            self.scores[i] = Self::score(board, mv, hist, ctx);
+        // Close the gap: quiet moves follow the captures.
+        let n_quiets = MAX_MOVES - back;
+        for i in 0..n_quiets {
+            self.moves[front + i] = self.moves[back + i];
         }
+        self.n_captures = front;
+        self.len = front + n_quiets;
+        self.cap_idx = 0;
+        self.quiet_idx = front;
     }
 
     #[inline]
-    fn score(board: &Board, mv: Move, hist: &History, ctx: &OrderContext) -> i32 {
-        let stm = board.side_to_move();
-        let piece = board.piece_on(mv.from).unwrap_or(Piece::Pawn);
-        let victim = if board.colors(stm).has(mv.to) {
-            None // castling
-        } else {
-            captured_piece(board, mv)
-        };
+    fn capture_score(
+        stm: cozy_chess::Color,
+        mv: Move,
+        piece: Piece,
+        victim: Option<Piece>,
+        hist: &History,
+    ) -> i32 {
         match mv.promotion {
-            Some(p) if p != Piece::Queen => {
-                return UNDER_PROMOTION + victim.map_or(0, piece_value);
+            Some(p) if p != Piece::Queen => UNDER_PROMOTION + victim.map_or(0, piece_value),
+            _ => {
+                let v = victim.map_or(0, piece_value) + mv.promotion.map_or(0, piece_value);
+                let ch = victim.map_or(0, |vp| hist.capture_score(stm, piece, mv.to, vp));
+                GOOD_CAPTURE + v * 8 + ch / 32
             }
-            _ => {}
         }
-        if victim.is_some() || mv.promotion.is_some() {
-            let v = victim.map_or(0, piece_value) + mv.promotion.map_or(0, piece_value);
-            let ch = victim.map_or(0, |vp| hist.capture_score(stm, piece, mv.to, vp));
-            return GOOD_CAPTURE + v * 8 + ch / 32;
+    }
+
+    fn score_quiets(&mut self, board: &Board, hist: &History, ctx: &OrderContext) {
+        let stm = board.side_to_move();
+        for i in self.n_captures..self.len {
+            let mv = self.moves[i];
+            self.scores[i] = if Some(mv) == ctx.killers[0] {
+                KILLER_1
+            } else if Some(mv) == ctx.killers[1] {
+                KILLER_2
+            } else if Some(mv) == ctx.counter {
+                COUNTER
+            } else {
+                let piece = board.piece_on(mv.from).unwrap_or(Piece::Pawn);
+                hist.quiet_score(stm, mv, piece, ctx.prev1, ctx.prev2)
+            };
         }
-        if Some(mv) == ctx.killers[0] {
-            KILLER_1
-        } else if Some(mv) == ctx.killers[1] {
-            KILLER_2
-        } else if Some(mv) == ctx.counter {
-            COUNTER
-        } else {
-            hist.quiet_score(stm, mv, piece, ctx.prev1, ctx.prev2)
+    }
+
+    /// Index of the best-scored move in `from..to` (`to > from`).
+    #[inline]
+    fn best_in(&self, from: usize, to: usize) -> usize {
+        let mut best = from;
+        for i in from + 1..to {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
         }
+        best
     }
 
     /// The next move to try, or `None` when exhausted.
@@ -218,43 +272,64 @@ impl MovePicker {
                     }
                 }
                 Stage::Generate => {
-                    self.generate(board, hist, ctx);
-                    self.stage = Stage::Pick;
+                    self.generate(board, hist);
+                    self.stage = Stage::GoodCaptures;
                 }
-                Stage::Pick => {
-                    if self.idx >= self.len {
-                        return None;
+                Stage::GoodCaptures => {
+                    if self.cap_idx >= self.n_captures {
+                        self.stage = Stage::ScoreQuiets;
+                        continue;
                     }
-                    let mut best = self.idx;
-                    for i in self.idx + 1..self.len {
-                        if self.scores[i] > self.scores[best] {
-                            best = i;
-                        }
-                    }
+                    let best = self.best_in(self.cap_idx, self.n_captures);
                     let score = self.scores[best];
-                    if self.skip_quiets && score < GOOD_CAPTURE && score > BAD_CAPTURE {
-                        // Only quiet moves (and worse) remain above the bad captures:
-                        // drop the quiet ones.
-                        let mut w = self.idx;
-                        for i in self.idx..self.len {
-                            let s = self.scores[i];
-                            if s >= GOOD_CAPTURE || s <= BAD_CAPTURE {
-                                self.moves[w] = self.moves[i];
-                                self.scores[w] = s;
-                                w += 1;
-                            }
-                        }
-                        self.len = w;
+                    if score < GOOD_CAPTURE {
+                        self.stage = Stage::ScoreQuiets;
                         continue;
                     }
                     let mv = self.moves[best];
-                    if !self.captures_only && score >= GOOD_CAPTURE && !see_ge(board, mv, 0) {
+                    if !self.captures_only && !see_ge(board, mv, 0) {
                         self.scores[best] = BAD_CAPTURE + (score - GOOD_CAPTURE) / 8;
                         continue;
                     }
-                    self.moves.swap(self.idx, best);
-                    self.scores.swap(self.idx, best);
-                    self.idx += 1;
+                    self.moves.swap(self.cap_idx, best);
+                    self.scores.swap(self.cap_idx, best);
+                    self.cap_idx += 1;
+                    return Some(mv);
+                }
+                Stage::ScoreQuiets => {
+                    if self.captures_only {
+                        self.stage = Stage::BadCaptures;
+                        continue;
+                    }
+                    self.score_quiets(board, hist, ctx);
+                    self.stage = Stage::Quiets;
+                }
+                Stage::Quiets => {
+                    if self.quiet_idx >= self.len {
+                        self.stage = Stage::BadCaptures;
+                        continue;
+                    }
+                    let best = self.best_in(self.quiet_idx, self.len);
+                    let mv = self.moves[best];
+                    self.moves.swap(self.quiet_idx, best);
+                    self.scores.swap(self.quiet_idx, best);
+                    self.quiet_idx += 1;
+                    if let Some(info) = &self.skip_quiets {
+                        if !info.gives_check(board, mv) {
+                            continue;
+                        }
+                    }
+                    return Some(mv);
+                }
+                Stage::BadCaptures => {
+                    if self.cap_idx >= self.n_captures {
+                        return None;
+                    }
+                    let best = self.best_in(self.cap_idx, self.n_captures);
+                    let mv = self.moves[best];
+                    self.moves.swap(self.cap_idx, best);
+                    self.scores.swap(self.cap_idx, best);
+                    self.cap_idx += 1;
                     return Some(mv);
                 }
             }

@@ -3,24 +3,31 @@
 //! MVV/LVA; those losing material by SEE and those that cannot lift the score near alpha
 //! (delta pruning) are skipped. In check every evasion is searched and mate is detected.
 
-use super::movepick::MovePicker;
+use super::checks::CheckInfo;
+use super::movepick::{MoveList, MovePicker};
 use super::search::Searcher;
 use super::see::{captured_piece, piece_value, see_ge};
 use super::tt::TtBound;
 use super::types::{INF, MATE, MATE_BOUND, MAX_PLY, NO_EVAL};
-use cozy_chess::{Board, Move, Piece};
+use cozy_chess::{get_pawn_quiets, BitBoard, Board, Move, Piece, PieceMoves};
+
+/// Both back ranks (where pawns promote).
+const PROMO_RANKS: BitBoard = BitBoard(0xFF00_0000_0000_00FF);
 
 /// Safety margin of delta pruning (centipawns).
 const DELTA_MARGIN: i32 = 180;
 
 impl<'a> Searcher<'a> {
-    /// Quiescence search at `ply` with window (`alpha`, `beta`).
+    /// Quiescence search at `ply` with window (`alpha`, `beta`). With `checks` (the first
+    /// quiescence ply below the main search) quiet moves that give check and do not lose
+    /// material are tried too, so mate threats right at the horizon are seen.
     pub(crate) fn qsearch<const PV: bool>(
         &mut self,
         board: &Board,
         mut alpha: i32,
         beta: i32,
         ply: usize,
+        checks: bool,
     ) -> i32 {
         if PV {
             self.pv_len[ply] = ply;
@@ -118,8 +125,9 @@ impl<'a> Searcher<'a> {
             }
             let mut child = board.clone();
             child.play_unchecked(mv);
+            self.tt.prefetch(child.hash());
             self.push_key(child.hash());
-            let score = -self.qsearch::<PV>(&child, -beta, -alpha, ply + 1);
+            let score = -self.qsearch::<PV>(&child, -beta, -alpha, ply + 1, false);
             self.pop_key();
             if self.stopped {
                 return 0;
@@ -136,6 +144,55 @@ impl<'a> Searcher<'a> {
                         break;
                     }
                     alpha = score;
+                }
+            }
+        }
+        if checks && !in_check && best_score < beta {
+            let info = CheckInfo::new(board);
+            let mut quiet_checks = MoveList::new();
+            let enemy = board.colors(!board.side_to_move());
+            board.generate_moves(|pm| {
+                let mut to = pm.to & !enemy;
+                if pm.piece == Piece::Pawn {
+                    // Promotions and en passant were searched with the captures.
+                    to &= !PROMO_RANKS & !board.occupied();
+                    to &= get_pawn_quiets(pm.from, board.side_to_move(), board.occupied());
+                }
+                if !info.blockers().has(pm.from) {
+                    to &= info.check_squares(pm.piece);
+                }
+                for mv in (PieceMoves { to, ..pm }) {
+                    if mv.promotion.is_none() && info.gives_check(board, mv) {
+                        quiet_checks.push(mv);
+                    }
+                }
+                false
+            });
+            for &mv in quiet_checks.as_slice() {
+                if !see_ge(board, mv, 0) {
+                    continue;
+                }
+                let mut child = board.clone();
+                child.play_unchecked(mv);
+                self.tt.prefetch(child.hash());
+                self.push_key(child.hash());
+                let score = -self.qsearch::<PV>(&child, -beta, -alpha, ply + 1, false);
+                self.pop_key();
+                if self.stopped {
+                    return 0;
+                }
+                if score > best_score {
+                    best_score = score;
+                    if score > alpha {
+                        best_move = Some(mv);
+                        if PV {
+                            self.update_pv_public(ply, mv);
+                        }
+                        if score >= beta {
+                            break;
+                        }
+                        alpha = score;
+                    }
                 }
             }
         }

@@ -4,6 +4,7 @@
 //! transposition table. Repetition and 50-move draws score the draw value (contempt) from
 //! wily's side. No allocation and no locks per node.
 
+use super::checks::CheckInfo;
 use super::eval::Evaluator;
 use super::history::{bonus, History, Played};
 use super::limits::Limits;
@@ -41,6 +42,33 @@ impl LmrTable {
     #[inline]
     pub fn get(&self, depth: i32, moves: usize) -> i32 {
         self.table[(depth.clamp(0, 63)) as usize][moves.min(63)]
+    }
+}
+
+/// Experiment switches (temporary, for tuning): bit i set in `WILY_KNOBS_OFF` disables
+/// pruning feature i.
+#[derive(Clone, Copy, Default)]
+pub struct Knobs {
+    pub off: u64,
+    pub lmr_extra: i32,
+}
+
+impl Knobs {
+    pub fn from_env() -> Knobs {
+        let off = std::env::var("WILY_KNOBS_OFF")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0);
+        let lmr_extra = std::env::var("WILY_LMR_EXTRA")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0);
+        Knobs { off, lmr_extra }
+    }
+
+    #[inline]
+    pub fn on(&self, i: u32) -> bool {
+        self.off & (1 << i) == 0
     }
 }
 
@@ -108,6 +136,7 @@ pub struct Searcher<'a> {
     pub(crate) pv_len: [usize; MAX_PLY + 2],
     /// Node limit when it must be exact (single thread), else u64::MAX.
     pub(crate) exact_node_limit: u64,
+    pub(crate) knobs: Knobs,
 }
 
 impl<'a> Searcher<'a> {
@@ -259,7 +288,7 @@ impl<'a> Searcher<'a> {
     ) -> i32 {
         let in_check = !board.checkers().is_empty();
         if depth <= 0 {
-            return self.qsearch::<PV>(board, alpha, beta, ply);
+            return self.qsearch::<PV>(board, alpha, beta, ply, true);
         }
         if PV {
             self.pv_len[ply] = ply;
@@ -337,7 +366,8 @@ impl<'a> Searcher<'a> {
 
         if !PV && !in_check {
             // Reverse futility pruning.
-            if depth <= 8
+            if self.knobs.on(0)
+                && depth <= 8
                 && eval - 80 * (depth - improving as i32) >= beta
                 && eval.abs() < MATE_BOUND
                 && beta.abs() < MATE_BOUND
@@ -345,14 +375,15 @@ impl<'a> Searcher<'a> {
                 return eval;
             }
             // Razoring: hopeless at low depth unless a capture fixes it.
-            if depth <= 3 && eval + 250 * depth < alpha {
-                let v = self.qsearch::<false>(board, alpha - 1, alpha, ply);
+            if !self.knobs.on(1) && depth <= 3 && eval + 250 * depth < alpha {
+                let v = self.qsearch::<false>(board, alpha - 1, alpha, ply, true);
                 if v < alpha {
                     return v;
                 }
             }
             // Null move with adaptive reduction and a zugzwang guard.
-            if depth >= 3
+            if self.knobs.on(2)
+                && depth >= 3
                 && eval >= beta
                 && static_eval >= beta - 20 * depth + 150
                 && ply >= 1
@@ -361,7 +392,11 @@ impl<'a> Searcher<'a> {
                 && Self::has_non_pawn_material(board)
             {
                 if let Some(child) = board.null_move() {
-                    let r = 3 + depth / 3 + ((eval - beta) / 200).min(3);
+                    let r = if self.knobs.on(10) {
+                        3 + depth / 3 + ((eval - beta) / 200).min(3)
+                    } else {
+                        3 + depth / 4 + ((eval - beta) / 200).min(2)
+                    };
                     self.stack[ply].played = None;
                     self.stack[ply].null = true;
                     let saved_floor = self.rep_floor;
@@ -390,7 +425,7 @@ impl<'a> Searcher<'a> {
         self.stack[ply].null = false;
 
         // Internal iterative reduction: no hash move to guide a deep search.
-        if tt_move.is_none() && depth >= 4 && (PV || cut_node) {
+        if self.knobs.on(3) && tt_move.is_none() && depth >= 4 && (PV || cut_node) {
             depth -= 1;
         }
 
@@ -406,6 +441,8 @@ impl<'a> Searcher<'a> {
         let mut n_captures = 0;
         let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
         let original_alpha = alpha;
+        let check_info = CheckInfo::new(board);
+        let non_pawn = Self::has_non_pawn_material(board);
 
         while let Some(mv) = picker.next(board, self.hist, &ctx) {
             let piece = board.piece_on(mv.from).unwrap_or(Piece::Pawn);
@@ -421,32 +458,43 @@ impl<'a> Searcher<'a> {
                 0
             };
 
-            let mut child = board.clone();
-            child.play_unchecked(mv);
-            let gives_check = !child.checkers().is_empty();
+            let gives_check = check_info.gives_check(board, mv);
 
             // Shallow-depth pruning once a non-losing score is secured.
-            if ply > 0 && best_score > -MATE_BOUND && Self::has_non_pawn_material(board) {
+            if ply > 0 && best_score > -MATE_BOUND && non_pawn {
                 if quiet && !gives_check {
-                    if moves_searched >= lmp_limit {
-                        picker.skip_quiets();
+                    if self.knobs.on(4) && moves_searched >= lmp_limit {
+                        picker.skip_quiets(check_info);
                         continue;
                     }
                     let lmr_depth = (depth - 1 - self.lmr.get(depth, moves_searched)).max(0);
-                    if !in_check && lmr_depth <= 8 && eval + 100 + 90 * lmr_depth <= alpha {
-                        picker.skip_quiets();
+                    if self.knobs.on(5)
+                        && !in_check
+                        && lmr_depth <= 8
+                        && eval + 100 + 90 * lmr_depth <= alpha
+                    {
+                        picker.skip_quiets(check_info);
                         continue;
                     }
-                    if lmr_depth <= 3 && hist_score < -3000 * depth {
+                    if self.knobs.on(6) && lmr_depth <= 3 && hist_score < -3000 * depth {
                         continue;
                     }
-                    if !see_ge(board, mv, -25 * lmr_depth * lmr_depth) {
+                    if self.knobs.on(7) && !see_ge(board, mv, -25 * lmr_depth * lmr_depth) {
                         continue;
                     }
-                } else if !quiet && depth <= 6 && !see_ge(board, mv, -90 * depth) {
+                } else if self.knobs.on(8)
+                    && !quiet
+                    && !gives_check
+                    && depth <= 6
+                    && !see_ge(board, mv, -90 * depth)
+                {
                     continue;
                 }
             }
+
+            let mut child = board.clone();
+            child.play_unchecked(mv);
+            self.tt.prefetch(child.hash());
 
             let extension = if gives_check && ply < 2 * self.root_depth as usize {
                 1
@@ -490,6 +538,10 @@ impl<'a> Searcher<'a> {
                     }
                     if quiet {
                         r -= hist_score / 8192;
+                    }
+                    r += self.knobs.lmr_extra;
+                    if !self.knobs.on(9) {
+                        r = 0;
                     }
                     r = r.min(new_depth - 1).max(0);
                 }

@@ -175,6 +175,8 @@ fn make_searcher<'a>(
     let root_key_index = keys.len();
     keys.push(board.hash());
     worker.hist.new_search();
+    // Asymmetric evaluation terms (king safety) treat the side to move at the root as wily.
+    worker.eval.set_own_side(Some(board.side_to_move()));
     let root_moves = root_moves(board, &req.searchmoves, setup.tt, &worker.hist);
     let threads = setup.options.threads.max(1);
     Searcher {
@@ -212,6 +214,7 @@ fn make_searcher<'a>(
         } else {
             u64::MAX
         },
+        knobs: super::search::Knobs::from_env(),
     }
 }
 

@@ -21,9 +21,6 @@ pub mod telnet;
 pub mod timeseal;
 pub mod wirelog;
 
-// The local server (h/server).
-pub mod server;
-
 // The server bot (h/bot).
 pub mod bot;
 pub mod lists;

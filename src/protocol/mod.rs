@@ -1,1 +1,3 @@
-//! protocol (filled in by its issue).
+//! The front ends: UCI (and, from their own work, the console and xboard).
+
+pub mod uci;

@@ -1,1 +1,5 @@
-//! tools (filled in by its issue).
+//! Measuring tools: perft, the search benchmark and the EPD test-suite runner.
+
+pub mod bench;
+pub mod perft;
+pub mod testsuite;

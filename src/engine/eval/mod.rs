@@ -1,52 +1,131 @@
-//! Static evaluation: the interface the search calls.
+//! Static evaluation: wily's hand-crafted, tapered evaluation and the interface the search
+//! calls.
 //!
-//! This first version counts material only; the evaluation work replaces the body with the
-//! full hand-crafted, tapered evaluation while keeping this interface.
+//! `Evaluator::evaluate` scores a position in centipawns from the side to move's point of
+//! view. Every term produces a (middlegame, endgame) pair; the sum is blended by the game
+//! phase (see [`phase`]) after endgame scale factors pull drawish endings towards zero.
+//!
+//! Terms: material; piece-square tables; mobility per piece kind over safe squares; pawn
+//! structure (doubled, isolated, backward, supported, phalanx, candidates) and the passed-pawn
+//! base bonus, cached in a per-evaluator pawn hash table; passed pawns' king distances,
+//! blockade, free and safe paths and the rule of the square; blocked pawns; king safety
+//! (king-zone attackers and attack weight, weak zone squares, safe checks, pawn shelter and
+//! storm); king tropism; bishop pair and bishops hemmed in by own pawns; rooks on open and
+//! half-open files and the 7th; knight and bishop outposts; threats and hanging pieces;
+//! endgame scaling (insufficient material, KNN, pawnless small edges, rook pawns with the
+//! wrong or no bishop, opposite-coloured bishops, one-pawn endings, exact KPK); tempo.
+//!
+//! All weights live in [`EvalParams`], including Crafty's percentage knobs (king safety and
+//! its asymmetry between wily's side and the opponent's, tropism, pawn structure, passed
+//! pawns, blocked pawns). [`trace`] explains an evaluation term by term.
+//!
+//! The evaluation never allocates and takes no locks; the pawn table is allocated once in
+//! [`Evaluator::new`], and the KPK bitbase is computed once per process.
+
+mod endgame;
+mod evaluate;
+mod king;
+mod kpk;
+mod params;
+mod pawns;
+mod pieces;
+mod pst;
+mod score;
+mod sink;
+mod tables;
+mod trace;
+
+#[cfg(test)]
+mod tests;
 
 use cozy_chess::{Board, Color, Piece};
 
-/// Centipawn value of each piece kind, indexed by `Piece as usize`.
-const MATERIAL: [i32; 6] = [100, 320, 330, 500, 900, 0];
+pub use endgame::{is_insufficient_material, phase};
+pub use params::EvalParams;
+pub use score::{s, S};
+pub use sink::Term;
+pub use trace::{trace, trace_for_side, EvalTrace, TraceTerm};
 
-/// Every tunable weight of the evaluation (one table, so it can be tuned from data).
-#[derive(Clone, Debug, PartialEq)]
-pub struct EvalParams {
-    pub material: [i32; 6],
-}
+use evaluate::evaluate_rest;
+use kpk::Kpk;
+use pawns::PawnTable;
+use sink::{Sink, Sum};
 
-impl Default for EvalParams {
-    fn default() -> Self {
-        EvalParams { material: MATERIAL }
-    }
-}
+/// log2 of the number of pawn hash entries per evaluator (8192 entries, about 0.8 MB).
+const PAWN_TABLE_BITS: u32 = 13;
 
-/// Per-thread evaluator (owns caches such as the pawn hash table).
+/// Per-thread evaluator: the weights plus caches (the pawn hash table).
 pub struct Evaluator {
     params: EvalParams,
+    own_side: Option<Color>,
+    pawns: PawnTable,
+    kpk: &'static Kpk,
 }
 
 impl Evaluator {
+    /// A new evaluator with its own pawn hash table. Builds the KPK bitbase on first use in
+    /// the process (a few milliseconds in release builds).
     pub fn new(params: EvalParams) -> Self {
-        Evaluator { params }
+        Evaluator {
+            params,
+            own_side: None,
+            pawns: PawnTable::new(PAWN_TABLE_BITS),
+            kpk: kpk::kpk(),
+        }
     }
 
+    /// The weights in use.
     pub fn params(&self) -> &EvalParams {
         &self.params
     }
 
+    /// Replaces the weights (and forgets cached pawn scores computed with the old ones).
+    pub fn set_params(&mut self, params: EvalParams) {
+        self.params = params;
+        self.pawns.clear();
+    }
+
+    /// Tells the evaluator which side wily plays, for asymmetric king safety
+    /// (`king_safety_own` / `king_safety_opponent`). `None` makes it symmetric.
+    pub fn set_own_side(&mut self, side: Option<Color>) {
+        self.own_side = side;
+    }
+
+    /// The side set by [`Evaluator::set_own_side`].
+    pub fn own_side(&self) -> Option<Color> {
+        self.own_side
+    }
+
     /// Score of `board` in centipawns from the side to move's point of view.
     pub fn evaluate(&mut self, board: &Board) -> i32 {
-        let mut score = 0;
-        for piece in Piece::ALL {
-            let v = self.params.material[piece as usize];
-            let w = (board.pieces(piece) & board.colors(Color::White)).len() as i32;
-            let b = (board.pieces(piece) & board.colors(Color::Black)).len() as i32;
-            score += v * (w - b);
+        if is_insufficient_material(board) {
+            return 0;
         }
+        let white_pawns = board.colored_pieces(Color::White, Piece::Pawn).0;
+        let black_pawns = board.colored_pieces(Color::Black, Piece::Pawn).0;
+        let entry = self.pawns.probe(white_pawns, black_pawns, &self.params);
+        for color in [Color::White, Color::Black] {
+            let key = king::shelter_key(board, color);
+            if entry.shelter_key[color as usize] != key {
+                entry.shelter[color as usize] = king::best_shelter(&self.params, board, color);
+                entry.shelter_key[color as usize] = key;
+            }
+        }
+        let mut sum = Sum { acc: entry.score };
+        let blend = evaluate_rest(
+            board,
+            &self.params,
+            self.own_side,
+            entry,
+            entry.shelter,
+            self.kpk,
+            &mut sum,
+        );
+        let white = blend.apply(sum.total());
         if board.side_to_move() == Color::White {
-            score
+            white
         } else {
-            -score
+            -white
         }
     }
 }

@@ -1,0 +1,131 @@
+//! Does a move give check? Answered before the move is made (so pruning can spare checking
+//! moves) from per-node data: the squares from which each piece type would attack the
+//! enemy king, and our pieces that block one of our sliders' lines to it. Rare cases
+//! (castling, en passant, promotions) are answered exactly by playing the move on a copy.
+
+use cozy_chess::{
+    get_between_rays, get_bishop_moves, get_bishop_rays, get_knight_moves, get_line_rays,
+    get_pawn_attacks, get_rook_moves, get_rook_rays, BitBoard, Board, Move, Piece, Square,
+};
+
+/// Check-detection data of one position (side to move gives the checks).
+#[derive(Clone, Copy)]
+pub struct CheckInfo {
+    king: Square,
+    by_piece: [BitBoard; 6],
+    blockers: BitBoard,
+}
+
+impl CheckInfo {
+    pub fn new(board: &Board) -> CheckInfo {
+        let us = board.side_to_move();
+        let them = !us;
+        let king = board.king(them);
+        let occ = board.occupied();
+        let bishop = get_bishop_moves(king, occ);
+        let rook = get_rook_moves(king, occ);
+        let by_piece = [
+            get_pawn_attacks(king, them),
+            get_knight_moves(king),
+            bishop,
+            rook,
+            bishop | rook,
+            BitBoard::EMPTY,
+        ];
+        // Our pieces standing alone between one of our sliders and their king.
+        let ours = board.colors(us);
+        let diag = (board.pieces(Piece::Bishop) | board.pieces(Piece::Queen)) & ours;
+        let orth = (board.pieces(Piece::Rook) | board.pieces(Piece::Queen)) & ours;
+        let snipers = (get_bishop_rays(king) & diag) | (get_rook_rays(king) & orth);
+        let mut blockers = BitBoard::EMPTY;
+        for s in snipers {
+            let between = get_between_rays(s, king) & occ;
+            if between.len() == 1 {
+                blockers |= between & ours;
+            }
+        }
+        CheckInfo {
+            king,
+            by_piece,
+            blockers,
+        }
+    }
+
+    /// Squares from which a `piece` of the side to move would attack the enemy king.
+    #[inline]
+    pub fn check_squares(&self, piece: Piece) -> BitBoard {
+        self.by_piece[piece as usize]
+    }
+
+    /// Our pieces whose move off the line may give a discovered check.
+    #[inline]
+    pub fn blockers(&self) -> BitBoard {
+        self.blockers
+    }
+
+    /// True when `mv` (legal on `board`) gives check.
+    #[inline]
+    pub fn gives_check(&self, board: &Board, mv: Move) -> bool {
+        let us = board.side_to_move();
+        let Some(piece) = board.piece_on(mv.from) else {
+            return false;
+        };
+        let special = mv.promotion.is_some()
+            || board.colors(us).has(mv.to) // castling (king takes own rook)
+            || (piece == Piece::Pawn
+                && mv.from.file() != mv.to.file()
+                && !board.occupied().has(mv.to)); // en passant
+        if special {
+            let mut b = board.clone();
+            b.play_unchecked(mv);
+            return !b.checkers().is_empty();
+        }
+        if self.by_piece[piece as usize].has(mv.to) {
+            return true;
+        }
+        self.blockers.has(mv.from) && !get_line_rays(self.king, mv.from).has(mv.to)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn agrees_with_playing_the_move() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+            "4k3/8/8/3pP3/8/8/8/R3K2R w KQ d6 0 1",
+            "3k4/8/8/8/8/8/3B4/3RK3 w - - 0 1",
+        ];
+        for fen in fens {
+            let mut board: Board = fen.parse().expect("fen");
+            for _ in 0..2 {
+                let info = CheckInfo::new(&board);
+                let mut moves = Vec::new();
+                board.generate_moves(|pm| {
+                    moves.extend(pm);
+                    false
+                });
+                for &mv in &moves {
+                    let mut b = board.clone();
+                    b.play_unchecked(mv);
+                    assert_eq!(
+                        info.gives_check(&board, mv),
+                        !b.checkers().is_empty(),
+                        "{fen} {mv}"
+                    );
+                }
+                // And from the other side's point of view after a null move.
+                match board.null_move() {
+                    Some(b) => board = b,
+                    None => break,
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,173 @@
+//! The evaluation pipeline shared by the fast path and the trace: pieces, king safety,
+//! threats, passed pawns (the parts that depend on pieces), blocked pawns, tempo, endgame
+//! scaling, and the final blend of middlegame and endgame by phase.
+
+use cozy_chess::{Board, Color, Piece};
+
+use super::endgame::{phase, scale};
+use super::king::king_safety;
+use super::kpk::Kpk;
+use super::params::EvalParams;
+use super::pawns::PawnEntry;
+use super::pieces::{for_each_square, material_and_pst, pieces, Maps};
+use super::score::S;
+use super::sink::{Sink, Term};
+use super::tables::{distance, relative_rank, FORWARD_FILE};
+
+/// How the summed (mg, eg) score turns into one number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Blend {
+    /// 0 (pawn ending) ..= 24 (all pieces).
+    pub phase: i32,
+    /// Middlegame scale factor out of 128.
+    pub scale_mg: i32,
+    /// Endgame scale factor out of 128.
+    pub scale_eg: i32,
+}
+
+impl Blend {
+    /// The tapered value of `total` (White's view), truncated towards zero so that a
+    /// colour-mirrored position gives exactly the negated value.
+    #[inline(always)]
+    pub fn apply(self, total: S) -> i32 {
+        let mg = total.mg * self.scale_mg / 128;
+        let eg = total.eg * self.scale_eg / 128;
+        (mg * self.phase + eg * (24 - self.phase)) / 24
+    }
+}
+
+/// Threats against `them` by `us`: pieces attacked by pawns, by minors, by rooks, and
+/// hanging pieces and pawns.
+fn threats<K: Sink>(board: &Board, p: &EvalParams, pe: &PawnEntry, m: &Maps, sink: &mut K) {
+    for color in [Color::White, Color::Black] {
+        let us = color as usize;
+        let them = us ^ 1;
+        let enemy = !color;
+        let defended = m.all[them];
+        let mut t = S::ZERO;
+        let minor_attacks = m.by[us][Piece::Knight as usize] | m.by[us][Piece::Bishop as usize];
+        let rook_attacks = m.by[us][Piece::Rook as usize];
+        let majors = (board.colored_pieces(enemy, Piece::Rook)
+            | board.colored_pieces(enemy, Piece::Queen))
+        .0;
+        let queens = board.colored_pieces(enemy, Piece::Queen).0;
+        for piece in [Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen] {
+            let i = piece as usize;
+            let victims = board.colored_pieces(enemy, piece).0;
+            if victims == 0 {
+                continue;
+            }
+            let by_pawn = victims & pe.attacks[us];
+            let by_minor = victims & minor_attacks & (majors | !pe.attacks[them]);
+            let by_rook = victims & rook_attacks & (queens | !defended);
+            let hanging = victims & m.all[us] & !defended;
+            if by_pawn | by_minor | by_rook | hanging == 0 {
+                continue;
+            }
+            t += p.threat_by_pawn[i] * by_pawn.count_ones() as i32;
+            t += p.threat_by_minor[i] * by_minor.count_ones() as i32;
+            t += p.threat_by_rook[i] * by_rook.count_ones() as i32;
+            t += p.hanging * hanging.count_ones() as i32;
+        }
+        let enemy_pawns = board.colored_pieces(enemy, Piece::Pawn).0;
+        t += p.hanging_pawn * (enemy_pawns & m.all[us] & !defended).count_ones() as i32;
+        sink.add(Term::Threats, color, t);
+    }
+}
+
+/// The piece-dependent passed-pawn terms and the blocked-pawn penalty.
+fn passers_and_blocked<K: Sink>(
+    board: &Board,
+    p: &EvalParams,
+    pe: &PawnEntry,
+    m: &Maps,
+    sink: &mut K,
+) {
+    let occ = board.occupied().0;
+    let stm = board.side_to_move();
+    for color in [Color::White, Color::Black] {
+        let us = color as usize;
+        let them = us ^ 1;
+        let enemy = !color;
+        let own_king = board.king(color) as usize;
+        let enemy_king = board.king(enemy) as usize;
+        let enemy_pieces = board.colors(enemy).0;
+        let enemy_has_pieces =
+            (enemy_pieces & !board.pieces(Piece::Pawn).0 & !board.pieces(Piece::King).0) != 0;
+        let mut passed = S::ZERO;
+        let mut unstoppable = false;
+        for_each_square(pe.passed[us], |sq| {
+            let r = relative_rank(color, sq);
+            // A passer is never on its last rank, so the stop square exists.
+            let stop = match color {
+                Color::White => (sq + 8) & 63,
+                Color::Black => sq.wrapping_sub(8) & 63,
+            };
+            passed.eg += p.passed_enemy_king_distance[r] * distance(enemy_king, stop)
+                - p.passed_own_king_distance[r] * distance(own_king, stop);
+            if enemy_pieces & (1u64 << stop) != 0 {
+                passed += p.passed_blockaded[r];
+            }
+            let path = FORWARD_FILE[us][sq];
+            if path & occ == 0 {
+                passed += p.passed_free_path[r];
+                if path & m.all[them] == 0 {
+                    passed += p.passed_safe_path[r];
+                }
+                if !enemy_has_pieces {
+                    // Rule of the square, counting the double step from the 2nd rank.
+                    let promo = if color == Color::White {
+                        56 + (sq & 7)
+                    } else {
+                        sq & 7
+                    };
+                    let pawn_steps = 7 - r as i32 - i32::from(r == 1);
+                    let king_steps = distance(enemy_king, promo) - i32::from(stm == enemy);
+                    if king_steps > pawn_steps {
+                        unstoppable = true;
+                    }
+                }
+            }
+        });
+        if unstoppable {
+            passed += p.passed_unstoppable;
+        }
+        sink.add(Term::PassedPawns, color, passed.pct(p.passed_pawn_scale));
+
+        // Non-passed pawns whose stop square is occupied.
+        let own_pawns = board.colored_pieces(color, Piece::Pawn).0 & !pe.passed[us];
+        let blocked = match color {
+            Color::White => own_pawns & (occ >> 8),
+            Color::Black => own_pawns & (occ << 8),
+        };
+        let mut b = S::ZERO;
+        for_each_square(blocked, |sq| b += p.pawn_blocked[relative_rank(color, sq)]);
+        sink.add(Term::BlockedPawns, color, b.pct(p.blocked_pawn_scale));
+    }
+}
+
+/// Everything after the static pawn terms (which the caller reports, cached or not).
+/// Returns how to blend the sink's total.
+pub(crate) fn evaluate_rest<K: Sink>(
+    board: &Board,
+    p: &EvalParams,
+    own: Option<Color>,
+    pe: &PawnEntry,
+    shelter: [S; 2],
+    kpk: &Kpk,
+    sink: &mut K,
+) -> Blend {
+    material_and_pst(board, p, sink);
+    let mut m = Maps::default();
+    pieces(board, p, pe, &mut m, sink);
+    king_safety(board, p, own, &m, shelter, sink);
+    threats(board, p, pe, &m, sink);
+    passers_and_blocked(board, p, pe, &m, sink);
+    sink.add(Term::Tempo, board.side_to_move(), p.tempo);
+    let (scale_mg, scale_eg) = scale(board, p, kpk, sink.total().eg, sink);
+    Blend {
+        phase: phase(board),
+        scale_mg,
+        scale_eg,
+    }
+}

@@ -1,0 +1,157 @@
+//! King safety: pawn shelter and storm on the king's files, and the attack danger built from
+//! the pieces hitting the king zone, weak zone squares and safe checks.
+//!
+//! The danger grows quadratically in the middlegame (a lone attacker is harmless, a pack is
+//! deadly) and linearly in the endgame. Crafty's knobs scale the result: `king_safety_scale`
+//! for both kings, and `king_safety_own` / `king_safety_opponent` once wily's side is known.
+
+use cozy_chess::{get_bishop_moves, get_knight_moves, get_rook_moves};
+use cozy_chess::{Board, Color, Piece};
+
+use super::params::EvalParams;
+use super::pieces::Maps;
+use super::score::{s, S};
+use super::sink::{Sink, Term};
+use super::tables::{file_bb, relative_rank, FORWARD_RANKS, KING_ZONE};
+
+/// Shelter and storm for a king of `color` standing on `ksq`.
+fn shelter(p: &EvalParams, color: Color, ksq: usize, own: u64, opp: u64) -> S {
+    let us = color as usize;
+    let centre = (ksq & 7).clamp(1, 6);
+    let kr = relative_rank(color, ksq);
+    let ahead_ranks = FORWARD_RANKS[us][ksq >> 3];
+    let mut total = S::ZERO;
+    for f in centre - 1..=centre + 1 {
+        let ahead = file_bb(f) & ahead_ranks;
+        let ours = own & ahead;
+        // The nearest pawn in front of the king: lowest bit for White, highest for Black.
+        let nearest = |bb: u64| -> usize {
+            match color {
+                Color::White => bb.trailing_zeros() as usize,
+                Color::Black => 63 - bb.leading_zeros() as usize,
+            }
+        };
+        let shield_idx = if ours == 0 {
+            0
+        } else {
+            (relative_rank(color, nearest(ours)) - kr).min(7)
+        };
+        total += p.king_shield[shield_idx];
+        let theirs = opp & ahead;
+        if theirs != 0 {
+            let sq = nearest(theirs);
+            let d = (relative_rank(color, sq) - kr).min(7);
+            // Blocked when our pawn stands right in front of it (from its point of view).
+            let stop = match color {
+                Color::White => sq.wrapping_sub(8),
+                Color::Black => sq + 8,
+            };
+            let blocked = stop < 64 && ours & (1u64 << stop) != 0;
+            total += if blocked {
+                p.king_storm_blocked[d]
+            } else {
+                p.king_storm[d]
+            };
+        }
+    }
+    total
+}
+
+/// What the shelter of `color`'s king depends on besides the pawns: the king square and
+/// which castling rights remain.
+#[inline(always)]
+pub(crate) fn shelter_key(board: &Board, color: Color) -> u32 {
+    let rights = board.castle_rights(color);
+    board.king(color) as u32
+        | u32::from(rights.short.is_some()) << 6
+        | u32::from(rights.long.is_some()) << 7
+}
+
+/// Best shelter (pawn shield and storm) for `color`'s king among its square and the squares
+/// castling would take it to.
+pub(crate) fn best_shelter(p: &EvalParams, board: &Board, color: Color) -> S {
+    let own = board.colored_pieces(color, Piece::Pawn).0;
+    let opp = board.colored_pieces(!color, Piece::Pawn).0;
+    let ksq = board.king(color) as usize;
+    let mut best = shelter(p, color, ksq, own, opp);
+    let rights = board.castle_rights(color);
+    let back = if color == Color::White { 0 } else { 56 };
+    if rights.short.is_some() {
+        let alt = shelter(p, color, back + 6, own, opp);
+        if alt.mg > best.mg {
+            best = alt;
+        }
+    }
+    if rights.long.is_some() {
+        let alt = shelter(p, color, back + 2, own, opp);
+        if alt.mg > best.mg {
+            best = alt;
+        }
+    }
+    best
+}
+
+/// Danger to the king of `color` from the enemy pieces recorded in `m`.
+fn danger(p: &EvalParams, board: &Board, color: Color, m: &Maps) -> i32 {
+    let us = color as usize;
+    let them = us ^ 1;
+    let attackers = m.zone_attackers[them];
+    let enemy_queen = board.colored_pieces(!color, Piece::Queen).0 != 0;
+    if attackers < 2 && !(attackers == 1 && enemy_queen) {
+        return 0;
+    }
+    let ksq = board.king(color);
+    let k = ksq as usize;
+    let mut d = m.zone_weight[them] + p.king_zone_attack * m.zone_hits[them];
+    let zone = KING_ZONE[us][k];
+    let weak = zone & m.all[them] & !m.all_no_king[us];
+    d += p.king_weak_square * weak.count_ones() as i32;
+
+    let occ = board.occupied();
+    let safe = !board.colors(!color).0 & !m.all[us];
+    let diag = get_bishop_moves(ksq, occ).0;
+    let line = get_rook_moves(ksq, occ).0;
+    let knight_sq = get_knight_moves(ksq).0;
+    let checks = [
+        (Piece::Knight, knight_sq),
+        (Piece::Bishop, diag),
+        (Piece::Rook, line),
+        (Piece::Queen, diag | line),
+    ];
+    for (piece, from) in checks {
+        if from & m.by[them][piece as usize] & safe != 0 {
+            d += p.king_safe_check[piece as usize];
+        }
+    }
+    if !enemy_queen {
+        d -= p.king_no_queen;
+    }
+    d.clamp(0, p.king_danger_max.max(0))
+}
+
+/// King safety for both kings. `own` is wily's side for the asymmetric knobs; `shelter` is
+/// `best_shelter` of each colour (possibly from the pawn table).
+pub(crate) fn king_safety<K: Sink>(
+    board: &Board,
+    p: &EvalParams,
+    own: Option<Color>,
+    m: &Maps,
+    shelter: [S; 2],
+    sink: &mut K,
+) {
+    for color in [Color::White, Color::Black] {
+        let cover = shelter[color as usize];
+        let d = danger(p, board, color, m);
+        let penalty = s(
+            d * d / p.king_danger_divisor.max(1),
+            d / p.king_danger_eg_divisor.max(1),
+        );
+        let side_pct = match own {
+            Some(c) if c == color => p.king_safety_own,
+            Some(_) => p.king_safety_opponent,
+            None => 100,
+        };
+        let total = (cover - penalty).pct(p.king_safety_scale).pct(side_pct);
+        sink.add(Term::KingSafety, color, total);
+    }
+}

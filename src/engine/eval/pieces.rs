@@ -1,0 +1,206 @@
+//! Material, piece-square tables, and the piece pass: attack maps, mobility, king-zone
+//! attack counting, king tropism, bishops, rooks and outposts.
+
+use cozy_chess::{get_bishop_moves, get_king_moves, get_knight_moves, get_rook_moves};
+use cozy_chess::{Board, Color, Piece, Square};
+
+use super::params::EvalParams;
+use super::pawns::PawnEntry;
+use super::score::S;
+use super::sink::{Sink, Term};
+use super::tables::{distance, file_bb, rank_bb, relative_rank, DARK_SQUARES, KING_ZONE};
+
+/// Attack information gathered by the piece pass, used by king safety and threats.
+#[derive(Default)]
+pub(crate) struct Maps {
+    /// Squares attacked by each colour's pieces of each kind: `[color][piece]`.
+    pub by: [[u64; 6]; 2],
+    /// Squares attacked by each colour (all pieces, king included).
+    pub all: [u64; 2],
+    /// Squares attacked by each colour without counting its king.
+    pub all_no_king: [u64; 2],
+    /// Number of pieces of this colour attacking the enemy king zone.
+    pub zone_attackers: [i32; 2],
+    /// Sum of `king_attack_weight` over those pieces.
+    pub zone_weight: [i32; 2],
+    /// Number of (piece, zone square) attacks on the enemy king zone.
+    pub zone_hits: [i32; 2],
+}
+
+/// Iterates the squares of a raw bitboard as indices.
+#[inline(always)]
+pub(crate) fn for_each_square(mut bb: u64, mut f: impl FnMut(usize)) {
+    while bb != 0 {
+        let sq = bb.trailing_zeros() as usize;
+        bb &= bb - 1;
+        f(sq);
+    }
+}
+
+#[inline(always)]
+fn square(sq: usize) -> Square {
+    Square::index_const(sq & 63)
+}
+
+/// Material and piece-square terms for both colours.
+pub(crate) fn material_and_pst<K: Sink>(board: &Board, p: &EvalParams, sink: &mut K) {
+    for color in [Color::White, Color::Black] {
+        let flip = if color == Color::White { 0 } else { 56 };
+        let mut material = S::ZERO;
+        let mut placement = S::ZERO;
+        for piece in Piece::ALL {
+            let bb = board.colored_pieces(color, piece).0;
+            let table = &p.pst[piece as usize];
+            material += p.piece_value[piece as usize] * bb.count_ones() as i32;
+            for_each_square(bb, |sq| placement += table[sq ^ flip]);
+        }
+        sink.add(Term::Material, color, material);
+        sink.add(Term::PieceSquare, color, placement);
+    }
+}
+
+#[inline(always)]
+fn record(m: &mut Maps, us: usize, piece: Piece, attacks: u64, zone: u64, p: &EvalParams) {
+    m.by[us][piece as usize] |= attacks;
+    m.all[us] |= attacks;
+    let hits = attacks & zone;
+    if hits != 0 {
+        m.zone_attackers[us] += 1;
+        m.zone_weight[us] += p.king_attack_weight[piece as usize];
+        m.zone_hits[us] += hits.count_ones() as i32;
+    }
+}
+
+#[inline(always)]
+fn mob<const N: usize>(table: &[S; N], count: u32) -> S {
+    table[(count as usize).min(N - 1)]
+}
+
+/// The piece pass for both colours. Fills `m` and reports mobility, tropism, bishops, rooks
+/// and outposts.
+pub(crate) fn pieces<K: Sink>(
+    board: &Board,
+    p: &EvalParams,
+    pe: &PawnEntry,
+    m: &mut Maps,
+    sink: &mut K,
+) {
+    let occ = board.occupied();
+    let pawns = [
+        board.colored_pieces(Color::White, Piece::Pawn).0,
+        board.colored_pieces(Color::Black, Piece::Pawn).0,
+    ];
+    let all_pawns = pawns[0] | pawns[1];
+    let kings = [
+        board.king(Color::White) as usize,
+        board.king(Color::Black) as usize,
+    ];
+    for us in 0..2 {
+        m.by[us][Piece::Pawn as usize] = pe.attacks[us];
+        m.all[us] = pe.attacks[us];
+    }
+    for color in [Color::White, Color::Black] {
+        let us = color as usize;
+        let them = us ^ 1;
+        let area = !(pawns[us] | (1u64 << kings[us]) | pe.attacks[them]);
+        let zone = KING_ZONE[them][kings[them]];
+        let enemy_king = kings[them];
+        // Relative ranks 4-6 that no enemy pawn can ever attack.
+        let outpost_ranks = match color {
+            Color::White => rank_bb(3) | rank_bb(4) | rank_bb(5),
+            Color::Black => rank_bb(2) | rank_bb(3) | rank_bb(4),
+        };
+        let outposts = outpost_ranks & !pe.span[them];
+        let seventh = match color {
+            Color::White => rank_bb(6),
+            Color::Black => rank_bb(1),
+        };
+        let seventh_matters = relative_rank(color, enemy_king) == 7 || pawns[them] & seventh != 0;
+
+        let mut mobility = S::ZERO;
+        let mut tropism = S::ZERO;
+        let mut bishops = S::ZERO;
+        let mut rooks = S::ZERO;
+        let mut outpost = S::ZERO;
+
+        let knights = board.colored_pieces(color, Piece::Knight).0;
+        for_each_square(knights, |sq| {
+            let a = get_knight_moves(square(sq)).0;
+            record(m, us, Piece::Knight, a, zone, p);
+            mobility += mob(&p.mobility_knight, (a & area).count_ones());
+            tropism += p.tropism[Piece::Knight as usize] * (7 - distance(sq, enemy_king));
+            if outposts & (1u64 << sq) != 0 {
+                let supported = pe.attacks[us] & (1u64 << sq) != 0;
+                outpost += p.knight_outpost[usize::from(supported)];
+            }
+        });
+
+        let bishop_bb = board.colored_pieces(color, Piece::Bishop).0;
+        for_each_square(bishop_bb, |sq| {
+            let a = get_bishop_moves(square(sq), occ).0;
+            record(m, us, Piece::Bishop, a, zone, p);
+            mobility += mob(&p.mobility_bishop, (a & area).count_ones());
+            tropism += p.tropism[Piece::Bishop as usize] * (7 - distance(sq, enemy_king));
+            if outposts & (1u64 << sq) != 0 {
+                let supported = pe.attacks[us] & (1u64 << sq) != 0;
+                outpost += p.bishop_outpost[usize::from(supported)];
+            }
+            let same_colour = if DARK_SQUARES & (1u64 << sq) != 0 {
+                DARK_SQUARES
+            } else {
+                !DARK_SQUARES
+            };
+            bishops += p.bishop_pawns * (pawns[us] & same_colour).count_ones() as i32;
+        });
+        if bishop_bb & DARK_SQUARES != 0 && bishop_bb & !DARK_SQUARES != 0 {
+            bishops += p.bishop_pair;
+        }
+
+        let rook_bb = board.colored_pieces(color, Piece::Rook).0;
+        for_each_square(rook_bb, |sq| {
+            let a = get_rook_moves(square(sq), occ).0;
+            record(m, us, Piece::Rook, a, zone, p);
+            mobility += mob(&p.mobility_rook, (a & area).count_ones());
+            tropism += p.tropism[Piece::Rook as usize] * (7 - distance(sq, enemy_king));
+            let file = file_bb(sq & 7);
+            if pawns[us] & file == 0 {
+                rooks += if all_pawns & file == 0 {
+                    p.rook_open_file
+                } else {
+                    p.rook_half_open_file
+                };
+            }
+            if seventh_matters && seventh & (1u64 << sq) != 0 {
+                rooks += p.rook_seventh;
+            }
+        });
+
+        let queen_bb = board.colored_pieces(color, Piece::Queen).0;
+        for_each_square(queen_bb, |sq| {
+            let s = square(sq);
+            let a = (get_bishop_moves(s, occ) | get_rook_moves(s, occ)).0;
+            record(m, us, Piece::Queen, a, zone, p);
+            mobility += mob(&p.mobility_queen, (a & area).count_ones());
+            tropism += p.tropism[Piece::Queen as usize] * (7 - distance(sq, enemy_king));
+            if seventh_matters && seventh & (1u64 << sq) != 0 {
+                rooks += S {
+                    mg: p.rook_seventh.mg / 2,
+                    eg: p.rook_seventh.eg / 2,
+                };
+            }
+        });
+
+        sink.add(Term::Mobility, color, mobility);
+        sink.add(Term::Tropism, color, tropism.pct(p.tropism_scale));
+        sink.add(Term::Bishops, color, bishops);
+        sink.add(Term::Rooks, color, rooks);
+        sink.add(Term::Outposts, color, outpost);
+    }
+    for color in [Color::White, Color::Black] {
+        let us = color as usize;
+        m.all_no_king[us] = m.all[us];
+        let a = get_king_moves(square(kings[us])).0;
+        m.by[us][Piece::King as usize] = a;
+        m.all[us] |= a;
+    }
+}

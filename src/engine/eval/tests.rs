@@ -1,0 +1,352 @@
+//! Tests of the whole evaluation: colour symmetry, trace = evaluate, sensible orderings,
+//! endgame scaling, the scale knobs, and robustness on unusual boards.
+
+use std::path::PathBuf;
+
+use cozy_chess::{Board, Color, Move};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+use super::*;
+
+fn board(fen: &str) -> Board {
+    Board::from_fen(fen, false).unwrap_or_else(|e| panic!("bad test FEN {fen}: {e:?}"))
+}
+
+fn eval(fen: &str) -> i32 {
+    Evaluator::new(EvalParams::default()).evaluate(&board(fen))
+}
+
+/// Colour-mirrors a FEN: ranks reversed, colours swapped, side to move swapped.
+fn mirror_fen(fen: &str) -> String {
+    let f: Vec<&str> = fen.split_whitespace().collect();
+    let swap = |c: char| {
+        if c.is_ascii_uppercase() {
+            c.to_ascii_lowercase()
+        } else {
+            c.to_ascii_uppercase()
+        }
+    };
+    let placement: Vec<String> = f[0]
+        .split('/')
+        .rev()
+        .map(|r| r.chars().map(swap).collect())
+        .collect();
+    let stm = if f[1] == "w" { "b" } else { "w" };
+    let castle: String = if f[2] == "-" {
+        "-".into()
+    } else {
+        let mut c: Vec<char> = f[2].chars().map(swap).collect();
+        c.sort_by_key(|ch| (ch.is_ascii_lowercase(), *ch));
+        c.into_iter().collect()
+    };
+    let ep = if f[3] == "-" {
+        "-".to_string()
+    } else {
+        let b = f[3].as_bytes();
+        format!("{}{}", b[0] as char, if b[1] == b'3' { '6' } else { '3' })
+    };
+    let rest: Vec<&str> = f.iter().skip(4).copied().collect();
+    format!(
+        "{} {} {} {} {}",
+        placement.join("/"),
+        stm,
+        castle,
+        ep,
+        if rest.is_empty() {
+            "0 1".to_string()
+        } else {
+            rest.join(" ")
+        }
+    )
+}
+
+const FENS: &[&str] = &[
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+    "8/8/4k3/8/2K5/3P4/8/8 w - - 0 1",
+    "8/5k2/8/8/8/8/1B6/4K1N1 w - - 0 1",
+    "6k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 0 1",
+    "r1b1k2r/ppppnppp/2n2q2/2b5/3NP3/2P1B3/PP3PPP/RN1QKB1R w KQkq - 1 7",
+    "8/pp3k2/2p1b3/2P2p2/1P1B1P2/4K3/8/8 w - - 0 40",
+    "4k3/pppppppp/8/8/8/QQQQQQQQ/QQQQQQQ1/K7 w - - 0 1",
+    "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1",
+    "7k/P7/8/8/8/8/8/K7 b - - 0 1",
+];
+
+fn shared_dir() -> PathBuf {
+    match std::env::var_os("WILY_SHARED") {
+        Some(p) => PathBuf::from(p),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"),
+    }
+}
+
+/// A varied set of positions: the fixed list, WAC positions when the shared data is there,
+/// and positions from seeded random games.
+fn sample_positions() -> Vec<Board> {
+    let mut out: Vec<Board> = FENS.iter().map(|f| board(f)).collect();
+    let wac = shared_dir().join("data/epd/wac.epd");
+    match std::fs::read_to_string(&wac) {
+        Ok(text) => {
+            for line in text.lines().take(120) {
+                let fields: Vec<&str> = line.split_whitespace().take(4).collect();
+                if fields.len() == 4 {
+                    if let Ok(b) = Board::from_fen(&format!("{} 0 1", fields.join(" ")), false) {
+                        out.push(b);
+                    }
+                }
+            }
+        }
+        Err(_) => eprintln!(
+            "skip: {} not found, using built-in positions only",
+            wac.display()
+        ),
+    }
+    let mut rng = StdRng::seed_from_u64(0x5EED_0F31);
+    for _ in 0..60 {
+        let mut b = Board::default();
+        let plies = rng.gen_range(4..120);
+        for _ in 0..plies {
+            let mut moves: Vec<Move> = Vec::new();
+            b.generate_moves(|ms| {
+                moves.extend(ms);
+                false
+            });
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.gen_range(0..moves.len())];
+            b.play_unchecked(mv);
+            out.push(b.clone());
+        }
+    }
+    out
+}
+
+fn fen_of(b: &Board) -> String {
+    format!("{b}")
+}
+
+#[test]
+fn mirror_fen_round_trips() {
+    for f in FENS {
+        let m = mirror_fen(f);
+        assert_eq!(mirror_fen(&m), *f, "mirror of mirror of {f}");
+        board(&m);
+    }
+}
+
+#[test]
+fn colour_mirror_gives_the_same_score() {
+    let mut ev = Evaluator::new(EvalParams::default());
+    let mut checked = 0;
+    for b in sample_positions() {
+        let fen = fen_of(&b);
+        let mirrored = match Board::from_fen(&mirror_fen(&fen), false) {
+            Ok(m) => m,
+            Err(_) => continue,
+        };
+        let a = ev.evaluate(&b);
+        let m = ev.evaluate(&mirrored);
+        assert_eq!(a, m, "asymmetric evaluation:\n{fen}\n{}", mirror_fen(&fen));
+        checked += 1;
+    }
+    assert!(checked > 500, "only {checked} positions checked");
+}
+
+#[test]
+fn trace_total_equals_evaluate() {
+    let params = EvalParams::default();
+    let mut ev = Evaluator::new(params.clone());
+    for b in sample_positions() {
+        let t = trace(&b, &params);
+        assert_eq!(t.total, ev.evaluate(&b), "trace differs for {}", fen_of(&b));
+    }
+    // With an own side and asymmetric king safety too.
+    let params = EvalParams {
+        king_safety_own: 150,
+        king_safety_opponent: 70,
+        ..EvalParams::default()
+    };
+    let mut ev = Evaluator::new(params.clone());
+    ev.set_own_side(Some(Color::Black));
+    for f in FENS {
+        let b = board(f);
+        let t = trace_for_side(&b, &params, Some(Color::Black));
+        assert_eq!(t.total, ev.evaluate(&b), "trace differs for {f}");
+    }
+}
+
+#[test]
+fn trace_prints_a_table() {
+    let t = trace(&board(FENS[2]), &EvalParams::default());
+    let text = t.to_string();
+    assert!(text.contains("material"));
+    assert!(text.contains("king safety"));
+    assert!(text.contains("score"));
+    assert_eq!(t.terms.len(), Term::COUNT);
+}
+
+#[test]
+fn extra_piece_is_good_for_its_owner() {
+    // White has an extra knight.
+    let fen = "rnbqkb1r/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    assert!(eval(fen) > 200, "{}", eval(fen));
+    // Same position, Black to move: negative for Black.
+    let fen = "rnbqkb1r/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1";
+    assert!(eval(fen) < -200);
+    // Start position is close to level.
+    let start = eval(FENS[0]);
+    assert!(start.abs() < 40, "start position {start}");
+}
+
+#[test]
+fn advanced_passed_pawn_is_worth_more() {
+    let on_7th = eval("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1");
+    let on_3rd = eval("4k3/8/8/8/8/1P6/8/4K3 w - - 0 1");
+    assert!(on_7th > on_3rd + 100, "7th {on_7th} vs 3rd {on_3rd}");
+    // With other material on the board too (no KPK shortcut).
+    let on_7th = eval("r3k3/1P4p1/8/8/8/8/6P1/R3K3 w - - 0 1");
+    let on_3rd = eval("r3k3/6p1/8/8/8/1P6/6P1/R3K3 w - - 0 1");
+    assert!(on_7th > on_3rd + 50, "7th {on_7th} vs 3rd {on_3rd}");
+}
+
+#[test]
+fn insufficient_and_drawish_material() {
+    assert_eq!(eval("8/5k2/8/8/8/8/8/4K1N1 w - - 0 1"), 0, "KNK");
+    assert_eq!(eval("8/5k2/8/8/8/8/8/4KB2 b - - 0 1"), 0, "KBK");
+    assert_eq!(eval("8/5k2/8/8/8/8/8/4K3 w - - 0 1"), 0, "KK");
+    assert_eq!(eval("8/5kb1/8/8/8/8/8/4KB2 w - - 0 1"), 0, "KBKB");
+    // Bishops all on one colour cannot mate.
+    assert_eq!(
+        eval("8/5k2/8/8/8/8/1B6/B3K3 w - - 0 1"),
+        0,
+        "KBBK same colour"
+    );
+    // KBNK is a win and must not be scaled away.
+    let kbnk = eval("8/5k2/8/8/8/8/1B6/4K1N1 w - - 0 1");
+    assert!(kbnk > 400, "KBNK {kbnk}");
+    assert!(!is_insufficient_material(&board(
+        "8/5k2/8/8/8/8/1B6/4K1N1 w - - 0 1"
+    )));
+    // KNNK: drawish, scaled to zero.
+    assert_eq!(eval("8/5k2/8/8/8/8/8/3NK1N1 w - - 0 1"), 0, "KNNK");
+    // KRKB: pawnless and a small edge, strongly scaled down.
+    let krkb = eval("8/5k2/4b3/8/8/8/8/3RK3 w - - 0 1");
+    assert!((0..80).contains(&krkb), "KRKB {krkb}");
+}
+
+#[test]
+fn opposite_bishops_are_scaled_down() {
+    // White is a pawn up in both; bishops of opposite colours vs same colour.
+    let opposite = eval("4k3/5p2/4b3/8/4P3/3P4/3B4/4K3 w - - 0 1");
+    let same = eval("4k3/5p2/3b4/8/4P3/3P4/3B4/4K3 w - - 0 1");
+    assert!(
+        opposite > 0 && same > opposite,
+        "ocb {opposite} vs same {same}"
+    );
+    let t = trace(
+        &board("4k3/5p2/4b3/8/4P3/3P4/3B4/4K3 w - - 0 1"),
+        &EvalParams::default(),
+    );
+    assert!(t.scale_eg < 128);
+}
+
+#[test]
+fn kpk_and_wrong_bishop() {
+    // Defending king in front of the pawn with the opposition: draw.
+    assert_eq!(eval("8/8/8/8/4k3/8/4P3/4K3 w - - 0 1"), 0);
+    // King on the 6th ahead of its pawn: a clear win.
+    assert!(eval("4k3/8/4K3/4P3/8/8/8/8 w - - 0 1") > 400);
+    // Rook pawn and the wrong bishop with the defender in the corner: draw.
+    assert_eq!(eval("7k/8/8/6KP/8/8/8/3B4 w - - 0 1"), 0);
+    // The right bishop wins.
+    assert!(eval("7k/8/8/6KP/8/8/8/2B5 w - - 0 1") > 300);
+}
+
+#[test]
+fn unstoppable_passer_in_pawn_ending() {
+    // Black's king is outside the square of the a-pawn.
+    let outside = eval("8/8/8/P7/8/5k2/7p/6K1 w - - 0 1");
+    let inside = eval("8/8/8/P1k5/8/8/7p/6K1 w - - 0 1");
+    assert!(outside > inside + 200, "outside {outside} inside {inside}");
+}
+
+#[test]
+fn king_safety_knobs_change_the_score() {
+    // White's king is exposed to a heavy attack.
+    let fen = "r1b2rk1/ppp2ppp/2n5/3q4/3P4/2PB1N2/P4PPP/q4RK1 w - - 0 1";
+    let fen = if Board::from_fen(fen, false).is_ok() {
+        fen
+    } else {
+        FENS[5]
+    };
+    let b = board(fen);
+    let base = EvalParams::default();
+    let cautious = EvalParams {
+        king_safety_own: 200,
+        ..EvalParams::default()
+    };
+    let mut sym = Evaluator::new(base);
+    let mut asym = Evaluator::new(cautious.clone());
+    asym.set_own_side(Some(Color::White));
+    let t = trace(&b, &cautious);
+    let ks = &t.terms[Term::KingSafety as usize];
+    assert!(ks.white != S::ZERO || ks.black != S::ZERO);
+    if ks.white.mg < 0 {
+        assert!(asym.evaluate(&b) < sym.evaluate(&b));
+    }
+    // Scaling passed pawns to zero removes the passed-pawn term entirely.
+    let no_passers = EvalParams {
+        passed_pawn_scale: 0,
+        ..EvalParams::default()
+    };
+    let t = trace(&board("4k3/1P6/8/8/8/8/6p1/4K3 w - - 0 1"), &no_passers);
+    let pp = &t.terms[Term::PassedPawns as usize];
+    assert_eq!((pp.white, pp.black), (S::ZERO, S::ZERO));
+}
+
+#[test]
+fn unusual_boards_do_not_panic() {
+    let fens = [
+        "4k3/pppppppp/8/8/8/QQQQQQQQ/QQQQQQQ1/K7 w - - 0 1",
+        "k7/qqqqqqq1/qqqqqqqq/8/8/8/PPPPPPPP/4K3 b - - 0 1",
+        "rrrrkrrr/8/8/8/8/8/8/RRRRKRRR w - - 0 1",
+        "nnnnknnn/bbbbbbbb/8/8/8/8/BBBBBBBB/NNNNKNNN w - - 0 1",
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        "K7/8/8/8/8/8/8/7k b - - 0 1",
+        "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1",
+        "3k4/PP4PP/8/8/8/8/pp4pp/3K4 w - - 0 1",
+    ];
+    let mut ev = Evaluator::new(EvalParams::default());
+    for f in fens {
+        let b = board(f);
+        let v = ev.evaluate(&b);
+        assert!(v.abs() < 30_000, "{f}: {v}");
+        let t = trace(&b, ev.params());
+        assert_eq!(t.total, v);
+    }
+}
+
+#[test]
+fn pawn_cache_gives_stable_results() {
+    let mut ev = Evaluator::new(EvalParams::default());
+    let boards = sample_positions();
+    let first: Vec<i32> = boards.iter().map(|b| ev.evaluate(b)).collect();
+    let second: Vec<i32> = boards.iter().map(|b| ev.evaluate(b)).collect();
+    assert_eq!(first, second);
+    // Changing the weights through set_params must not reuse stale pawn scores.
+    let params = EvalParams {
+        pawn_structure_scale: 300,
+        ..EvalParams::default()
+    };
+    ev.set_params(params.clone());
+    let mut fresh = Evaluator::new(params);
+    for b in &boards {
+        assert_eq!(ev.evaluate(b), fresh.evaluate(b));
+    }
+}

@@ -1,0 +1,74 @@
+//! Perft correctness: the shared perft suite (depth <= 4 in the default run, depth 6
+//! behind `--ignored`), and the `wily perft` command's output format.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn suite_path() -> Option<PathBuf> {
+    let dir = std::env::var_os("WILY_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"));
+    let p = dir.join("data/epd/perftsuite.epd");
+    if p.exists() {
+        Some(p)
+    } else {
+        eprintln!("skipping: {} not found", p.display());
+        None
+    }
+}
+
+fn check_suite(depth: u32) {
+    let Some(path) = suite_path() else { return };
+    let mut out = Vec::new();
+    let (passed, total) =
+        wily::tools::perft::run_suite(&path, depth, &mut out).expect("suite runs");
+    let text = String::from_utf8_lossy(&out);
+    assert!(total >= 100, "{text}");
+    assert_eq!(passed, total, "{text}");
+    assert_eq!(
+        text.lines().last(),
+        Some(format!("passed {total}/{total}").as_str())
+    );
+}
+
+#[test]
+fn perft_suite_to_depth_4() {
+    check_suite(4);
+}
+
+#[test]
+#[ignore = "slow: run with --release -- --ignored"]
+fn perft_suite_to_depth_6() {
+    check_suite(6);
+}
+
+#[test]
+fn perft_command_prints_divide_and_summary() {
+    let out = Command::new(env!("CARGO_BIN_EXE_wily"))
+        .args([
+            "perft",
+            "3",
+            "--divide",
+            "--fen",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        ])
+        .output()
+        .expect("wily runs");
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 49, "{text}");
+    assert!(
+        lines.contains(&"e1g1: 2059"),
+        "castling shown as e1g1: {text}"
+    );
+    let last = lines.last().expect("summary");
+    assert!(last.starts_with("nodes 97862 time "), "{last}");
+    assert!(last.contains(" nps "));
+    let bad = Command::new(env!("CARGO_BIN_EXE_wily"))
+        .args(["perft", "2", "--fen", "rnbqkbnr/ppp w"])
+        .output()
+        .expect("wily runs");
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("bad FEN"));
+}
