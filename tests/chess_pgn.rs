@@ -297,3 +297,29 @@ fn masters_first_2000_games_replay() {
     assert_eq!(n, 2000);
     assert!(plies > 100_000, "{plies}");
 }
+
+#[test]
+fn chess960_game_written_and_read_back() {
+    let start =
+        wily::chess::fen::parse_fen("bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1")
+            .expect("960 start");
+    let mut b = start.clone();
+    let mut moves = Vec::new();
+    for text in ["O-O", "O-O", "e4", "e5"] {
+        let mv = wily::chess::san::parse_san(&b, text).expect(text);
+        b.play_unchecked(mv);
+        moves.push(mv);
+    }
+    let pgn = write_game(&[], &start, &moves, &[], "*");
+    assert!(pgn.contains("[Variant \"Chess960\"]"), "{pgn}");
+    assert!(pgn.contains("1. O-O O-O 2. e4 e5 *"), "{pgn}");
+    let game = read_all(&pgn).remove(0).expect("game");
+    let (b2, replayed) = game.replay_moves().expect("replay");
+    assert_eq!(b2, start);
+    assert_eq!(replayed, moves);
+    // An unreadable FEN tag survives rewriting.
+    let bad = read_all("[FEN \"nonsense\"]\n\n1. e4 *\n")
+        .remove(0)
+        .expect("game");
+    assert!(write_pgn_game(&bad).contains("[FEN \"nonsense\"]"));
+}

@@ -155,11 +155,8 @@ impl PgnGame {
                 san: m.san.clone(),
                 error,
             })?;
-            pos.play(mv).map_err(|error| ReplayError::BadMove {
-                ply,
-                san: m.san.clone(),
-                error,
-            })?;
+            // parse_san only returns legal moves.
+            pos.play_unchecked(mv);
         }
         Ok(pos)
     }

@@ -4,6 +4,7 @@
 use super::PgnGame;
 use crate::chess::coord::move_to_uci;
 use crate::chess::fen::{parse_fen, to_fen};
+use crate::chess::position::looks_like_chess960;
 use crate::chess::san::to_san;
 use cozy_chess::{Board, Color, Move};
 
@@ -71,7 +72,12 @@ fn is_roster_or_setup(name: &str) -> bool {
     ROSTER.iter().any(|(n, _)| *n == name) || name == "SetUp" || name == "FEN"
 }
 
-fn write_tags(out: &mut String, tags: &[(String, String)], result: &str, setup: Option<String>) {
+fn write_tags(
+    out: &mut String,
+    tags: &[(String, String)],
+    result: &str,
+    setup: Option<(String, bool)>,
+) {
     for (name, default) in ROSTER {
         let value = if name == "Result" {
             result.to_string()
@@ -83,7 +89,10 @@ fn write_tags(out: &mut String, tags: &[(String, String)], result: &str, setup: 
         };
         out.push_str(&format!("[{name} \"{}\"]\n", escape_tag(&value)));
     }
-    if let Some(fen) = setup {
+    if let Some((fen, chess960)) = setup {
+        if chess960 && !tags.iter().any(|(k, _)| k == "Variant") {
+            out.push_str("[Variant \"Chess960\"]\n");
+        }
         out.push_str("[SetUp \"1\"]\n");
         out.push_str(&format!("[FEN \"{}\"]\n", escape_tag(&fen)));
     }
@@ -115,7 +124,7 @@ pub fn write_game(
     result: &str,
 ) -> String {
     let mut out = String::with_capacity(512 + moves.len() * 8);
-    let setup = (*start != Board::default()).then(|| to_fen(start));
+    let setup = (*start != Board::default()).then(|| (to_fen(start), looks_like_chess960(start)));
     write_tags(&mut out, tags, result, setup);
     let mut w = Wrapped { out, line: 0 };
     let mut board = start.clone();
@@ -154,12 +163,13 @@ pub fn write_game(
 pub fn write_pgn_game(game: &PgnGame) -> String {
     let start = game.tag("FEN").and_then(|f| parse_fen(f).ok());
     let mut out = String::with_capacity(512 + game.moves.len() * 8);
-    write_tags(
-        &mut out,
-        &game.tags,
-        &game.result,
-        start.as_ref().map(to_fen),
-    );
+    let setup = match (&start, game.tag("FEN")) {
+        (Some(b), _) => Some((to_fen(b), looks_like_chess960(b))),
+        // Keep an unreadable FEN as written rather than dropping it.
+        (None, Some(raw)) => Some((raw.to_string(), false)),
+        (None, None) => None,
+    };
+    write_tags(&mut out, &game.tags, &game.result, setup);
     let mut w = Wrapped { out, line: 0 };
     if let Some(c) = &game.comment {
         w.comment(c);
