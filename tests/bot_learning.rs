@@ -32,6 +32,8 @@ async fn book_moves_and_learning_after_each_game() {
     tokio::time::sleep(Duration::from_millis(300)).await;
     let mut cfg = bot_config(&dir, 1, 0);
     cfg.engine.book = true;
+    // White: the first move is always a book move.
+    cfg.seek.ads[0].color = wily::config::SeekColor::White;
     cfg.engine.learn = 7;
     cfg.paths.book = shipped;
     let report = run_bot_learning(

@@ -721,3 +721,29 @@ fn ponder_hit_after_the_budget_moves_at_once() {
     );
     assert_eq!(sends(&a), vec!["MOVE g1f3"]);
 }
+
+#[test]
+fn boards_of_games_not_observed_are_ignored() {
+    let (mut s, now) = session();
+    let a = s.handle(
+        ev(ServerEvent::Board(Box::new(BoardUpdate {
+            game: 77,
+            white: "Ghost".into(),
+            black: "Phantom".into(),
+            relation: Relation::Observing,
+            board: parse_fen(START).unwrap(),
+            white_ms: 1,
+            black_ms: 1,
+            base: 1,
+            increment: 0,
+            move_number: 1,
+            last_move_verbose: None,
+            last_move_san: None,
+            last_move_ms: 0,
+            received: now,
+        }))),
+        now,
+    );
+    assert!(started(&a).is_none());
+    assert!(s.active_search().is_none());
+}
