@@ -279,6 +279,7 @@ impl Session {
                     out.push(Action::Send(format!("match {name}")));
                 }
             }
+            ServerEvent::Titles { name, titles } => self.remember_titles(&name, titles),
             ServerEvent::IllegalMove { text } => self.illegal_move(&text, out),
             ServerEvent::NotYourMove => self.illegal_move("It is not your move.", out),
             ServerEvent::ObserveStarted { game } => self.observer.started(game),

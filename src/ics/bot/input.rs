@@ -167,6 +167,11 @@ pub enum ServerEvent {
         name: String,
         adjourned: bool,
     },
+    /// Titles the server showed for a player (seek ads, chat), remembered for later.
+    Titles {
+        name: String,
+        titles: ServerTitles,
+    },
     IllegalMove {
         text: String,
     },

@@ -64,14 +64,35 @@ pub fn translate(ev: Event, received: Instant) -> Option<ServerEvent> {
             },
         },
         Event::Chat(c) if c.kind == ChatKind::Tell => {
-            let mut titles = ServerTitles::default();
-            for t in &c.titles {
-                titles = titles.merge(ServerTitles::parse(&format!("({t})")));
-            }
+            let titles = chat_titles(&c.titles);
             ServerEvent::Tell {
                 from: c.from,
                 titles,
                 text: c.text,
+            }
+        }
+        Event::Chat(c) => {
+            let titles = chat_titles(&c.titles);
+            if titles == ServerTitles::default() {
+                return None;
+            }
+            ServerEvent::Titles {
+                name: c.from,
+                titles,
+            }
+        }
+        Event::Seek(ad) => {
+            let titles = ServerTitles {
+                gm: ad.titles & events::title::GM != 0,
+                im: ad.titles & events::title::IM != 0,
+                computer: ad.titles & events::title::COMPUTER != 0,
+            };
+            if titles == ServerTitles::default() {
+                return None;
+            }
+            ServerEvent::Titles {
+                name: ad.name,
+                titles,
             }
         }
         Event::Arrival { name, adjourned } => ServerEvent::Arrival { name, adjourned },
@@ -80,6 +101,12 @@ pub fn translate(ev: Event, received: Instant) -> Option<ServerEvent> {
         Event::ObserveStarted { game } => ServerEvent::ObserveStarted { game },
         Event::ObserveStopped { game } => ServerEvent::ObserveStopped { game },
         _ => return None,
+    })
+}
+
+fn chat_titles(list: &[String]) -> ServerTitles {
+    list.iter().fold(ServerTitles::default(), |t, x| {
+        t.merge(ServerTitles::parse(&format!("({x})")))
     })
 }
 
@@ -217,5 +244,16 @@ mod tests {
             })
         );
         assert_eq!(one("fics% "), None);
+        assert_eq!(
+            one("Hyatt(GM)(C)(2500)[3] kibitzes: hello"),
+            Some(ServerEvent::Titles {
+                name: "Hyatt".into(),
+                titles: ServerTitles {
+                    gm: true,
+                    im: false,
+                    computer: true
+                },
+            })
+        );
     }
 }
