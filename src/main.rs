@@ -79,6 +79,24 @@ enum Command {
     /// The learning store: status, export, import, check.
     #[command(subcommand)]
     Learn(wily::learn::cli::LearnCmd),
+    /// Play on a chess server unattended (FICS/ICC), or offline with --local.
+    Ics {
+        /// Settings file (default: ./config.toml when present, else built-in defaults).
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// Play offline: start the local server with a sparring partner and watch.
+        #[arg(long)]
+        local: bool,
+        /// Stop after this many games.
+        #[arg(long)]
+        games: Option<u32>,
+        /// Log every line sent and received to logs/wire.log (passwords masked).
+        #[arg(long)]
+        wire_debug: bool,
+        /// No running commentary on stdout (local mode).
+        #[arg(long)]
+        quiet: bool,
+    },
     /// Run the local chess server (FICS dialect) for offline play and tests.
     Serve {
         /// Port to listen on (0: any free port).
@@ -177,6 +195,19 @@ fn main() -> ExitCode {
         Some(Command::Book(cmd)) => wily::book::cli::run_book(cmd).map(|s| print!("{s}")),
         Some(Command::Books(cmd)) => wily::book::cli::run_books(cmd).map(|s| print!("{s}")),
         Some(Command::Learn(cmd)) => wily::learn::cli::run_learn(cmd).map(|s| print!("{s}")),
+        Some(Command::Ics {
+            config,
+            local,
+            games,
+            wire_debug,
+            quiet,
+        }) => wily::ics::bot::app::ics_cli(wily::ics::bot::app::IcsArgs {
+            config,
+            local,
+            games,
+            wire_debug,
+            quiet,
+        }),
         Some(Command::Serve {
             port,
             accounts,

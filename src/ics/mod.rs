@@ -21,6 +21,12 @@ pub mod telnet;
 pub mod timeseal;
 pub mod wirelog;
 
+// The server bot (h/bot).
+pub mod bot;
+pub mod lists;
+pub mod session;
+pub mod talk;
+
 pub use connection::{connect, Closed, ConnectConfig, ConnectError, Connection, KeepAlive};
 pub use dialect::Dialect;
 pub use events::{Color, Event, Prompt, Rating, Style12};
