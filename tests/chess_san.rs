@@ -220,3 +220,36 @@ fn ics_verbose_and_server_form() {
     assert_eq!(parse_any_move(&b, "g7h8=n"), Ok(knight));
     assert_eq!(line_to_san(&b, &[oo, knight]), vec!["O-O".to_string()]);
 }
+
+#[test]
+fn fuzz_move_readers_never_panic() {
+    let mut rng = StdRng::seed_from_u64(31337);
+    let alphabet: Vec<char> = "abcdefgh12345678KQRBNPkqrbnpOo0x-=+#!?/(). e\u{e9}\u{0}Z@"
+        .chars()
+        .collect();
+    let boards = [
+        Board::default(),
+        board("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
+        board("1n2k2r/P5P1/8/8/8/8/8/R3K2R w KQk - 0 1"),
+        board("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1"),
+    ];
+    let mut accepted = 0;
+    for i in 0..60_000 {
+        let len = rng.gen_range(0..9);
+        let s: String = (0..len)
+            .map(|_| alphabet[rng.gen_range(0..alphabet.len())])
+            .collect();
+        let b = &boards[i % boards.len()];
+        let results = [
+            parse_any_move(b, &s),
+            parse_san(b, &s),
+            parse_ics_verbose(b, &s, Some(&s)),
+            move_from_uci(b, &s, i % 2 == 0),
+        ];
+        for mv in results.into_iter().flatten() {
+            assert!(b.is_legal(mv), "{s:?} gave illegal {mv}");
+            accepted += 1;
+        }
+    }
+    assert!(accepted > 0);
+}

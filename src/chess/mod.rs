@@ -1,16 +1,20 @@
 //! The rules layer over cozy-chess: coordinate moves, FEN, SAN and ICS move notation,
-//! EPD records, PGN streaming, and `Position` (a board plus its game history).
+//! EPD records, PGN streaming, Polyglot keys, and `Position` (a board plus its game
+//! history).
 //!
 //! cozy-chess generates every legal move; nothing here generates moves on its own.
 
 pub mod coord;
 pub mod epd;
 pub mod fen;
+pub mod pgn;
+pub mod polyglot;
 pub mod position;
 pub mod san;
 
 pub use coord::{move_from_uci, move_to_uci, MoveParseError};
 pub use epd::{parse_epd_line, EpdError, EpdReader, EpdRecord};
 pub use fen::{parse_fen, to_fen, FenError};
+pub use pgn::{PgnGame, PgnMove, PgnReader};
 pub use position::{DrawReason, GameStatus, Position};
 pub use san::{parse_any_move, parse_san, to_san, SanError};

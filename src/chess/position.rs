@@ -174,7 +174,8 @@ impl Default for Position {
     }
 }
 
-fn looks_like_chess960(board: &Board) -> bool {
+/// True when the castling rights are not the standard ones (king on e, rooks on a/h).
+pub fn looks_like_chess960(board: &Board) -> bool {
     Color::ALL.iter().any(|&c| {
         let r = board.castle_rights(c);
         (r.short.is_some() || r.long.is_some())
@@ -294,7 +295,8 @@ impl Position {
         Ok(())
     }
 
-    fn play_unchecked(&mut self, mv: Move) {
+    /// Plays a move the caller has already checked to be legal.
+    pub(crate) fn play_unchecked(&mut self, mv: Move) {
         let before = self.board.clone();
         self.board.play_unchecked(mv);
         self.hashes.push(before.hash());

@@ -295,8 +295,38 @@ fn split_san(input: &str, core: &str) -> Result<SanParts, SanError> {
     })
 }
 
-/// Legal moves of `piece` matching the parts; at most `cap` are collected.
-fn matches(board: &Board, piece: Piece, p: &SanParts, out: &mut Vec<Move>) {
+/// Matching moves, kept on the stack (parsing SAN is on the book-building hot path).
+struct Found {
+    n: usize,
+    moves: [Move; 16],
+}
+
+impl Found {
+    fn new() -> Self {
+        Found {
+            n: 0,
+            moves: [Move {
+                from: Square::A1,
+                to: Square::A1,
+                promotion: None,
+            }; 16],
+        }
+    }
+
+    fn push(&mut self, mv: Move) {
+        if let Some(slot) = self.moves.get_mut(self.n) {
+            *slot = mv;
+        }
+        self.n += 1;
+    }
+
+    fn kept(&self) -> &[Move] {
+        &self.moves[..self.n.min(self.moves.len())]
+    }
+}
+
+/// Adds the legal moves of `piece` matching the parts to `out`.
+fn matches(board: &Board, piece: Piece, p: &SanParts, out: &mut Found) {
     let us = board.side_to_move();
     let mut mask = board.colored_pieces(us, piece);
     if let Some(f) = p.file {
@@ -345,10 +375,10 @@ pub fn parse_san(board: &Board, san: &str) -> Result<Move, SanError> {
         return parse_castle(board, input, long);
     }
     let parts = split_san(input, core)?;
-    let mut found = Vec::new();
+    let mut found = Found::new();
     let piece = if parts.maybe_bishop {
         matches(board, Piece::Pawn, &parts, &mut found);
-        if found.is_empty() {
+        if found.n == 0 {
             // `b` was no file after all: read it as a bishop, e.g. `bc3` or `bxc3`.
             let bishop = SanParts {
                 file: None,
@@ -371,8 +401,8 @@ pub fn parse_san(board: &Board, san: &str) -> Result<Move, SanError> {
         matches(board, piece, &parts, &mut found);
         piece
     };
-    match found.len() {
-        1 => Ok(found[0]),
+    match found.n {
+        1 => Ok(found.moves[0]),
         0 => {
             let us = board.side_to_move();
             let reason = if board.colored_pieces(us, piece).is_empty() {
@@ -389,7 +419,7 @@ pub fn parse_san(board: &Board, san: &str) -> Result<Move, SanError> {
         }
         _ => Err(MoveParseError::Ambiguous {
             input: input.to_string(),
-            candidates: found.iter().map(|m| m.to_string()).collect(),
+            candidates: found.kept().iter().map(|m| m.to_string()).collect(),
         }),
     }
 }

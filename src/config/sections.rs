@@ -1,0 +1,511 @@
+//! The sections of `config.toml`, each a serde struct with its defaults.
+//!
+//! Units follow the chess servers: base times in minutes, increments in seconds; scores
+//! in centipawns unless a key says pawns. Every key is documented in the shipped
+//! `config.toml` and in the README.
+
+use serde::Deserialize;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// A password that never shows in `Debug` output or logs.
+#[derive(Clone, Deserialize, PartialEq, Eq)]
+#[serde(transparent)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(s: String) -> Secret {
+        Secret(s)
+    }
+    /// The clear text; only the login code should call this.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("\"********\"")
+    }
+}
+
+/// The server's command dialect.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Dialect {
+    #[default]
+    Fics,
+    Icc,
+}
+
+/// `[server]`
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct ServerSection {
+    /// Play offline on the in-process local server instead of connecting anywhere.
+    pub local: bool,
+    pub host: String,
+    pub port: u16,
+    pub dialect: Dialect,
+    pub timeseal: bool,
+    /// Login name; `guest` logs in anonymously.
+    pub handle: String,
+    pub password: Option<Secret>,
+    /// Name of an environment variable holding the password.
+    pub password_env: Option<String>,
+    pub connect_timeout_secs: u64,
+    /// Send a harmless command after this many idle seconds (0 = never).
+    pub keepalive_secs: u64,
+    pub reconnect_min_secs: u64,
+    pub reconnect_max_secs: u64,
+}
+
+impl Default for ServerSection {
+    fn default() -> Self {
+        ServerSection {
+            local: true,
+            host: "freechess.org".into(),
+            port: 5000,
+            dialect: Dialect::Fics,
+            timeseal: true,
+            handle: "guest".into(),
+            password: None,
+            password_env: None,
+            connect_timeout_secs: 30,
+            keepalive_secs: 600,
+            reconnect_min_secs: 5,
+            reconnect_max_secs: 600,
+        }
+    }
+}
+
+/// `[local]`: the offline setup of `wily ics --local`.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct LocalSection {
+    /// TCP port on 127.0.0.1 (0 = any free port).
+    pub port: u16,
+    /// Handle wily uses on the local server.
+    pub handle: String,
+    /// Handle of the sparring partner.
+    pub sparring_handle: String,
+    /// The sparring partner's search depth (plies); it is wily at reduced strength.
+    pub sparring_depth: u32,
+    /// Time control of the local games.
+    pub base: u32,
+    pub increment: u32,
+    /// Stop after this many games (0 = play until interrupted).
+    pub games: u32,
+    /// Print a running commentary (moves, scores, results) to stdout.
+    pub commentary: bool,
+}
+
+impl Default for LocalSection {
+    fn default() -> Self {
+        LocalSection {
+            port: 0,
+            handle: "wily".into(),
+            sparring_handle: "Sparring".into(),
+            sparring_depth: 2,
+            base: 2,
+            increment: 1,
+            games: 0,
+            commentary: true,
+        }
+    }
+}
+
+/// Colour asked for in a seek.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum SeekColor {
+    #[default]
+    Any,
+    White,
+    Black,
+}
+
+/// One seek ad (`[[seek.ads]]`).
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct SeekAd {
+    /// Minutes.
+    pub base: u32,
+    /// Seconds per move.
+    pub increment: u32,
+    pub rated: bool,
+    pub color: SeekColor,
+    pub min_rating: Option<u32>,
+    pub max_rating: Option<u32>,
+    /// Ask the server to check the seeker's formula.
+    pub formula: bool,
+}
+
+impl Default for SeekAd {
+    fn default() -> Self {
+        SeekAd {
+            base: 3,
+            increment: 0,
+            rated: true,
+            color: SeekColor::Any,
+            min_rating: None,
+            max_rating: None,
+            formula: false,
+        }
+    }
+}
+
+/// `[seek]`
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct SeekSection {
+    pub enabled: bool,
+    /// Post the ads again after every game.
+    pub reseek_after_game: bool,
+    /// While idle, post the ads again after this many seconds (0 = only once).
+    pub interval_secs: u64,
+    pub ads: Vec<SeekAd>,
+}
+
+impl Default for SeekSection {
+    fn default() -> Self {
+        SeekSection {
+            enabled: true,
+            reseek_after_game: true,
+            interval_secs: 600,
+            ads: vec![
+                SeekAd::default(),
+                SeekAd {
+                    base: 5,
+                    increment: 2,
+                    ..SeekAd::default()
+                },
+            ],
+        }
+    }
+}
+
+/// `[accept.decline]`: what wily tells an opponent whose challenge it declines. An empty
+/// string declines silently. `{name}` is replaced by the challenger's handle.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct DeclineMessages {
+    pub time_control: String,
+    pub rated: String,
+    pub unrated: String,
+    pub variant: String,
+    pub rating: String,
+    pub computers: String,
+    pub humans: String,
+    pub guests: String,
+    pub blocked: String,
+    pub too_many: String,
+    pub busy: String,
+    pub closed: String,
+}
+
+impl Default for DeclineMessages {
+    fn default() -> Self {
+        DeclineMessages {
+            time_control: "Sorry {name}, I do not play that time control.".into(),
+            rated: "Sorry {name}, I only play unrated games right now.".into(),
+            unrated: "Sorry {name}, I only play rated games right now.".into(),
+            variant: "Sorry {name}, I only play normal chess.".into(),
+            rating: "Sorry {name}, your rating is outside my range.".into(),
+            computers: "Sorry {name}, I do not play other computers right now.".into(),
+            humans: "Sorry {name}, I only play other computers right now.".into(),
+            guests: "Sorry {name}, I do not play unregistered players.".into(),
+            blocked: String::new(),
+            too_many: "Thanks {name}, we have played a lot; let me play someone else for a while."
+                .into(),
+            busy: "Sorry {name}, I am busy with another game.".into(),
+            closed: "Sorry {name}, I am not accepting challenges right now.".into(),
+        }
+    }
+}
+
+/// `[accept]`: the challenge filters.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct AcceptSection {
+    pub enabled: bool,
+    /// Base time range in minutes.
+    pub min_base: u32,
+    pub max_base: u32,
+    /// Increment range in seconds.
+    pub min_increment: u32,
+    pub max_increment: u32,
+    pub rated: bool,
+    pub unrated: bool,
+    /// `chess` (lightning, blitz, standard, untimed, non-standard) and/or `chess960`.
+    pub variants: Vec<String>,
+    /// Opponent rating range (registered players).
+    pub min_rating: u32,
+    pub max_rating: u32,
+    pub humans: bool,
+    pub computers: bool,
+    /// Unregistered players (rating `++++`).
+    pub guests: bool,
+    /// When not empty, only these handles may challenge.
+    pub allow: Vec<String>,
+    pub block: Vec<String>,
+    /// At most this many games in a row against the same opponent (0 = no limit).
+    pub max_in_row: u32,
+    /// At most this many games per hour against the same opponent (0 = no limit).
+    pub max_per_hour: u32,
+    pub decline: DeclineMessages,
+}
+
+impl Default for AcceptSection {
+    fn default() -> Self {
+        AcceptSection {
+            enabled: true,
+            min_base: 1,
+            max_base: 60,
+            min_increment: 0,
+            max_increment: 30,
+            rated: true,
+            unrated: true,
+            variants: vec!["chess".into()],
+            min_rating: 0,
+            max_rating: 9999,
+            humans: true,
+            computers: true,
+            guests: true,
+            allow: Vec::new(),
+            block: Vec::new(),
+            max_in_row: 5,
+            max_per_hour: 8,
+            decline: DeclineMessages::default(),
+        }
+    }
+}
+
+/// `[engine]`
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct EngineSection {
+    pub threads: usize,
+    pub hash_mb: usize,
+    /// Think on the opponent's time.
+    pub ponder: bool,
+    /// Milliseconds kept in reserve per move for lag and transmission.
+    pub move_overhead_ms: u64,
+    /// Play book moves while in book.
+    pub book: bool,
+    /// Learning switches as `learn N`: 1 book, 2 position, 4 result (0 = off).
+    pub learn: u8,
+    /// Fixed search depth (plies); 0 = no limit. Meant for reduced-strength sparring.
+    pub depth_limit: u32,
+}
+
+impl Default for EngineSection {
+    fn default() -> Self {
+        EngineSection {
+            threads: 1,
+            hash_mb: 64,
+            ponder: true,
+            move_overhead_ms: 300,
+            book: true,
+            learn: 7,
+            depth_limit: 0,
+        }
+    }
+}
+
+/// `[talk]`
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct TalkSection {
+    /// Whisper level 0-6 (0 silent, 1 mates, 2 +time/score/depth, 3 +PV, 4 +book,
+    /// 5 PV every iteration, 6 nearly everything).
+    pub whisper: u8,
+    /// Kibitz level, same scale.
+    pub kibitz: u8,
+    /// Stay silent until a search has visited this many nodes.
+    pub noise: u64,
+    /// Said at the start of each game (`{opponent}` is replaced); empty = nothing.
+    pub greeting: String,
+    /// Said at the end of each game; empty = nothing.
+    pub goodbye: String,
+    /// Kibitz level used against opponents in the AK list.
+    pub autokibitz_level: u8,
+    /// At most this many whispers/kibitzes per minute.
+    pub max_per_minute: u32,
+}
+
+impl Default for TalkSection {
+    fn default() -> Self {
+        TalkSection {
+            whisper: 2,
+            kibitz: 0,
+            noise: 100_000,
+            greeting: "Hello {opponent}, good luck and have fun!".into(),
+            goodbye: "Thanks for the game, {opponent}.".into(),
+            autokibitz_level: 3,
+            max_per_minute: 12,
+        }
+    }
+}
+
+/// `[observe]`
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct ObserveSection {
+    /// Game numbers to observe after logging in.
+    pub games: Vec<u32>,
+    /// Handles whose games wily follows.
+    pub follow: Vec<String>,
+    /// When idle, observe the highest-rated game in progress.
+    pub top_game_when_idle: bool,
+    /// Whisper and kibitz levels for observed games (same scale as `[talk]`).
+    pub whisper: u8,
+    pub kibitz: u8,
+}
+
+impl Default for ObserveSection {
+    fn default() -> Self {
+        ObserveSection {
+            games: Vec::new(),
+            follow: Vec::new(),
+            top_game_when_idle: false,
+            whisper: 2,
+            kibitz: 0,
+        }
+    }
+}
+
+/// `[operators]`
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct OperatorsSection {
+    /// Handles allowed to command the bot by tell.
+    pub handles: Vec<String>,
+    /// The one line anyone else gets in answer to a tell; empty = no answer.
+    pub stranger_reply: String,
+}
+
+impl Default for OperatorsSection {
+    fn default() -> Self {
+        OperatorsSection {
+            handles: Vec::new(),
+            stranger_reply: "Hi! I am wily, a computer program. Challenge me to a game!".into(),
+        }
+    }
+}
+
+/// `[paths]`; relative paths are taken from the settings file's folder.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct PathsSection {
+    pub lists: PathBuf,
+    pub book: PathBuf,
+    pub learning: PathBuf,
+    pub logs: PathBuf,
+}
+
+impl Default for PathsSection {
+    fn default() -> Self {
+        PathsSection {
+            lists: PathBuf::from("lists"),
+            book: PathBuf::from("book"),
+            learning: PathBuf::from("book/learn.db"),
+            logs: PathBuf::from("logs"),
+        }
+    }
+}
+
+impl PathsSection {
+    /// Makes every relative path relative to `base`.
+    pub fn resolve(&mut self, base: &Path) {
+        for p in [
+            &mut self.lists,
+            &mut self.book,
+            &mut self.learning,
+            &mut self.logs,
+        ] {
+            if p.is_relative() {
+                *p = base.join(&*p);
+            }
+        }
+    }
+}
+
+/// `[opponents]`: how wily adapts to each opponent class (lists `GM`, `IM`, `C`, `AK`,
+/// `S`, and the titles the server shows).
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct OpponentsSection {
+    /// Resign thresholds in pawns (0 = never resign).
+    pub resign_gm: u32,
+    pub resign_im: u32,
+    pub resign_default: u32,
+    /// The score must stay below the threshold this many consecutive moves.
+    pub resign_moves: u32,
+    /// Book width (number of candidate book moves kept).
+    pub book_width_titled: u32,
+    pub book_width_computer: u32,
+    pub book_width_default: u32,
+    /// Draw score in centipawns from wily's side (a positive value makes wily like
+    /// draws). Against computers the draw score is always exactly 0.
+    pub draw_score_gm: i32,
+    pub draw_score_im: i32,
+    pub draw_score_default: i32,
+    /// Anti-human contempt for opponents in the `S` list: the draw score is minus this.
+    pub special_contempt: i32,
+    /// Offer a draw only from this move number on.
+    pub draw_offer_min_move: u32,
+    /// "Near zero": |score| at most this many centipawns.
+    pub draw_offer_margin: i32,
+    /// ... for this many consecutive moves.
+    pub draw_offer_moves: u32,
+    /// Accept an abort request only up to this move number.
+    pub abort_max_move: u32,
+}
+
+impl Default for OpponentsSection {
+    fn default() -> Self {
+        OpponentsSection {
+            resign_gm: 3,
+            resign_im: 6,
+            resign_default: 9,
+            resign_moves: 5,
+            book_width_titled: 3,
+            book_width_computer: 2,
+            book_width_default: 5,
+            draw_score_gm: 0,
+            draw_score_im: 0,
+            draw_score_default: 0,
+            special_contempt: 50,
+            draw_offer_min_move: 40,
+            draw_offer_margin: 15,
+            draw_offer_moves: 6,
+            abort_max_move: 2,
+        }
+    }
+}
+
+/// `[log]`
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct LogSection {
+    /// `error`, `warn`, `info`, `debug` or `trace` (or a tracing filter string).
+    pub level: String,
+    /// Also write daily log files into `paths.logs`.
+    pub files: bool,
+    /// Log every line sent and received (passwords masked).
+    pub wire_debug: bool,
+    /// Write one log file per game with the search output.
+    pub game_logs: bool,
+}
+
+impl Default for LogSection {
+    fn default() -> Self {
+        LogSection {
+            level: "info".into(),
+            files: true,
+            wire_debug: false,
+            game_logs: true,
+        }
+    }
+}

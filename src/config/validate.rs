@@ -1,0 +1,267 @@
+//! Range and consistency checks for a parsed [`Config`]; every problem names its key.
+
+use super::{Config, Problem, SeekAd};
+use crate::ics::lists::valid_handle;
+
+struct Checker {
+    problems: Vec<Problem>,
+}
+
+impl Checker {
+    fn bad(&mut self, key: impl Into<String>, message: impl Into<String>) {
+        self.problems.push(Problem {
+            key: key.into(),
+            message: message.into(),
+        });
+    }
+
+    fn range<T: PartialOrd + std::fmt::Display + Copy>(&mut self, key: &str, v: T, lo: T, hi: T) {
+        if v < lo || v > hi {
+            self.bad(key, format!("must be between {lo} and {hi} (got {v})"));
+        }
+    }
+
+    fn handles(&mut self, key: &str, list: &[String]) {
+        for (i, h) in list.iter().enumerate() {
+            if !valid_handle(h) {
+                self.bad(
+                    format!("{key}[{i}]"),
+                    format!("{h:?} is not a server handle (letters, digits, - and _ only, 1-20 characters)"),
+                );
+            }
+        }
+    }
+}
+
+/// Every problem found in `cfg` (empty when it is usable).
+pub(super) fn check(cfg: &Config) -> Vec<Problem> {
+    let mut c = Checker {
+        problems: Vec::new(),
+    };
+    let s = &cfg.server;
+    if !s.local {
+        if s.host.trim().is_empty() {
+            c.bad(
+                "server.host",
+                "must name the server when server.local = false",
+            );
+        }
+        if s.port == 0 {
+            c.bad("server.port", "must not be 0 when server.local = false");
+        }
+    }
+    if !valid_handle(&s.handle) {
+        c.bad(
+            "server.handle",
+            format!("{:?} is not a server handle", s.handle),
+        );
+    }
+    if s.password.is_some() && s.password_env.is_some() {
+        c.bad(
+            "server.password",
+            "give either server.password or server.password_env, not both",
+        );
+    }
+    if let Some(v) = &s.password_env {
+        if v.is_empty() || !v.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_') {
+            c.bad(
+                "server.password_env",
+                format!("{v:?} is not an environment variable name"),
+            );
+        }
+    }
+    c.range(
+        "server.connect_timeout_secs",
+        s.connect_timeout_secs,
+        1,
+        600,
+    );
+    c.range("server.reconnect_min_secs", s.reconnect_min_secs, 1, 3600);
+    c.range("server.reconnect_max_secs", s.reconnect_max_secs, 1, 86_400);
+    if s.reconnect_min_secs > s.reconnect_max_secs {
+        c.bad(
+            "server.reconnect_min_secs",
+            "must not be larger than server.reconnect_max_secs",
+        );
+    }
+
+    let l = &cfg.local;
+    if !valid_handle(&l.handle) {
+        c.bad(
+            "local.handle",
+            format!("{:?} is not a server handle", l.handle),
+        );
+    }
+    if !valid_handle(&l.sparring_handle) {
+        c.bad(
+            "local.sparring_handle",
+            format!("{:?} is not a server handle", l.sparring_handle),
+        );
+    }
+    if l.handle.eq_ignore_ascii_case(&l.sparring_handle) {
+        c.bad("local.sparring_handle", "must differ from local.handle");
+    }
+    c.range("local.sparring_depth", l.sparring_depth, 1, 64);
+    c.range("local.base", l.base, 0, 600);
+    c.range("local.increment", l.increment, 0, 600);
+    if l.base == 0 && l.increment == 0 {
+        c.bad("local.base", "base and increment cannot both be 0");
+    }
+
+    for (i, ad) in cfg.seek.ads.iter().enumerate() {
+        check_ad(&mut c, i, ad);
+    }
+
+    let a = &cfg.accept;
+    c.range("accept.max_base", a.max_base, 0, 600);
+    c.range("accept.max_increment", a.max_increment, 0, 600);
+    if a.min_base > a.max_base {
+        c.bad("accept.min_base", "must not be larger than accept.max_base");
+    }
+    if a.min_increment > a.max_increment {
+        c.bad(
+            "accept.min_increment",
+            "must not be larger than accept.max_increment",
+        );
+    }
+    if a.min_rating > a.max_rating {
+        c.bad(
+            "accept.min_rating",
+            "must not be larger than accept.max_rating",
+        );
+    }
+    if !a.rated && !a.unrated && a.enabled {
+        c.bad("accept.rated", "accept.rated and accept.unrated are both false: nothing can be accepted (set accept.enabled = false instead)");
+    }
+    for (i, v) in a.variants.iter().enumerate() {
+        if v != "chess" && v != "chess960" {
+            c.bad(
+                format!("accept.variants[{i}]"),
+                format!("{v:?} is not a variant wily plays (chess, chess960)"),
+            );
+        }
+    }
+    c.handles("accept.allow", &a.allow);
+    c.handles("accept.block", &a.block);
+    for (key, msg) in [
+        ("time_control", &a.decline.time_control),
+        ("rated", &a.decline.rated),
+        ("unrated", &a.decline.unrated),
+        ("variant", &a.decline.variant),
+        ("rating", &a.decline.rating),
+        ("computers", &a.decline.computers),
+        ("humans", &a.decline.humans),
+        ("guests", &a.decline.guests),
+        ("blocked", &a.decline.blocked),
+        ("too_many", &a.decline.too_many),
+        ("busy", &a.decline.busy),
+        ("closed", &a.decline.closed),
+    ] {
+        check_text(&mut c, &format!("accept.decline.{key}"), msg);
+    }
+
+    let e = &cfg.engine;
+    c.range("engine.threads", e.threads, 1, 256);
+    c.range("engine.hash_mb", e.hash_mb, 1, 65_536);
+    c.range("engine.move_overhead_ms", e.move_overhead_ms, 0, 10_000);
+    c.range("engine.learn", e.learn, 0, 7);
+    c.range("engine.depth_limit", e.depth_limit, 0, 128);
+
+    let t = &cfg.talk;
+    c.range("talk.whisper", t.whisper, 0, 6);
+    c.range("talk.kibitz", t.kibitz, 0, 6);
+    c.range("talk.autokibitz_level", t.autokibitz_level, 0, 6);
+    c.range("talk.max_per_minute", t.max_per_minute, 1, 120);
+    check_text(&mut c, "talk.greeting", &t.greeting);
+    check_text(&mut c, "talk.goodbye", &t.goodbye);
+
+    let o = &cfg.observe;
+    c.handles("observe.follow", &o.follow);
+    c.range("observe.whisper", o.whisper, 0, 6);
+    c.range("observe.kibitz", o.kibitz, 0, 6);
+
+    c.handles("operators.handles", &cfg.operators.handles);
+    check_text(
+        &mut c,
+        "operators.stranger_reply",
+        &cfg.operators.stranger_reply,
+    );
+
+    let op = &cfg.opponents;
+    c.range("opponents.resign_gm", op.resign_gm, 0, 100);
+    c.range("opponents.resign_im", op.resign_im, 0, 100);
+    c.range("opponents.resign_default", op.resign_default, 0, 100);
+    c.range("opponents.resign_moves", op.resign_moves, 1, 100);
+    c.range("opponents.book_width_titled", op.book_width_titled, 1, 100);
+    c.range(
+        "opponents.book_width_computer",
+        op.book_width_computer,
+        1,
+        100,
+    );
+    c.range(
+        "opponents.book_width_default",
+        op.book_width_default,
+        1,
+        100,
+    );
+    c.range("opponents.draw_score_gm", op.draw_score_gm, -1000, 1000);
+    c.range("opponents.draw_score_im", op.draw_score_im, -1000, 1000);
+    c.range(
+        "opponents.draw_score_default",
+        op.draw_score_default,
+        -1000,
+        1000,
+    );
+    c.range(
+        "opponents.special_contempt",
+        op.special_contempt,
+        -1000,
+        1000,
+    );
+    c.range("opponents.draw_offer_margin", op.draw_offer_margin, 0, 500);
+    c.range("opponents.draw_offer_moves", op.draw_offer_moves, 1, 100);
+
+    let lv = cfg.log.level.trim();
+    if lv.is_empty() {
+        c.bad(
+            "log.level",
+            "must not be empty (error, warn, info, debug or trace)",
+        );
+    } else if tracing_subscriber::EnvFilter::try_new(lv).is_err() {
+        c.bad("log.level", format!("{lv:?} is not a log level or filter"));
+    }
+    c.problems
+}
+
+fn check_ad(c: &mut Checker, i: usize, ad: &SeekAd) {
+    let key = format!("seek.ads[{i}]");
+    c.range(&format!("{key}.base"), ad.base, 0, 600);
+    c.range(&format!("{key}.increment"), ad.increment, 0, 600);
+    if ad.base == 0 && ad.increment == 0 {
+        c.bad(format!("{key}.base"), "base and increment cannot both be 0");
+    }
+    if let (Some(lo), Some(hi)) = (ad.min_rating, ad.max_rating) {
+        if lo > hi {
+            c.bad(
+                format!("{key}.min_rating"),
+                "must not be larger than max_rating",
+            );
+        }
+    }
+    for (k, v) in [("min_rating", ad.min_rating), ("max_rating", ad.max_rating)] {
+        if let Some(v) = v {
+            c.range(&format!("{key}.{k}"), v, 0, 9999);
+        }
+    }
+}
+
+/// Lines wily sends through `tell`/`say`: one line, printable, not too long.
+fn check_text(c: &mut Checker, key: &str, text: &str) {
+    if text.chars().any(|ch| ch.is_control()) {
+        c.bad(key, "must be a single line without control characters");
+    }
+    if text.len() > 300 {
+        c.bad(key, "must be at most 300 characters");
+    }
+}

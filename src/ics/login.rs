@@ -1,0 +1,404 @@
+//! The login conversation as a pure state machine: it reads login events and says what to
+//! send (the handle, the password only in answer to a `password:` prompt, an empty line
+//! at `Press return ...`) and when login is done or has failed for good.
+
+use std::fmt;
+
+use crate::ics::events::{Event, Prompt};
+
+/// A password that never shows in `Debug` output or logs.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Password(String);
+
+impl Password {
+    pub fn new(s: impl Into<String>) -> Password {
+        Password(s.into())
+    }
+    /// The clear text, for the one line that sends it.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Password {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("\"********\"")
+    }
+}
+
+/// How to log in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Login {
+    /// A registered account.
+    Registered { handle: String, password: Password },
+    /// `guest`: the server assigns a name (`GuestXXXX`) or lets us in unregistered.
+    Guest,
+    /// An unregistered name of our choosing (servers that allow it play it unrated).
+    Unregistered { name: String },
+}
+
+impl Login {
+    /// The name typed at the `login:` prompt.
+    pub fn login_name(&self) -> &str {
+        match self {
+            Login::Registered { handle, .. } => handle,
+            Login::Guest => "guest",
+            Login::Unregistered { name } => name,
+        }
+    }
+}
+
+/// Why login failed. Every one of these is final for the given credentials: retrying at
+/// once would fail the same way.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LoginFailure {
+    /// `**** Invalid password! ****`
+    BadPassword { handle: String },
+    /// The server refused the name, or asked for something we cannot give.
+    Refused { text: String },
+}
+
+impl fmt::Display for LoginFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoginFailure::BadPassword { handle } => {
+                write!(f, "the server rejected the password for {handle}")
+            }
+            LoginFailure::Refused { text } => write!(f, "the server refused the login: {text}"),
+        }
+    }
+}
+
+/// What the login flow wants done.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    /// Send this line; `secret` lines are masked in every log.
+    Send {
+        line: String,
+        secret: bool,
+    },
+    /// Logged in as `handle`.
+    Done {
+        handle: String,
+        guest: bool,
+    },
+    Failed(LoginFailure),
+}
+
+/// The login state machine.
+#[derive(Debug)]
+pub struct LoginFlow {
+    login: Login,
+    names_sent: u32,
+    password_sent: bool,
+    return_sent: bool,
+    offered_name: Option<String>,
+    guest_name: Option<String>,
+    finished: bool,
+}
+
+impl LoginFlow {
+    pub fn new(login: Login) -> LoginFlow {
+        LoginFlow {
+            login,
+            names_sent: 0,
+            password_sent: false,
+            return_sent: false,
+            offered_name: None,
+            guest_name: None,
+            finished: false,
+        }
+    }
+
+    /// True once the flow has reported `Done` or `Failed`.
+    pub fn finished(&self) -> bool {
+        self.finished
+    }
+
+    fn fail(&mut self, f: LoginFailure) -> Option<Step> {
+        self.finished = true;
+        Some(Step::Failed(f))
+    }
+
+    fn done(&mut self, handle: String, unregistered: bool) -> Option<Step> {
+        self.finished = true;
+        let guest =
+            unregistered || !matches!(self.login, Login::Registered { .. }) || self.return_sent;
+        Some(Step::Done { handle, guest })
+    }
+
+    /// The name we are logged in under, as far as we know.
+    fn current_name(&self) -> String {
+        self.offered_name
+            .clone()
+            .or_else(|| self.guest_name.clone())
+            .unwrap_or_else(|| self.login.login_name().to_string())
+    }
+
+    /// Feeds one event; returns what to do, if anything.
+    pub fn on_event(&mut self, ev: &Event) -> Option<Step> {
+        if self.finished {
+            return None;
+        }
+        match ev {
+            Event::Prompt(Prompt::Login) => {
+                if self.names_sent > 0 {
+                    let text = if self.password_sent {
+                        return self.fail(LoginFailure::BadPassword {
+                            handle: self.login.login_name().to_string(),
+                        });
+                    } else {
+                        "the server asked for the login name again".to_string()
+                    };
+                    return self.fail(LoginFailure::Refused { text });
+                }
+                self.names_sent += 1;
+                Some(Step::Send {
+                    line: self.login.login_name().to_string(),
+                    secret: false,
+                })
+            }
+            Event::Prompt(Prompt::Password) => match &self.login {
+                Login::Registered { password, .. }
+                    if self.names_sent > 0 && !self.password_sent =>
+                {
+                    self.password_sent = true;
+                    Some(Step::Send {
+                        line: password.expose().to_string(),
+                        secret: true,
+                    })
+                }
+                Login::Registered { handle, .. } if self.password_sent => {
+                    let handle = handle.clone();
+                    self.fail(LoginFailure::BadPassword { handle })
+                }
+                _ => self.fail(LoginFailure::Refused {
+                    text: format!(
+                        "{} is a registered name and no password was given",
+                        self.login.login_name()
+                    ),
+                }),
+            },
+            Event::Prompt(Prompt::PressReturn { name }) => {
+                if self.return_sent {
+                    return None;
+                }
+                if let Login::Registered { handle, .. } = &self.login {
+                    tracing::warn!(%handle, "ics: the server does not know this handle; entering unregistered");
+                }
+                self.return_sent = true;
+                self.offered_name = Some(name.clone());
+                Some(Step::Send {
+                    line: String::new(),
+                    secret: false,
+                })
+            }
+            Event::GuestName { name } => {
+                self.guest_name = Some(name.clone());
+                None
+            }
+            Event::InvalidPassword => {
+                let handle = self.login.login_name().to_string();
+                self.fail(LoginFailure::BadPassword { handle })
+            }
+            Event::LoginRefused { text } => {
+                let text = text.clone();
+                self.fail(LoginFailure::Refused { text })
+            }
+            Event::SessionStarted { name, unregistered } => {
+                let name = name.clone();
+                self.done(name, *unregistered)
+            }
+            Event::Prompt(Prompt::Command) if self.password_sent || self.return_sent => {
+                let name = self.current_name();
+                self.done(name, false)
+            }
+            Event::Goodbye => self.fail(LoginFailure::Refused {
+                text: "the server closed the session".into(),
+            }),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn registered() -> Login {
+        Login::Registered {
+            handle: "AlphaBot".into(),
+            password: Password::new("s3cret"),
+        }
+    }
+
+    fn run(flow: &mut LoginFlow, events: &[Event]) -> Vec<Step> {
+        events.iter().filter_map(|e| flow.on_event(e)).collect()
+    }
+
+    #[test]
+    fn password_is_masked_in_debug() {
+        let s = format!("{:?}", registered());
+        assert!(!s.contains("s3cret") && s.contains("********"));
+    }
+
+    #[test]
+    fn registered_login() {
+        let mut f = LoginFlow::new(registered());
+        let steps = run(
+            &mut f,
+            &[
+                Event::Prompt(Prompt::Login),
+                Event::NameRegistered {
+                    name: "AlphaBot".into(),
+                },
+                Event::Prompt(Prompt::Password),
+                Event::Prompt(Prompt::Command),
+            ],
+        );
+        assert_eq!(
+            steps,
+            vec![
+                Step::Send {
+                    line: "AlphaBot".into(),
+                    secret: false
+                },
+                Step::Send {
+                    line: "s3cret".into(),
+                    secret: true
+                },
+                Step::Done {
+                    handle: "AlphaBot".into(),
+                    guest: false
+                },
+            ]
+        );
+        assert!(f.finished());
+    }
+
+    #[test]
+    fn password_only_after_our_name() {
+        let mut f = LoginFlow::new(registered());
+        assert_eq!(
+            f.on_event(&Event::Prompt(Prompt::Password)),
+            Some(Step::Failed(LoginFailure::Refused {
+                text: "AlphaBot is a registered name and no password was given".into()
+            }))
+        );
+    }
+
+    #[test]
+    fn bad_password_both_shapes() {
+        let mut f = LoginFlow::new(registered());
+        let steps = run(
+            &mut f,
+            &[
+                Event::Prompt(Prompt::Login),
+                Event::Prompt(Prompt::Password),
+                Event::InvalidPassword,
+            ],
+        );
+        assert_eq!(
+            steps.last(),
+            Some(&Step::Failed(LoginFailure::BadPassword {
+                handle: "AlphaBot".into()
+            }))
+        );
+        let mut f = LoginFlow::new(registered());
+        let steps = run(
+            &mut f,
+            &[
+                Event::Prompt(Prompt::Login),
+                Event::Prompt(Prompt::Password),
+                Event::Prompt(Prompt::Login),
+            ],
+        );
+        assert_eq!(
+            steps.last(),
+            Some(&Step::Failed(LoginFailure::BadPassword {
+                handle: "AlphaBot".into()
+            }))
+        );
+    }
+
+    #[test]
+    fn guest_with_assigned_name() {
+        let mut f = LoginFlow::new(Login::Guest);
+        let steps = run(
+            &mut f,
+            &[
+                Event::Prompt(Prompt::Login),
+                Event::GuestName {
+                    name: "GuestWLRM".into(),
+                },
+                Event::Prompt(Prompt::PressReturn {
+                    name: "GuestWLRM".into(),
+                }),
+                Event::SessionStarted {
+                    name: "GuestWLRM".into(),
+                    unregistered: true,
+                },
+            ],
+        );
+        assert_eq!(
+            steps,
+            vec![
+                Step::Send {
+                    line: "guest".into(),
+                    secret: false
+                },
+                Step::Send {
+                    line: String::new(),
+                    secret: false
+                },
+                Step::Done {
+                    handle: "GuestWLRM".into(),
+                    guest: true
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn unregistered_without_session_line() {
+        let mut f = LoginFlow::new(Login::Unregistered {
+            name: "Visitor".into(),
+        });
+        let steps = run(
+            &mut f,
+            &[
+                Event::Prompt(Prompt::Login),
+                Event::Prompt(Prompt::PressReturn {
+                    name: "Visitor".into(),
+                }),
+                Event::Prompt(Prompt::Command),
+            ],
+        );
+        assert_eq!(
+            steps.last(),
+            Some(&Step::Done {
+                handle: "Visitor".into(),
+                guest: true
+            })
+        );
+    }
+
+    #[test]
+    fn refused_name() {
+        let mut f = LoginFlow::new(Login::Unregistered { name: "x".into() });
+        let steps = run(
+            &mut f,
+            &[
+                Event::Prompt(Prompt::Login),
+                Event::LoginRefused {
+                    text: "A name should be at least three characters long!".into(),
+                },
+            ],
+        );
+        assert!(matches!(
+            steps.last(),
+            Some(Step::Failed(LoginFailure::Refused { .. }))
+        ));
+        assert_eq!(f.on_event(&Event::Prompt(Prompt::Login)), None);
+    }
+}

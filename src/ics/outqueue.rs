@@ -1,0 +1,247 @@
+//! The outgoing queue: a token bucket limits how fast ordinary lines (whispers, tells,
+//! seeks) go out, so a burst cannot get the account kicked for flooding; urgent lines
+//! (moves, timeseal ping replies) jump the queue and are never held. Pure: the caller
+//! passes the time in.
+
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+/// Outgoing rate limit.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RateLimit {
+    /// Sustained lines per second.
+    pub per_second: f64,
+    /// Lines that may go out at once after a quiet spell.
+    pub burst: u32,
+    /// Ordinary lines waiting beyond this are dropped (and logged).
+    pub max_queue: usize,
+}
+
+impl Default for RateLimit {
+    fn default() -> Self {
+        RateLimit {
+            per_second: 2.0,
+            burst: 8,
+            max_queue: 256,
+        }
+    }
+}
+
+/// One line to send.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutLine {
+    pub text: String,
+    /// Masked in logs (the password).
+    pub secret: bool,
+}
+
+/// The queue.
+#[derive(Debug)]
+pub struct OutQueue {
+    limit: RateLimit,
+    tokens: f64,
+    last: Instant,
+    urgent: VecDeque<OutLine>,
+    normal: VecDeque<OutLine>,
+    dropped: u64,
+}
+
+impl OutQueue {
+    pub fn new(limit: RateLimit, now: Instant) -> OutQueue {
+        let limit = RateLimit {
+            per_second: if limit.per_second.is_finite() && limit.per_second > 0.0 {
+                limit.per_second
+            } else {
+                1.0
+            },
+            burst: limit.burst.max(1),
+            max_queue: limit.max_queue.max(1),
+        };
+        OutQueue {
+            limit,
+            tokens: f64::from(limit.burst),
+            last: now,
+            urgent: VecDeque::new(),
+            normal: VecDeque::new(),
+            dropped: 0,
+        }
+    }
+
+    fn refill(&mut self, now: Instant) {
+        let dt = now.saturating_duration_since(self.last).as_secs_f64();
+        self.last = now;
+        self.tokens = (self.tokens + dt * self.limit.per_second).min(f64::from(self.limit.burst));
+    }
+
+    /// Queues a line. Returns false when an ordinary line was dropped (queue full).
+    pub fn push(&mut self, line: OutLine, urgent: bool) -> bool {
+        if urgent {
+            self.urgent.push_back(line);
+            return true;
+        }
+        if self.normal.len() >= self.limit.max_queue {
+            self.dropped += 1;
+            return false;
+        }
+        self.normal.push_back(line);
+        true
+    }
+
+    /// The next line that may go out now: urgent lines always (they still use up a token,
+    /// so ordinary lines slow down after a burst of moves), ordinary ones when a token is
+    /// available.
+    pub fn pop(&mut self, now: Instant) -> Option<OutLine> {
+        self.refill(now);
+        if let Some(line) = self.urgent.pop_front() {
+            self.tokens = (self.tokens - 1.0).max(-f64::from(self.limit.burst));
+            return Some(line);
+        }
+        if self.tokens >= 1.0 {
+            if let Some(line) = self.normal.pop_front() {
+                self.tokens -= 1.0;
+                return Some(line);
+            }
+        }
+        None
+    }
+
+    /// When the next waiting line may go out (`None`: nothing waiting).
+    pub fn next_due(&self, now: Instant) -> Option<Instant> {
+        if !self.urgent.is_empty() {
+            return Some(now);
+        }
+        if self.normal.is_empty() {
+            return None;
+        }
+        let elapsed = now.saturating_duration_since(self.last).as_secs_f64();
+        let tokens =
+            (self.tokens + elapsed * self.limit.per_second).min(f64::from(self.limit.burst));
+        if tokens >= 1.0 {
+            return Some(now);
+        }
+        let wait = (1.0 - tokens) / self.limit.per_second;
+        Some(now + Duration::from_secs_f64(wait.clamp(0.0, 3600.0)))
+    }
+
+    /// Lines waiting.
+    pub fn len(&self) -> usize {
+        self.urgent.len() + self.normal.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Ordinary lines dropped because the queue was full.
+    pub fn dropped(&self) -> u64 {
+        self.dropped
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(s: &str) -> OutLine {
+        OutLine {
+            text: s.into(),
+            secret: false,
+        }
+    }
+
+    fn drain(q: &mut OutQueue, now: Instant) -> Vec<String> {
+        std::iter::from_fn(|| q.pop(now)).map(|l| l.text).collect()
+    }
+
+    #[test]
+    fn burst_then_rate() {
+        let t0 = Instant::now();
+        let mut q = OutQueue::new(
+            RateLimit {
+                per_second: 2.0,
+                burst: 3,
+                max_queue: 100,
+            },
+            t0,
+        );
+        for i in 0..10 {
+            q.push(line(&format!("w{i}")), false);
+        }
+        assert_eq!(drain(&mut q, t0), vec!["w0", "w1", "w2"]);
+        assert_eq!(q.next_due(t0), Some(t0 + Duration::from_millis(500)));
+        assert_eq!(
+            drain(&mut q, t0 + Duration::from_millis(499)),
+            Vec::<String>::new()
+        );
+        assert_eq!(drain(&mut q, t0 + Duration::from_millis(500)), vec!["w3"]);
+        assert_eq!(
+            drain(&mut q, t0 + Duration::from_millis(1500)),
+            vec!["w4", "w5"]
+        );
+        assert_eq!(q.len(), 4);
+    }
+
+    #[test]
+    fn moves_jump_the_queue_and_are_never_held() {
+        let t0 = Instant::now();
+        let mut q = OutQueue::new(
+            RateLimit {
+                per_second: 1.0,
+                burst: 1,
+                max_queue: 100,
+            },
+            t0,
+        );
+        q.push(line("whisper 1"), false);
+        q.push(line("whisper 2"), false);
+        q.push(line("e2e4"), true);
+        assert_eq!(drain(&mut q, t0), vec!["e2e4"]);
+        q.push(line("d2d4"), true);
+        assert_eq!(q.next_due(t0), Some(t0));
+        assert_eq!(drain(&mut q, t0), vec!["d2d4"]);
+        // The moves used the tokens: the whispers wait.
+        assert_eq!(
+            drain(&mut q, t0 + Duration::from_millis(1500)),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            drain(&mut q, t0 + Duration::from_secs(3)),
+            vec!["whisper 1"]
+        );
+    }
+
+    #[test]
+    fn full_queue_drops_ordinary_lines_only() {
+        let t0 = Instant::now();
+        let mut q = OutQueue::new(
+            RateLimit {
+                per_second: 1.0,
+                burst: 1,
+                max_queue: 2,
+            },
+            t0,
+        );
+        assert!(q.push(line("a"), false));
+        assert!(q.push(line("b"), false));
+        assert!(!q.push(line("c"), false));
+        assert!(q.push(line("e2e4"), true));
+        assert_eq!(q.dropped(), 1);
+        assert_eq!(q.len(), 3);
+    }
+
+    #[test]
+    fn bad_limits_are_made_sane() {
+        let t0 = Instant::now();
+        let mut q = OutQueue::new(
+            RateLimit {
+                per_second: f64::NAN,
+                burst: 0,
+                max_queue: 0,
+            },
+            t0,
+        );
+        assert!(q.push(line("a"), false));
+        assert_eq!(drain(&mut q, t0), vec!["a"]);
+        assert!(q.is_empty());
+    }
+}

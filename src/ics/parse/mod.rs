@@ -1,0 +1,264 @@
+//! From lines to events: [`parse_line`] sends one line to the parser for its concern
+//! (board, game, offers, seeks, chat, notices), and [`Parser`] adds the little state a
+//! line stream needs: joining wrapped lines with their `\` continuation, and dropping the
+//! repeated `Continuing` line some servers send when an adjourned game resumes.
+//!
+//! No parser ever panics on input; a line nobody recognises becomes [`Event::Unknown`].
+
+pub mod chat;
+pub mod game;
+pub mod notices;
+pub mod offers;
+pub mod seeks;
+pub mod style12;
+
+pub use style12::ClockUnit;
+
+use crate::ics::events::{Event, Prompt};
+
+/// Parses one line (no state). `None` for a blank line.
+pub fn parse_line(line: &str, unit: ClockUnit) -> Option<Event> {
+    let t = line.trim_end();
+    let first = *t.trim_start().as_bytes().first()?;
+    if t.starts_with("<12>") {
+        return Some(match style12::parse(t, unit) {
+            Ok(b) => Event::Board(Box::new(b)),
+            Err(_) => Event::Unknown(t.to_string()),
+        });
+    }
+    let ev = match first {
+        b'{' => game::parse(t),
+        b'<' => seeks::parse(t).or_else(|| offers::parse(t)),
+        _ => notices::parse(t)
+            .or_else(|| game::parse(t))
+            .or_else(|| offers::parse(t))
+            .or_else(|| seeks::parse(t))
+            .or_else(|| chat::parse(t)),
+    };
+    Some(ev.unwrap_or_else(|| Event::Unknown(t.to_string())))
+}
+
+/// A joined line never grows beyond this (endless continuations are cut).
+const MAX_JOINED: usize = 16 * 1024;
+
+/// A line that may be continued on the next line (`\   ...`) is held until the next line
+/// or prompt shows whether it is.
+fn may_continue(ev: &Event, line: &str) -> bool {
+    match ev {
+        Event::Chat(_) => true,
+        Event::Challenge(_) | Event::Issuing(_) => !line.trim_end().ends_with('.'),
+        _ => false,
+    }
+}
+
+/// The stateful line parser of one connection.
+#[derive(Default)]
+pub struct Parser {
+    unit: ClockUnit,
+    held: Option<String>,
+    last_start: Option<String>,
+}
+
+impl Parser {
+    pub fn new(unit: ClockUnit) -> Parser {
+        Parser {
+            unit,
+            held: None,
+            last_start: None,
+        }
+    }
+
+    pub fn set_clock_unit(&mut self, unit: ClockUnit) {
+        self.unit = unit;
+    }
+
+    /// Parses a complete line; events go to `out`.
+    pub fn line(&mut self, line: &str, out: &mut Vec<Event>) {
+        if let Some(rest) = line.strip_prefix('\\') {
+            if let Some(held) = self
+                .held
+                .as_mut()
+                .filter(|h| h.len() + rest.len() <= MAX_JOINED)
+            {
+                let trimmed_len = held.trim_end().len();
+                held.truncate(trimmed_len);
+                held.push(' ');
+                held.push_str(rest.trim());
+                return;
+            }
+        }
+        self.flush(out);
+        let Some(ev) = parse_line(line, self.unit) else {
+            return;
+        };
+        if may_continue(&ev, line) {
+            self.held = Some(line.to_string());
+            return;
+        }
+        self.emit(ev, line, out);
+    }
+
+    /// A prompt ends any held line.
+    pub fn prompt(&mut self, p: Prompt, out: &mut Vec<Event>) {
+        self.flush(out);
+        out.push(Event::Prompt(p));
+    }
+
+    /// Emits a held line now (call when the stream has been idle a moment).
+    pub fn flush(&mut self, out: &mut Vec<Event>) {
+        if let Some(held) = self.held.take() {
+            if let Some(ev) = parse_line(&held, self.unit) {
+                self.emit(ev, &held, out);
+            }
+        }
+    }
+
+    /// True when a line is held waiting for a possible continuation.
+    pub fn has_held(&self) -> bool {
+        self.held.is_some()
+    }
+
+    fn emit(&mut self, ev: Event, line: &str, out: &mut Vec<Event>) {
+        match &ev {
+            // Milliseconds are a session setting: once seen, keep reading them.
+            Event::Board(b) if b.clocks_in_ms && self.unit == ClockUnit::Auto => {
+                self.unit = ClockUnit::Milliseconds;
+                self.last_start = None;
+            }
+            Event::GameStart(_) => {
+                let t = line.trim();
+                if self.last_start.as_deref() == Some(t) {
+                    return; // the same start line twice in a row: one game start
+                }
+                self.last_start = Some(t.to_string());
+            }
+            Event::Board(_) | Event::GameEnd(_) => self.last_start = None,
+            _ => {}
+        }
+        out.push(ev);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ics::events::{ChatKind, MatchOffer};
+
+    fn feed(lines: &[&str]) -> Vec<Event> {
+        let mut p = Parser::new(ClockUnit::Auto);
+        let mut out = Vec::new();
+        for l in lines {
+            p.line(l, &mut out);
+        }
+        p.flush(&mut out);
+        out
+    }
+
+    #[test]
+    fn wrapped_challenge_is_joined() {
+        let out = feed(&[
+            "Challenge: BetaBot (1720) AlphaBot (1720) unrated wild 5 0 Loaded from blitz/0",
+            "\\   (adjourned).",
+            "You can \"accept\" or \"decline\", or propose different parameters.",
+        ]);
+        match &out[0] {
+            Event::Challenge(MatchOffer {
+                adjourned, variant, ..
+            }) => {
+                assert!(*adjourned);
+                assert_eq!(variant.as_deref(), Some("blitz/0"));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(out[1], Event::Unknown(_)));
+        assert_eq!(out.len(), 2);
+    }
+
+    #[test]
+    fn wrapped_tell_is_joined_and_prompt_flushes() {
+        let mut p = Parser::new(ClockUnit::Auto);
+        let mut out = Vec::new();
+        p.line("Hyatt tells you: this is a long", &mut out);
+        assert!(out.is_empty() && p.has_held());
+        p.line("\\   tell text", &mut out);
+        p.prompt(Prompt::Command, &mut out);
+        match &out[0] {
+            Event::Chat(c) => {
+                assert_eq!(c.kind, ChatKind::Tell);
+                assert_eq!(c.text, "this is a long tell text");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(out[1], Event::Prompt(Prompt::Command));
+    }
+
+    #[test]
+    fn endless_continuations_are_cut() {
+        let mut p = Parser::new(ClockUnit::Auto);
+        let mut out = Vec::new();
+        p.line("Someone tells you: start", &mut out);
+        let piece = format!("\\   {}", "x".repeat(1000));
+        for _ in 0..100 {
+            p.line(&piece, &mut out);
+        }
+        p.flush(&mut out);
+        assert!(p.held.is_none());
+        assert!(matches!(&out[0], Event::Chat(c) if c.text.len() < MAX_JOINED));
+        assert!(out.len() > 1);
+    }
+
+    #[test]
+    fn repeated_continuing_line_is_dropped() {
+        let start = "{Game 1 (AlphaBot vs. BetaBot) Continuing unrated blitz match.}";
+        let out = feed(&[
+            start,
+            "",
+            "Creating: AlphaBot (1720) BetaBot (1720) unrated blitz 5 0",
+            "",
+            start,
+        ]);
+        let starts = out
+            .iter()
+            .filter(|e| matches!(e, Event::GameStart(_)))
+            .count();
+        assert_eq!(starts, 1);
+    }
+
+    #[test]
+    fn milliseconds_stick_once_seen() {
+        let first = "<12> rnbqkbnr pppppppp -------- -------- -------- -------- PPPPPPPP RNBQKBNR W -1 1 1 1 1 0 7 A B 1 1 0 39 39 60000 60000 1 none (0:00.000) none 0 1 0";
+        let late = "<12> rnbqkbnr pppppppp -------- -------- -------- -------- PPPPPPPP RNBQKBNR W -1 1 1 1 1 0 7 A B 1 1 0 39 39 45 900 30 P/e2-e4 (0:00) e4 0 1 0";
+        let out = feed(&[first, late]);
+        let clocks: Vec<(i64, bool)> = out
+            .iter()
+            .filter_map(|e| match e {
+                Event::Board(b) => Some((b.white_clock_ms, b.clocks_in_ms)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(clocks, vec![(60_000, true), (45, true)]);
+        // Alone, the late line would read as seconds.
+        match parse_line(late, ClockUnit::Auto) {
+            Some(Event::Board(b)) => assert_eq!(b.white_clock_ms, 45_000),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn blank_and_unknown_lines() {
+        assert_eq!(parse_line("   ", ClockUnit::Auto), None);
+        assert_eq!(parse_line("", ClockUnit::Auto), None);
+        assert_eq!(
+            parse_line("Hello there", ClockUnit::Auto),
+            Some(Event::Unknown("Hello there".into()))
+        );
+        assert_eq!(
+            parse_line("<12> broken", ClockUnit::Auto),
+            Some(Event::Unknown("<12> broken".into()))
+        );
+        assert_eq!(
+            feed(&["\\ orphan"]),
+            vec![Event::Unknown("\\ orphan".into())]
+        );
+    }
+}

@@ -1,0 +1,134 @@
+//! The optional wire log: a timestamped transcript of every byte received and every line
+//! sent, for chasing server trouble. Secret lines (the password) are written as `********`,
+//! and the password is also masked wherever it might appear in received bytes, so the
+//! file is safe to share. Control bytes are escaped so stray ones are visible.
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Write};
+use std::path::Path;
+
+/// The mask written instead of a secret.
+pub const MASK: &str = "********";
+
+/// An append-only wire log; a disabled one does nothing.
+pub struct WireLog {
+    file: Option<BufWriter<File>>,
+    secret: Option<Vec<u8>>,
+}
+
+fn escape(bytes: &[u8]) -> String {
+    bytes.escape_ascii().to_string()
+}
+
+impl WireLog {
+    pub fn disabled() -> WireLog {
+        WireLog {
+            file: None,
+            secret: None,
+        }
+    }
+
+    /// Opens (appends to) the log file. `secret` is masked wherever it occurs.
+    pub fn open(path: &Path, secret: Option<&str>) -> std::io::Result<WireLog> {
+        let f = OpenOptions::new().create(true).append(true).open(path)?;
+        Ok(WireLog {
+            file: Some(BufWriter::new(f)),
+            secret: secret
+                .filter(|s| !s.is_empty())
+                .map(|s| s.as_bytes().to_vec()),
+        })
+    }
+
+    pub fn is_enabled(&self) -> bool {
+        self.file.is_some()
+    }
+
+    fn mask(&self, bytes: &[u8]) -> Vec<u8> {
+        let Some(secret) = &self.secret else {
+            return bytes.to_vec();
+        };
+        let mut out = Vec::with_capacity(bytes.len());
+        let mut i = 0;
+        while i < bytes.len() {
+            if bytes[i..].starts_with(secret) {
+                out.extend_from_slice(MASK.as_bytes());
+                i += secret.len();
+            } else {
+                out.push(bytes[i]);
+                i += 1;
+            }
+        }
+        out
+    }
+
+    fn write(&mut self, dir: &str, body: &str) {
+        let Some(f) = &mut self.file else { return };
+        let stamp = chrono::Utc::now().format("%H:%M:%S%.3f");
+        let ok = writeln!(f, "{stamp} {dir} \"{body}\"").and_then(|_| f.flush());
+        if let Err(e) = ok {
+            tracing::warn!(error = %e, "ics: wire log write failed; wire log disabled");
+            self.file = None;
+        }
+    }
+
+    /// Bytes as read from the socket, before any processing.
+    pub fn received(&mut self, bytes: &[u8]) {
+        if self.file.is_some() {
+            let body = escape(&self.mask(bytes));
+            self.write("<-", &body);
+        }
+    }
+
+    /// A line sent (plain text, before timeseal encoding).
+    pub fn sent(&mut self, line: &str, secret: bool) {
+        if self.file.is_some() {
+            let body = if secret {
+                MASK.to_string()
+            } else {
+                escape(&self.mask(line.as_bytes()))
+            };
+            self.write("->", &body);
+        }
+    }
+
+    /// An event of the connection itself (connect, disconnect, timeseal on).
+    pub fn note(&mut self, text: &str) {
+        if self.file.is_some() {
+            let body = escape(&self.mask(text.as_bytes()));
+            self.write("--", &body);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn password_never_reaches_the_file() {
+        let dir = std::env::temp_dir().join(format!("wily-wirelog-{}", std::process::id()));
+        let _ = std::fs::remove_file(&dir);
+        {
+            let mut w = WireLog::open(&dir, Some("hunter2")).expect("opens");
+            w.note("connected");
+            w.received(b"password: \xff\xfb\x01");
+            w.sent("hunter2", true);
+            w.sent("tell x my password is hunter2", false);
+            w.received(b"echo hunter2\n\r");
+        }
+        let text = std::fs::read_to_string(&dir).expect("reads");
+        let _ = std::fs::remove_file(&dir);
+        assert!(!text.contains("hunter2"), "{text}");
+        assert_eq!(text.matches(MASK).count(), 3);
+        assert!(text.contains("<- \"password: \\xff\\xfb\\x01\""));
+        assert!(text.contains("\\n\\r"));
+        assert_eq!(text.lines().count(), 5);
+    }
+
+    #[test]
+    fn disabled_log_does_nothing() {
+        let mut w = WireLog::disabled();
+        w.sent("x", false);
+        assert!(!w.is_enabled());
+    }
+}

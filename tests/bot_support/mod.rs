@@ -1,0 +1,386 @@
+//! Shared helpers of the bot's loopback tests: a local server, the bot's settings for
+//! fast games, a raw telnet-style client for watching and talking, a move chooser that
+//! walks into mates, and a TCP proxy that can inject garbage, lag and drops.
+#![allow(dead_code)]
+
+use cozy_chess::{Board, GameStatus, Move};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::watch;
+use wily::config::{Config, SeekAd, SeekColor};
+use wily::ics::bot::driver::{run, RunOptions, RunReport};
+use wily::ics::lists::OpponentLists;
+use wily::ics::server::{self, Account, MoveChooser, ServerConfig, ServerHandle};
+use wily::ics::{ConnectConfig, Login, Password};
+
+pub const WILY_PW: &str = "wilypass";
+pub const SPAR_PW: &str = "sparpass";
+pub const BOSS_PW: &str = "bosspass";
+
+/// A fresh temporary folder.
+pub fn tmpdir(tag: &str) -> PathBuf {
+    if std::env::var("WILY_TEST_LOG").is_ok() {
+        let _ = tracing_subscriber::fmt()
+            .with_env_filter(tracing_subscriber::EnvFilter::new(
+                std::env::var("WILY_TEST_LOG").unwrap_or_default(),
+            ))
+            .with_test_writer()
+            .try_init();
+    }
+    let d = std::env::temp_dir().join(format!("wily-bot-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(d.join("lists")).expect("temp dir");
+    d
+}
+
+/// A local server with the accounts wily, Sparring, Alpha, Beta and Boss.
+pub async fn server(zero_base_ms: Option<u64>) -> ServerHandle {
+    let mut c = ServerConfig::local(0)
+        .with_account(Account::new("wily", WILY_PW).computer())
+        .with_account(Account::new("Sparring", SPAR_PW))
+        .with_account(Account::new("Alpha", "alphapass"))
+        .with_account(Account::new("Beta", "betapass"))
+        .with_account(Account::new("Boss", BOSS_PW));
+    if let Some(z) = zero_base_ms {
+        c.zero_base_ms = z;
+    }
+    server::start(c).await.expect("server starts")
+}
+
+/// wily's settings for quick loopback games: seeks `base inc` unrated, depth-limited
+/// search, no greetings, records under `dir`.
+pub fn bot_config(dir: &Path, base: u32, inc: u32) -> Config {
+    let mut c = Config::default();
+    c.server.local = false;
+    c.server.handle = "wily".into();
+    c.server.reconnect_min_secs = 1;
+    c.server.reconnect_max_secs = 2;
+    c.seek.ads = vec![SeekAd {
+        base,
+        increment: inc,
+        rated: false,
+        color: SeekColor::Any,
+        min_rating: None,
+        max_rating: None,
+        formula: false,
+    }];
+    c.seek.interval_secs = 0;
+    c.engine.depth_limit = 3;
+    c.engine.hash_mb = 8;
+    c.engine.book = false;
+    c.engine.move_overhead_ms = 100;
+    c.talk.greeting = String::new();
+    c.talk.goodbye = String::new();
+    c.talk.whisper = 0;
+    c.operators.handles = vec!["Boss".into()];
+    c.paths.lists = dir.join("lists");
+    c.paths.logs = dir.join("logs");
+    c.paths.book = dir.join("book");
+    c.paths.learning = dir.join("learn.db");
+    c.log.files = false;
+    c
+}
+
+pub fn connect_config(addr: SocketAddr, handle: &str, password: &str) -> ConnectConfig {
+    let mut c = ConnectConfig::new(
+        addr.ip().to_string(),
+        addr.port(),
+        Login::Registered {
+            handle: handle.into(),
+            password: Password::new(password),
+        },
+    );
+    c.connect_timeout = Duration::from_secs(5);
+    c
+}
+
+/// Runs the bot until `max_games` are over (or `stop` fires), within `limit`.
+pub async fn run_bot(
+    cfg: Config,
+    connect: ConnectConfig,
+    max_games: u32,
+    stop: Option<watch::Receiver<u32>>,
+    limit: Duration,
+) -> RunReport {
+    let lists = OpponentLists::load(&cfg.paths.lists).0;
+    let opts = RunOptions {
+        lists,
+        max_games,
+        shutdown: stop,
+        ..RunOptions::new(connect)
+    };
+    tokio::time::timeout(limit, run(cfg, opts))
+        .await
+        .expect("the bot finished in time")
+        .expect("the bot ran")
+}
+
+/// As [`run_bot`], with the book and learning store named in `cfg`.
+pub async fn run_bot_learning(
+    cfg: Config,
+    connect: ConnectConfig,
+    max_games: u32,
+    limit: Duration,
+) -> RunReport {
+    let lists = OpponentLists::load(&cfg.paths.lists).0;
+    let (book, learn) = wily::ics::bot::learning::open(&cfg);
+    let opts = RunOptions {
+        lists,
+        max_games,
+        book: Box::new(book),
+        learn: Box::new(learn),
+        ..RunOptions::new(connect)
+    };
+    tokio::time::timeout(limit, run(cfg, opts))
+        .await
+        .expect("the bot finished in time")
+        .expect("the bot ran")
+}
+
+/// The PGN archive's text.
+pub fn archive(dir: &Path) -> String {
+    std::fs::read_to_string(dir.join("logs").join("games.pgn")).unwrap_or_default()
+}
+
+/// A sparring move chooser that walks into a mate in one whenever it can, and
+/// otherwise plays a pseudo-random legal move: games against it end by checkmate.
+pub fn suicidal() -> MoveChooser {
+    let counter = Arc::new(AtomicU64::new(1));
+    MoveChooser::Callback(Arc::new(move |board: &Board| {
+        let mut moves: Vec<Move> = Vec::new();
+        board.generate_moves(|ms| {
+            moves.extend(ms);
+            false
+        });
+        for &m in &moves {
+            let mut b = board.clone();
+            b.play_unchecked(m);
+            let mut mate = false;
+            b.generate_moves(|ms| {
+                for r in ms {
+                    let mut c = b.clone();
+                    c.play_unchecked(r);
+                    if c.status() == GameStatus::Won {
+                        mate = true;
+                        return true;
+                    }
+                }
+                false
+            });
+            if mate {
+                return Some(m);
+            }
+        }
+        if moves.is_empty() {
+            return None;
+        }
+        let n = counter.fetch_add(7919, Ordering::Relaxed);
+        moves.get((n as usize) % moves.len()).copied()
+    }))
+}
+
+/// A minimal client: logs in, sends commands, and waits for lines.
+pub struct RawClient {
+    stream: TcpStream,
+    buf: Vec<u8>,
+    pub seen: Vec<String>,
+}
+
+impl RawClient {
+    /// Logs in as `name` (with `password`, or unregistered when `None`).
+    pub async fn login(addr: SocketAddr, name: &str, password: Option<&str>) -> RawClient {
+        let stream = TcpStream::connect(addr).await.expect("connect");
+        let mut c = RawClient {
+            stream,
+            buf: Vec::new(),
+            seen: Vec::new(),
+        };
+        c.wait_raw("login:").await;
+        c.send(name).await;
+        match password {
+            Some(p) => {
+                c.wait_raw("password:").await;
+                c.send(p).await;
+            }
+            None => {
+                c.wait_raw("Press return").await;
+                c.send("").await;
+            }
+        }
+        c.wait_raw("fics%").await;
+        c.send("set style 12").await;
+        c
+    }
+
+    pub async fn send(&mut self, cmd: &str) {
+        self.stream
+            .write_all(format!("{cmd}\n").as_bytes())
+            .await
+            .expect("send");
+    }
+
+    async fn fill(&mut self) -> bool {
+        let mut b = [0u8; 4096];
+        match self.stream.read(&mut b).await {
+            Ok(0) | Err(_) => false,
+            Ok(n) => {
+                self.buf
+                    .extend(b[..n].iter().filter(|&&x| x < 0x80 && x != b'\r'));
+                true
+            }
+        }
+    }
+
+    async fn wait_raw(&mut self, needle: &str) {
+        let limit = tokio::time::Instant::now() + Duration::from_secs(10);
+        while !String::from_utf8_lossy(&self.buf).contains(needle) {
+            let ok = tokio::time::timeout_at(limit, self.fill())
+                .await
+                .expect("server answered");
+            assert!(ok, "connection closed waiting for {needle:?}");
+        }
+        self.buf.clear();
+    }
+
+    /// Waits up to `secs` for a line containing `needle`; every line read is kept in
+    /// `seen`. `None` on timeout.
+    pub async fn wait_line(&mut self, needle: &str, secs: u64) -> Option<String> {
+        self.wait_line_for(needle, Duration::from_secs(secs)).await
+    }
+
+    /// As [`RawClient::wait_line`] with any duration.
+    pub async fn wait_line_for(&mut self, needle: &str, d: Duration) -> Option<String> {
+        let limit = tokio::time::Instant::now() + d;
+        loop {
+            while let Some(pos) = self.buf.iter().position(|&b| b == b'\n') {
+                let line: Vec<u8> = self.buf.drain(..=pos).collect();
+                let s = String::from_utf8_lossy(&line).trim_end().to_string();
+                let s = s.trim_start_matches("fics% ").to_string();
+                self.seen.push(s.clone());
+                if s.contains(needle) {
+                    return Some(s);
+                }
+            }
+            match tokio::time::timeout_at(limit, self.fill()).await {
+                Ok(true) => {}
+                _ => return None,
+            }
+        }
+    }
+}
+
+/// A TCP proxy in front of the server: forwards both ways, and on request injects a
+/// garbage line toward the client, holds traffic back (a lag spike), or drops every
+/// connection.
+#[derive(Clone)]
+pub struct Proxy {
+    pub addr: SocketAddr,
+    drop_now: watch::Sender<u64>,
+    garbage: Arc<AtomicU64>,
+    lag_ms: Arc<AtomicU64>,
+    pub alive: Arc<AtomicBool>,
+}
+
+const GARBAGE: &[&str] = &[
+    "<12> this is not a board at all",
+    "{Game 99 (Nobody vs. Noone) garbled",
+    "\u{1}\u{2}\u{7f} binary junk \u{ff}",
+    "Challenge: (----) [white] rated blitz x y.",
+    "Illegal move.",
+    "<12> rnbqkbnr pppppppp -------- -------- -------- -------- PPPPPPPP RNBQKBNR W -1 1 1 1 1 0 77 Ghost Phantom 0 1 0 39 39 60000 60000 1 none (0:00.000) none 0 0 0",
+];
+
+impl Proxy {
+    pub async fn start(target: SocketAddr) -> Proxy {
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("proxy bind");
+        let addr = listener.local_addr().expect("proxy addr");
+        let (drop_now, drop_rx) = watch::channel(0u64);
+        let p = Proxy {
+            addr,
+            drop_now,
+            garbage: Arc::new(AtomicU64::new(0)),
+            lag_ms: Arc::new(AtomicU64::new(0)),
+            alive: Arc::new(AtomicBool::new(true)),
+        };
+        let q = p.clone();
+        tokio::spawn(async move {
+            while let Ok((client, _)) = listener.accept().await {
+                let Ok(upstream) = TcpStream::connect(target).await else {
+                    continue;
+                };
+                tokio::spawn(pump(client, upstream, q.clone(), drop_rx.clone()));
+            }
+        });
+        p
+    }
+
+    /// Closes every connection going through the proxy now.
+    pub fn drop_all(&self) {
+        self.drop_now.send_modify(|n| *n += 1);
+    }
+
+    /// Sends one garbage line toward the client with the next server data.
+    pub fn inject_garbage(&self) {
+        self.garbage.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Holds server data back this long once (a lag spike).
+    pub fn lag(&self, ms: u64) {
+        self.lag_ms.store(ms, Ordering::Relaxed);
+    }
+}
+
+async fn pump(client: TcpStream, upstream: TcpStream, p: Proxy, mut drop_rx: watch::Receiver<u64>) {
+    let (mut cr, mut cw) = client.into_split();
+    let (mut ur, mut uw) = upstream.into_split();
+    drop_rx.borrow_and_update();
+    let up = async {
+        let mut b = [0u8; 4096];
+        loop {
+            match cr.read(&mut b).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    if uw.write_all(&b[..n]).await.is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    };
+    let down = async {
+        let mut b = [0u8; 4096];
+        let mut k = 0usize;
+        loop {
+            match ur.read(&mut b).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    let lag = p.lag_ms.swap(0, Ordering::Relaxed);
+                    if lag > 0 {
+                        tokio::time::sleep(Duration::from_millis(lag)).await;
+                    }
+                    if p.garbage.load(Ordering::Relaxed) > 0 {
+                        p.garbage.fetch_sub(1, Ordering::Relaxed);
+                        let g = format!("\n\r{}\n\r", GARBAGE[k % GARBAGE.len()]);
+                        k += 1;
+                        if cw.write_all(g.as_bytes()).await.is_err() {
+                            break;
+                        }
+                    }
+                    if cw.write_all(&b[..n]).await.is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    };
+    tokio::select! {
+        _ = up => {}
+        _ = down => {}
+        _ = drop_rx.changed() => {}
+    }
+}
