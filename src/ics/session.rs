@@ -187,9 +187,11 @@ impl Session {
     /// The one entry point: feed an input, get the actions to perform.
     pub fn handle(&mut self, input: Input, now: Instant) -> Vec<Action> {
         let mut out = Vec::new();
-        // A challenge waits for its computer notice only until the next other event.
-        let is_notice = matches!(&input, Input::Server(ServerEvent::IsComputer { .. }));
-        if !is_notice && !matches!(input, Input::Tick) {
+        // A challenge waits for its computer notice only until the next other server
+        // event (or a tick after a short grace).
+        let other_server_event = matches!(&input, Input::Server(e)
+            if !matches!(e, ServerEvent::IsComputer { .. }));
+        if other_server_event {
             if let Some(p) = self.pending.take() {
                 self.decide_challenge(p.challenge, now, &mut out);
             }
