@@ -167,6 +167,10 @@ pub enum ServerEvent {
         name: String,
         adjourned: bool,
     },
+    /// `You have N adjourned games.` and the like.
+    AdjournedGames {
+        count: u32,
+    },
     /// Titles the server showed for a player (seek ads, chat), remembered for later.
     Titles {
         name: String,
