@@ -229,7 +229,11 @@ pub struct SearchSpec {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MoveSource {
     Book,
+    /// The opponent played the expected move after wily's time for the move was spent
+    /// pondering: the move goes out at once.
     PonderHit,
+    /// The expected move came early: the ponder search went on on wily's own clock.
+    PonderThenSearch,
     Search,
 }
 

@@ -180,7 +180,10 @@ fn thinks_moves_ponders_and_ponder_hits() {
         } => Some((text.clone(), *source, *since)),
         _ => None,
     });
-    assert_eq!(m, Some(("g1f3".to_string(), MoveSource::PonderHit, t)));
+    assert_eq!(
+        m,
+        Some(("g1f3".to_string(), MoveSource::PonderThenSearch, t))
+    );
 }
 
 #[test]
