@@ -126,7 +126,12 @@ fn measure(name: &str, ev: &mut Evaluator, boards: &[Board], min_evals: usize) {
 fn main() {
     let show_trace = std::env::args().any(|a| a == "--trace");
     let params = EvalParams::default();
+    let start = Instant::now();
     let mut ev = Evaluator::new(params.clone());
+    println!(
+        "first Evaluator::new (KPK bitbase + pawn table): {:.1} ms",
+        start.elapsed().as_secs_f64() * 1e3
+    );
     let fixed = fixed_positions();
     if show_trace {
         for b in &fixed {

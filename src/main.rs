@@ -14,6 +14,12 @@ struct Cli {
     /// Reload the last game's moves (as `crafty c`).
     #[arg(long)]
     resume: bool,
+    /// Console startup command file (default: $WILY_RC, else .wilyrc in the working directory).
+    #[arg(long, value_name = "FILE")]
+    rc: Option<PathBuf>,
+    /// Folder for the numbered per-game log and game files (default: logs).
+    #[arg(long, value_name = "DIR", global = true)]
+    log_dir: Option<PathBuf>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -62,6 +68,17 @@ enum Command {
     },
     /// Speak the UCI protocol on stdin/stdout.
     Uci,
+    /// Speak the xboard / WinBoard protocol (CECP v2) on stdin/stdout.
+    Xboard,
+    /// Opening book: `book create FILE.pgn M [N] [WPCT]`, `book show`, `book info`.
+    #[command(subcommand)]
+    Book(wily::book::cli::BookCmd),
+    /// The small hand-edited book: `books create FILE.pgn M`.
+    #[command(subcommand)]
+    Books(wily::book::cli::BooksCmd),
+    /// The learning store: status, export, import, check.
+    #[command(subcommand)]
+    Learn(wily::learn::cli::LearnCmd),
     /// Play on a chess server unattended (FICS/ICC), or offline with --local.
     Ics {
         /// Settings file (default: ./config.toml when present, else built-in defaults).
@@ -98,15 +115,6 @@ enum Command {
         #[arg(long)]
         idle_minutes: Option<u64>,
     },
-    /// Opening book: `book create FILE.pgn M [N] [WPCT]`, `book show`, `book info`.
-    #[command(subcommand)]
-    Book(wily::book::cli::BookCmd),
-    /// The small hand-edited book: `books create FILE.pgn M`.
-    #[command(subcommand)]
-    Books(wily::book::cli::BooksCmd),
-    /// The learning store: status, export, import, check.
-    #[command(subcommand)]
-    Learn(wily::learn::cli::LearnCmd),
 }
 
 fn serve(
@@ -120,27 +128,14 @@ fn serve(
         .map_err(|e| e.to_string())
 }
 
-/// No subcommand: commands on stdin. A first line `uci` switches to the UCI protocol.
-fn stdin_front_end() -> Result<(), String> {
-    let mut first = String::new();
-    match std::io::stdin().read_line(&mut first) {
-        Ok(0) => Ok(()),
-        Ok(_) if first.trim() == "uci" => wily::protocol::uci::run_with_first_line(first),
-        Ok(_) => Err(format!(
-            "unknown first command '{}' (the console is not built yet; send 'uci')",
-            first.trim()
-        )),
-        Err(e) => Err(format!("reading stdin: {e}")),
-    }
-}
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        None => {
-            let _ = cli.resume;
-            stdin_front_end()
-        }
+        None => wily::protocol::console::run(wily::protocol::console::ConsoleOptions {
+            resume: cli.resume,
+            rc_file: cli.rc,
+            log_dir: cli.log_dir,
+        }),
         Some(Command::Perft {
             depth,
             fen,
@@ -196,6 +191,10 @@ fn main() -> ExitCode {
             wily::tools::testsuite::run_suite(&file, &settings, &mut std::io::stdout()).map(|_| ())
         }
         Some(Command::Uci) => wily::protocol::uci::run(),
+        Some(Command::Xboard) => wily::protocol::xboard::run(cli.log_dir),
+        Some(Command::Book(cmd)) => wily::book::cli::run_book(cmd).map(|s| print!("{s}")),
+        Some(Command::Books(cmd)) => wily::book::cli::run_books(cmd).map(|s| print!("{s}")),
+        Some(Command::Learn(cmd)) => wily::learn::cli::run_learn(cmd).map(|s| print!("{s}")),
         Some(Command::Ics {
             config,
             local,
@@ -216,9 +215,6 @@ fn main() -> ExitCode {
             auto_flag,
             idle_minutes,
         }) => serve(port, accounts, bind, auto_flag, idle_minutes),
-        Some(Command::Book(cmd)) => wily::book::cli::run_book(cmd).map(|s| print!("{s}")),
-        Some(Command::Books(cmd)) => wily::book::cli::run_books(cmd).map(|s| print!("{s}")),
-        Some(Command::Learn(cmd)) => wily::learn::cli::run_learn(cmd).map(|s| print!("{s}")),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

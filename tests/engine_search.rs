@@ -145,3 +145,148 @@ fn every_perft_suite_position_gets_a_legal_move_at_depth_4() {
     }
     assert!(n > 100);
 }
+
+#[test]
+fn fifty_move_draw_is_scored_with_wilys_draw_score() {
+    // White (wily) is lost on material but every move completes the 50-move rule.
+    let fen = "7k/8/8/8/8/8/5q2/R6K w - - 99 80";
+    for draw in [0, -40, 30] {
+        let mut e = Engine::new(EngineOptions {
+            hash_mb: 4,
+            draw_score: draw,
+            ..EngineOptions::default()
+        });
+        let (_, r) = search(&mut e, fen, Limits::depth(4));
+        assert_eq!(r.score, Score::Cp(draw), "draw score {draw}: {r:?}");
+    }
+}
+
+#[test]
+fn threefold_repetition_with_game_history_is_a_draw_and_contempt_steers_it() {
+    let mut board = Board::default();
+    let mut history = Vec::new();
+    for m in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"] {
+        history.push(board.hash());
+        board.play(m.parse().expect("move"));
+    }
+    // Black to move: Ng8 repeats the start position a third time.
+    let mut e = Engine::new(EngineOptions {
+        hash_mb: 4,
+        draw_score: 150, // wily (Black here) is happy to draw
+        ..EngineOptions::default()
+    });
+    let req = SearchRequest {
+        board: board.clone(),
+        history: history.clone(),
+        limits: Limits::depth(5),
+        searchmoves: Vec::new(),
+    };
+    let r = e.search(req, Box::new(|_| {}));
+    assert_eq!(r.best, Some("f6g8".parse().expect("move")), "{r:?}");
+    assert_eq!(r.score, Score::Cp(150));
+    // Without the history the same move is no draw.
+    let mut e = Engine::new(EngineOptions {
+        hash_mb: 4,
+        draw_score: 150,
+        ..EngineOptions::default()
+    });
+    let r = e.search(
+        SearchRequest::new(board, Limits::depth(5)),
+        Box::new(|_| {}),
+    );
+    assert_ne!(r.score, Score::Cp(150), "{r:?}");
+}
+
+#[test]
+fn multipv_reports_distinct_lines_and_searchmoves_restricts_the_root() {
+    use std::sync::{Arc, Mutex};
+    let mut e = Engine::new(EngineOptions {
+        hash_mb: 4,
+        multipv: 3,
+        ..EngineOptions::default()
+    });
+    let seen: Arc<Mutex<Vec<wily::engine::SearchInfo>>> = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&seen);
+    let r = e.search(
+        SearchRequest::new(Board::default(), Limits::depth(5)),
+        Box::new(move |i| sink.lock().expect("lock").push(i.clone())),
+    );
+    let infos = seen.lock().expect("lock").clone();
+    let last: Vec<_> = infos.iter().filter(|i| i.depth == 5).collect();
+    assert_eq!(last.len(), 3, "{infos:?}");
+    let firsts: Vec<Move> = last.iter().map(|i| i.pv[0]).collect();
+    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+    assert_eq!(r.best, Some(firsts[0]));
+    let mut req = SearchRequest::new(Board::default(), Limits::depth(4));
+    let only: Move = "a2a3".parse().expect("move");
+    req.searchmoves = vec![only];
+    e.set_multipv(1);
+    let r = e.search(req, Box::new(|_| {}));
+    assert_eq!(r.best, Some(only));
+}
+
+#[test]
+fn lazy_smp_threads_return_a_legal_move_and_count_nodes() {
+    let mut e = Engine::new(EngineOptions {
+        hash_mb: 8,
+        threads: 3,
+        ..EngineOptions::default()
+    });
+    let fen = "r1bq1rk1/ppp2ppp/2np1n2/2b1p3/2B1P3/2PP1N2/PP3PPP/RNBQ1RK1 w - - 1 7";
+    let (board, r) = search(&mut e, fen, Limits::depth(7));
+    assert!(board.is_legal(r.best.expect("move")));
+    assert!(r.depth >= 7 && r.nodes > 0);
+    e.set_threads(1);
+    let (_, r1) = search(&mut e, fen, Limits::depth(5));
+    assert!(r1.best.is_some());
+}
+
+#[test]
+fn pondering_waits_for_ponderhit_then_obeys_the_clock() {
+    let mut e = engine();
+    let limits = Limits {
+        wtime: Some(Duration::from_millis(400)),
+        btime: Some(Duration::from_millis(400)),
+        ponder: true,
+        ..Limits::default()
+    };
+    let h = e.start(
+        SearchRequest::new(Board::default(), limits),
+        Box::new(|_| {}),
+    );
+    std::thread::sleep(Duration::from_millis(600));
+    assert!(
+        !h.is_finished(),
+        "a ponder search must not end before ponderhit"
+    );
+    h.ponderhit();
+    let t = Instant::now();
+    let r = h.wait();
+    assert!(t.elapsed() < Duration::from_millis(400));
+    assert!(r.best.is_some());
+}
+
+#[test]
+fn clock_searches_stay_inside_the_hard_limit() {
+    let mut e = engine();
+    for (ms, mtg) in [(100u64, None), (1000, Some(1u32)), (3000, Some(40))] {
+        let limits = Limits {
+            wtime: Some(Duration::from_millis(ms)),
+            btime: Some(Duration::from_millis(ms)),
+            movestogo: mtg,
+            ..Limits::default()
+        };
+        let t = Instant::now();
+        let (_, r) = search(
+            &mut e,
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            limits,
+        );
+        assert!(r.best.is_some());
+        assert!(
+            t.elapsed() < Duration::from_millis(ms),
+            "{ms} ms clock took {:?}",
+            t.elapsed()
+        );
+    }
+}

@@ -241,6 +241,21 @@ impl MovePicker {
         }
     }
 
+    /// Sorts the quiet moves best first (insertion sort: short lists, mostly ordered).
+    fn sort_quiets(&mut self) {
+        for i in self.n_captures + 1..self.len {
+            let (m, sc) = (self.moves[i], self.scores[i]);
+            let mut j = i;
+            while j > self.n_captures && self.scores[j - 1] < sc {
+                self.moves[j] = self.moves[j - 1];
+                self.scores[j] = self.scores[j - 1];
+                j -= 1;
+            }
+            self.moves[j] = m;
+            self.scores[j] = sc;
+        }
+    }
+
     /// Index of the best-scored move in `from..to` (`to > from`).
     #[inline]
     fn best_in(&self, from: usize, to: usize) -> usize {
@@ -302,6 +317,7 @@ impl MovePicker {
                         continue;
                     }
                     self.score_quiets(board, hist, ctx);
+                    self.sort_quiets();
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
@@ -309,10 +325,7 @@ impl MovePicker {
                         self.stage = Stage::BadCaptures;
                         continue;
                     }
-                    let best = self.best_in(self.quiet_idx, self.len);
-                    let mv = self.moves[best];
-                    self.moves.swap(self.quiet_idx, best);
-                    self.scores.swap(self.quiet_idx, best);
+                    let mv = self.moves[self.quiet_idx];
                     self.quiet_idx += 1;
                     if let Some(info) = &self.skip_quiets {
                         if !info.gives_check(board, mv) {

@@ -90,7 +90,7 @@ impl<'a> Searcher<'a> {
                     scale = 0.0;
                 }
                 self.best_move_changes *= 0.5;
-                if scale == 0.0 || tm.soft_expired(scale) {
+                if tm.soft_expired(scale) {
                     break;
                 }
             }

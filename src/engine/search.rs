@@ -392,7 +392,7 @@ impl<'a> Searcher<'a> {
                 && Self::has_non_pawn_material(board)
             {
                 if let Some(child) = board.null_move() {
-                    let r = if self.knobs.on(10) {
+                    let r = if !self.knobs.on(10) {
                         3 + depth / 3 + ((eval - beta) / 200).min(3)
                     } else {
                         3 + depth / 4 + ((eval - beta) / 200).min(2)

@@ -14,6 +14,8 @@ pub struct TimeManager {
     soft: Option<Duration>,
     /// Absolute limit; `None` = no clock limit.
     hard: Option<Duration>,
+    /// Fixed time per move: use all of it (no early stop between iterations).
+    fixed: bool,
 }
 
 impl TimeManager {
@@ -26,6 +28,7 @@ impl TimeManager {
                 start,
                 soft: Some(t),
                 hard: Some(t),
+                fixed: true,
             };
         }
         let (time, inc) = match stm {
@@ -37,6 +40,7 @@ impl TimeManager {
                 start,
                 soft: None,
                 hard: None,
+                fixed: false,
             };
         };
         let inc = inc.unwrap_or(Duration::ZERO);
@@ -56,6 +60,7 @@ impl TimeManager {
             start,
             soft: Some(soft),
             hard: Some(hard),
+            fixed: false,
         }
     }
 
@@ -65,6 +70,7 @@ impl TimeManager {
             start,
             soft: None,
             hard: None,
+            fixed: false,
         }
     }
 
@@ -95,12 +101,20 @@ impl TimeManager {
     }
 
     /// Whether to stop after a finished iteration: `scale` stretches the soft limit
-    /// (above 1 when the best move is unstable or the score dropped, below when obvious).
-    /// Also stops when the next iteration would most likely not finish in time.
+    /// (above 1 when the best move is unstable or the score dropped, below when obvious;
+    /// 0 for a forced move). Also stops when the next iteration would most likely not
+    /// finish in time. A fixed time per move is used in full.
     pub fn soft_expired(&self, scale: f64) -> bool {
         let Some(soft) = self.soft else {
             return false;
         };
+        if scale <= 0.0 {
+            return true;
+        }
+        if self.fixed {
+            // Fixed time per move: used in full.
+            return false;
+        }
         let target = soft.mul_f64(scale.clamp(0.2, 3.0));
         let e = self.start.elapsed();
         e >= target.mul_f64(0.6) || self.hard.is_some_and(|h| e >= h.mul_f64(0.5))

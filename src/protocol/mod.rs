@@ -1,3 +1,16 @@
-//! The front ends: UCI (and, from their own work, the console and xboard).
+//! The front ends: the Crafty-style console, xboard (CECP v2) and UCI, and what they share
+//! (input thread, game record, clocks, game files, draw/resign policy).
 
+pub mod annotate;
+pub mod console;
+pub mod edit;
+pub mod game;
+pub mod gamefiles;
+pub mod input;
+pub mod policy;
+pub mod record;
+pub mod runner;
+pub mod stdout;
+pub mod timecontrol;
 pub mod uci;
+pub mod xboard;

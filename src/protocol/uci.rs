@@ -60,7 +60,11 @@ pub fn run_io(
     loop {
         line.clear();
         match input.read_line(&mut line) {
-            Ok(0) => break,
+            Ok(0) => {
+                // End of input: a search with limits may finish and answer first.
+                uci.finish_search();
+                break;
+            }
             Ok(_) => {
                 if !uci.handle(&line) {
                     break;
@@ -79,6 +83,8 @@ pub fn run_io(
 struct Running {
     control: SearchControl,
     waiter: JoinHandle<()>,
+    /// `go infinite` / `go ponder`: never ends on its own.
+    open_ended: bool,
 }
 
 /// The state of one UCI session.
@@ -246,6 +252,16 @@ impl Uci {
         }
     }
 
+    /// Lets a search with limits run to its end (an open-ended one is stopped).
+    fn finish_search(&mut self) {
+        if let Some(r) = self.running.take() {
+            if r.open_ended {
+                r.control.stop();
+            }
+            let _ = r.waiter.join();
+        }
+    }
+
     /// Reaps a search that ended on its own.
     fn reap(&mut self) {
         if self
@@ -381,6 +397,7 @@ impl Uci {
 
     fn go(&mut self, args: &[&str]) {
         let (limits, searchmoves) = parse_go(&self.board, args, self.chess960);
+        let open_ended = limits.infinite || limits.ponder;
         let request = SearchRequest {
             board: self.board.clone(),
             history: self.history.clone(),
@@ -419,7 +436,13 @@ impl Uci {
                 say(&out, &line);
             });
         match waiter {
-            Ok(w) => self.running = Some(Running { control, waiter: w }),
+            Ok(w) => {
+                self.running = Some(Running {
+                    control,
+                    waiter: w,
+                    open_ended,
+                })
+            }
             Err(e) => {
                 control.stop();
                 self.say(&format!("info string cannot start the search: {e}"));
@@ -494,9 +517,7 @@ mod tests {
         assert!(parse_position(&[], false).is_err());
     }
 
-    #[test]
-    fn session_answers_and_plays_a_move() {
-        let input = "uci\nisready\nposition startpos moves e2e4\ngo depth 4\nisready\nquit\n";
+    fn run_session(input: &str) -> String {
         let buf: Arc<Mutex<Vec<u8>>> = Arc::new(Mutex::new(Vec::new()));
         struct Sink(Arc<Mutex<Vec<u8>>>);
         impl Write for Sink {
@@ -513,8 +534,44 @@ mod tests {
         }
         let out: Output = Arc::new(Mutex::new(Box::new(Sink(Arc::clone(&buf)))));
         run_io(Box::new(input.as_bytes()), out, None).expect("session runs");
-        let text =
-            String::from_utf8(buf.lock().unwrap_or_else(|e| e.into_inner()).clone()).expect("utf8");
+        let bytes = buf.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        String::from_utf8(bytes).expect("utf8")
+    }
+
+    #[test]
+    fn chess960_castling_is_king_takes_rook_both_ways() {
+        // Scharnagl position with the king on f1 and rooks on b1 and g1, all castling open.
+        let fen = "1r3kr1/pppppppp/8/8/8/8/PPPPPPPP/1R3KR1 w GBgb - 0 1";
+        let text = run_session(&format!(
+            "setoption name UCI_Chess960 value true\nposition fen {fen} moves f1g1\nd\nquit\n"
+        ));
+        // White castled short: king g1, rook f1.
+        assert!(
+            text.contains("1r3kr1/pppppppp/8/8/8/8/PPPPPPPP/1R3RK1 b"),
+            "{text}"
+        );
+        let mut b = parse_fen(fen).expect("fen");
+        let castle = move_from_uci(&b, "f1g1", true).expect("castling");
+        assert_eq!(move_to_uci(&b, castle, true), "f1g1");
+        b.play(castle);
+        assert!(b.castle_rights(cozy_chess::Color::White).short.is_none());
+    }
+
+    #[test]
+    fn bad_input_is_reported_not_fatal() {
+        let text = run_session(
+            "position fen nonsense\nsetoption name Hash value lots\nfoo\ngo perft 2\nisready\nquit\n",
+        );
+        assert!(text.contains("info string bad FEN"));
+        assert!(text.contains("info string unknown option or bad value"));
+        assert!(text.contains("info string unknown command 'foo'"));
+        assert!(text.contains("Nodes searched: 400"));
+        assert!(text.contains("readyok"));
+    }
+
+    #[test]
+    fn session_answers_and_plays_a_move() {
+        let text = run_session("uci\nisready\nposition startpos moves e2e4\ngo depth 4\nisready\n");
         assert!(text.contains("uciok"));
         assert!(text.contains("readyok"));
         assert!(text.contains("info depth 1 "));

@@ -9,7 +9,7 @@ use super::king::king_safety;
 use super::kpk::Kpk;
 use super::params::EvalParams;
 use super::pawns::PawnEntry;
-use super::pieces::{for_each_square, material_and_pst, pieces, Maps};
+use super::pieces::{for_each_square, pieces, Maps};
 use super::score::S;
 use super::sink::{Sink, Term};
 use super::tables::{distance, relative_rank, FORWARD_FILE};
@@ -146,7 +146,8 @@ fn passers_and_blocked<K: Sink>(
     }
 }
 
-/// Everything after the static pawn terms (which the caller reports, cached or not).
+/// Everything after material, placement and the static pawn terms (which the caller
+/// reports, cached or not).
 /// Returns how to blend the sink's total.
 pub(crate) fn evaluate_rest<K: Sink>(
     board: &Board,
@@ -157,7 +158,6 @@ pub(crate) fn evaluate_rest<K: Sink>(
     kpk: &Kpk,
     sink: &mut K,
 ) -> Blend {
-    material_and_pst(board, p, sink);
     let mut m = Maps::default();
     pieces(board, p, pe, &mut m, sink);
     king_safety(board, p, own, &m, shelter, sink);

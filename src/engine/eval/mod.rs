@@ -49,6 +49,7 @@ pub use trace::{trace, trace_for_side, EvalTrace, TraceTerm};
 use evaluate::evaluate_rest;
 use kpk::Kpk;
 use pawns::PawnTable;
+use pieces::Psqt;
 use sink::{Sink, Sum};
 
 /// log2 of the number of pawn hash entries per evaluator (8192 entries, about 0.8 MB).
@@ -59,6 +60,7 @@ pub struct Evaluator {
     params: EvalParams,
     own_side: Option<Color>,
     pawns: PawnTable,
+    psqt: Psqt,
     kpk: &'static Kpk,
 }
 
@@ -67,10 +69,11 @@ impl Evaluator {
     /// the process (a few milliseconds in release builds).
     pub fn new(params: EvalParams) -> Self {
         Evaluator {
-            params,
             own_side: None,
             pawns: PawnTable::new(PAWN_TABLE_BITS),
+            psqt: Psqt::new(&params),
             kpk: kpk::kpk(),
+            params,
         }
     }
 
@@ -81,6 +84,7 @@ impl Evaluator {
 
     /// Replaces the weights (and forgets cached pawn scores computed with the old ones).
     pub fn set_params(&mut self, params: EvalParams) {
+        self.psqt = Psqt::new(&params);
         self.params = params;
         self.pawns.clear();
     }
@@ -112,6 +116,7 @@ impl Evaluator {
             }
         }
         let mut sum = Sum { acc: entry.score };
+        self.psqt.add(board, &mut sum);
         let blend = evaluate_rest(
             board,
             &self.params,

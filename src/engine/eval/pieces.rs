@@ -42,7 +42,42 @@ fn square(sq: usize) -> Square {
     Square::index_const(sq & 63)
 }
 
-/// Material and piece-square terms for both colours.
+/// Material and piece-square values combined per colour, piece and square (the fast path's
+/// form of `piece_value` + `pst`; Black's squares already mirrored).
+#[derive(Clone)]
+pub(crate) struct Psqt {
+    table: [[[S; 64]; 6]; 2],
+}
+
+impl Psqt {
+    pub fn new(p: &EvalParams) -> Psqt {
+        let mut table = [[[S::ZERO; 64]; 6]; 2];
+        for (side, flip) in table.iter_mut().zip([0usize, 56]) {
+            for (piece, squares) in side.iter_mut().enumerate() {
+                for (sq, v) in squares.iter_mut().enumerate() {
+                    *v = p.piece_value[piece] + p.pst[piece][sq ^ flip];
+                }
+            }
+        }
+        Psqt { table }
+    }
+
+    /// Adds material and placement of both colours to `sink` (as `Term::Material`).
+    #[inline(always)]
+    pub fn add<K: Sink>(&self, board: &Board, sink: &mut K) {
+        for color in [Color::White, Color::Black] {
+            let tables = &self.table[color as usize];
+            let mut v = S::ZERO;
+            for piece in Piece::ALL {
+                let table = &tables[piece as usize];
+                for_each_square(board.colored_pieces(color, piece).0, |sq| v += table[sq]);
+            }
+            sink.add(Term::Material, color, v);
+        }
+    }
+}
+
+/// Material and piece-square terms for both colours, reported separately (trace form).
 pub(crate) fn material_and_pst<K: Sink>(board: &Board, p: &EvalParams, sink: &mut K) {
     for color in [Color::White, Color::Black] {
         let flip = if color == Color::White { 0 } else { 56 };

@@ -350,3 +350,105 @@ fn pawn_cache_gives_stable_results() {
         assert_eq!(ev.evaluate(b), fresh.evaluate(b));
     }
 }
+
+fn term(fen: &str, t: Term) -> TraceTerm {
+    trace(&board(fen), &EvalParams::default()).terms[t as usize].clone()
+}
+
+#[test]
+fn asymmetric_king_safety_mirrors_with_the_own_side() {
+    let params = EvalParams {
+        king_safety_own: 160,
+        king_safety_opponent: 60,
+        ..EvalParams::default()
+    };
+    let mut ev = Evaluator::new(params);
+    for b in sample_positions() {
+        let fen = fen_of(&b);
+        let Ok(mirrored) = Board::from_fen(&mirror_fen(&fen), false) else {
+            continue;
+        };
+        ev.set_own_side(Some(Color::White));
+        let a = ev.evaluate(&b);
+        ev.set_own_side(Some(Color::Black));
+        let m = ev.evaluate(&mirrored);
+        assert_eq!(a, m, "{fen}");
+    }
+}
+
+#[test]
+fn rook_files_and_seventh_rank() {
+    // Rook on the open d-file vs the same rook on the closed a-file.
+    let open = term("4k3/pp3ppp/8/8/8/8/PP3PPP/3RK3 w - - 0 1", Term::Rooks);
+    let closed = term("4k3/pp3ppp/8/8/8/8/PP3PPP/R3K3 w - - 0 1", Term::Rooks);
+    assert!(open.white.mg > closed.white.mg);
+    // Rook on the 7th with the enemy king on the 8th.
+    let seventh = term("4k3/R4ppp/8/8/8/8/5PPP/6K1 w - - 0 1", Term::Rooks);
+    let sixth = term("4k3/5ppp/R7/8/8/8/5PPP/6K1 w - - 0 1", Term::Rooks);
+    assert!(seventh.white.eg > sixth.white.eg);
+}
+
+#[test]
+fn knight_outpost_and_pawn_weaknesses() {
+    // Knight on d5, supported by e4, no black c/e pawns able to attack it.
+    let outpost = term(
+        "4k3/pp3ppp/3p4/3N4/4P3/8/PP3PPP/4K3 w - - 0 1",
+        Term::Outposts,
+    );
+    assert!(outpost.white.mg > 0);
+    // With a black c-pawn that can still chase it away, d5 is no outpost.
+    let chased = term(
+        "4k3/ppp2ppp/3p4/3N4/4P3/8/PP3PPP/4K3 w - - 0 1",
+        Term::Outposts,
+    );
+    assert_eq!(chased.white, S::ZERO);
+    // Isolated, doubled pawns cost more than a healthy chain.
+    let weak = term("4k3/8/8/8/8/2P5/2P4P/4K3 w - - 0 1", Term::PawnStructure);
+    let healthy = term("4k3/8/8/8/8/2P5/1P5P/4K3 w - - 0 1", Term::PawnStructure);
+    assert!(weak.white.eg < healthy.white.eg);
+    // Backward d-pawn: c- and e-pawns advanced, d6 stop square hit by a black pawn on e5/c5.
+    let backward = term("4k3/8/8/2p5/2P1P3/3P4/8/4K3 w - - 0 1", Term::PawnStructure);
+    let level = term("4k3/8/8/2p5/2PPP3/8/8/4K3 w - - 0 1", Term::PawnStructure);
+    assert!(backward.white.eg < level.white.eg);
+}
+
+#[test]
+fn king_shelter_and_attack() {
+    // Castled king behind intact pawns vs the same king with its pawns gone.
+    let sheltered = term(
+        "r1bq1rk1/pppp1ppp/2n2n2/4p3/4P3/2N2N2/PPPP1PPP/R1BQ1RK1 w - - 0 1",
+        Term::KingSafety,
+    );
+    let exposed = term(
+        "r1bq1rk1/pppp1ppp/2n2n2/4p3/4P3/2N2N2/PPPP4/R1BQ1RK1 w - - 0 1",
+        Term::KingSafety,
+    );
+    assert!(sheltered.white.mg > exposed.white.mg);
+    // Heavy pieces next to a king raise the danger.
+    let attacked = term("6k1/5ppp/8/8/8/5q2/5r2/6K1 w - - 0 1", Term::KingSafety);
+    let quiet = term("6k1/5ppp/8/8/8/8/8/q4rK1 w - - 0 1", Term::KingSafety);
+    assert!(attacked.white.mg < quiet.white.mg);
+}
+
+#[test]
+fn threats_and_hanging_pieces() {
+    // A black knight attacked by a white pawn.
+    let t = term("4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1", Term::Threats);
+    assert!(t.white.mg > 0);
+    // A hanging black rook attacked by a white bishop.
+    let t = term("4k3/8/5r2/8/8/2B5/8/4K3 w - - 0 1", Term::Threats);
+    assert!(t.white.mg >= EvalParams::default().hanging.mg);
+}
+
+#[test]
+fn candidate_and_connected_pawns() {
+    // The c2-pawn faces one sentry (b7) and has a helper (b2): a candidate. Without the
+    // b-pawn it has no helper and is not.
+    let cand = term("4k3/1p6/8/8/8/8/1PP5/4K3 w - - 0 1", Term::PawnStructure);
+    let no_helper = term("4k3/1p6/8/8/8/8/2P5/4K3 w - - 0 1", Term::PawnStructure);
+    assert!(cand.white.eg > no_helper.white.eg);
+    // Side-by-side pawns on the 4th earn the phalanx bonus; split pawns do not.
+    let phalanx = term("4k3/8/8/8/3PP3/8/8/4K3 w - - 0 1", Term::PawnStructure);
+    let split = term("4k3/8/8/8/3P4/8/6P1/4K3 w - - 0 1", Term::PawnStructure);
+    assert!(phalanx.white.mg > split.white.mg);
+}

@@ -14,6 +14,7 @@ use super::king::best_shelter;
 use super::kpk::kpk;
 use super::params::EvalParams;
 use super::pawns::evaluate_pawns;
+use super::pieces::material_and_pst;
 use super::score::S;
 use super::sink::{Breakdown, Sink, Term};
 
@@ -72,6 +73,7 @@ pub fn trace_for_side(board: &Board, params: &EvalParams, own: Option<Color>) ->
         best_shelter(params, board, Color::White),
         best_shelter(params, board, Color::Black),
     ];
+    material_and_pst(board, params, &mut sink);
     let blend = evaluate_rest(board, params, own, &entry, shelter, kpk(), &mut sink);
     let sum = sink.total();
     let white_total = if dead { 0 } else { blend.apply(sum) };

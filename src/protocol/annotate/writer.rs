@@ -1,0 +1,251 @@
+//! Writing annotated games: PGN text with comments, NAGs and variations (the `.can` file)
+//! or an HTML page (`annotateh`).
+
+use super::{AnnotateOptions, AnnotatedGame, Colors, MoveNote};
+use crate::chess::fen::to_fen;
+use crate::chess::san::to_san;
+use crate::protocol::console::output::fmt_score;
+use crate::protocol::record::{wrap, ROSTER};
+use cozy_chess::{Board, Color, Move};
+
+/// A line of moves in PGN form from `board`: `12. Nf3 Nc6 13. Bb5` or `12... Nc6 13. Bb5`.
+pub fn pgn_line(board: &Board, moves: &[Move]) -> Vec<String> {
+    let mut b = board.clone();
+    let mut out = Vec::new();
+    for (i, &mv) in moves.iter().enumerate() {
+        if !b.is_legal(mv) {
+            break;
+        }
+        let n = b.fullmove_number();
+        match b.side_to_move() {
+            Color::White => out.push(format!("{n}.")),
+            Color::Black if i == 0 => out.push(format!("{n}...")),
+            Color::Black => {}
+        }
+        out.push(to_san(&b, mv));
+        b.play_unchecked(mv);
+    }
+    out
+}
+
+/// `$4` (blunder, 3 pawns or more), `$2` (mistake, a pawn or more), `$6` (dubious).
+fn nag(loss: i32) -> &'static str {
+    if loss >= 300 {
+        "$4"
+    } else if loss >= 100 {
+        "$2"
+    } else {
+        "$6"
+    }
+}
+
+fn comment_text(note: &MoveNote) -> String {
+    let best = note
+        .better
+        .first()
+        .map_or(String::new(), |(s, _)| fmt_score(*s));
+    format!("played {}, wily {best}", fmt_score(note.played))
+}
+
+fn tag_value<'a>(g: &'a AnnotatedGame, name: &str) -> Option<&'a str> {
+    g.tags
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v.as_str())
+}
+
+/// One annotated game as PGN.
+pub fn pgn(g: &AnnotatedGame) -> String {
+    let mut out = String::new();
+    let quote = |v: &str| v.replace('\\', "\\\\").replace('"', "\\\"");
+    for name in ROSTER {
+        let v = if name == "Result" {
+            g.result.clone()
+        } else {
+            tag_value(g, name).unwrap_or("?").to_string()
+        };
+        out.push_str(&format!("[{name} \"{}\"]\n", quote(&v)));
+    }
+    for (n, v) in &g.tags {
+        if ROSTER.contains(&n.as_str()) || ["SetUp", "FEN", "Annotator"].contains(&n.as_str()) {
+            continue;
+        }
+        out.push_str(&format!("[{n} \"{}\"]\n", quote(v)));
+    }
+    out.push_str(&format!(
+        "[Annotator \"wily {}\"]\n",
+        env!("CARGO_PKG_VERSION")
+    ));
+    if g.start != Board::default() {
+        out.push_str("[SetUp \"1\"]\n");
+        out.push_str(&format!("[FEN \"{}\"]\n", to_fen(&g.start)));
+    }
+    out.push('\n');
+    let mut tokens = Vec::new();
+    let mut b = g.start.clone();
+    let mut need_number = true;
+    for (i, &mv) in g.moves.iter().enumerate() {
+        let n = b.fullmove_number();
+        match b.side_to_move() {
+            Color::White => tokens.push(format!("{n}.")),
+            Color::Black if need_number => tokens.push(format!("{n}...")),
+            Color::Black => {}
+        }
+        tokens.push(to_san(&b, mv));
+        need_number = false;
+        if let Some(Some(note)) = g.notes.get(i) {
+            tokens.push(nag(note.loss).to_string());
+            tokens.push(format!("{{{}}}", comment_text(note)));
+            for (score, line) in &note.better {
+                let mut v = pgn_line(&b, line);
+                if let Some(first) = v.first_mut() {
+                    first.insert(0, '(');
+                }
+                if let Some(last) = v.last_mut() {
+                    last.push_str(&format!(" {{{}}})", fmt_score(*score)));
+                }
+                tokens.extend(v);
+            }
+            need_number = true;
+        }
+        b.play_unchecked(mv);
+    }
+    tokens.push(g.result.clone());
+    out.push_str(&wrap(&tokens, 79));
+    out.push_str("\n\n");
+    out
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// All annotated games as one HTML page.
+pub fn html(games: &[AnnotatedGame], opts: &AnnotateOptions) -> String {
+    let mut out = String::from(
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>wily annotations</title>\n\
+         <style>body{font-family:serif;max-width:50em;margin:auto}\
+         .c{color:#555;font-style:italic}.v{color:#036}.bad{color:#a00;font-weight:bold}</style>\n\
+         </head><body>\n",
+    );
+    let who = match &opts.colors {
+        Colors::White => "White".to_string(),
+        Colors::Black => "Black".to_string(),
+        Colors::Both => "both sides".to_string(),
+        Colors::Player(p) => p.clone(),
+    };
+    out.push_str(&format!(
+        "<p>Annotated by wily {} ({who}, moves {}-{}, margin {:.2}, {:.1}s per move)</p>\n",
+        env!("CARGO_PKG_VERSION"),
+        opts.first_move,
+        opts.last_move,
+        f64::from(opts.margin_cp) / 100.0,
+        opts.time.as_secs_f64()
+    ));
+    for g in games {
+        let t = |n: &str| esc(tag_value(g, n).unwrap_or("?"));
+        out.push_str(&format!(
+            "<h2>{} &ndash; {}</h2>\n<p>{}, {}, {} &nbsp; <b>{}</b></p>\n<p>",
+            t("White"),
+            t("Black"),
+            t("Event"),
+            t("Site"),
+            t("Date"),
+            esc(&g.result)
+        ));
+        let mut b = g.start.clone();
+        let mut need_number = true;
+        for (i, &mv) in g.moves.iter().enumerate() {
+            let n = b.fullmove_number();
+            match b.side_to_move() {
+                Color::White => out.push_str(&format!("{n}. ")),
+                Color::Black if need_number => out.push_str(&format!("{n}... ")),
+                Color::Black => {}
+            }
+            need_number = false;
+            let san = esc(&to_san(&b, mv));
+            match g.notes.get(i) {
+                Some(Some(note)) => {
+                    let mark = match nag(note.loss) {
+                        "$4" => "??",
+                        "$2" => "?",
+                        _ => "?!",
+                    };
+                    out.push_str(&format!(
+                        "<span class=\"bad\">{san}{mark}</span> <span class=\"c\">{{{}}}</span> ",
+                        esc(&comment_text(note))
+                    ));
+                    for (score, line) in &note.better {
+                        out.push_str(&format!(
+                            "<span class=\"v\">({} {})</span> ",
+                            esc(&pgn_line(&b, line).join(" ")),
+                            esc(&fmt_score(*score))
+                        ));
+                    }
+                    need_number = true;
+                }
+                _ => out.push_str(&format!("{san} ")),
+            }
+            b.play_unchecked(mv);
+        }
+        out.push_str(&format!("<b>{}</b></p>\n", esc(&g.result)));
+    }
+    out.push_str("</body></html>\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::san::parse_san;
+    use crate::engine::Score;
+
+    #[test]
+    fn writes_comments_and_variations() {
+        let start = Board::default();
+        let mut b = start.clone();
+        let mut moves = Vec::new();
+        for m in ["e4", "e5", "Qh5", "Ke7"] {
+            let mv = parse_san(&b, m).unwrap();
+            b.play_unchecked(mv);
+            moves.push(mv);
+        }
+        let mut before = start.clone();
+        for &m in &moves[..3] {
+            before.play_unchecked(m);
+        }
+        let better = vec![parse_san(&before, "Nc6").unwrap()];
+        let g = AnnotatedGame {
+            tags: vec![
+                ("White".into(), "A <b>".into()),
+                ("Black".into(), "B".into()),
+            ],
+            start,
+            moves,
+            notes: vec![
+                None,
+                None,
+                None,
+                Some(MoveNote {
+                    played: Score::Cp(900),
+                    better: vec![(Score::Cp(30), better)],
+                    loss: 870,
+                }),
+            ],
+            result: "*".into(),
+        };
+        let text = pgn(&g);
+        assert!(text.contains("[Annotator \"wily"), "{text}");
+        assert!(
+            text.contains("2. Qh5 Ke7 $4 {played 9.00, wily 0.30} (2... Nc6 {0.30}) *"),
+            "{text}"
+        );
+        let opts = super::super::parse_options(&["wb", "1-99", "0.5", "1"]).unwrap();
+        let page = html(&[g], &opts);
+        assert!(page.contains("A &lt;b&gt;"));
+        assert!(page.contains("Ke7??"));
+    }
+}

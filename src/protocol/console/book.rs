@@ -1,0 +1,120 @@
+//! The console's link to the opening book and the learning store: every book, learning
+//! and list command arrives at [`command`]; [`book_move`] picks a book move before the
+//! computer searches and shows the candidate set.
+
+use super::{CmdResult, Console, Flow};
+use crate::book::{Book, BookPaths, ChooseHooks, LearnedValues, NoLearning};
+use crate::engine::eval::Evaluator;
+use crate::engine::{Engine, Limits, SearchRequest};
+use crate::learn::Learner;
+use cozy_chess::{Board, Move};
+use std::time::Duration;
+
+/// Time for a `book random 0` search among the book moves.
+const BOOK_SEARCH_TIME: Duration = Duration::from_millis(500);
+
+/// Loads the books from their default places; problems become messages.
+pub fn load_books() -> (Book, Vec<String>) {
+    let (book, errors) = Book::load(BookPaths::default());
+    (book, errors.into_iter().map(|e| e.to_string()).collect())
+}
+
+/// Runs `f` with selection hooks: learned values from the store when it is open, the
+/// static evaluation, and a short search for `book random 0`.
+pub fn with_hooks<T>(
+    engine: &mut Engine,
+    learner: Option<&Learner>,
+    f: impl FnOnce(&mut ChooseHooks) -> T,
+) -> T {
+    let learned: &dyn LearnedValues = match learner {
+        Some(l) => l,
+        None => &NoLearning,
+    };
+    let mut evaluator = Evaluator::new(engine.eval_params().clone());
+    let mut eval = |b: &Board| evaluator.evaluate(b);
+    let mut search = |b: &Board, moves: &[Move]| {
+        let req = SearchRequest {
+            board: b.clone(),
+            history: Vec::new(),
+            limits: Limits::movetime(BOOK_SEARCH_TIME),
+            searchmoves: moves.to_vec(),
+        };
+        engine.search(req, Box::new(|_| {})).best
+    };
+    let mut hooks = ChooseHooks::new(learned);
+    hooks.eval = Some(&mut eval);
+    hooks.search = Some(&mut search);
+    f(&mut hooks)
+}
+
+/// `book`, `books`, `bookw`, `show book`, `import`, `learn` and `list`.
+pub fn command(c: &mut Console, _args: &[&str]) -> CmdResult {
+    let line = c.current_line.clone();
+    let word = line.split_whitespace().next().unwrap_or("");
+    if word == "list" {
+        return Err(
+            "list: the opponent lists are edited by the server bot (not in this build)".into(),
+        );
+    }
+    if word == "show" && line.split_whitespace().nth(1) != Some("book") {
+        return Err("usage: show book".into());
+    }
+    c.stop_pondering();
+    let text = if crate::book::console::handles(&line) {
+        let board = c.game.board().clone();
+        let book = &mut c.book;
+        let learner = c.learner.as_ref();
+        with_hooks(&mut c.runner.engine, learner, |hooks| {
+            crate::book::console::command(book, &line, &board, hooks)
+        })
+        .map_err(|e| e.to_string())?
+    } else {
+        if c.learner.is_none() {
+            let path = Learner::default_path();
+            let l = Learner::open(&path).map_err(|e| format!("{word}: {e}"))?;
+            c.learner = Some(l);
+        }
+        match c.learner.as_mut() {
+            Some(l) => crate::learn::console::command(l, &line).map_err(|e| e.to_string())?,
+            None => return Err(format!("{word}: the learning store is not open")),
+        }
+    };
+    for l in text.lines() {
+        c.say(l);
+    }
+    Ok(Flow::Continue)
+}
+
+/// The book's move for the current position, if any; prints the candidate set (the full
+/// table with `show book`, else one line).
+pub fn book_move(c: &mut Console) -> Option<Move> {
+    if !c.book.settings.enabled {
+        return None;
+    }
+    let board = c.game.board().clone();
+    if !c.book.contains(&board) {
+        return None;
+    }
+    let book = &mut c.book;
+    let learner = c.learner.as_ref();
+    let choice = with_hooks(&mut c.runner.engine, learner, |hooks| {
+        book.choose(&board, hooks)
+    });
+    if c.book.settings.show {
+        let text = choice.table.render(&board);
+        for l in text.lines() {
+            c.say(l);
+        }
+    } else {
+        let moves: Vec<String> = choice
+            .table
+            .playable()
+            .iter()
+            .map(|&m| crate::chess::san::to_san(&board, m))
+            .collect();
+        if !moves.is_empty() {
+            c.say(&format!("        book moves {{{}}}", moves.join(", ")));
+        }
+    }
+    choice.mv
+}

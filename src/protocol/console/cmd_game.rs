@@ -1,0 +1,249 @@
+//! Console commands that drive the game: new, go/move, force, back, reset, white/black,
+//! setboard, edit, draw, analyze, and leaving (quit/end/exit, xboard, uci).
+
+use super::{think, CmdResult, Console, Flow};
+use crate::chess::fen::{parse_fen, to_fen};
+use crate::protocol::edit::Editor;
+use crate::protocol::game::{Outcome, Score as GameScore};
+use cozy_chess::{Board, Color};
+
+fn no_args(name: &str, args: &[&str]) -> Result<(), String> {
+    if args.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{name} takes no arguments"))
+    }
+}
+
+/// Refuses position changes in the middle of a tournament game.
+fn tournament_guard(c: &Console, what: &str) -> Result<(), String> {
+    if c.settings.tournament && !c.game.moves().is_empty() && c.game.outcome.is_none() {
+        Err(format!(
+            "{what} is not allowed in tournament mode during a game ('mode normal' allows it)"
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+pub fn new(c: &mut Console, args: &[&str]) -> CmdResult {
+    no_args("new", args)?;
+    c.computer = Some(Color::Black);
+    c.new_game_from(Board::default());
+    c.set_player_tags();
+    c.note("new game: the computer plays Black");
+    Ok(Flow::Continue)
+}
+
+pub fn go(c: &mut Console, args: &[&str]) -> CmdResult {
+    no_args("go", args)?;
+    if let Some(o) = &c.game.outcome {
+        return Err(format!(
+            "the game is over ({}); type 'new' to start another",
+            o.describe()
+        ));
+    }
+    c.computer = Some(c.game.side_to_move());
+    c.set_player_tags();
+    Ok(Flow::Think)
+}
+
+pub fn force(c: &mut Console, args: &[&str]) -> CmdResult {
+    match args {
+        [] => {
+            c.stop_pondering();
+            c.computer = None;
+            c.note("force mode: the computer plays neither side ('go' ends it)");
+            Ok(Flow::Continue)
+        }
+        [text] => {
+            tournament_guard(c, "force MOVE")?;
+            let Some(comp) = c.computer else {
+                return Err(
+                    "force MOVE replaces the computer's move; in force mode just type the move"
+                        .into(),
+                );
+            };
+            if c.game.side_to_move() == comp || c.game.moves().is_empty() {
+                return Err(
+                    "force MOVE needs the computer's move to be the last one played".into(),
+                );
+            }
+            c.stop_pondering();
+            let Some(undone) = c.undo_move() else {
+                return Err("force: no move to replace".into());
+            };
+            match c.game.parse_move(text) {
+                Ok(mv) => {
+                    c.play_move(mv, Some("forced".into()))?;
+                    c.note(&format!("the computer's move is now {text}"));
+                    Ok(Flow::Continue)
+                }
+                Err(e) => {
+                    // Put the computer's own move back.
+                    let _ = c.play_move(undone, None);
+                    Err(format!("Illegal move: {text} ({e})"))
+                }
+            }
+        }
+        _ => Err("usage: force [MOVE]".into()),
+    }
+}
+
+pub fn back(c: &mut Console, args: &[&str]) -> CmdResult {
+    let n = match args {
+        [] => 1,
+        [n] => n
+            .parse::<usize>()
+            .ok()
+            .filter(|&n| n >= 1)
+            .ok_or_else(|| format!("back: '{n}' is not a number of plies (1 or more)"))?,
+        _ => return Err("usage: back [N]".into()),
+    };
+    tournament_guard(c, "back")?;
+    c.stop_pondering();
+    let mut undone = 0;
+    while undone < n && c.undo_move().is_some() {
+        undone += 1;
+    }
+    if undone == 0 {
+        return Err("back: no moves to take back".into());
+    }
+    c.ponder_move = None;
+    c.note(&format!("took back {undone} plies"));
+    Ok(Flow::Continue)
+}
+
+pub fn reset(c: &mut Console, args: &[&str]) -> CmdResult {
+    let [n] = args else {
+        return Err("usage: reset N (the move number to go back to)".into());
+    };
+    let n: u16 = n
+        .parse()
+        .ok()
+        .filter(|&n| n >= 1)
+        .ok_or_else(|| format!("reset: '{n}' is not a move number"))?;
+    tournament_guard(c, "reset")?;
+    let start = c.game.start().fullmove_number();
+    if n < start || (n == start && c.game.start().side_to_move() == Color::Black) {
+        return Err(format!("reset: the game starts at move {start}"));
+    }
+    if n > c.game.move_number() {
+        return Err(format!("reset: the game has not reached move {n}"));
+    }
+    c.stop_pondering();
+    while c.game.move_number() > n
+        || (c.game.move_number() == n && c.game.side_to_move() == Color::Black)
+    {
+        if c.undo_move().is_none() {
+            break;
+        }
+    }
+    c.ponder_move = None;
+    c.note(&format!("reset to move {n}"));
+    Ok(Flow::Continue)
+}
+
+/// Sets the side to move (keeping the pieces) and the computer's colour.
+fn set_side(c: &mut Console, side: Color) -> CmdResult {
+    c.stop_pondering();
+    if c.game.side_to_move() != side {
+        tournament_guard(c, "changing the side to move")?;
+        let fen = to_fen(c.game.board());
+        let mut fields: Vec<&str> = fen.split(' ').collect();
+        if fields.len() < 4 {
+            return Err("cannot change the side to move here".into());
+        }
+        fields[1] = if side == Color::White { "w" } else { "b" };
+        fields[3] = "-";
+        let board = parse_fen(&fields.join(" "))
+            .map_err(|e| format!("cannot give the move to that side: {e}"))?;
+        c.new_game_from(board);
+    }
+    c.computer = Some(!side);
+    c.set_player_tags();
+    Ok(Flow::Continue)
+}
+
+pub fn white(c: &mut Console, args: &[&str]) -> CmdResult {
+    no_args("white", args)?;
+    set_side(c, Color::White)
+}
+
+pub fn black(c: &mut Console, args: &[&str]) -> CmdResult {
+    no_args("black", args)?;
+    set_side(c, Color::Black)
+}
+
+pub fn setboard(c: &mut Console, args: &[&str]) -> CmdResult {
+    if args.is_empty() {
+        return Err("usage: setboard FEN".into());
+    }
+    tournament_guard(c, "setboard")?;
+    let board = parse_fen(&args.join(" ")).map_err(|e| format!("setboard: {e}"))?;
+    c.new_game_from(board);
+    Ok(Flow::Continue)
+}
+
+pub fn edit(c: &mut Console, args: &[&str]) -> CmdResult {
+    no_args("edit", args)?;
+    tournament_guard(c, "edit")?;
+    c.stop_pondering();
+    c.editor = Some(Editor::new(c.game.board()));
+    c.say("edit mode: Pe2 places a piece, xe2 clears a square, c switches colour (White first), # clears the board, . ends");
+    Ok(Flow::Continue)
+}
+
+pub fn draw(c: &mut Console, args: &[&str]) -> CmdResult {
+    no_args("draw", args)?;
+    if c.game.outcome.is_some() {
+        return Err("the game is over".into());
+    }
+    if c.computer.is_none() {
+        return Err("draw: the computer is not playing (force mode)".into());
+    }
+    let ps = c.policy_settings();
+    if c.policy.accept_draw(&ps) {
+        c.say("Draw accepted.");
+        c.finish_game(Outcome::new(GameScore::Draw, "Draw agreed"));
+    } else {
+        c.say(&format!(
+            "Draw declined (score {}).",
+            think::score_text(c.last_score)
+        ));
+    }
+    Ok(Flow::Continue)
+}
+
+pub fn analyze(c: &mut Console, args: &[&str]) -> CmdResult {
+    no_args("analyze", args)?;
+    if c.analyzing {
+        return Err("already analyzing ('exit' leaves analyze mode)".into());
+    }
+    Ok(think::analyze(c))
+}
+
+pub fn quit(c: &mut Console, _args: &[&str]) -> CmdResult {
+    c.quit = true;
+    Ok(Flow::Quit)
+}
+
+pub fn exit(c: &mut Console, _args: &[&str]) -> CmdResult {
+    if c.input_depth > 0 {
+        // Skip the rest of the file being read.
+        let depth = c.input_depth;
+        c.pending.retain(|(_, d)| *d < depth);
+        return Ok(Flow::Continue);
+    }
+    Err("exit: not in analyze mode ('quit' leaves wily)".into())
+}
+
+pub fn xboard(c: &mut Console, _args: &[&str]) -> CmdResult {
+    c.stop_pondering();
+    Ok(Flow::Xboard)
+}
+
+pub fn uci(c: &mut Console, _args: &[&str]) -> CmdResult {
+    c.stop_pondering();
+    Ok(Flow::Uci)
+}

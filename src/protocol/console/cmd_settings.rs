@@ -1,0 +1,347 @@
+//! Console commands that change settings: time controls and clocks, search limits, hash
+//! sizes and threads, pondering, draw/resign behaviour, talk levels, evaluation knobs.
+
+use super::settings::{fmt_bytes, parse_size};
+use super::{CmdResult, Console, Flow};
+use crate::protocol::timecontrol::{
+    fmt_clock, fmt_secs, parse_level, parse_minutes, parse_seconds, parse_time_form, Clocks, Timing,
+};
+use cozy_chess::Color;
+
+/// Parses `on`/`off` (also `1`/`0`, `yes`/`no`).
+pub fn on_off(name: &str, args: &[&str]) -> Result<bool, String> {
+    match args {
+        [a] if ["on", "1", "yes", "true"].contains(&a.to_ascii_lowercase().as_str()) => Ok(true),
+        [a] if ["off", "0", "no", "false"].contains(&a.to_ascii_lowercase().as_str()) => Ok(false),
+        _ => Err(format!("usage: {name} on|off")),
+    }
+}
+
+/// Parses one integer argument within `lo..=hi`.
+pub fn int_arg(name: &str, args: &[&str], lo: i64, hi: i64) -> Result<i64, String> {
+    let [a] = args else {
+        return Err(format!("usage: {name} N ({lo} to {hi})"));
+    };
+    let n: i64 = a
+        .parse()
+        .map_err(|_| format!("{name}: '{a}' is not a whole number"))?;
+    if !(lo..=hi).contains(&n) {
+        return Err(format!("{name}: {n} is out of range ({lo} to {hi})"));
+    }
+    Ok(n)
+}
+
+fn done(c: &mut Console, msg: String) -> CmdResult {
+    c.note(&msg);
+    Ok(Flow::Continue)
+}
+
+pub fn alarm(c: &mut Console, args: &[&str]) -> CmdResult {
+    c.settings.alarm = on_off("alarm", args)?;
+    done(
+        c,
+        format!("alarm {}", if c.settings.alarm { "on" } else { "off" }),
+    )
+}
+
+pub fn flag(c: &mut Console, args: &[&str]) -> CmdResult {
+    c.settings.flag = on_off("flag", args)?;
+    done(
+        c,
+        format!("flag {}", if c.settings.flag { "on" } else { "off" }),
+    )
+}
+
+pub fn swindle(c: &mut Console, args: &[&str]) -> CmdResult {
+    c.settings.swindle = on_off("swindle", args)?;
+    done(
+        c,
+        format!(
+            "swindle mode {}",
+            if c.settings.swindle { "on" } else { "off" }
+        ),
+    )
+}
+
+pub fn computer(c: &mut Console, args: &[&str]) -> CmdResult {
+    if !args.is_empty() {
+        return Err("computer takes no arguments".into());
+    }
+    c.settings.opponent_is_computer = true;
+    c.runner.engine.set_draw_score(0);
+    done(c, "playing a computer: draw score 0".into())
+}
+
+pub fn drawscore(c: &mut Console, args: &[&str]) -> CmdResult {
+    let n = int_arg("drawscore", args, -1000, 1000)? as i32;
+    c.settings.draw_score = n;
+    if !c.settings.opponent_is_computer {
+        c.runner.engine.set_draw_score(n);
+    }
+    done(c, format!("draw score {n}"))
+}
+
+pub fn resign(c: &mut Console, args: &[&str]) -> CmdResult {
+    let n = int_arg("resign", args, 0, 100)? as i32;
+    c.settings.resign = n;
+    done(
+        c,
+        if n == 0 {
+            "resign: never".into()
+        } else {
+            format!(
+                "resign when {n} pawns down for {} moves",
+                c.settings.resign_count
+            )
+        },
+    )
+}
+
+pub fn noise(c: &mut Console, args: &[&str]) -> CmdResult {
+    c.settings.noise = int_arg("noise", args, 0, i64::MAX)? as u64;
+    done(c, format!("noise {}", c.settings.noise))
+}
+
+pub fn whisper(c: &mut Console, args: &[&str]) -> CmdResult {
+    c.settings.whisper = int_arg("whisper", args, 0, 6)? as u8;
+    done(c, format!("whisper level {}", c.settings.whisper))
+}
+
+pub fn kibitz(c: &mut Console, args: &[&str]) -> CmdResult {
+    c.settings.kibitz = int_arg("kibitz", args, 0, 6)? as u8;
+    done(c, format!("kibitz level {}", c.settings.kibitz))
+}
+
+pub fn mode(c: &mut Console, args: &[&str]) -> CmdResult {
+    c.settings.tournament = match args {
+        ["tournament"] => true,
+        ["normal"] => false,
+        _ => return Err("usage: mode tournament|normal".into()),
+    };
+    done(c, format!("mode {}", args[0]))
+}
+
+pub fn name(c: &mut Console, args: &[&str]) -> CmdResult {
+    if args.is_empty() {
+        return Err("usage: name NAME".into());
+    }
+    let n: String = args.join(" ").chars().take(64).collect();
+    c.settings.opponent_name = Some(n.clone());
+    c.set_player_tags();
+    done(c, format!("opponent: {n}"))
+}
+
+pub fn operator(c: &mut Console, args: &[&str]) -> CmdResult {
+    let [a] = args else {
+        return Err("usage: operator SECONDS".into());
+    };
+    c.settings.operator_time = parse_seconds(a)?;
+    done(
+        c,
+        format!(
+            "operator time {}s per move",
+            fmt_secs(c.settings.operator_time)
+        ),
+    )
+}
+
+pub fn usage(c: &mut Console, args: &[&str]) -> CmdResult {
+    c.settings.usage = int_arg("usage", args, -90, 200)? as i32;
+    done(c, format!("time usage {:+}%", c.settings.usage))
+}
+
+pub fn ponder(c: &mut Console, args: &[&str]) -> CmdResult {
+    match args {
+        [a] if ["on", "off"].contains(a) => {
+            c.settings.ponder = *a == "on";
+            if !c.settings.ponder {
+                c.stop_pondering();
+            }
+            done(c, format!("pondering {a}"))
+        }
+        [m] => {
+            // The move to ponder is the opponent's reply after the computer's move.
+            let mv = c
+                .game
+                .parse_move(m)
+                .map_err(|e| format!("ponder: {m} is not a legal move here ({e})"))?;
+            c.stop_pondering();
+            c.ponder_move = Some(mv);
+            super::think::start_pondering(c);
+            done(c, format!("ponder move {m}"))
+        }
+        _ => Err("usage: ponder on|off|MOVE".into()),
+    }
+}
+
+pub fn hash(c: &mut Console, args: &[&str]) -> CmdResult {
+    let [a] = args else {
+        return Err("usage: hash=N[K|M|G] (e.g. hash=128M)".into());
+    };
+    let bytes = parse_size(a)?;
+    let mb = (bytes >> 20).max(1);
+    let max = super::settings::max_hash_mb();
+    if mb > max {
+        return Err(format!(
+            "hash: {mb}M is more than half this machine's memory (at most {max}M)"
+        ));
+    }
+    c.stop_pondering();
+    c.runner.engine.set_hash_mb(mb);
+    c.settings.hash_bytes = mb << 20;
+    done(c, format!("hash table: {}", fmt_bytes(mb << 20)))
+}
+
+pub fn hashp(c: &mut Console, args: &[&str]) -> CmdResult {
+    let [a] = args else {
+        return Err("usage: hashp=N[K|M] (e.g. hashp=4M)".into());
+    };
+    let bytes = parse_size(a)?;
+    if !(1 << 10..=1 << 30).contains(&bytes) {
+        return Err("hashp: size must be between 1K and 1G".into());
+    }
+    c.stop_pondering();
+    c.settings.hashp_bytes = bytes;
+    done(
+        c,
+        format!(
+            "pawn hash table: {} (recorded; this build's evaluation sizes its pawn cache itself)",
+            fmt_bytes(bytes)
+        ),
+    )
+}
+
+pub fn smpmt(c: &mut Console, args: &[&str]) -> CmdResult {
+    let n = int_arg("smpmt", args, 1, 256)? as usize;
+    c.stop_pondering();
+    c.runner.engine.set_threads(n);
+    c.settings.threads = n;
+    done(c, format!("search threads: {n}"))
+}
+
+pub fn sd(c: &mut Console, args: &[&str]) -> CmdResult {
+    let n = int_arg("sd", args, 0, 127)? as u32;
+    c.settings.sd = (n > 0).then_some(n);
+    done(
+        c,
+        if n == 0 {
+            "depth limit off".into()
+        } else {
+            format!("search depth {n}")
+        },
+    )
+}
+
+pub fn sn(c: &mut Console, args: &[&str]) -> CmdResult {
+    let n = int_arg("sn", args, 0, i64::MAX)? as u64;
+    c.settings.sn = (n > 0).then_some(n);
+    done(
+        c,
+        if n == 0 {
+            "node limit off".into()
+        } else {
+            format!("search nodes {n}")
+        },
+    )
+}
+
+pub fn st(c: &mut Console, args: &[&str]) -> CmdResult {
+    let [a] = args else {
+        return Err("usage: st SECONDS (0 = use the clock)".into());
+    };
+    let d = parse_seconds(a)?;
+    c.settings.st = (!d.is_zero()).then_some(d);
+    done(
+        c,
+        if d.is_zero() {
+            "fixed time per move off".into()
+        } else {
+            format!("search time {}s per move", fmt_secs(d))
+        },
+    )
+}
+
+fn set_tc(c: &mut Console, tc: crate::protocol::timecontrol::TimeControl) -> CmdResult {
+    c.settings.tc = tc;
+    c.settings.st = None;
+    c.clocks = Clocks::new(&tc);
+    done(c, format!("time control: {}", tc.describe()))
+}
+
+pub fn level(c: &mut Console, args: &[&str]) -> CmdResult {
+    let tc = parse_level(args)?;
+    set_tc(c, tc)
+}
+
+pub fn time(c: &mut Console, args: &[&str]) -> CmdResult {
+    match args {
+        [a] if a.eq_ignore_ascii_case("cpu") => {
+            c.settings.timing = Timing::Cpu;
+            done(c, "timing: CPU time".into())
+        }
+        [a] if a.eq_ignore_ascii_case("elapsed") => {
+            c.settings.timing = Timing::Elapsed;
+            done(c, "timing: elapsed time".into())
+        }
+        [spec] => set_tc(c, parse_time_form(spec)?),
+        _ => Err("usage: time CPU|elapsed|60/30|60/30/sd/30|sd/15|sd/2/12".into()),
+    }
+}
+
+pub fn settc(c: &mut Console, args: &[&str]) -> CmdResult {
+    let [m, ct, ot] = args else {
+        return Err(
+            "usage: settc MOVES CTIME OTIME (moves to the next control, clocks in minutes or m:ss)"
+                .into(),
+        );
+    };
+    let moves: u32 = m
+        .parse()
+        .map_err(|_| format!("settc: '{m}' is not a number of moves"))?;
+    let ctime = parse_minutes(ct)?;
+    let otime = parse_minutes(ot)?;
+    let comp = c.computer.unwrap_or(Color::Black);
+    c.clocks.set_remaining(comp, ctime.as_millis() as i64);
+    c.clocks.set_remaining(!comp, otime.as_millis() as i64);
+    let mtg = (moves > 0).then_some(moves);
+    c.clocks.moves_to_go_override = [mtg, mtg];
+    done(
+        c,
+        format!(
+            "{} to the next control; computer {} opponent {}",
+            if moves > 0 {
+                format!("{moves} moves")
+            } else {
+                "sudden death".into()
+            },
+            fmt_clock(c.clocks.remaining(comp)),
+            fmt_clock(c.clocks.remaining(!comp))
+        ),
+    )
+}
+
+pub fn clock(c: &mut Console, args: &[&str]) -> CmdResult {
+    let comp = c.computer.unwrap_or(Color::Black);
+    match args {
+        [] => {}
+        [ct, ot] => {
+            let ct = parse_minutes(ct)?;
+            let ot = parse_minutes(ot)?;
+            c.clocks.set_remaining(comp, ct.as_millis() as i64);
+            c.clocks.set_remaining(!comp, ot.as_millis() as i64);
+        }
+        _ => return Err("usage: clock [CTIME OTIME] (minutes or m:ss)".into()),
+    }
+    let line = format!(
+        "time remaining: White {}  Black {}  (computer plays {})",
+        fmt_clock(c.clocks.remaining(Color::White)),
+        fmt_clock(c.clocks.remaining(Color::Black)),
+        match c.computer {
+            Some(Color::White) => "White",
+            Some(Color::Black) => "Black",
+            None => "neither side",
+        }
+    );
+    c.say(&line);
+    Ok(Flow::Continue)
+}

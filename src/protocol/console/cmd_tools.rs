@@ -1,0 +1,232 @@
+//! Console commands that measure or examine: perft, perf, score, search, test, annotate.
+
+use super::output::{fmt_count, fmt_pv, fmt_time, header};
+use super::testfile::{self, TestPosition};
+use super::{CmdResult, Console, Flow};
+use crate::engine::{Bound, Limits, SearchRequest};
+use crate::protocol::input::InputEvent;
+use crate::protocol::runner::Ev;
+use cozy_chess::Move;
+use std::time::{Duration, Instant};
+
+pub fn perft_cmd(c: &mut Console, args: &[&str]) -> CmdResult {
+    let [d] = args else {
+        return Err("usage: perft N (1 to 8)".into());
+    };
+    let depth: u32 = d
+        .parse()
+        .ok()
+        .filter(|d| (1..=8).contains(d))
+        .ok_or_else(|| format!("perft: '{d}' is not a depth from 1 to 8"))?;
+    c.stop_pondering();
+    let t = Instant::now();
+    let n = crate::tools::perft::perft(c.game.board(), depth);
+    let secs = t.elapsed().as_secs_f64();
+    let nps = if secs > 0.0 {
+        (n as f64 / secs) as u64
+    } else {
+        0
+    };
+    c.say(&format!(
+        "total moves={n}  time={}  rate={}/s",
+        fmt_time(t.elapsed()),
+        fmt_count(nps)
+    ));
+    Ok(Flow::Continue)
+}
+
+pub fn perf(c: &mut Console, args: &[&str]) -> CmdResult {
+    if !args.is_empty() {
+        return Err("perf takes no arguments".into());
+    }
+    c.stop_pondering();
+    let board = c.game.board().clone();
+    let budget = Duration::from_millis(1000);
+    let t = Instant::now();
+    let mut generated = 0u64;
+    let mut rounds = 0u64;
+    while t.elapsed() < budget {
+        for _ in 0..1000 {
+            board.generate_moves(|m| {
+                generated += m.len() as u64;
+                false
+            });
+        }
+        rounds += 1000;
+    }
+    let gen_time = t.elapsed();
+    let mut moves: Vec<Move> = Vec::new();
+    board.generate_moves(|m| {
+        moves.extend(m);
+        false
+    });
+    let t = Instant::now();
+    let mut made = 0u64;
+    while t.elapsed() < budget && !moves.is_empty() {
+        for _ in 0..1000 {
+            for &mv in &moves {
+                let mut b = board.clone();
+                b.play_unchecked(mv);
+                std::hint::black_box(&b);
+                made += 1;
+            }
+        }
+    }
+    let make_time = t.elapsed();
+    let rate = |n: u64, d: Duration| fmt_count((n as f64 / d.as_secs_f64().max(1e-9)) as u64);
+    c.say(&format!(
+        "generated {generated} moves in {rounds} calls, time={}, {} moves/second",
+        fmt_time(gen_time),
+        rate(generated, gen_time)
+    ));
+    c.say(&format!(
+        "made {made} moves, time={}, {} moves/second",
+        fmt_time(make_time),
+        rate(made, make_time)
+    ));
+    Ok(Flow::Continue)
+}
+
+pub fn search(c: &mut Console, args: &[&str]) -> CmdResult {
+    let [m] = args else {
+        return Err("usage: search MOVE (restricts the next search to that move)".into());
+    };
+    let mv = c
+        .game
+        .parse_move(m)
+        .map_err(|e| format!("search: {m}: {e}"))?;
+    c.searchmoves = vec![mv];
+    c.note(&format!("the next search considers only {m}"));
+    Ok(Flow::Continue)
+}
+
+/// Searches one test position; returns the move chosen and whether it solved it.
+fn run_position(
+    c: &mut Console,
+    p: &TestPosition,
+    limits: &Limits,
+    early: Option<u32>,
+) -> Option<(Option<Move>, bool, Duration)> {
+    let req = SearchRequest {
+        board: p.board.clone(),
+        history: Vec::new(),
+        limits: limits.clone(),
+        searchmoves: Vec::new(),
+    };
+    c.runner.engine.new_game();
+    c.runner.start(req);
+    let mut last_depth = 0;
+    let mut streak = 0u32;
+    let started = Instant::now();
+    let result = loop {
+        match c.runner.next(None) {
+            Some(Ev::Info(info)) => {
+                let finished = info.bound == Bound::Exact && info.depth > last_depth;
+                c.show_info(&p.board, &info, &mut last_depth);
+                if finished {
+                    match info.pv.first() {
+                        Some(&mv) if p.solved_by(mv) => streak += 1,
+                        _ => streak = 0,
+                    }
+                    if early.is_some_and(|n| streak >= n) {
+                        c.runner.stop();
+                    }
+                }
+            }
+            Some(Ev::Finished(r)) => break r,
+            Some(Ev::Input(InputEvent::Line(l))) => match l.trim() {
+                "exit" => {
+                    c.runner.abandon();
+                    c.say("test interrupted");
+                    return None;
+                }
+                // Move on to the next position.
+                "?" => c.runner.stop(),
+                // Anything else runs after the test.
+                _ => c.pending.push_back((l, 0)),
+            },
+            Some(Ev::Input(InputEvent::Eof)) => c.eof = true,
+            Some(Ev::Input(InputEvent::TooLong(_))) | None => {}
+        }
+    };
+    let best = result.best;
+    let solved = best.is_some_and(|m| p.solved_by(m));
+    Some((best, solved, started.elapsed()))
+}
+
+pub fn test(c: &mut Console, args: &[&str]) -> CmdResult {
+    let (path, early) = match args {
+        [p] => (p, None),
+        [p, n] => (
+            p,
+            Some(
+                n.parse::<u32>()
+                    .ok()
+                    .filter(|&n| n >= 1)
+                    .ok_or_else(|| format!("test: '{n}' is not a number of iterations"))?,
+            ),
+        ),
+        _ => return Err("usage: test FILE [N]".into()),
+    };
+    let size = std::fs::metadata(path)
+        .map_err(|e| format!("test: {path}: {e}"))?
+        .len();
+    if size > 64 << 20 {
+        return Err(format!(
+            "test: {path}: too large for a test suite ({size} bytes)"
+        ));
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("test: {path}: {e}"))?;
+    let (positions, errors) = testfile::parse(&String::from_utf8_lossy(&bytes));
+    for e in errors {
+        c.say(&format!("test: {path}: {e}"));
+    }
+    if positions.is_empty() {
+        return Err(format!("test: {path}: no positions to test"));
+    }
+    c.stop_pondering();
+    let limits = Limits {
+        movetime: c
+            .settings
+            .st
+            .or((c.settings.sd.is_none() && c.settings.sn.is_none())
+                .then(|| Duration::from_secs(5))),
+        depth: c.settings.sd,
+        nodes: c.settings.sn,
+        ..Limits::default()
+    };
+    let mut solved = 0;
+    let mut total_time = Duration::ZERO;
+    for (i, p) in positions.iter().enumerate() {
+        c.say(&format!("{} ({}/{})", p.title, i + 1, positions.len()));
+        c.say(&header());
+        let Some((best, ok, t)) = run_position(c, p, &limits, early) else {
+            break;
+        };
+        total_time += t;
+        if ok {
+            solved += 1;
+        }
+        let shown = best.map_or("(none)".to_string(), |m| fmt_pv(&p.board, &[m], false));
+        c.say(&format!(
+            "{}: {} {shown}  ({solved} of {} solved)",
+            p.title,
+            if ok { "solved" } else { "not solved" },
+            i + 1
+        ));
+    }
+    c.say(&format!(
+        "solved {solved}/{}  total time {}",
+        positions.len(),
+        fmt_time(total_time)
+    ));
+    Ok(Flow::Continue)
+}
+
+pub fn annotate(c: &mut Console, args: &[&str]) -> CmdResult {
+    crate::protocol::annotate::console_command(c, args, false)
+}
+
+pub fn annotateh(c: &mut Console, args: &[&str]) -> CmdResult {
+    crate::protocol::annotate::console_command(c, args, true)
+}

@@ -1,0 +1,706 @@
+//! The xboard session: the protocol's state (force mode, the engine's colour, clocks,
+//! post/ponder, analysis, edit, ICS mode) and the handling of every command.
+//!
+//! Commands are processed strictly in arrival order on one thread, so `pong N` always
+//! follows the effects of every earlier command. Searches run in the background (see
+//! [`super::search`]); commands keep being read while the engine thinks.
+
+use super::command::{parse, XbCommand};
+use super::features::{self, OptionValues};
+use crate::chess::fen::{parse_fen, to_fen};
+use crate::engine::{Score as EngineScore, SearchInfo};
+use crate::protocol::edit::{EditStep, Editor};
+use crate::protocol::game::{Game, Outcome, Score};
+use crate::protocol::gamefiles::GameFiles;
+use crate::protocol::input::InputEvent;
+use crate::protocol::policy::{Policy, PolicySettings};
+use crate::protocol::record::{write_pgn, Tags};
+use crate::protocol::runner::{Ev, Runner};
+use crate::protocol::timecontrol::TimeControl;
+use cozy_chess::{Board, Color, Move};
+use std::time::{Duration, Instant};
+
+/// Settings carried over from the console (or defaults for `wily xboard`).
+#[derive(Clone, Debug)]
+pub struct XbConfig {
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub ponder: bool,
+    pub draw_score: i32,
+    pub resign: i32,
+    pub resign_count: u32,
+    pub whisper: u8,
+    pub kibitz: u8,
+    pub noise: u64,
+}
+
+impl Default for XbConfig {
+    fn default() -> Self {
+        XbConfig {
+            hash_mb: 64,
+            threads: 1,
+            ponder: false,
+            draw_score: 0,
+            resign: 9,
+            resign_count: 5,
+            whisper: 0,
+            kibitz: 0,
+            noise: 0,
+        }
+    }
+}
+
+/// What the engine is doing.
+#[derive(Clone, Debug)]
+pub enum Search {
+    Idle,
+    /// Thinking on its own move (the board searched).
+    Think {
+        board: Board,
+        started: Instant,
+    },
+    /// Pondering on the expected reply `predicted`.
+    Ponder {
+        predicted: Move,
+        board: Board,
+    },
+    /// Analysis mode; a search runs unless the game is over.
+    Analyze {
+        board: Board,
+    },
+}
+
+/// The whole xboard session.
+pub struct Session {
+    pub game: Game,
+    pub tags: Tags,
+    pub comments: Vec<Option<String>>,
+    pub runner: Runner,
+    pub files: GameFiles,
+    pub policy: Policy,
+    pub cfg: XbConfig,
+    pub force: bool,
+    /// The colour the engine plays when not in force mode.
+    pub engine_side: Color,
+    pub tc: TimeControl,
+    pub st: Option<Duration>,
+    pub sd: Option<u32>,
+    pub nps: Option<u64>,
+    /// Engine's and opponent's clocks from `time` / `otim`.
+    pub my_time: Option<Duration>,
+    pub opp_time: Option<Duration>,
+    pub post: bool,
+    pub search: Search,
+    pub last_info: Option<SearchInfo>,
+    /// The expected reply (for `hint` and pondering).
+    pub ponder_move: Option<Move>,
+    pub editor: Option<Editor>,
+    /// Set by `ics HOST` (None for `ics -`).
+    pub ics: Option<String>,
+    pub opponent: Option<String>,
+    pub opponent_is_computer: bool,
+    pub ratings: Option<(i32, i32)>,
+    pub quit: bool,
+    /// The opening books (`Book::empty()` plays without).
+    pub book: crate::book::Book,
+}
+
+/// Makes a reason safe inside `Error (...)`: no parentheses, no newlines.
+fn paren_safe(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            '(' => '[',
+            ')' => ']',
+            c if c.is_control() => ' ',
+            c => c,
+        })
+        .collect()
+}
+
+impl Session {
+    pub fn new(runner: Runner, files: GameFiles, cfg: XbConfig) -> Self {
+        Session {
+            game: Game::default(),
+            tags: Tags::default(),
+            comments: Vec::new(),
+            runner,
+            files,
+            policy: Policy::default(),
+            cfg,
+            force: false,
+            engine_side: Color::Black,
+            tc: TimeControl::sudden_death(Duration::from_secs(300), Duration::ZERO),
+            st: None,
+            sd: None,
+            nps: None,
+            my_time: None,
+            opp_time: None,
+            post: false,
+            search: Search::Idle,
+            last_info: None,
+            ponder_move: None,
+            editor: None,
+            ics: None,
+            opponent: None,
+            opponent_is_computer: false,
+            ratings: None,
+            quit: false,
+            book: crate::book::Book::empty(),
+        }
+    }
+
+    /// Sends one line to the interface (and the game's log).
+    pub fn send(&mut self, line: &str) {
+        if crate::protocol::stdout::line(line).is_err() {
+            // The interface is gone.
+            self.quit = true;
+        }
+        self.files.log_line(&format!("> {line}"));
+    }
+
+    pub fn policy_settings(&self) -> PolicySettings {
+        PolicySettings {
+            draw_score: if self.opponent_is_computer {
+                0
+            } else {
+                self.cfg.draw_score
+            },
+            resign_pawns: self.cfg.resign,
+            resign_count: self.cfg.resign_count,
+            swindle: false,
+        }
+    }
+
+    fn option_values(&self) -> OptionValues {
+        OptionValues {
+            hash_mb: self.cfg.hash_mb,
+            threads: self.cfg.threads,
+            ponder: self.cfg.ponder,
+            draw_score: self.cfg.draw_score,
+            resign: self.cfg.resign,
+            whisper: self.cfg.whisper,
+            kibitz: self.cfg.kibitz,
+            noise: self.cfg.noise,
+        }
+    }
+
+    /// The event loop: commands and search progress until `quit` or end of input.
+    pub fn run(&mut self) {
+        while !self.quit {
+            match self.runner.next(None) {
+                Some(Ev::Input(InputEvent::Line(l))) => {
+                    self.files.log_line(&format!("< {l}"));
+                    self.handle_line(&l);
+                }
+                Some(Ev::Input(InputEvent::TooLong(n))) => {
+                    self.send(&format!("Error (line too long, {n} bytes): ignored"));
+                }
+                Some(Ev::Input(InputEvent::Eof)) | None => break,
+                Some(Ev::Info(info)) => self.on_info(*info),
+                Some(Ev::Finished(r)) => self.on_finished(r),
+            }
+        }
+        self.runner.abandon();
+        self.save_game_file();
+    }
+
+    /// Stops any search without playing its move.
+    pub fn abandon_search(&mut self) {
+        self.runner.abandon();
+        self.search = Search::Idle;
+    }
+
+    pub fn analyzing(&self) -> bool {
+        matches!(self.search, Search::Analyze { .. })
+    }
+
+    pub fn save_game_file(&mut self) {
+        if self.game.moves().is_empty() && self.game.outcome.is_none() {
+            return;
+        }
+        let pgn = write_pgn(&self.game, &self.tags, &self.comments);
+        self.files.save_game(&pgn);
+    }
+
+    fn set_player_tags(&mut self) {
+        let me = format!("wily {}", env!("CARGO_PKG_VERSION"));
+        let opp = self.opponent.clone().unwrap_or_else(|| "?".to_string());
+        let (w, b) = if self.engine_side == Color::White {
+            (me, opp)
+        } else {
+            (opp, me)
+        };
+        self.tags.set("White", &w);
+        self.tags.set("Black", &b);
+        if let Some((mine, theirs)) = self.ratings {
+            let (we, be) = if self.engine_side == Color::White {
+                (mine, theirs)
+            } else {
+                (theirs, mine)
+            };
+            self.tags.set("WhiteElo", &we.to_string());
+            self.tags.set("BlackElo", &be.to_string());
+        }
+        if let Some(host) = self.ics.clone() {
+            self.tags.set("Site", &host);
+        }
+    }
+
+    /// Starts a new game from `board`.
+    pub fn reset_game(&mut self, board: Board) {
+        self.game = Game::new(board);
+        self.comments.clear();
+        self.policy.new_game();
+        self.ponder_move = None;
+        self.last_info = None;
+        self.files.start_new_game();
+        self.tags = Tags::default();
+        self.tags.set("Event", "xboard game");
+        self.set_player_tags();
+    }
+
+    /// Plays `mv` (either side), records it and announces a finished game.
+    pub fn play(&mut self, mv: Move, comment: Option<String>) -> Result<(), String> {
+        self.game.play(mv)?;
+        self.comments.truncate(self.game.moves().len() - 1);
+        self.comments.push(comment);
+        if let Some(o) = self.game.outcome.clone() {
+            self.send(&o.describe());
+            self.ics_goodbye();
+        }
+        self.save_game_file();
+        Ok(())
+    }
+
+    fn undo(&mut self) -> bool {
+        if self.game.undo().is_none() {
+            return false;
+        }
+        self.comments.truncate(self.game.moves().len());
+        true
+    }
+
+    fn restart_analysis_if_on(&mut self) {
+        if self.analyzing() {
+            self.start_analysis();
+        }
+    }
+
+    /// Handles one input line.
+    pub fn handle_line(&mut self, line: &str) {
+        if let Some(ed) = self.editor.as_mut() {
+            // `quit` and `ping` keep working inside edit mode.
+            let t = line.trim();
+            if t == "quit" || t.starts_with("ping") {
+                self.handle(parse(t), t);
+                return;
+            }
+            match ed.step(line) {
+                EditStep::Continue => {}
+                EditStep::Done(b) => {
+                    self.editor = None;
+                    self.reset_game(b);
+                    self.restart_analysis_if_on();
+                }
+                EditStep::Error(e) | EditStep::Invalid(e) => {
+                    let e = paren_safe(&e);
+                    self.send(&format!("Error ({e}): edit"));
+                }
+            }
+            return;
+        }
+        if line.trim().is_empty() {
+            return;
+        }
+        let cmd = parse(line);
+        self.handle(cmd, line.trim());
+    }
+
+    fn handle(&mut self, cmd: XbCommand, raw: &str) {
+        use XbCommand as C;
+        match cmd {
+            C::Xboard | C::Accepted(_) | C::Rejected(_) | C::Random | C::Ignored(_) => {}
+            C::Protover(_) => {
+                for l in features::feature_lines(&self.option_values()) {
+                    self.send(&l);
+                }
+            }
+            C::New => {
+                let analyzing = self.analyzing();
+                self.abandon_search();
+                self.force = false;
+                self.engine_side = Color::Black;
+                self.sd = None;
+                self.my_time = None;
+                self.opp_time = None;
+                self.reset_game(Board::default());
+                self.runner.engine.new_game();
+                if analyzing {
+                    self.start_analysis();
+                }
+            }
+            C::Variant(v) => {
+                if v != "normal" {
+                    let v = paren_safe(&v);
+                    self.send(&format!("Error (unsupported variant): {v}"));
+                }
+            }
+            C::Quit => {
+                self.abandon_search();
+                self.quit = true;
+            }
+            C::Force => {
+                if !self.analyzing() {
+                    self.abandon_search();
+                }
+                self.force = true;
+            }
+            C::Go => {
+                if self.analyzing() {
+                    self.send("Error (command not legal now): go");
+                    return;
+                }
+                self.abandon_search();
+                self.force = false;
+                self.engine_side = self.game.side_to_move();
+                self.set_player_tags();
+                self.think_if_due();
+            }
+            C::Playother => {
+                self.abandon_search();
+                self.force = false;
+                self.engine_side = !self.game.side_to_move();
+                self.set_player_tags();
+                self.start_pondering();
+            }
+            C::White | C::Black => {
+                let side = if matches!(cmd, C::White) {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                self.abandon_search();
+                if self.game.side_to_move() != side {
+                    if let Some(b) = with_side_to_move(self.game.board(), side) {
+                        self.reset_game(b);
+                    }
+                }
+                self.engine_side = !side;
+            }
+            C::Level(tc) => {
+                self.tc = tc;
+                self.st = None;
+            }
+            C::St(d) => self.st = Some(d),
+            C::Sd(d) => self.sd = Some(d),
+            C::Nps(n) => self.nps = (n > 0).then_some(n),
+            C::Time(cs) => self.my_time = Some(centiseconds(cs)),
+            C::Otim(cs) => self.opp_time = Some(centiseconds(cs)),
+            C::Usermove(m) => self.usermove(&m),
+            C::MoveNow => {
+                if matches!(self.search, Search::Think { .. }) {
+                    self.runner.stop();
+                }
+            }
+            C::Ping(n) => self.send(&format!("pong {n}")),
+            C::Draw => {
+                if self.game.outcome.is_none()
+                    && !self.force
+                    && self.policy.accept_draw(&self.policy_settings())
+                {
+                    self.send("offer draw");
+                }
+            }
+            C::Result { result, comment } => {
+                self.abandon_search();
+                if let Some(score) = Score::from_pgn(&result) {
+                    let reason = comment.trim_matches(|c| c == '{' || c == '}').trim();
+                    let reason = if reason.is_empty() {
+                        "Game ended"
+                    } else {
+                        reason
+                    };
+                    self.game.finish(Outcome::new(score, reason));
+                }
+                self.save_game_file();
+                self.ics_goodbye();
+            }
+            C::Setboard(fen) => match parse_fen(&fen) {
+                Ok(b) => {
+                    let analyzing = self.analyzing();
+                    self.abandon_search();
+                    self.reset_game(b);
+                    if analyzing {
+                        self.start_analysis();
+                    }
+                }
+                Err(e) => {
+                    let e = paren_safe(&e.to_string());
+                    self.send("tellusererror Illegal position");
+                    self.send(&format!("Error (illegal position): {e}"));
+                }
+            },
+            C::Edit => {
+                if !self.analyzing() {
+                    self.abandon_search();
+                }
+                self.editor = Some(Editor::new(self.game.board()));
+            }
+            C::Hint => {
+                let hint = self
+                    .ponder_move
+                    .filter(|m| self.game.board().is_legal(*m))
+                    .map(|m| crate::chess::coord::move_to_uci(self.game.board(), m, false));
+                if let Some(h) = hint {
+                    self.send(&format!("Hint: {h}"));
+                }
+            }
+            C::Bk => {
+                let lines = super::search::book_lines(self);
+                for l in lines {
+                    self.send(&format!(" {l}"));
+                }
+                self.send("");
+            }
+            C::Undo | C::Remove => {
+                let n = if matches!(cmd, C::Undo) { 1 } else { 2 };
+                let analyzing = self.analyzing();
+                self.abandon_search();
+                for _ in 0..n {
+                    if !self.undo() {
+                        break;
+                    }
+                }
+                self.save_game_file();
+                if analyzing {
+                    self.start_analysis();
+                }
+            }
+            C::Hard => self.cfg.ponder = true,
+            C::Easy => {
+                self.cfg.ponder = false;
+                if matches!(self.search, Search::Ponder { .. }) {
+                    self.abandon_search();
+                }
+            }
+            C::Post => self.post = true,
+            C::Nopost => self.post = false,
+            C::Analyze => {
+                self.abandon_search();
+                self.start_analysis();
+            }
+            C::Exit => {
+                if self.analyzing() {
+                    self.abandon_search();
+                }
+            }
+            C::Dot => super::search::analysis_status(self),
+            C::Name(n) => {
+                let n: String = n.chars().filter(|c| !c.is_control()).take(64).collect();
+                self.opponent = Some(n);
+                self.set_player_tags();
+            }
+            C::Rating { engine, opponent } => {
+                self.ratings = Some((engine, opponent));
+                self.set_player_tags();
+            }
+            C::Ics(host) => {
+                self.ics = (host != "-" && !host.is_empty()).then_some(host);
+                self.set_player_tags();
+            }
+            C::Computer => self.opponent_is_computer = true,
+            C::Pause | C::Resume => self.send(&format!("Error (not supported): {raw}")),
+            C::Memory(mb) => self.set_hash(mb as usize),
+            C::Cores(n) => self.set_threads(n),
+            C::Egtpath { .. } => {
+                self.send("Error (not supported): egtpath, wily has no endgame tablebases")
+            }
+            C::Option { name, value } => self.set_option(&name, value.as_deref()),
+            C::Bad(command, reason) => {
+                let reason = paren_safe(&reason);
+                self.send(&format!("Error ({reason}): {command}"));
+            }
+            C::Unknown(text) => {
+                if !self.crafty_command(&text) {
+                    let shown: String = paren_safe(&text).chars().take(80).collect();
+                    self.send(&format!("Error (unknown command): {shown}"));
+                }
+            }
+        }
+    }
+
+    /// Console-style settings Crafty also accepts in xboard mode (from zippy's setup).
+    fn crafty_command(&mut self, text: &str) -> bool {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let num = |i: usize| words.get(i).and_then(|w| w.parse::<i64>().ok());
+        match (words.first().copied(), num(1)) {
+            (Some("whisper"), Some(n)) if (0..=6).contains(&n) => self.cfg.whisper = n as u8,
+            (Some("kibitz"), Some(n)) if (0..=6).contains(&n) => self.cfg.kibitz = n as u8,
+            (Some("noise"), Some(n)) if n >= 0 => self.cfg.noise = n as u64,
+            (Some("resign"), Some(n)) if (0..=100).contains(&n) => self.cfg.resign = n as i32,
+            (Some("drawscore"), Some(n)) if (-1000..=1000).contains(&n) => {
+                self.cfg.draw_score = n as i32;
+                self.runner.engine.set_draw_score(n as i32);
+            }
+            (Some("log"), _) if words.len() == 2 && ["on", "off"].contains(&words[1]) => {
+                self.files.set_enabled(words[1] == "on")
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    fn set_hash(&mut self, mb: usize) {
+        self.abandon_search();
+        let mb = mb.clamp(1, crate::protocol::console::settings::max_hash_mb());
+        self.cfg.hash_mb = mb;
+        self.runner.engine.set_hash_mb(mb);
+    }
+
+    fn set_threads(&mut self, n: usize) {
+        self.abandon_search();
+        let n = n.clamp(1, 256);
+        self.cfg.threads = n;
+        self.runner.engine.set_threads(n);
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let int = value.and_then(|v| v.trim().parse::<i64>().ok());
+        let bad = |s: &mut Self| {
+            let n = paren_safe(name);
+            s.send(&format!("Error (bad option value): option {n}"))
+        };
+        match name {
+            features::OPT_HASH => match int {
+                Some(v) if v >= 1 => self.set_hash(v as usize),
+                _ => bad(self),
+            },
+            features::OPT_THREADS => match int {
+                Some(v) if v >= 1 => self.set_threads(v as usize),
+                _ => bad(self),
+            },
+            features::OPT_PONDER => match int {
+                Some(v) => self.cfg.ponder = v != 0,
+                None => bad(self),
+            },
+            features::OPT_DRAW => match int {
+                Some(v) if (-1000..=1000).contains(&v) => {
+                    self.cfg.draw_score = v as i32;
+                    self.runner.engine.set_draw_score(v as i32);
+                }
+                _ => bad(self),
+            },
+            features::OPT_RESIGN => match int {
+                Some(v) if (0..=100).contains(&v) => self.cfg.resign = v as i32,
+                _ => bad(self),
+            },
+            features::OPT_WHISPER => match int {
+                Some(v) if (0..=6).contains(&v) => self.cfg.whisper = v as u8,
+                _ => bad(self),
+            },
+            features::OPT_KIBITZ => match int {
+                Some(v) if (0..=6).contains(&v) => self.cfg.kibitz = v as u8,
+                _ => bad(self),
+            },
+            features::OPT_NOISE => match int {
+                Some(v) if v >= 0 => self.cfg.noise = v as u64,
+                _ => bad(self),
+            },
+            features::OPT_CLEAR => {
+                self.abandon_search();
+                self.runner.engine.clear_hash();
+            }
+            _ => {
+                let n = paren_safe(name);
+                self.send(&format!("Error (unknown option): {n}"));
+            }
+        }
+    }
+
+    /// A move from the interface.
+    fn usermove(&mut self, text: &str) {
+        let mv = match self.game.parse_move(text) {
+            Ok(m) => m,
+            Err(_) => {
+                let shown: String = paren_safe(text).chars().take(20).collect();
+                self.send(&format!("Illegal move: {shown}"));
+                return;
+            }
+        };
+        if self.game.outcome.is_some() {
+            let shown: String = paren_safe(text).chars().take(20).collect();
+            self.send(&format!("Illegal move (game is over): {shown}"));
+            return;
+        }
+        match self.search.clone() {
+            Search::Think { .. } => {
+                let shown: String = paren_safe(text).chars().take(20).collect();
+                self.send(&format!("Illegal move (not your turn): {shown}"));
+            }
+            Search::Analyze { .. } => {
+                self.runner.abandon();
+                if let Err(e) = self.play(mv, None) {
+                    self.send(&format!("Error ({}): usermove", paren_safe(&e)));
+                }
+                self.start_analysis();
+            }
+            Search::Ponder { predicted, .. } if predicted == mv => {
+                if let Err(e) = self.play(mv, None) {
+                    self.send(&format!("Error ({}): usermove", paren_safe(&e)));
+                    self.abandon_search();
+                    return;
+                }
+                if self.game.outcome.is_some() {
+                    self.abandon_search();
+                    return;
+                }
+                self.runner.ponderhit();
+                self.search = Search::Think {
+                    board: self.game.board().clone(),
+                    started: Instant::now(),
+                };
+            }
+            Search::Ponder { .. } | Search::Idle => {
+                self.abandon_search();
+                if let Err(e) = self.play(mv, None) {
+                    self.send(&format!("Error ({}): usermove", paren_safe(&e)));
+                    return;
+                }
+                self.think_if_due();
+            }
+        }
+    }
+
+    /// Starts thinking when the engine is to move and the game goes on.
+    pub fn think_if_due(&mut self) {
+        if !self.force
+            && self.game.outcome.is_none()
+            && self.editor.is_none()
+            && self.engine_side == self.game.side_to_move()
+        {
+            self.start_thinking();
+        }
+    }
+
+    /// The engine's last search score as centipawns from its side (for learning hooks).
+    pub fn last_engine_score(&self) -> Option<EngineScore> {
+        self.last_info.as_ref().map(|i| i.score)
+    }
+}
+
+/// A clock reading in centiseconds (negative readings count as zero).
+fn centiseconds(cs: i64) -> Duration {
+    Duration::from_millis((cs.max(0) as u64).saturating_mul(10))
+}
+
+/// `board` with `side` to move (en passant cleared), if that is a legal position.
+fn with_side_to_move(board: &Board, side: Color) -> Option<Board> {
+    let fen = to_fen(board);
+    let mut f: Vec<&str> = fen.split(' ').collect();
+    if f.len() < 4 {
+        return None;
+    }
+    f[1] = if side == Color::White { "w" } else { "b" };
+    f[3] = "-";
+    parse_fen(&f.join(" ")).ok()
+}

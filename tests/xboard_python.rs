@@ -1,0 +1,47 @@
+//! Full games through python-chess's XBoard engine class (tests/xboard_python_chess.py).
+//! Skips with a message when python3 or the `chess` package is not installed.
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+#[test]
+fn python_chess_plays_full_games() {
+    let probe = Command::new("python3")
+        .args(["-c", "import chess.engine"])
+        .output();
+    match probe {
+        Ok(o) if o.status.success() => {}
+        _ => {
+            println!(
+                "skipped: python3 with the `chess` package is not available (pip install chess)"
+            );
+            return;
+        }
+    }
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/xboard_python_chess.py");
+    let mut child = Command::new("python3")
+        .args([script, env!("CARGO_BIN_EXE_wily"), "2"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run python3");
+    let deadline = Instant::now() + Duration::from_secs(240);
+    loop {
+        match child.try_wait() {
+            Ok(Some(_)) => break,
+            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(100)),
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("python-chess games did not finish in 240 s");
+            }
+        }
+    }
+    let out = child.wait_with_output().expect("output");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    println!("{stdout}");
+    assert!(out.status.success(), "script failed:\n{stdout}\n{stderr}");
+    assert!(stdout.contains("game 2:"), "{stdout}");
+    assert!(stdout.contains("analysis: depth"), "{stdout}");
+}
