@@ -93,6 +93,8 @@ pub struct Session {
     pub(crate) search: Option<ActiveSearch>,
     pub(crate) next_id: u64,
     pub(crate) new_game_flag: bool,
+    /// `resume` was sent on this connection.
+    pub(crate) resume_asked: bool,
     pub(crate) quitting: bool,
     pub(crate) strangers: HashMap<String, Instant>,
     pub(crate) totals: Totals,
@@ -128,6 +130,7 @@ impl Session {
             search: None,
             next_id: 1,
             new_game_flag: true,
+            resume_asked: false,
             quitting: false,
             strangers: HashMap::new(),
             totals: Totals::default(),
@@ -187,9 +190,11 @@ impl Session {
     /// The one entry point: feed an input, get the actions to perform.
     pub fn handle(&mut self, input: Input, now: Instant) -> Vec<Action> {
         let mut out = Vec::new();
-        // A challenge waits for its computer notice only until the next other event.
-        let is_notice = matches!(&input, Input::Server(ServerEvent::IsComputer { .. }));
-        if !is_notice && !matches!(input, Input::Tick) {
+        // A challenge waits for its computer notice only until the next other server
+        // event (or a tick after a short grace).
+        let other_server_event = matches!(&input, Input::Server(e)
+            if !matches!(e, ServerEvent::IsComputer { .. }));
+        if other_server_event {
             if let Some(p) = self.pending.take() {
                 self.decide_challenge(p.challenge, now, &mut out);
             }
@@ -280,6 +285,18 @@ impl Session {
                 }
             }
             ServerEvent::Titles { name, titles } => self.remember_titles(&name, titles),
+            ServerEvent::AdjournedGames { count } => {
+                // After a restart wily does not know its adjourned games; the server
+                // does: ask it to resume one with a player who is online.
+                if count > 0
+                    && self.game.is_none()
+                    && self.adjourned.is_none()
+                    && !self.resume_asked
+                {
+                    self.resume_asked = true;
+                    out.push(Action::Send("resume".into()));
+                }
+            }
             ServerEvent::IllegalMove { text } => self.illegal_move(&text, out),
             ServerEvent::NotYourMove => self.illegal_move("It is not your move.", out),
             ServerEvent::ObserveStarted { game } => self.observer.started(game),
@@ -329,6 +346,7 @@ impl Session {
             tracing::warn!("disconnected from the server");
         }
         self.connected = false;
+        self.resume_asked = false;
         self.pending = None;
         self.stop_search(out);
         self.observer.clear();

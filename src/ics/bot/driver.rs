@@ -82,6 +82,7 @@ impl Reactions {
         for (name, s) in [
             ("book", MoveSource::Book),
             ("ponder-hit", MoveSource::PonderHit),
+            ("ponder-hit-then-search", MoveSource::PonderThenSearch),
             ("search", MoveSource::Search),
         ] {
             if let Some((n, med, p99, max)) = self.summary(s) {

@@ -167,6 +167,10 @@ pub enum ServerEvent {
         name: String,
         adjourned: bool,
     },
+    /// `You have N adjourned games.` and the like.
+    AdjournedGames {
+        count: u32,
+    },
     /// Titles the server showed for a player (seek ads, chat), remembered for later.
     Titles {
         name: String,
@@ -225,7 +229,11 @@ pub struct SearchSpec {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MoveSource {
     Book,
+    /// The opponent played the expected move after wily's time for the move was spent
+    /// pondering: the move goes out at once.
     PonderHit,
+    /// The expected move came early: the ponder search went on on wily's own clock.
+    PonderThenSearch,
     Search,
 }
 

@@ -273,7 +273,6 @@ impl Session {
                 {
                     s.purpose = Purpose::Think { game };
                     s.since = u.received;
-                    s.source = MoveSource::PonderHit;
                     // As Crafty: when pondering already used this move's time, move now.
                     let limits = limits_for(u, false, self.cfg.engine.depth_limit);
                     let overhead = Duration::from_millis(self.cfg.engine.move_overhead_ms);
@@ -281,6 +280,11 @@ impl Session {
                         TimeManager::new(&limits, u.board.side_to_move(), overhead, s.started)
                             .soft()
                             .is_some_and(|soft| now.saturating_duration_since(s.started) >= soft);
+                    s.source = if spent {
+                        MoveSource::PonderHit
+                    } else {
+                        MoveSource::PonderThenSearch
+                    };
                     out.push(if spent {
                         Action::Finish { id: s.id }
                     } else {

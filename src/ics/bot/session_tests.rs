@@ -180,7 +180,10 @@ fn thinks_moves_ponders_and_ponder_hits() {
         } => Some((text.clone(), *source, *since)),
         _ => None,
     });
-    assert_eq!(m, Some(("g1f3".to_string(), MoveSource::PonderHit, t)));
+    assert_eq!(
+        m,
+        Some(("g1f3".to_string(), MoveSource::PonderThenSearch, t))
+    );
 }
 
 #[test]
@@ -746,4 +749,12 @@ fn boards_of_games_not_observed_are_ignored() {
     );
     assert!(started(&a).is_none());
     assert!(s.active_search().is_none());
+}
+
+#[test]
+fn adjourned_games_reported_at_login_are_resumed() {
+    let (mut s, now) = session();
+    let a = s.handle(ev(ServerEvent::AdjournedGames { count: 1 }), now);
+    assert_eq!(sends(&a), vec!["resume"]);
+    assert!(sends(&s.handle(ev(ServerEvent::AdjournedGames { count: 1 }), now)).is_empty());
 }

@@ -96,6 +96,7 @@ pub fn translate(ev: Event, received: Instant) -> Option<ServerEvent> {
             }
         }
         Event::Arrival { name, adjourned } => ServerEvent::Arrival { name, adjourned },
+        Event::AdjournedGames { count } => ServerEvent::AdjournedGames { count },
         Event::IllegalMove { text } => ServerEvent::IllegalMove { text },
         Event::NotYourMove => ServerEvent::NotYourMove,
         Event::ObserveStarted { game } => ServerEvent::ObserveStarted { game },
