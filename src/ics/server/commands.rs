@@ -2,6 +2,7 @@
 //! or unique prefix) and the session-variable commands `set`, `iset`,
 //! `variables`, `promote`, plus `quit`, `help` and `date`.
 
+use super::aliases::{expand, strip_dollar};
 use super::core::Core;
 use super::notation::looks_like_move;
 use super::session::Sid;
@@ -12,6 +13,7 @@ const COMMANDS: &[&str] = &[
     "abort",
     "accept",
     "adjourn",
+    "alias",
     "allobservers",
     "date",
     "decline",
@@ -39,8 +41,10 @@ const COMMANDS: &[&str] = &[
     "set",
     "sought",
     "stored",
+    "style",
     "tell",
     "time",
+    "unalias",
     "unobserve",
     "unseek",
     "variables",
@@ -88,7 +92,7 @@ const SET_USAGE: &str = "Command:  set\nPurpose:  fix a value of a variable\nUsa
 
 const HELP: &str = "Commands of wily's local server:\n\
   accounts: finger who quit\n\
-  settings: set iset variables ivariables promote\n\
+  settings: set style iset variables ivariables promote alias unalias\n\
   playing:  match accept decline withdraw pending seek unseek sought play\n\
             draw abort adjourn resign flag refresh moves time stored resume\n\
   watching: games observe unobserve allobservers\n\
@@ -98,11 +102,17 @@ Moves: e2e4, e2-e4, e7e8=q, o-o, o-o-o, or SAN (Nf3, exd5, e8=Q).\n";
 impl Core {
     /// A line from a logged-in client.
     pub fn on_command(&mut self, sid: Sid, line: &str) {
-        let line = line.trim();
+        let (line, raw) = strip_dollar(line.trim());
         if line.is_empty() {
             self.reply(sid, "");
             return;
         }
+        let expanded = if raw {
+            None
+        } else {
+            self.sess(sid).and_then(|s| expand(&s.aliases, line))
+        };
+        let line = expanded.as_deref().unwrap_or(line);
         let playing = self.sess(sid).and_then(|s| s.game);
         if looks_like_move(line) {
             match playing {
@@ -123,6 +133,12 @@ impl Core {
         match cmd {
             "set" => self.cmd_set(sid, &args, rest),
             "iset" => self.cmd_iset(sid, &args),
+            "style" => {
+                let value = args.first().copied().unwrap_or("");
+                self.cmd_set(sid, &["style", value], rest)
+            }
+            "alias" => self.cmd_alias(sid, &args, rest),
+            "unalias" => self.cmd_unalias(sid, &args),
             "variables" => self.cmd_variables(sid),
             "ivariables" => self.cmd_ivariables(sid),
             "promote" => self.cmd_promote(sid, &args),

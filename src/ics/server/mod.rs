@@ -7,6 +7,7 @@
 //! client that plays against whoever challenges it.
 
 mod accounts;
+mod aliases;
 mod clock;
 mod commands;
 mod conn;

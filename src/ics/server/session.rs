@@ -103,6 +103,8 @@ pub struct Session {
     pub timeseal: bool,
     /// Output failed or a close was requested: being torn down.
     pub closing: bool,
+    /// `alias` table: (name, text), at most `aliases::MAX_ALIASES`.
+    pub aliases: Vec<(String, String)>,
 }
 
 impl Session {
@@ -127,6 +129,7 @@ impl Session {
             last_told: None,
             timeseal: false,
             closing: false,
+            aliases: Vec::new(),
         }
     }
 
