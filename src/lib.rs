@@ -7,11 +7,12 @@
 //! - [`ics`]: chess-server protocol (telnet, timeseal, parsers, events, session, local server).
 //! - [`book`], [`learn`]: opening book and learning.
 //! - [`tools`]: perft, bench and test-suite runners.
-//! - [`config`]: the bot's settings file.
+//! - [`config`]: the bot's settings file; [`datadir`]: where `book/` and `lists/` are found.
 
 pub mod book;
 pub mod chess;
 pub mod config;
+pub mod datadir;
 pub mod engine;
 pub mod ics;
 pub mod learn;

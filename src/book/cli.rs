@@ -3,7 +3,7 @@
 
 use super::console::parse_create;
 use super::create::{create_big_from_pgn, create_small_from_pgn};
-use super::{Book, BookPaths, ChooseHooks, DEFAULT_BOOK, DEFAULT_SMALL_BOOK};
+use super::{Book, BookPaths, ChooseHooks};
 use crate::chess::fen::parse_fen;
 use crate::chess::san::parse_any_move;
 use crate::learn::Learner;
@@ -78,9 +78,10 @@ pub enum BooksCmd {
 }
 
 fn paths(book: Option<PathBuf>, small: Option<PathBuf>, polyglot: Option<PathBuf>) -> BookPaths {
+    let default = BookPaths::default();
     BookPaths {
-        big: book.unwrap_or_else(|| PathBuf::from(DEFAULT_BOOK)),
-        small: small.unwrap_or_else(|| PathBuf::from(DEFAULT_SMALL_BOOK)),
+        big: book.unwrap_or(default.big),
+        small: small.unwrap_or(default.small),
         polyglot,
     }
 }
@@ -108,7 +109,7 @@ pub fn run_book(cmd: BookCmd) -> Result<String, String> {
             let refs: Vec<&str> = args.iter().map(String::as_str).collect();
             let (_, mut opts, _) = parse_create(&refs).map_err(|e| e.to_string())?;
             opts.progress = true;
-            let out = out.unwrap_or_else(|| PathBuf::from(DEFAULT_BOOK));
+            let out = out.unwrap_or_else(|| BookPaths::default().big);
             let summary = create_big_from_pgn(&file, &out, &opts).map_err(|e| e.to_string())?;
             Ok(summary.render(&out))
         }
@@ -162,7 +163,7 @@ pub fn run_books(cmd: BooksCmd) -> Result<String, String> {
             if m == 0 {
                 return Err("M (plies kept from each line) must be at least 1".to_string());
             }
-            let out = out.unwrap_or_else(|| PathBuf::from(DEFAULT_SMALL_BOOK));
+            let out = out.unwrap_or_else(|| BookPaths::default().small);
             let summary = create_small_from_pgn(&file, &out, m).map_err(|e| e.to_string())?;
             Ok(summary.render(&out))
         }

@@ -30,11 +30,6 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 use std::path::{Path, PathBuf};
 
-/// Default location of the big book (relative to the working directory).
-pub const DEFAULT_BOOK: &str = "book/book.wbk";
-/// Default location of the small hand-edited book.
-pub const DEFAULT_SMALL_BOOK: &str = "book/books.wbk";
-
 /// Where the book files live.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BookPaths {
@@ -46,11 +41,7 @@ pub struct BookPaths {
 
 impl Default for BookPaths {
     fn default() -> Self {
-        BookPaths {
-            big: PathBuf::from(DEFAULT_BOOK),
-            small: PathBuf::from(DEFAULT_SMALL_BOOK),
-            polyglot: None,
-        }
+        BookPaths::in_dir(&crate::datadir::book_dir())
     }
 }
 

@@ -1,7 +1,7 @@
 //! The `wily learn ...` command line (argument definitions and actions; `src/main.rs`
 //! only routes to them), including the hidden `stress-write` used by the crash test.
 
-use super::{GameOutcome, GameRecord, Learner, SearchRecord, DEFAULT_STORE};
+use super::{GameOutcome, GameRecord, Learner, SearchRecord};
 use clap::Subcommand;
 use cozy_chess::{Board, Color, Move};
 use std::io::Write;
@@ -49,12 +49,12 @@ pub enum LearnCmd {
 }
 
 fn open(db: Option<PathBuf>) -> Result<Learner, String> {
-    Learner::open(&db.unwrap_or_else(|| PathBuf::from(DEFAULT_STORE))).map_err(|e| e.to_string())
+    Learner::open(&db.unwrap_or_else(Learner::default_path)).map_err(|e| e.to_string())
 }
 
 /// Opens a store that must already exist (reading commands never create one).
 fn open_existing(db: Option<PathBuf>) -> Result<Learner, String> {
-    let path = db.unwrap_or_else(|| PathBuf::from(DEFAULT_STORE));
+    let path = db.unwrap_or_else(Learner::default_path);
     if !path.exists() {
         return Err(format!(
             "no learning store at {} (wily creates it after its first game)",

@@ -32,8 +32,6 @@ use cozy_chess::{Board, Move};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-/// Default location of the learning store.
-pub const DEFAULT_STORE: &str = "book/learn.db";
 /// Most positions position learning keeps.
 pub const MAX_POSITIONS: usize = 65_536;
 
@@ -116,9 +114,10 @@ impl Learner {
         Ok(l)
     }
 
-    /// The default store path (`book/learn.db`).
+    /// The default store path (`learn.db` in the book folder, see
+    /// [`crate::datadir::book_dir`]).
     pub fn default_path() -> PathBuf {
-        PathBuf::from(DEFAULT_STORE)
+        crate::datadir::book_dir().join("learn.db")
     }
 
     pub fn store(&self) -> &Store {

@@ -32,6 +32,10 @@ impl Wily {
             .args(args)
             .current_dir(dir)
             .env_remove("WILY_RC")
+            // Keep each test to its own folder: no shipped book, a fresh learning store
+            // and lists (the binary would otherwise find the checkout's `book/`).
+            .env("WILY_BOOK_DIR", dir.join("book"))
+            .env("WILY_LISTS_DIR", dir.join("lists"))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

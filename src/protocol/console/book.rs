@@ -1,11 +1,13 @@
 //! The console's link to the opening book and the learning store: every book, learning
-//! and list command arrives at [`command`]; [`book_move`] picks a book move before the
+//! and list command arrives at [`command`] (`list` edits the opponent lists the server bot
+//! reads); [`book_move`] picks a book move before the
 //! computer searches and shows the candidate set.
 
 use super::{CmdResult, Console, Flow};
 use crate::book::{Book, BookPaths, ChooseHooks, LearnedValues, NoLearning};
 use crate::engine::eval::Evaluator;
 use crate::engine::{Engine, Limits, SearchRequest};
+use crate::ics::lists::OpponentLists;
 use crate::learn::Learner;
 use cozy_chess::{Board, Move};
 use std::time::Duration;
@@ -52,9 +54,7 @@ pub fn command(c: &mut Console, _args: &[&str]) -> CmdResult {
     let line = c.current_line.clone();
     let word = line.split_whitespace().next().unwrap_or("");
     if word == "list" {
-        return Err(
-            "list: the opponent lists are edited by the server bot (not in this build)".into(),
-        );
+        return list_command(c, line.trim_start()["list".len()..].trim());
     }
     if word == "show" && line.split_whitespace().nth(1) != Some("book") {
         return Err("usage: show book".into());
@@ -82,6 +82,22 @@ pub fn command(c: &mut Console, _args: &[&str]) -> CmdResult {
     for l in text.lines() {
         c.say(l);
     }
+    Ok(Flow::Continue)
+}
+
+/// `list [GM|IM|C|AK|S [+name] [-name]]`: shows or edits the opponent lists in the lists
+/// folder ([`crate::datadir::lists_dir`]) that `wily ics` reads; each change is saved
+/// atomically. Problems in the files are reported, never fatal.
+fn list_command(c: &mut Console, args: &str) -> CmdResult {
+    let dir = crate::datadir::lists_dir();
+    let (mut lists, warnings) = OpponentLists::load(&dir);
+    for w in &warnings {
+        c.say(&format!("list: {w}"));
+    }
+    let text = lists
+        .command(&dir, args)
+        .map_err(|e| format!("list: {e}"))?;
+    c.say(&text);
     Ok(Flow::Continue)
 }
 

@@ -61,7 +61,7 @@ pub static COMMANDS: &[Command] = &[
     cmd!("kibitz", "N", "kibitz level 0-6 (what is kibitzed in ICS mode)", cmd_settings::kibitz),
     cmd!("learn", "N", "learning: 1 book, 2 position, 4 result (sum; 0 off)", book::command),
     cmd!("level", "MOVES MINUTES INC", "time control (MOVES 0 = sudden death; INC seconds)", cmd_settings::level),
-    cmd!("list", "GM|IM|C|AK|S +NAME -NAME", "edit the opponent lists (the server bot's)", book::command),
+    cmd!("list", "GM|IM|C|AK|S +NAME -NAME", "show or edit the opponent lists the server bot reads (lists/)", book::command),
     cmd!("log", "on|off|N", "per-game log and game files in logs/ on or off, or the next game's number", cmd_files::log),
     cmd!("mode", "tournament|normal", "tournament mode refuses take-backs and position changes", cmd_settings::mode),
     cmd!("move", "", "the computer moves now (same as go; during a search: move now)", cmd_game::go),
