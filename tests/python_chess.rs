@@ -1,11 +1,13 @@
-//! Full games through python-chess's XBoard engine class (tests/xboard_python_chess.py).
+//! Full games through python-chess's XBoard and UCI engine classes
+//! (tests/python_chess_games.py): the engine tools people use to drive wily.
 //! Skips with a message when python3 or the `chess` package is not installed.
 
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-#[test]
-fn python_chess_plays_full_games() {
+/// Runs the script for `proto` and returns its output; `None` (with a message) when
+/// python-chess is not there.
+fn run_games(proto: &str, games: u32) -> Option<String> {
     let probe = Command::new("python3")
         .args(["-c", "import chess.engine"])
         .output();
@@ -15,12 +17,17 @@ fn python_chess_plays_full_games() {
             println!(
                 "skipped: python3 with the `chess` package is not available (pip install chess)"
             );
-            return;
+            return None;
         }
     }
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/xboard_python_chess.py");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python_chess_games.py");
     let mut child = Command::new("python3")
-        .args([script, env!("CARGO_BIN_EXE_wily"), "2"])
+        .args([
+            script,
+            env!("CARGO_BIN_EXE_wily"),
+            &games.to_string(),
+            proto,
+        ])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -33,15 +40,26 @@ fn python_chess_plays_full_games() {
             _ => {
                 let _ = child.kill();
                 let _ = child.wait();
-                panic!("python-chess games did not finish in 240 s");
+                panic!("python-chess {proto} games did not finish in 240 s");
             }
         }
     }
     let out = child.wait_with_output().expect("output");
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
     let stderr = String::from_utf8_lossy(&out.stderr);
     println!("{stdout}");
     assert!(out.status.success(), "script failed:\n{stdout}\n{stderr}");
-    assert!(stdout.contains("game 2:"), "{stdout}");
+    assert!(stdout.contains(&format!("game {games}:")), "{stdout}");
     assert!(stdout.contains("analysis: depth"), "{stdout}");
+    Some(stdout)
+}
+
+#[test]
+fn python_chess_plays_full_games_over_xboard() {
+    run_games("xboard", 2);
+}
+
+#[test]
+fn python_chess_plays_full_games_over_uci_with_a_clock() {
+    run_games("uci", 2);
 }
