@@ -13,6 +13,8 @@ use server_support::{bounded, find, server_with, Client};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
+use wily::ics::board::Relation;
+use wily::ics::parse::{style12, ClockUnit};
 use wily::ics::server::Account;
 
 fn which(names: &[&str]) -> Option<PathBuf> {
@@ -48,39 +50,6 @@ impl Drop for Group {
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
-}
-
-/// FEN of the position in a style-12 line (castling and en passant left out: the
-/// scripted player only needs some legal move).
-fn board_of(style12: &str) -> Option<Board> {
-    let f: Vec<&str> = style12.split_whitespace().collect();
-    if f.len() < 20 {
-        return None;
-    }
-    let ranks: Vec<String> = f[1..9]
-        .iter()
-        .map(|r| {
-            let mut out = String::new();
-            let mut empty = 0;
-            for c in r.chars() {
-                if c == '-' {
-                    empty += 1;
-                } else {
-                    if empty > 0 {
-                        out.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    out.push(c);
-                }
-            }
-            if empty > 0 {
-                out.push_str(&empty.to_string());
-            }
-            out
-        })
-        .collect();
-    let side = if f[9] == "W" { "w" } else { "b" };
-    format!("{} {side} - - 0 1", ranks.join("/")).parse().ok()
 }
 
 /// Some legal move, picked by a small deterministic generator.
@@ -197,11 +166,10 @@ async fn xboard_zippy_plays_a_game_with_wily_on_the_local_server() {
                 let line = line.trim_start_matches("fics% ").trim();
                 if line.starts_with("{Game ") && !line.contains("Creating") {
                     finished = Some(line.to_string());
-                } else if let Some(b) = line.strip_prefix("<12> ") {
-                    let f: Vec<&str> = b.split_whitespace().collect();
-                    // Field 19 (counting the board's ranks from 0) is the relation: 1 = my move.
-                    if f.get(18) == Some(&"1") {
-                        let board = board_of(line).expect("a board from the style 12 line");
+                } else if line.starts_with("<12> ") {
+                    let b12 = style12::parse(line, ClockUnit::Auto).expect("a style 12 line");
+                    if b12.relation == Relation::MyMove {
+                        let board: Board = b12.to_fen().parse().expect("a legal position");
                         assert_eq!(board.side_to_move(), Color::Black);
                         if let Some(mv) = pick(&board, &mut seed) {
                             me.send(&server_form(mv)).await;
