@@ -4,13 +4,13 @@
 
 use super::eval::{EvalParams, Evaluator};
 use super::history::History;
+use super::learned::{LearnedPosition, LearnedTable};
 use super::limits::{EngineOptions, SearchRequest};
 use super::search::LmrTable;
 use super::threads::{lock, run_search, SearchSetup, Shared, Worker};
 use super::time::TimeManager;
-use super::tt::{TranspositionTable, TtBound};
-use super::types::{InfoCallback, SearchResult, NO_EVAL};
-use cozy_chess::Move;
+use super::tt::TranspositionTable;
+use super::types::{InfoCallback, SearchResult};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -20,6 +20,8 @@ use std::time::{Duration, Instant};
 pub struct Engine {
     options: EngineOptions,
     tt: Arc<TranspositionTable>,
+    /// Position learning's entries; kept across `new_game` and `clear_hash`.
+    learned: Arc<LearnedTable>,
     params: EvalParams,
     params_dirty: bool,
     pool: Arc<Mutex<Vec<Worker>>>,
@@ -108,6 +110,7 @@ impl Engine {
         let workers = (0..options.threads).map(|_| new_worker(&params)).collect();
         Engine {
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            learned: Arc::new(LearnedTable::default()),
             options,
             params,
             params_dirty: false,
@@ -186,19 +189,19 @@ impl Engine {
         self.tt.clear();
     }
 
-    /// Seeds the transposition table with a known result for the position whose
-    /// `Board::hash()` is `key` (position learning): `score` in centipawns for the side to
-    /// move there, `depth` the depth it is worth.
-    pub fn tt_seed(&self, key: u64, mv: Move, score: i32, depth: i32) {
-        self.tt.store(
-            key,
-            Some(mv),
-            score.clamp(-20_000, 20_000),
-            NO_EVAL,
-            depth.clamp(0, 250),
-            TtBound::Exact,
-            0,
-        );
+    /// Position learning: replaces the learned positions every later search consults
+    /// (an empty slice forgets them). Unlike hash entries they are honoured at any node,
+    /// principal variation included, whenever their depth covers the depth left there,
+    /// are never overwritten by the search, and survive [`Engine::new_game`] and
+    /// [`Engine::clear_hash`].
+    /// A search already running keeps the table it started with.
+    pub fn set_learned(&mut self, positions: &[LearnedPosition]) {
+        self.learned = Arc::new(LearnedTable::new(positions));
+    }
+
+    /// Number of learned positions the search consults.
+    pub fn learned_count(&self) -> usize {
+        self.learned.len()
     }
 
     /// Starts a search in the background and returns at once.
@@ -235,6 +238,7 @@ impl Engine {
         }
         let pool = Arc::clone(&self.pool);
         let tt = Arc::clone(&self.tt);
+        let learned = Arc::clone(&self.learned);
         let lmr = Arc::clone(&self.lmr);
         let options = self.options.clone();
         let sh = Arc::clone(&shared);
@@ -243,6 +247,7 @@ impl Engine {
                 let mut workers = lock(&pool);
                 let setup = SearchSetup {
                     tt: &tt,
+                    learned: &learned,
                     shared: &sh,
                     lmr: &lmr,
                     request: &request,

@@ -3,6 +3,7 @@
 //! hooks run after every game.
 
 use super::input::FinishedGame;
+use crate::engine::LearnedPosition;
 use cozy_chess::{Board, Move};
 
 /// A book move chosen for a position.
@@ -34,9 +35,9 @@ pub trait LearnSink: Send {
     /// Called once per finished game; errors are logged by the implementation.
     fn game_finished(&mut self, game: &FinishedGame);
 
-    /// Positions to seed the engine's hash table with (position learning):
-    /// (`Board::hash`, move, score for the side to move, depth).
-    fn tt_seeds(&self) -> Vec<(u64, Move, i32, i32)> {
+    /// Position learning: the learned positions the engine consults in every search
+    /// (see `Engine::set_learned`).
+    fn learned_positions(&self) -> Vec<LearnedPosition> {
         Vec::new()
     }
 }

@@ -9,8 +9,9 @@ use super::hooks::{BookPick, BookSource, LearnSink};
 use super::input::{EndKind, FinishedGame};
 use crate::book::{Book, BookPaths, NoLearning};
 use crate::config::Config;
+use crate::engine::LearnedPosition;
 use crate::learn::{GameOutcome, GameRecord, Learner, SearchRecord};
-use cozy_chess::{Board, Move};
+use cozy_chess::Board;
 use std::sync::{Arc, Mutex};
 
 /// The book and the learner, shared by the two hooks.
@@ -136,18 +137,13 @@ impl LearnSink for LearnHook {
         }
     }
 
-    fn tt_seeds(&self) -> Vec<(u64, Move, i32, i32)> {
+    fn learned_positions(&self) -> Vec<LearnedPosition> {
         let Ok(g) = self.0.lock() else {
             return Vec::new();
         };
         g.learner
             .as_ref()
-            .map(|l| {
-                l.tt_seeds()
-                    .into_iter()
-                    .map(|s| (s.hash, s.mv, s.score, s.depth))
-                    .collect()
-            })
+            .map(Learner::learned_positions)
             .unwrap_or_default()
     }
 }
