@@ -12,6 +12,8 @@ pub struct BookPick {
     pub mv: Move,
     /// The candidates with their shares, for whisper level 4 (`e4 45%, d4 30%`).
     pub candidates: String,
+    /// A search among the book moves chose it (`engine.book_search_ms`).
+    pub searched: bool,
 }
 
 /// The opening book as the bot uses it.

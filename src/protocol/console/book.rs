@@ -121,5 +121,8 @@ pub fn book_move(c: &mut Console) -> Option<Move> {
             c.say(&format!("        book moves {{{}}}", moves.join(", ")));
         }
     }
+    if choice.searched {
+        c.say("        (chosen by a short search among the book moves)");
+    }
     choice.mv
 }
