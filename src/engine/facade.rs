@@ -2,7 +2,10 @@
 //! transposition table, the per-thread data and the options; starts searches in the
 //! background (`start`, returning a [`SearchHandle`]) or runs them to the end (`search`).
 
-use super::eval::{EvalParams, Evaluator};
+use super::eval::{
+    pawn_hash_entries, EvalParams, Evaluator, PAWN_HASH_DEFAULT_BYTES, PAWN_HASH_MAX_BYTES,
+    PAWN_HASH_MIN_BYTES,
+};
 use super::history::History;
 use super::learned::{LearnedPosition, LearnedTable};
 use super::limits::{EngineOptions, SearchRequest};
@@ -24,6 +27,8 @@ pub struct Engine {
     learned: Arc<LearnedTable>,
     params: EvalParams,
     params_dirty: bool,
+    /// Pawn hash size per search thread (`hashp`), bytes as asked.
+    pawn_hash_bytes: usize,
     pool: Arc<Mutex<Vec<Worker>>>,
     lmr: Arc<LmrTable>,
     current: Option<Arc<Shared>>,
@@ -94,10 +99,12 @@ impl SearchHandle {
     }
 }
 
-fn new_worker(params: &EvalParams) -> Worker {
+fn new_worker(params: &EvalParams, pawn_hash_bytes: usize) -> Worker {
+    let mut eval = Evaluator::new(params.clone());
+    eval.set_pawn_hash_bytes(pawn_hash_bytes);
     Worker {
         hist: History::new(),
-        eval: Evaluator::new(params.clone()),
+        eval,
     }
 }
 
@@ -107,13 +114,17 @@ impl Engine {
         options.threads = options.threads.clamp(1, 512);
         options.multipv = options.multipv.clamp(1, 256);
         let params = EvalParams::default();
-        let workers = (0..options.threads).map(|_| new_worker(&params)).collect();
+        let pawn_hash_bytes = PAWN_HASH_DEFAULT_BYTES;
+        let workers = (0..options.threads)
+            .map(|_| new_worker(&params, pawn_hash_bytes))
+            .collect();
         Engine {
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
             learned: Arc::new(LearnedTable::default()),
             options,
             params,
             params_dirty: false,
+            pawn_hash_bytes,
             pool: Arc::new(Mutex::new(workers)),
             lmr: Arc::new(LmrTable::new()),
             current: None,
@@ -145,6 +156,24 @@ impl Engine {
             self.options.hash_mb = mb;
             self.tt = Arc::new(TranspositionTable::new(mb));
         }
+    }
+
+    /// Resizes every search thread's pawn hash table to the largest power-of-two number
+    /// of entries that fits in `bytes` (see [`pawn_hash_entries`] for the limits) and
+    /// returns that number of entries.
+    pub fn set_pawn_hash_bytes(&mut self, bytes: usize) -> usize {
+        self.stop();
+        self.pawn_hash_bytes = bytes.clamp(PAWN_HASH_MIN_BYTES, PAWN_HASH_MAX_BYTES);
+        let mut entries = 0;
+        for w in lock(&self.pool).iter_mut() {
+            entries = w.eval.set_pawn_hash_bytes(self.pawn_hash_bytes);
+        }
+        entries
+    }
+
+    /// Entries of each search thread's pawn hash table.
+    pub fn pawn_hash_entries(&self) -> usize {
+        pawn_hash_entries(self.pawn_hash_bytes).unwrap_or(0)
     }
 
     pub fn set_threads(&mut self, n: usize) {
@@ -227,7 +256,7 @@ impl Engine {
                 pool.truncate(threads);
             }
             while pool.len() < threads {
-                pool.push(new_worker(&self.params));
+                pool.push(new_worker(&self.params, self.pawn_hash_bytes));
             }
             if self.params_dirty {
                 for w in pool.iter_mut() {
