@@ -132,15 +132,6 @@ impl BookHook {
             book.table(board, hooks)
         })
     }
-
-    /// Runs `f` on the book's settings (tests and diagnostics).
-    pub fn with_settings<T>(
-        &self,
-        f: impl FnOnce(&mut crate::book::BookSettings) -> T,
-    ) -> Option<T> {
-        let mut g = self.0.lock().ok()?;
-        g.book.as_mut().map(|b| f(&mut b.settings))
-    }
 }
 
 impl BookSource for BookHook {
