@@ -13,7 +13,7 @@ use cozy_chess::{Board, Color, File, Move, Piece, Rank, Square};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
-use wily::book::{Book, BookPaths, NoLearning};
+use wily::book::{Book, BookPaths, ChooseHooks, NoLearning};
 use wily::chess::san::to_san;
 use wily::config::Config;
 use wily::engine::EngineOptions;
@@ -248,7 +248,8 @@ fn main() {
                 let before = b.clone();
                 b.play(mv);
                 r.line(&style12(&b, -1, Some((&before, mv)), 60_000));
-                let Some((reply, _)) = opp.pick(&b, 5, &NoLearning) else {
+                let Some((reply, _, _)) = opp.pick(&b, 5, &mut ChooseHooks::new(&NoLearning))
+                else {
                     break;
                 };
                 let before = b.clone();

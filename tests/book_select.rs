@@ -88,10 +88,12 @@ fn zero_win_moves_are_culled_and_width_limits() {
     );
     // The bot's entry point: width from the opponent lists, shares for whispers.
     assert_eq!(
-        book.pick(&start, 1, &NoLearning),
-        Some((e4, "e4 100%".to_string()))
+        book.pick(&start, 1, &mut ChooseHooks::new(&NoLearning)),
+        Some((e4, "e4 100%".to_string(), false))
     );
-    let (_, shares) = book.pick(&start, 2, &NoLearning).expect("in book");
+    let (_, shares, _) = book
+        .pick(&start, 2, &mut ChooseHooks::new(&NoLearning))
+        .expect("in book");
     assert!(
         shares.starts_with("e4 8") && shares.contains(", Nf3 1"),
         "{shares}"

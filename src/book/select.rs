@@ -510,18 +510,19 @@ impl Book {
 
 impl Book {
     /// The bot's entry point: a book move for `board` with `width` from the opponent
-    /// lists, consulting `learned` (the learner), plus the kept moves with their chances
-    /// (`e4 45%, d4 30%`) for whisper level 4. `None` when out of book or the book is off.
+    /// lists and the caller's `hooks` (learned values, evaluation, search), plus the kept
+    /// moves with their chances (`e4 45%, d4 30%`) for whisper level 4 and whether a
+    /// search (`book random 0`) chose it. `None` when out of book or the book is off.
     pub fn pick(
         &mut self,
         board: &Board,
         width: usize,
-        learned: &dyn LearnedValues,
-    ) -> Option<(Move, String)> {
+        hooks: &mut ChooseHooks,
+    ) -> Option<(Move, String, bool)> {
         self.settings.width = width.clamp(1, 99);
-        let choice = self.choose(board, &mut ChooseHooks::new(learned));
+        let choice = self.choose(board, hooks);
         let mv = choice.mv?;
-        Some((mv, choice.table.shares(board)))
+        Some((mv, choice.table.shares(board), choice.searched))
     }
 }
 

@@ -295,6 +295,9 @@ pub struct EngineSection {
     pub book: bool,
     /// Learning switches as `learn N`: 1 book, 2 position, 4 result (0 = off).
     pub learn: u8,
+    /// Book move choice: 0 = weighted random draw (`book random 1`); N > 0 = a search of
+    /// N milliseconds among the book moves picks one (`book random 0`).
+    pub book_search_ms: u64,
     /// Fixed search depth (plies); 0 = no limit. Meant for reduced-strength sparring.
     pub depth_limit: u32,
 }
@@ -308,6 +311,7 @@ impl Default for EngineSection {
             move_overhead_ms: 300,
             book: true,
             learn: 7,
+            book_search_ms: 0,
             depth_limit: 0,
         }
     }

@@ -165,6 +165,7 @@ pub(super) fn check(cfg: &Config) -> Vec<Problem> {
     c.range("engine.hash_mb", e.hash_mb, 1, 65_536);
     c.range("engine.move_overhead_ms", e.move_overhead_ms, 0, 10_000);
     c.range("engine.learn", e.learn, 0, 7);
+    c.range("engine.book_search_ms", e.book_search_ms, 0, 10_000);
     c.range("engine.depth_limit", e.depth_limit, 0, 128);
 
     let t = &cfg.talk;

@@ -2,15 +2,18 @@
 //! transposition table, the per-thread data and the options; starts searches in the
 //! background (`start`, returning a [`SearchHandle`]) or runs them to the end (`search`).
 
-use super::eval::{EvalParams, Evaluator};
+use super::eval::{
+    pawn_hash_entries, EvalParams, Evaluator, PAWN_HASH_DEFAULT_BYTES, PAWN_HASH_MAX_BYTES,
+    PAWN_HASH_MIN_BYTES,
+};
 use super::history::History;
+use super::learned::{LearnedPosition, LearnedTable};
 use super::limits::{EngineOptions, SearchRequest};
 use super::search::LmrTable;
 use super::threads::{lock, run_search, SearchSetup, Shared, Worker};
 use super::time::TimeManager;
-use super::tt::{TranspositionTable, TtBound};
-use super::types::{InfoCallback, SearchResult, NO_EVAL};
-use cozy_chess::Move;
+use super::tt::TranspositionTable;
+use super::types::{InfoCallback, SearchResult};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -20,8 +23,12 @@ use std::time::{Duration, Instant};
 pub struct Engine {
     options: EngineOptions,
     tt: Arc<TranspositionTable>,
+    /// Position learning's entries; kept across `new_game` and `clear_hash`.
+    learned: Arc<LearnedTable>,
     params: EvalParams,
     params_dirty: bool,
+    /// Pawn hash size per search thread (`hashp`), bytes as asked.
+    pawn_hash_bytes: usize,
     pool: Arc<Mutex<Vec<Worker>>>,
     lmr: Arc<LmrTable>,
     current: Option<Arc<Shared>>,
@@ -92,10 +99,12 @@ impl SearchHandle {
     }
 }
 
-fn new_worker(params: &EvalParams) -> Worker {
+fn new_worker(params: &EvalParams, pawn_hash_bytes: usize) -> Worker {
+    let mut eval = Evaluator::new(params.clone());
+    eval.set_pawn_hash_bytes(pawn_hash_bytes);
     Worker {
         hist: History::new(),
-        eval: Evaluator::new(params.clone()),
+        eval,
     }
 }
 
@@ -105,12 +114,17 @@ impl Engine {
         options.threads = options.threads.clamp(1, 512);
         options.multipv = options.multipv.clamp(1, 256);
         let params = EvalParams::default();
-        let workers = (0..options.threads).map(|_| new_worker(&params)).collect();
+        let pawn_hash_bytes = PAWN_HASH_DEFAULT_BYTES;
+        let workers = (0..options.threads)
+            .map(|_| new_worker(&params, pawn_hash_bytes))
+            .collect();
         Engine {
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            learned: Arc::new(LearnedTable::default()),
             options,
             params,
             params_dirty: false,
+            pawn_hash_bytes,
             pool: Arc::new(Mutex::new(workers)),
             lmr: Arc::new(LmrTable::new()),
             current: None,
@@ -142,6 +156,24 @@ impl Engine {
             self.options.hash_mb = mb;
             self.tt = Arc::new(TranspositionTable::new(mb));
         }
+    }
+
+    /// Resizes every search thread's pawn hash table to the largest power-of-two number
+    /// of entries that fits in `bytes` (see [`pawn_hash_entries`] for the limits) and
+    /// returns that number of entries.
+    pub fn set_pawn_hash_bytes(&mut self, bytes: usize) -> usize {
+        self.stop();
+        self.pawn_hash_bytes = bytes.clamp(PAWN_HASH_MIN_BYTES, PAWN_HASH_MAX_BYTES);
+        let mut entries = 0;
+        for w in lock(&self.pool).iter_mut() {
+            entries = w.eval.set_pawn_hash_bytes(self.pawn_hash_bytes);
+        }
+        entries
+    }
+
+    /// Entries of each search thread's pawn hash table.
+    pub fn pawn_hash_entries(&self) -> usize {
+        pawn_hash_entries(self.pawn_hash_bytes).unwrap_or(0)
     }
 
     pub fn set_threads(&mut self, n: usize) {
@@ -186,19 +218,19 @@ impl Engine {
         self.tt.clear();
     }
 
-    /// Seeds the transposition table with a known result for the position whose
-    /// `Board::hash()` is `key` (position learning): `score` in centipawns for the side to
-    /// move there, `depth` the depth it is worth.
-    pub fn tt_seed(&self, key: u64, mv: Move, score: i32, depth: i32) {
-        self.tt.store(
-            key,
-            Some(mv),
-            score.clamp(-20_000, 20_000),
-            NO_EVAL,
-            depth.clamp(0, 250),
-            TtBound::Exact,
-            0,
-        );
+    /// Position learning: replaces the learned positions every later search consults
+    /// (an empty slice forgets them). Unlike hash entries they are honoured at any node,
+    /// principal variation included, whenever their depth covers the depth left there,
+    /// are never overwritten by the search, and survive [`Engine::new_game`] and
+    /// [`Engine::clear_hash`].
+    /// A search already running keeps the table it started with.
+    pub fn set_learned(&mut self, positions: &[LearnedPosition]) {
+        self.learned = Arc::new(LearnedTable::new(positions));
+    }
+
+    /// Number of learned positions the search consults.
+    pub fn learned_count(&self) -> usize {
+        self.learned.len()
     }
 
     /// Starts a search in the background and returns at once.
@@ -224,7 +256,7 @@ impl Engine {
                 pool.truncate(threads);
             }
             while pool.len() < threads {
-                pool.push(new_worker(&self.params));
+                pool.push(new_worker(&self.params, self.pawn_hash_bytes));
             }
             if self.params_dirty {
                 for w in pool.iter_mut() {
@@ -235,6 +267,7 @@ impl Engine {
         }
         let pool = Arc::clone(&self.pool);
         let tt = Arc::clone(&self.tt);
+        let learned = Arc::clone(&self.learned);
         let lmr = Arc::clone(&self.lmr);
         let options = self.options.clone();
         let sh = Arc::clone(&shared);
@@ -243,6 +276,7 @@ impl Engine {
                 let mut workers = lock(&pool);
                 let setup = SearchSetup {
                     tt: &tt,
+                    learned: &learned,
                     shared: &sh,
                     lmr: &lmr,
                     request: &request,

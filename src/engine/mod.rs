@@ -7,6 +7,7 @@ pub mod checks;
 pub mod eval;
 mod facade;
 pub mod history;
+pub mod learned;
 pub mod limits;
 pub mod movepick;
 mod qsearch;
@@ -19,5 +20,6 @@ pub mod tt;
 pub mod types;
 
 pub use facade::{Engine, SearchControl, SearchHandle};
+pub use learned::LearnedPosition;
 pub use limits::{EngineOptions, Limits, SearchRequest};
 pub use types::{Bound, InfoCallback, Score, SearchInfo, SearchResult, MATE, MAX_PLY};

@@ -7,6 +7,7 @@
 use super::checks::CheckInfo;
 use super::eval::Evaluator;
 use super::history::{bonus, History, Played};
+use super::learned::LearnedTable;
 use super::limits::Limits;
 use super::movepick::{MovePicker, OrderContext};
 use super::see::{captured_piece, is_capture, see_ge};
@@ -84,6 +85,8 @@ impl RootMove {
 pub struct Searcher<'a> {
     pub id: usize,
     pub tt: &'a TranspositionTable,
+    /// Learned positions: trusted at any node, PV included, when deep enough.
+    pub learned: &'a LearnedTable,
     pub shared: &'a Shared,
     pub hist: &'a mut History,
     pub eval: &'a mut Evaluator,
@@ -289,6 +292,17 @@ impl<'a> Searcher<'a> {
         }
 
         let key = board.hash();
+        // Position learning: a learned result deep enough for this node ends it, also on
+        // the principal variation (see `learned.rs`).
+        if let Some(l) = self.learned.probe(key, ply) {
+            if l.depth >= depth {
+                if PV {
+                    self.pv[ply][ply] = l.mv;
+                    self.pv_len[ply] = ply + usize::from(l.mv.is_some());
+                }
+                return l.score;
+            }
+        }
         let tt_hit = self.tt.probe(key, ply);
         let tt_move = tt_hit.and_then(|h| h.mv);
         if let Some(h) = tt_hit {

@@ -5,6 +5,7 @@
 
 use super::eval::Evaluator;
 use super::history::History;
+use super::learned::LearnedTable;
 use super::limits::{EngineOptions, SearchRequest};
 use super::movepick::{MoveList, MovePicker, OrderContext};
 use super::search::{LmrTable, RootMove, Searcher, StackEntry};
@@ -128,6 +129,8 @@ pub struct Worker {
 /// Everything one search needs besides the workers.
 pub struct SearchSetup<'a> {
     pub tt: &'a TranspositionTable,
+    /// Position learning's entries (read only).
+    pub learned: &'a LearnedTable,
     pub shared: &'a Shared,
     pub lmr: &'a LmrTable,
     pub request: &'a SearchRequest,
@@ -182,6 +185,7 @@ fn make_searcher<'a>(
     Searcher {
         id,
         tt: setup.tt,
+        learned: setup.learned,
         shared: setup.shared,
         hist: &mut worker.hist,
         eval: &mut worker.eval,

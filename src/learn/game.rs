@@ -312,6 +312,9 @@ impl Learner {
         }
 
         if mode & LEARN_POSITION != 0 {
+            // As Crafty: the position stored is the one of the search that saw the drop
+            // (`cur`), with its score, depth and best move. The search one move earlier
+            // (`prev`), where the drop could have been avoided, meets it two plies down.
             for w in searches.windows(2) {
                 let (prev, cur) = (w[0], w[1]);
                 // Without a recorded best move, the move wily played is the one.

@@ -3,8 +3,11 @@
 //! - Book learning (`learn` bit 1): the searches over the first ten moves out of book,
 //!   with the rating difference, give a learned value for the book move that led there.
 //! - Position learning (bit 2): when a search value falls well below the previous one,
-//!   the position, score, depth and best move are remembered (at most 65,536, oldest
-//!   replaced first) and handed to the engine before each search ([`Learner::tt_seeds`]).
+//!   the position searched then (the one where the drop was seen), its score, depth and
+//!   best move are remembered (at most 65,536, oldest replaced first) and handed to the
+//!   engine, which honours them in every later search, principal variation included
+//!   ([`Learner::learned_positions`], `Engine::set_learned`). The search one move earlier
+//!   meets that position two plies down and so sees the drop in time to avoid it.
 //! - Result learning (bit 4): after losing by mate or resignation, the last book position
 //!   where wily had a choice gets its move forbidden.
 //! - Every game's opponent, ratings, time control, result and reason, and sampled
@@ -28,6 +31,7 @@ pub use store::Store;
 
 use crate::book::LearnedValues;
 use crate::chess::fen::parse_fen;
+use crate::engine::LearnedPosition;
 use cozy_chess::{Board, Move};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -68,7 +72,7 @@ impl Default for LearnSettings {
     }
 }
 
-/// A remembered position, ready for `Engine::tt_seed(hash, mv, score, depth)`.
+/// A remembered position (see [`Learner::learned_positions`] for the engine's form).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TtSeed {
     /// `cozy_chess::Board::hash()` of the position.
@@ -77,6 +81,17 @@ pub struct TtSeed {
     /// Centipawns from the side to move.
     pub score: i32,
     pub depth: i32,
+}
+
+impl From<TtSeed> for LearnedPosition {
+    fn from(s: TtSeed) -> LearnedPosition {
+        LearnedPosition {
+            key: s.hash,
+            mv: s.mv,
+            score: s.score,
+            depth: s.depth,
+        }
+    }
 }
 
 /// A learned book value.
@@ -228,9 +243,7 @@ impl Learner {
         self.book_values.get(&(key, mv)).copied()
     }
 
-    /// Positions for `Engine::tt_seed` (empty when position learning is off). Call
-    /// before each search: `for s in learner.tt_seeds() { engine.tt_seed(s.hash, s.mv,
-    /// s.score, s.depth) }`.
+    /// The remembered positions (empty when position learning is off).
     pub fn tt_seeds(&self) -> Vec<TtSeed> {
         if self.settings.mode & LEARN_POSITION == 0 {
             return Vec::new();
@@ -238,9 +251,17 @@ impl Learner {
         self.positions.values().copied().collect()
     }
 
+    /// The remembered positions in the engine's form (empty when position learning is
+    /// off). Hand them over whenever they change: `engine.set_learned(&learner
+    /// .learned_positions())`; the engine keeps them across new games and hash clears.
+    pub fn learned_positions(&self) -> Vec<LearnedPosition> {
+        let mut out = Vec::new();
+        self.for_each_tt_seed(|s| out.push(LearnedPosition::from(*s)));
+        out
+    }
+
     /// Calls `f` for every remembered position without copying them (nothing when
-    /// position learning is off); e.g. `learner.for_each_tt_seed(|s| engine.tt_seed(s.hash,
-    /// s.mv, s.score, s.depth))` after `Engine::new_game()` or before each search.
+    /// position learning is off).
     pub fn for_each_tt_seed(&self, f: impl FnMut(&TtSeed)) {
         if self.settings.mode & LEARN_POSITION != 0 {
             self.positions.values().for_each(f);

@@ -1,6 +1,6 @@
 //! The UCI protocol: `uci`, `isready`, `ucinewgame`, `position`, `go` (clock, depth, nodes,
 //! movetime, mate, infinite, ponder, searchmoves, and `go perft N`), `stop`, `ponderhit`,
-//! `setoption` (Hash, Threads, Ponder, MultiPV, Move Overhead, Clear Hash, UCI_Chess960,
+//! `setoption` (Hash, Pawn Hash, Threads, Ponder, MultiPV, Move Overhead, Clear Hash, UCI_Chess960,
 //! Contempt) and `quit`. The search runs in the background, so input is read while it
 //! thinks and `stop` is answered at once; `bestmove` is printed by a waiter thread.
 
@@ -291,6 +291,7 @@ impl Uci {
                     "option name Hash type spin default {} min 1 max 65536",
                     o.hash_mb
                 ));
+                self.say("option name Pawn Hash type spin default 1 min 1 max 1024");
                 self.say("option name Threads type spin default 1 min 1 max 256");
                 self.say("option name Ponder type check default false");
                 self.say("option name MultiPV type spin default 1 min 1 max 256");
@@ -375,6 +376,11 @@ impl Uci {
             ("hash", Ok(v)) => {
                 self.stop_search();
                 self.engine.set_hash_mb(v.clamp(1, 65_536) as usize);
+            }
+            ("pawn hash", Ok(v)) => {
+                self.stop_search();
+                let mb = v.clamp(1, 1024) as usize;
+                self.engine.set_pawn_hash_bytes(mb << 20);
             }
             ("threads", Ok(v)) => {
                 self.stop_search();

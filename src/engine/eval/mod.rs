@@ -52,8 +52,23 @@ use pawns::PawnTable;
 use pieces::Psqt;
 use sink::{Sink, Sum};
 
-/// log2 of the number of pawn hash entries per evaluator (8192 entries, about 0.8 MB).
+/// log2 of the number of pawn hash entries per evaluator (8192 entries, the largest
+/// table within the default `hashp` of 1 MB).
 const PAWN_TABLE_BITS: u32 = 13;
+
+/// Pawn hash size limits in bytes (`hashp`): 16 entries up to 1 GiB.
+pub const PAWN_HASH_MIN_BYTES: usize = pawns::PAWN_ENTRY_BYTES << pawns::MIN_BITS;
+pub const PAWN_HASH_MAX_BYTES: usize = pawns::MAX_BYTES;
+/// The default pawn hash size (`hashp=1M`: 8192 entries).
+pub const PAWN_HASH_DEFAULT_BYTES: usize = 1 << 20;
+/// Bytes of one pawn hash entry.
+pub const PAWN_ENTRY_BYTES: usize = pawns::PAWN_ENTRY_BYTES;
+
+/// The pawn hash entries (a power of two) of the largest table that fits in `bytes`;
+/// `None` outside `PAWN_HASH_MIN_BYTES..=PAWN_HASH_MAX_BYTES`.
+pub fn pawn_hash_entries(bytes: usize) -> Option<usize> {
+    PawnTable::bits_for_bytes(bytes).map(|b| 1usize << b)
+}
 
 /// Per-thread evaluator: the weights plus caches (the pawn hash table).
 pub struct Evaluator {
@@ -75,6 +90,23 @@ impl Evaluator {
             kpk: kpk::kpk(),
             params,
         }
+    }
+
+    /// Resizes the pawn hash table to the largest power-of-two number of entries that
+    /// fits in `bytes` (clamped to the limits; a new, empty table when the number of
+    /// entries changes); returns the entries.
+    pub fn set_pawn_hash_bytes(&mut self, bytes: usize) -> usize {
+        let bytes = bytes.clamp(PAWN_HASH_MIN_BYTES, PAWN_HASH_MAX_BYTES);
+        let bits = PawnTable::bits_for_bytes(bytes).unwrap_or(PAWN_TABLE_BITS);
+        if 1usize << bits != self.pawns.len() {
+            self.pawns = PawnTable::new(bits);
+        }
+        self.pawns.len()
+    }
+
+    /// Entries of the pawn hash table.
+    pub fn pawn_hash_entries(&self) -> usize {
+        self.pawns.len()
     }
 
     /// The weights in use.

@@ -60,20 +60,44 @@ fn pawn_key(white: u64, black: u64) -> u64 {
     k ^ (k >> 32)
 }
 
-/// Fixed-size cache of pawn structure evaluations (one per `Evaluator`).
+/// Cache of pawn structure evaluations (one per `Evaluator`); its size (a power of two
+/// entries) is set by `hashp` / the pawn hash options.
 pub(crate) struct PawnTable {
     entries: Box<[PawnEntry]>,
     shift: u32,
 }
 
+/// Bytes of one pawn hash entry.
+pub(crate) const PAWN_ENTRY_BYTES: usize = std::mem::size_of::<PawnEntry>();
+/// Smallest and largest table, as log2 of the entries.
+pub(crate) const MIN_BITS: u32 = 4;
+pub(crate) const MAX_BITS: u32 = 24;
+/// Largest size `hashp` accepts, in bytes.
+pub(crate) const MAX_BYTES: usize = 1 << 30;
+
 impl PawnTable {
-    /// A table of `1 << bits` entries.
+    /// A table of `1 << bits` entries (`bits` clamped to `MIN_BITS..=MAX_BITS`).
     pub fn new(bits: u32) -> Self {
-        let bits = bits.clamp(4, 24);
+        let bits = bits.clamp(MIN_BITS, MAX_BITS);
         PawnTable {
             entries: vec![PawnEntry::EMPTY; 1usize << bits].into_boxed_slice(),
             shift: 64 - bits,
         }
+    }
+
+    /// log2 of the entries of the largest table that fits in `bytes`, or `None` when not
+    /// even the smallest fits or `bytes` is over `MAX_BYTES`.
+    pub fn bits_for_bytes(bytes: usize) -> Option<u32> {
+        let entries = bytes / PAWN_ENTRY_BYTES;
+        if entries < 1 << MIN_BITS || bytes > MAX_BYTES {
+            return None;
+        }
+        Some((usize::BITS - 1 - entries.leading_zeros()).min(MAX_BITS))
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.entries.len()
     }
 
     /// Forgets every entry (needed when the weights change).
@@ -236,5 +260,19 @@ mod tests {
         assert_eq!(first.score, sum.acc);
         // e5 is passed for White (no black pawns on d-f files in front).
         assert_ne!(first.passed[0] & sq("e5"), 0);
+    }
+
+    #[test]
+    fn sizes_are_powers_of_two_within_the_bytes() {
+        assert_eq!(PawnTable::bits_for_bytes(0), None);
+        assert_eq!(PawnTable::bits_for_bytes(16 * PAWN_ENTRY_BYTES - 1), None);
+        assert_eq!(PawnTable::bits_for_bytes(16 * PAWN_ENTRY_BYTES), Some(4));
+        assert_eq!(PawnTable::bits_for_bytes(MAX_BYTES + 1), None);
+        for bytes in [1usize << 20, 3 << 20, 5_000_000, MAX_BYTES] {
+            let bits = PawnTable::bits_for_bytes(bytes).expect("in range");
+            let used = PAWN_ENTRY_BYTES << bits;
+            assert!(used <= bytes && 2 * used > bytes, "{bytes}: {bits} bits");
+            assert_eq!(PawnTable::new(bits).len(), 1 << bits);
+        }
     }
 }

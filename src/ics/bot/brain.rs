@@ -4,8 +4,9 @@
 //! on the async driver's threads.
 
 use super::input::{Input, SearchSpec};
-use crate::engine::{Engine, EngineOptions, SearchControl, SearchInfo, SearchRequest};
-use cozy_chess::Move;
+use crate::engine::{
+    Engine, EngineOptions, LearnedPosition, SearchControl, SearchInfo, SearchRequest,
+};
 use std::sync::mpsc as std_mpsc;
 use tokio::sync::mpsc;
 
@@ -15,8 +16,8 @@ pub enum BrainCmd {
     Start(Box<SearchSpec>),
     Stop(u64),
     PonderHit(u64),
-    /// Position learning: seed the hash table (`Board::hash`, move, score, depth).
-    Seed(Vec<(u64, Move, i32, i32)>),
+    /// Position learning: the learned positions every later search consults.
+    Learned(Vec<LearnedPosition>),
 }
 
 /// Handle on the engine thread; dropping it ends the thread.
@@ -64,8 +65,6 @@ fn run(
 ) {
     let mut engine = Engine::new(options);
     let mut current: Option<(u64, SearchControl)> = None;
-    // Position learning: re-seeded after every hash clear.
-    let mut seeds: Vec<(u64, Move, i32, i32)> = Vec::new();
     for cmd in rx {
         match cmd {
             BrainCmd::Start(spec) => {
@@ -73,10 +72,8 @@ fn run(
                     c.stop();
                 }
                 if spec.new_game {
+                    // Learned positions live outside the hash table and survive this.
                     engine.new_game();
-                    for &(key, mv, score, depth) in &seeds {
-                        engine.tt_seed(key, mv, score, depth);
-                    }
                 }
                 engine.set_draw_score(spec.draw_score);
                 let id = spec.id;
@@ -121,12 +118,7 @@ fn run(
                     }
                 }
             }
-            BrainCmd::Seed(new) => {
-                for &(key, mv, score, depth) in &new {
-                    engine.tt_seed(key, mv, score, depth);
-                }
-                seeds = new;
-            }
+            BrainCmd::Learned(positions) => engine.set_learned(&positions),
         }
     }
     if let Some((_, c)) = current {

@@ -170,13 +170,13 @@ pub async fn run(cfg: Config, opts: RunOptions) -> Result<RunReport, BotError> {
         max_games: opts.max_games,
         cfg: cfg.clone(),
     };
-    let seeds = d.learn.tt_seeds();
-    if !seeds.is_empty() {
+    let learned = d.learn.learned_positions();
+    if !learned.is_empty() {
         tracing::info!(
-            "position learning: {} positions for the hash table",
-            seeds.len()
+            "position learning: {} learned positions for the search",
+            learned.len()
         );
-        d.brain.send(BrainCmd::Seed(seeds));
+        d.brain.send(BrainCmd::Learned(learned));
     }
     let mut shutdown = opts.shutdown;
     let mut backoff = Backoff::new(
@@ -367,9 +367,9 @@ impl Driver {
                         tracing::warn!("lost on time: {} vs {}", f.record.white, f.record.black);
                     }
                     self.learn.game_finished(&f);
-                    let seeds = self.learn.tt_seeds();
-                    if !seeds.is_empty() {
-                        self.brain.send(BrainCmd::Seed(seeds));
+                    let learned = self.learn.learned_positions();
+                    if !learned.is_empty() {
+                        self.brain.send(BrainCmd::Learned(learned));
                     }
                     if let Some(mut l) = self.game_log.take() {
                         l.line(&format!("{} {}", f.record.result, f.record.end_text));

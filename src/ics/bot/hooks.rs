@@ -3,6 +3,7 @@
 //! hooks run after every game.
 
 use super::input::FinishedGame;
+use crate::engine::LearnedPosition;
 use cozy_chess::{Board, Move};
 
 /// A book move chosen for a position.
@@ -11,6 +12,8 @@ pub struct BookPick {
     pub mv: Move,
     /// The candidates with their shares, for whisper level 4 (`e4 45%, d4 30%`).
     pub candidates: String,
+    /// A search among the book moves chose it (`engine.book_search_ms`).
+    pub searched: bool,
 }
 
 /// The opening book as the bot uses it.
@@ -34,9 +37,9 @@ pub trait LearnSink: Send {
     /// Called once per finished game; errors are logged by the implementation.
     fn game_finished(&mut self, game: &FinishedGame);
 
-    /// Positions to seed the engine's hash table with (position learning):
-    /// (`Board::hash`, move, score for the side to move, depth).
-    fn tt_seeds(&self) -> Vec<(u64, Move, i32, i32)> {
+    /// Position learning: the learned positions the engine consults in every search
+    /// (see `Engine::set_learned`).
+    fn learned_positions(&self) -> Vec<LearnedPosition> {
         Vec::new()
     }
 }

@@ -1,22 +1,68 @@
 //! The bot's link to the opening book and the learning store: one shared
 //! [`BookAndLearning`] behind the session's [`BookSource`] (book moves within the
-//! opponent's book width, consulting learned values) and the driver's [`LearnSink`]
+//! opponent's book width, consulting learned values, the static evaluation for the
+//! `bookw eval` term and, with `engine.book_search_ms`, a short search among the book
+//! moves as `book random 0` does) and the driver's [`LearnSink`]
 //! (book, position and result learning and opponent statistics after every game, in one
 //! transaction). A missing or damaged book or store is logged and the bot plays on
 //! without it.
 
 use super::hooks::{BookPick, BookSource, LearnSink};
 use super::input::{EndKind, FinishedGame};
-use crate::book::{Book, BookPaths, NoLearning};
+use crate::book::{Book, BookPaths, BookTable, ChooseHooks, LearnedValues, NoLearning};
 use crate::config::Config;
+use crate::engine::eval::{EvalParams, Evaluator};
+use crate::engine::{Engine, EngineOptions, LearnedPosition, Limits, SearchRequest};
 use crate::learn::{GameOutcome, GameRecord, Learner, SearchRecord};
 use cozy_chess::{Board, Move};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 /// The book and the learner, shared by the two hooks.
 pub struct BookAndLearning {
     pub book: Option<Book>,
     pub learner: Option<Learner>,
+    /// Static evaluation for the `bookw eval` term.
+    evaluator: Evaluator,
+    /// `engine.book_search_ms` > 0 (`book random 0`): a small engine of its own (the
+    /// game's engine is busy on its own thread) searching only the kept book moves.
+    book_search: Option<(Engine, Duration)>,
+}
+
+impl BookAndLearning {
+    /// Runs `f` with the book (if any) and the selection hooks: learned values, the
+    /// static evaluation and, when configured, the short search among the book moves.
+    fn with_hooks<T>(&mut self, f: impl FnOnce(&mut Book, &mut ChooseHooks) -> T) -> Option<T> {
+        let BookAndLearning {
+            book,
+            learner,
+            evaluator,
+            book_search,
+        } = self;
+        let book = book.as_mut()?;
+        let learned: &dyn LearnedValues = match learner {
+            Some(l) => &*l,
+            None => &NoLearning,
+        };
+        let mut eval = |b: &Board| evaluator.evaluate(b);
+        let mut search;
+        let mut hooks = ChooseHooks::new(learned);
+        hooks.eval = Some(&mut eval);
+        if let Some((engine, time)) = book_search.as_mut() {
+            let time = *time;
+            search = move |b: &Board, moves: &[Move]| {
+                let req = SearchRequest {
+                    board: b.clone(),
+                    history: Vec::new(),
+                    limits: Limits::movetime(time),
+                    searchmoves: moves.to_vec(),
+                };
+                engine.search(req, Box::new(|_| {})).best
+            };
+            hooks.search = Some(&mut search);
+        }
+        Some(f(book, &mut hooks))
+    }
 }
 
 type Shared = Arc<Mutex<BookAndLearning>>;
@@ -24,7 +70,7 @@ type Shared = Arc<Mutex<BookAndLearning>>;
 /// Opens the book (`paths.book`) and the learning store (`paths.learning`) named in the
 /// settings; problems are logged, never fatal.
 pub fn open(cfg: &Config) -> (BookHook, LearnHook) {
-    let book = if cfg.engine.book {
+    let mut book = if cfg.engine.book {
         let (mut b, errors) = Book::load(BookPaths::in_dir(&cfg.paths.book));
         for e in errors {
             tracing::warn!("book: {e}");
@@ -53,23 +99,51 @@ pub fn open(cfg: &Config) -> (BookHook, LearnHook) {
     } else {
         None
     };
-    let shared = Arc::new(Mutex::new(BookAndLearning { book, learner }));
+    let book_search = (cfg.engine.book_search_ms > 0).then(|| {
+        let engine = Engine::new(EngineOptions {
+            threads: 1,
+            hash_mb: 4,
+            ..EngineOptions::default()
+        });
+        (engine, Duration::from_millis(cfg.engine.book_search_ms))
+    });
+    if let Some(b) = book.as_mut() {
+        b.settings.random = book_search.is_none();
+    }
+    let shared = Arc::new(Mutex::new(BookAndLearning {
+        book,
+        learner,
+        evaluator: Evaluator::new(EvalParams::default()),
+        book_search,
+    }));
     (BookHook(shared.clone()), LearnHook(shared))
 }
 
 /// The session's book.
 pub struct BookHook(Shared);
 
+impl BookHook {
+    /// The candidate table the next [`BookSource::pick`] would draw from (tests, `show
+    /// book`-like diagnostics); `None` without a book.
+    pub fn table(&self, board: &Board, width: u32) -> Option<BookTable> {
+        let mut g = self.0.lock().ok()?;
+        g.with_hooks(|book, hooks| {
+            book.settings.width = (width as usize).clamp(1, 99);
+            book.table(board, hooks)
+        })
+    }
+}
+
 impl BookSource for BookHook {
     fn pick(&mut self, board: &Board, width: u32) -> Option<BookPick> {
         let mut g = self.0.lock().ok()?;
-        let BookAndLearning { book, learner } = &mut *g;
-        let book = book.as_mut()?;
-        let (mv, candidates) = match learner {
-            Some(l) => book.pick(board, width as usize, &*l)?,
-            None => book.pick(board, width as usize, &NoLearning)?,
-        };
-        Some(BookPick { mv, candidates })
+        let (mv, candidates, searched) =
+            g.with_hooks(|book, hooks| book.pick(board, width as usize, hooks))??;
+        Some(BookPick {
+            mv,
+            candidates,
+            searched,
+        })
     }
 }
 
@@ -125,7 +199,7 @@ impl LearnSink for LearnHook {
         let Ok(mut g) = self.0.lock() else {
             return;
         };
-        let BookAndLearning { book, learner } = &mut *g;
+        let BookAndLearning { book, learner, .. } = &mut *g;
         let Some(learner) = learner.as_mut() else {
             return;
         };
@@ -136,18 +210,13 @@ impl LearnSink for LearnHook {
         }
     }
 
-    fn tt_seeds(&self) -> Vec<(u64, Move, i32, i32)> {
+    fn learned_positions(&self) -> Vec<LearnedPosition> {
         let Ok(g) = self.0.lock() else {
             return Vec::new();
         };
         g.learner
             .as_ref()
-            .map(|l| {
-                l.tt_seeds()
-                    .into_iter()
-                    .map(|s| (s.hash, s.mv, s.score, s.depth))
-                    .collect()
-            })
+            .map(Learner::learned_positions)
             .unwrap_or_default()
     }
 }

@@ -323,7 +323,15 @@ impl Session {
                     for cmd in g.talker.on_book(now, &root, pick.mv, &pick.candidates) {
                         out.push(Action::SendNow(cmd));
                     }
-                    out.push(Action::GameLog(format!("book move ({})", pick.candidates)));
+                    out.push(Action::GameLog(format!(
+                        "book move{} ({})",
+                        if pick.searched {
+                            ", chosen by a search"
+                        } else {
+                            ""
+                        },
+                        pick.candidates
+                    )));
                     g.sent = Some(pick.mv);
                     g.expected_reply = None;
                     g.pending_comment = Some("book".into());

@@ -225,6 +225,7 @@ impl BookSource for OneMoveBook {
         move_from_uci(b, "e2e4", false).ok().map(|mv| BookPick {
             mv,
             candidates: "e4 100%".into(),
+            searched: false,
         })
     }
 }

@@ -74,10 +74,15 @@ pub fn command(c: &mut Console, _args: &[&str]) -> CmdResult {
             let l = Learner::open(&path).map_err(|e| format!("{word}: {e}"))?;
             c.learner = Some(l);
         }
-        match c.learner.as_mut() {
+        let text = match c.learner.as_mut() {
             Some(l) => crate::learn::console::command(l, &line).map_err(|e| e.to_string())?,
             None => return Err(format!("{word}: the learning store is not open")),
+        };
+        // `learn N`, `import` and `learn clear` may change what position learning knows.
+        if let Some(l) = c.learner.as_ref() {
+            c.runner.engine.set_learned(&l.learned_positions());
         }
+        text
     };
     for l in text.lines() {
         c.say(l);
@@ -131,6 +136,9 @@ pub fn book_move(c: &mut Console) -> Option<Move> {
         if !moves.is_empty() {
             c.say(&format!("        book moves {{{}}}", moves.join(", ")));
         }
+    }
+    if choice.searched {
+        c.say("        (chosen by a short search among the book moves)");
     }
     choice.mv
 }

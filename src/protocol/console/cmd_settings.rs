@@ -193,20 +193,29 @@ pub fn hash(c: &mut Console, args: &[&str]) -> CmdResult {
 }
 
 pub fn hashp(c: &mut Console, args: &[&str]) -> CmdResult {
+    use crate::engine::eval::{
+        pawn_hash_entries, PAWN_ENTRY_BYTES, PAWN_HASH_MAX_BYTES, PAWN_HASH_MIN_BYTES,
+    };
     let [a] = args else {
         return Err("usage: hashp=N[K|M] (e.g. hashp=4M)".into());
     };
     let bytes = parse_size(a)?;
-    if !(1 << 10..=1 << 30).contains(&bytes) {
-        return Err("hashp: size must be between 1K and 1G".into());
-    }
+    let Some(entries) = pawn_hash_entries(bytes) else {
+        return Err(format!(
+            "hashp: {a} is out of range: the pawn hash table holds a power of two entries of \
+             {PAWN_ENTRY_BYTES} bytes, from {} to {}",
+            fmt_bytes(PAWN_HASH_MIN_BYTES),
+            fmt_bytes(PAWN_HASH_MAX_BYTES)
+        ));
+    };
     c.stop_pondering();
-    c.settings.hashp_bytes = bytes;
+    c.runner.engine.set_pawn_hash_bytes(bytes);
+    c.settings.hashp_bytes = entries * PAWN_ENTRY_BYTES;
     done(
         c,
         format!(
-            "pawn hash table: {} (recorded; this build's evaluation sizes its pawn cache itself)",
-            fmt_bytes(bytes)
+            "pawn hash table: {entries} entries, {} per search thread",
+            fmt_bytes(entries * PAWN_ENTRY_BYTES)
         ),
     )
 }

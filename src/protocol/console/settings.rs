@@ -131,7 +131,11 @@ impl Default for Settings {
             operator_time: Duration::ZERO,
             ponder: false,
             hash_bytes: 64 << 20,
-            hashp_bytes: 4 << 20,
+            hashp_bytes: crate::engine::eval::pawn_hash_entries(
+                crate::engine::eval::PAWN_HASH_DEFAULT_BYTES,
+            )
+            .unwrap_or(0)
+                * crate::engine::eval::PAWN_ENTRY_BYTES,
             threads: 1,
             draw_score: 0,
             resign: 9,
@@ -187,9 +191,10 @@ impl Settings {
             fmt_secs(self.operator_time)
         ));
         v.push(format!(
-            "hash table: {}, pawn hash table: {}, threads: {}",
+            "hash table: {}, pawn hash table: {} ({} entries per thread), threads: {}",
             fmt_bytes(self.hash_bytes),
             fmt_bytes(self.hashp_bytes),
+            self.hashp_bytes / crate::engine::eval::PAWN_ENTRY_BYTES,
             self.threads
         ));
         v.push(format!(

@@ -354,6 +354,9 @@ impl Session {
             crate::protocol::console::book::with_hooks(&mut self.runner.engine, None, |hooks| {
                 book.choose(board, hooks)
             });
+        if choice.searched {
+            self.send("# book move chosen by a short search among the book moves");
+        }
         choice.mv
     }
 }

@@ -510,7 +510,7 @@ impl Session {
             }
             C::Computer => self.opponent_is_computer = true,
             C::Pause | C::Resume => self.send(&format!("Error (not supported): {raw}")),
-            C::Memory(mb) => self.set_hash(mb as usize),
+            C::Memory(mb) => self.set_memory(mb as usize),
             C::Cores(n) => self.set_threads(n),
             C::Egtpath { .. } => {
                 self.send("Error (not supported): egtpath, wily has no endgame tablebases")
@@ -555,6 +555,16 @@ impl Session {
         let mb = mb.clamp(1, crate::protocol::console::settings::max_hash_mb());
         self.cfg.hash_mb = mb;
         self.runner.engine.set_hash_mb(mb);
+    }
+
+    /// `memory N`: N MB for both tables. Each search thread's pawn hash table gets
+    /// N/32 MB divided by the threads (at least 1 MB), the hash table the rest.
+    fn set_memory(&mut self, mb: usize) {
+        let threads = self.cfg.threads.max(1);
+        let pawn_mb = (mb / 32 / threads).max(1);
+        self.abandon_search();
+        self.runner.engine.set_pawn_hash_bytes(pawn_mb << 20);
+        self.set_hash(mb.saturating_sub(pawn_mb * threads).max(1));
     }
 
     fn set_threads(&mut self, n: usize) {
