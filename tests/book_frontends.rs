@@ -134,3 +134,55 @@ fn bot_passes_evaluation_and_search() {
     );
     assert!(t.elapsed() < std::time::Duration::from_secs(5));
 }
+
+/// xboard opens the learning store it finds in the book folder: moves result learning
+/// forbade are never chosen from the book.
+#[test]
+fn xboard_book_choice_uses_the_learning_store() {
+    let Some(dir) = dir_with_books("frontend-xboard-learn") else {
+        eprintln!("skipping: no shipped book");
+        return;
+    };
+    let start = Board::default();
+    let mut lrn = String::new();
+    let mut legal = Vec::new();
+    start.generate_moves(|set| {
+        legal.extend(set);
+        false
+    });
+    for mv in legal {
+        let san = wily::chess::san::to_san(&start, mv);
+        if san != "d4" {
+            lrn.push_str(&format!(
+                "[FEN \"{}\"]\n[Forbidden \"1\"]\n1. {san} *\n\n",
+                wily::chess::fen::to_fen(&start)
+            ));
+        }
+    }
+    let file = dir.join("book.lrn");
+    std::fs::write(&file, lrn).expect("write book.lrn");
+    {
+        let mut l = wily::learn::Learner::open(&dir.join("book").join("learn.db")).expect("store");
+        l.import(&file, false).expect("import");
+    }
+    let mut w = Wily::spawn(&["xboard"], &dir);
+    w.send("xboard");
+    w.send("protover 2");
+    w.expect("feature done=1", 10);
+    w.send("new");
+    w.send("bk");
+    w.send("ping 1");
+    let first = w.transcript.len();
+    w.expect("pong 1", 20);
+    let kept: Vec<String> = w.transcript[first..]
+        .iter()
+        .map(|l| l.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+        .filter(|t| t.len() >= 13 && t[12].ends_with('%'))
+        .map(|t| t[0].clone())
+        .collect();
+    assert_eq!(kept, vec!["d4".to_string()], "{:?}", &w.transcript[first..]);
+    w.send("go");
+    w.expect("move d2d4", 20);
+    w.send("quit");
+    assert!(w.wait_exit(10));
+}

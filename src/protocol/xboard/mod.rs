@@ -35,8 +35,31 @@ pub fn run(log_dir: Option<PathBuf>) -> Result<(), String> {
         s.send(&format!("# book: {p}"));
     }
     s.book = book;
+    open_learning(&mut s);
     s.run();
     Ok(())
+}
+
+/// Opens the learning store when one exists (the server bot's, or one the console made):
+/// book choices then use learned values and forbidden moves, and the engine the learned
+/// positions. A damaged store is reported as a `#` line and play goes on without it.
+fn open_learning(s: &mut Session) {
+    if s.learner.is_none() {
+        let path = crate::learn::Learner::default_path();
+        if !path.exists() {
+            return;
+        }
+        match crate::learn::Learner::open(&path) {
+            Ok(l) => s.learner = Some(l),
+            Err(e) => {
+                s.send(&format!("# learn: {e}"));
+                return;
+            }
+        }
+    }
+    if let Some(l) = s.learner.as_ref() {
+        s.runner.engine.set_learned(&l.learned_positions());
+    }
 }
 
 /// Continues in xboard mode after `xboard` was typed at the console (or sent as the first
@@ -61,6 +84,8 @@ pub fn run_from_console(c: Console) -> Result<(), String> {
     s.opponent = c.settings.opponent_name.clone();
     s.opponent_is_computer = c.settings.opponent_is_computer;
     s.book = c.book;
+    s.learner = c.learner;
+    open_learning(&mut s);
     // An interface sends `xboard` then `protover`; that first `xboard` line is answered by
     // the newline xboard expects after it.
     let _ = crate::protocol::stdout::line("");

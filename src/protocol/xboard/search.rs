@@ -350,8 +350,9 @@ impl Session {
             return None;
         }
         let book = &mut self.book;
+        let learner = self.learner.as_ref();
         let choice =
-            crate::protocol::console::book::with_hooks(&mut self.runner.engine, None, |hooks| {
+            crate::protocol::console::book::with_hooks(&mut self.runner.engine, learner, |hooks| {
                 book.choose(board, hooks)
             });
         if choice.searched {
@@ -365,9 +366,11 @@ impl Session {
 pub fn book_lines(s: &mut Session) -> Vec<String> {
     let board = s.game.board().clone();
     let book = &s.book;
-    let table = crate::protocol::console::book::with_hooks(&mut s.runner.engine, None, |hooks| {
-        book.table(&board, hooks)
-    });
+    let learner = s.learner.as_ref();
+    let table =
+        crate::protocol::console::book::with_hooks(&mut s.runner.engine, learner, |hooks| {
+            book.table(&board, hooks)
+        });
     table.render(&board).lines().map(str::to_string).collect()
 }
 

@@ -103,6 +103,9 @@ pub struct Session {
     pub quit: bool,
     /// The opening books (`Book::empty()` plays without).
     pub book: crate::book::Book,
+    /// The learning store, when one exists: learned book values and forbidden moves for
+    /// book choices (the engine gets its learned positions when it is opened).
+    pub learner: Option<crate::learn::Learner>,
 }
 
 /// Makes a reason safe inside `Error (...)`: no parentheses, no newlines.
@@ -146,6 +149,7 @@ impl Session {
             ratings: None,
             quit: false,
             book: crate::book::Book::empty(),
+            learner: None,
         }
     }
 
