@@ -149,9 +149,21 @@ async fn xboard_zippy_plays_a_game_with_wily_on_the_local_server() {
         me.name = "tester".into();
         me.cmd("set style 12").await;
         wait_logged_in(&mut me, "zippy").await;
-        // Zippy accepts every challenge; it plays White here and so moves first.
-        me.send("match zippy 1 0 unrated black").await;
-        me.expect("Creating unrated").await;
+        // Zippy accepts every challenge once its engine is ready ("not quite ready" and a
+        // decline before that); it plays White here and so moves first.
+        let mut tries = 0;
+        loop {
+            me.send("match zippy 1 0 unrated black").await;
+            let reply = me
+                .expect_any(&["Creating unrated", "declines the match"])
+                .await;
+            if reply.contains("Creating") {
+                break;
+            }
+            tries += 1;
+            assert!(tries < 60, "zippy kept declining: {reply}");
+            tokio::time::sleep(Duration::from_millis(500)).await;
+        }
         let mut seed = 7u64;
         let mut my_moves = 0;
         let result = loop {

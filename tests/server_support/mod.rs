@@ -158,19 +158,28 @@ impl Client {
     /// Wait for exact bytes; returns the text from the read position to the
     /// end of the match (`\r` removed) and moves the position past it.
     pub async fn expect(&mut self, needle: &str) -> String {
+        self.expect_any(&[needle]).await
+    }
+
+    /// Wait for whichever of `needles` comes first; like [`Client::expect`].
+    pub async fn expect_any(&mut self, needles: &[&str]) -> String {
         let deadline = tokio::time::Instant::now() + WAIT;
         loop {
-            if let Some(i) = find(&self.all[self.pos..], needle.as_bytes()) {
-                let end = self.pos + i + needle.len();
+            let first = needles
+                .iter()
+                .filter_map(|n| find(&self.all[self.pos..], n.as_bytes()).map(|i| (i, n.len())))
+                .min();
+            if let Some((i, len)) = first {
+                let end = self.pos + i + len;
                 let text = String::from_utf8_lossy(&self.all[self.pos..end]).replace('\r', "");
                 self.pos = end;
                 return text;
             }
             if tokio::time::Instant::now() >= deadline || self.closed {
                 panic!(
-                    "{}: waited for {:?}; unread: {:?}",
+                    "{}: waited for one of {:?}; unread: {:?}",
                     self.name,
-                    needle,
+                    needles,
                     self.unread()
                 );
             }
