@@ -122,6 +122,8 @@ pub struct MovePicker {
     skip_quiets: Option<CheckInfo>,
     /// Quiet moves returned so far (selection, then one sort of the rest).
     quiets_picked: usize,
+    /// The remaining quiet moves were cut down to checking ones (after `skip_quiets`).
+    quiets_filtered: bool,
     /// The moving piece of the move returned last.
     last_piece: Piece,
     /// The history score of the move returned last, when it was an ordinary quiet move.
@@ -148,6 +150,7 @@ impl MovePicker {
             captures_only,
             skip_quiets: None,
             quiets_picked: 0,
+            quiets_filtered: false,
             last_piece: Piece::Pawn,
             last_history: None,
         }
@@ -166,6 +169,7 @@ impl MovePicker {
         self.captures_only = captures_only;
         self.skip_quiets = None;
         self.quiets_picked = 0;
+        self.quiets_filtered = false;
         self.last_piece = Piece::Pawn;
         self.last_history = None;
     }
@@ -289,6 +293,21 @@ impl MovePicker {
         }
     }
 
+    /// Keeps, in order, only the remaining quiet moves that give check (late-move pruning
+    /// has started): they are the only ones still returned, so only they need ordering.
+    fn keep_checking_quiets(&mut self, board: &Board, info: &CheckInfo) {
+        let mut kept = self.quiet_idx;
+        for i in self.quiet_idx..self.len {
+            if info.gives_check(board, self.moves[i]) {
+                self.moves[kept] = self.moves[i];
+                self.pieces[kept] = self.pieces[i];
+                self.scores[kept] = self.scores[i];
+                kept += 1;
+            }
+        }
+        self.len = kept;
+    }
+
     /// Moves the first best-scored quiet move of `quiet_idx..len` to `quiet_idx`, keeping
     /// the others in order (so the sequence equals a stable sort, best first).
     #[inline]
@@ -385,6 +404,12 @@ impl MovePicker {
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
+                    if !self.quiets_filtered {
+                        if let Some(info) = self.skip_quiets {
+                            self.keep_checking_quiets(board, &info);
+                            self.quiets_filtered = true;
+                        }
+                    }
                     if self.quiet_idx >= self.len {
                         self.stage = Stage::BadCaptures;
                         continue;
@@ -398,11 +423,6 @@ impl MovePicker {
                     let i = self.quiet_idx;
                     let mv = self.moves[i];
                     self.quiet_idx += 1;
-                    if let Some(info) = &self.skip_quiets {
-                        if !info.gives_check(board, mv) {
-                            continue;
-                        }
-                    }
                     self.last_piece = self.pieces[i];
                     let score = self.scores[i];
                     self.last_history = (score < COUNTER).then_some(score);
