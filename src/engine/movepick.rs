@@ -1,7 +1,8 @@
 //! Move ordering: a staged picker that returns the hash move first (before any move
 //! generation), then good captures by MVV/LVA and capture history (losing ones, checked by
 //! SEE when picked, are pushed back), killers, the counter move, quiet moves by history,
-//! losing captures and under-promotions. Fixed-size arrays: no allocation.
+//! losing captures and under-promotions. Fixed-size arrays: no allocation; the search keeps
+//! one picker per ply and resets it, so a node never clears the arrays either.
 
 use super::checks::CheckInfo;
 use super::history::{History, Played};
@@ -95,13 +96,19 @@ enum Stage {
     BadCaptures,
 }
 
+/// Quiet moves picked one by one (best first) before the rest are sorted at once: most
+/// nodes cut off or prune after a few quiet moves, so sorting them all is wasted work.
+const QUIET_SELECTIONS: usize = 6;
+
 /// The staged move picker of one node.
 ///
 /// Moves live in one array: captures and promotions (`0..n_captures`, scored at
 /// generation) then quiet moves (`n_captures..len`, scored only when the quiet stage is
-/// reached, so a capture cutoff never pays for history lookups).
+/// reached, so a capture cutoff never pays for history lookups). The moving piece of each
+/// move is kept alongside, so neither scoring nor the caller has to look it up.
 pub struct MovePicker {
     moves: [Move; MAX_MOVES],
+    pieces: [Piece; MAX_MOVES],
     scores: [i32; MAX_MOVES],
     len: usize,
     n_captures: usize,
@@ -113,6 +120,14 @@ pub struct MovePicker {
     captures_only: bool,
     /// Set by late-move pruning: quiet moves are skipped unless they give check.
     skip_quiets: Option<CheckInfo>,
+    /// Quiet moves returned so far (selection, then one sort of the rest).
+    quiets_picked: usize,
+    /// The remaining quiet moves were cut down to checking ones (after `skip_quiets`).
+    quiets_filtered: bool,
+    /// The moving piece of the move returned last.
+    last_piece: Piece,
+    /// The history score of the move returned last, when it was an ordinary quiet move.
+    last_history: Option<i32>,
 }
 
 /// Squares where a pawn arrives to promote (either side).
@@ -124,6 +139,7 @@ impl MovePicker {
     pub fn new(tt_move: Option<Move>, captures_only: bool) -> MovePicker {
         MovePicker {
             moves: [NULL_MOVE; MAX_MOVES],
+            pieces: [Piece::Pawn; MAX_MOVES],
             scores: [0; MAX_MOVES],
             len: 0,
             n_captures: 0,
@@ -133,7 +149,42 @@ impl MovePicker {
             tt_move,
             captures_only,
             skip_quiets: None,
+            quiets_picked: 0,
+            quiets_filtered: false,
+            last_piece: Piece::Pawn,
+            last_history: None,
         }
+    }
+
+    /// Makes this picker start over for a new node, as [`MovePicker::new`] would, without
+    /// clearing its arrays (the stages only read what generation wrote).
+    #[inline]
+    pub fn reset(&mut self, tt_move: Option<Move>, captures_only: bool) {
+        self.len = 0;
+        self.n_captures = 0;
+        self.cap_idx = 0;
+        self.quiet_idx = 0;
+        self.stage = Stage::TtMove;
+        self.tt_move = tt_move;
+        self.captures_only = captures_only;
+        self.skip_quiets = None;
+        self.quiets_picked = 0;
+        self.quiets_filtered = false;
+        self.last_piece = Piece::Pawn;
+        self.last_history = None;
+    }
+
+    /// The moving piece of the move [`MovePicker::next`] returned last.
+    #[inline]
+    pub fn last_piece(&self) -> Piece {
+        self.last_piece
+    }
+
+    /// The history score ([`History::quiet_score`]) of the move returned last, when it was
+    /// a quiet move ordered by history (not the hash move, a killer or the counter move).
+    #[inline]
+    pub fn last_history(&self) -> Option<i32> {
+        self.last_history
     }
 
     /// From now on, quiet moves are returned only when they give check (late-move
@@ -152,6 +203,7 @@ impl MovePicker {
         let captures_only = self.captures_only;
         let tt_move = self.tt_move;
         let moves = &mut self.moves;
+        let pieces = &mut self.pieces;
         let scores = &mut self.scores;
         // Captures fill the array from the front, quiet moves from the back.
         let mut front = 0;
@@ -177,6 +229,7 @@ impl MovePicker {
                     None
                 };
                 moves[front] = mv;
+                pieces[front] = piece;
                 scores[front] = Self::capture_score(stm, mv, piece, victim, hist);
                 front += 1;
             }
@@ -192,14 +245,14 @@ impl MovePicker {
                 }
                 back -= 1;
                 moves[back] = mv;
+                pieces[back] = piece;
             }
             false
         });
         // Close the gap: quiet moves follow the captures.
         let n_quiets = MAX_MOVES - back;
-        for i in 0..n_quiets {
-            self.moves[front + i] = self.moves[back + i];
-        }
+        self.moves.copy_within(back..MAX_MOVES, front);
+        self.pieces.copy_within(back..MAX_MOVES, front);
         self.n_captures = front;
         self.len = front + n_quiets;
         self.cap_idx = 0;
@@ -235,23 +288,54 @@ impl MovePicker {
             } else if Some(mv) == ctx.counter {
                 COUNTER
             } else {
-                let piece = board.piece_on(mv.from).unwrap_or(Piece::Pawn);
-                hist.quiet_score(stm, mv, piece, ctx.prev1, ctx.prev2)
+                hist.quiet_score(stm, mv, self.pieces[i], ctx.prev1, ctx.prev2)
             };
         }
     }
 
-    /// Sorts the quiet moves best first (insertion sort: short lists, mostly ordered).
+    /// Keeps, in order, only the remaining quiet moves that give check (late-move pruning
+    /// has started): they are the only ones still returned, so only they need ordering.
+    fn keep_checking_quiets(&mut self, board: &Board, info: &CheckInfo) {
+        let mut kept = self.quiet_idx;
+        for i in self.quiet_idx..self.len {
+            if info.gives_check(board, self.moves[i]) {
+                self.moves[kept] = self.moves[i];
+                self.pieces[kept] = self.pieces[i];
+                self.scores[kept] = self.scores[i];
+                kept += 1;
+            }
+        }
+        self.len = kept;
+    }
+
+    /// Moves the first best-scored quiet move of `quiet_idx..len` to `quiet_idx`, keeping
+    /// the others in order (so the sequence equals a stable sort, best first).
+    #[inline]
+    fn select_quiet(&mut self) {
+        let from = self.quiet_idx;
+        let best = self.best_in(from, self.len);
+        if best > from {
+            self.moves[from..=best].rotate_right(1);
+            self.pieces[from..=best].rotate_right(1);
+            self.scores[from..=best].rotate_right(1);
+        }
+    }
+
+    /// Sorts the quiet moves `quiet_idx..len` best first (stable insertion sort: short
+    /// lists, mostly ordered).
     fn sort_quiets(&mut self) {
-        for i in self.n_captures + 1..self.len {
-            let (m, sc) = (self.moves[i], self.scores[i]);
+        let start = self.quiet_idx;
+        for i in start + 1..self.len {
+            let (m, pc, sc) = (self.moves[i], self.pieces[i], self.scores[i]);
             let mut j = i;
-            while j > self.n_captures && self.scores[j - 1] < sc {
+            while j > start && self.scores[j - 1] < sc {
                 self.moves[j] = self.moves[j - 1];
+                self.pieces[j] = self.pieces[j - 1];
                 self.scores[j] = self.scores[j - 1];
                 j -= 1;
             }
             self.moves[j] = m;
+            self.pieces[j] = pc;
             self.scores[j] = sc;
         }
     }
@@ -281,6 +365,8 @@ impl MovePicker {
                                     && !board.colors(board.side_to_move()).has(mv.to)
                                 || mv.promotion == Some(Piece::Queen));
                         if ok {
+                            self.last_piece = board.piece_on(mv.from).unwrap_or(Piece::Pawn);
+                            self.last_history = None;
                             return Some(mv);
                         }
                         self.tt_move = None;
@@ -306,9 +392,7 @@ impl MovePicker {
                         self.scores[best] = BAD_CAPTURE + (score - GOOD_CAPTURE) / 8;
                         continue;
                     }
-                    self.moves.swap(self.cap_idx, best);
-                    self.scores.swap(self.cap_idx, best);
-                    self.cap_idx += 1;
+                    self.take_capture(best);
                     return Some(mv);
                 }
                 Stage::ScoreQuiets => {
@@ -317,21 +401,31 @@ impl MovePicker {
                         continue;
                     }
                     self.score_quiets(board, hist, ctx);
-                    self.sort_quiets();
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
+                    if !self.quiets_filtered {
+                        if let Some(info) = self.skip_quiets {
+                            self.keep_checking_quiets(board, &info);
+                            self.quiets_filtered = true;
+                        }
+                    }
                     if self.quiet_idx >= self.len {
                         self.stage = Stage::BadCaptures;
                         continue;
                     }
-                    let mv = self.moves[self.quiet_idx];
-                    self.quiet_idx += 1;
-                    if let Some(info) = &self.skip_quiets {
-                        if !info.gives_check(board, mv) {
-                            continue;
-                        }
+                    if self.quiets_picked < QUIET_SELECTIONS {
+                        self.select_quiet();
+                    } else if self.quiets_picked == QUIET_SELECTIONS {
+                        self.sort_quiets();
                     }
+                    self.quiets_picked += 1;
+                    let i = self.quiet_idx;
+                    let mv = self.moves[i];
+                    self.quiet_idx += 1;
+                    self.last_piece = self.pieces[i];
+                    let score = self.scores[i];
+                    self.last_history = (score < COUNTER).then_some(score);
                     return Some(mv);
                 }
                 Stage::BadCaptures => {
@@ -340,13 +434,23 @@ impl MovePicker {
                     }
                     let best = self.best_in(self.cap_idx, self.n_captures);
                     let mv = self.moves[best];
-                    self.moves.swap(self.cap_idx, best);
-                    self.scores.swap(self.cap_idx, best);
-                    self.cap_idx += 1;
+                    self.take_capture(best);
                     return Some(mv);
                 }
             }
         }
+    }
+
+    /// Swaps the capture at `best` to the next capture slot and consumes it.
+    #[inline]
+    fn take_capture(&mut self, best: usize) {
+        let i = self.cap_idx;
+        self.moves.swap(i, best);
+        self.pieces.swap(i, best);
+        self.scores.swap(i, best);
+        self.last_piece = self.pieces[i];
+        self.last_history = None;
+        self.cap_idx += 1;
     }
 }
 

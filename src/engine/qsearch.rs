@@ -4,7 +4,7 @@
 //! (delta pruning) are skipped. In check every evasion is searched and mate is detected.
 
 use super::checks::CheckInfo;
-use super::movepick::{MoveList, MovePicker};
+use super::movepick::MoveList;
 use super::search::Searcher;
 use super::see::{captured_piece, piece_value, see_ge};
 use super::tt::TtBound;
@@ -102,11 +102,11 @@ impl<'a> Searcher<'a> {
 
         let tt_move = tt_hit.and_then(|h| h.mv);
         let ctx = self.order_context(board, ply);
-        let mut picker = MovePicker::new(tt_move, !in_check);
+        self.pickers[ply].reset(tt_move, !in_check);
         let mut best_move: Option<Move> = None;
         let mut moves_searched = 0;
         let original_alpha = alpha;
-        while let Some(mv) = picker.next(board, self.hist, &ctx) {
+        while let Some(mv) = self.pickers[ply].next(board, self.hist, &ctx) {
             if !in_check {
                 let gain = captured_piece(board, mv).map_or(0, piece_value)
                     + mv.promotion

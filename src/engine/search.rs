@@ -108,6 +108,8 @@ pub struct Searcher<'a> {
     pub(crate) root_key_index: usize,
     pub(crate) rep_floor: usize,
     pub(crate) stack: Vec<StackEntry>,
+    /// One move picker per ply, reused node after node (no clearing, no allocation).
+    pub(crate) pickers: Vec<MovePicker>,
     pub(crate) pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pub(crate) pv_len: [usize; MAX_PLY + 2],
     /// Node limit when it must be exact (single thread), else u64::MAX.
@@ -395,7 +397,7 @@ impl<'a> Searcher<'a> {
         }
 
         let ctx = self.order_context(board, ply);
-        let mut picker = MovePicker::new(tt_move, false);
+        self.pickers[ply].reset(tt_move, false);
         let us = board.side_to_move();
         let mut best_score = -INF;
         let mut best_move: Option<Move> = None;
@@ -409,8 +411,8 @@ impl<'a> Searcher<'a> {
         let check_info = CheckInfo::new(board);
         let non_pawn = Self::has_non_pawn_material(board);
 
-        while let Some(mv) = picker.next(board, self.hist, &ctx) {
-            let piece = board.piece_on(mv.from).unwrap_or(Piece::Pawn);
+        while let Some(mv) = self.pickers[ply].next(board, self.hist, &ctx) {
+            let piece = self.pickers[ply].last_piece();
             let victim = if board.colors(us).has(mv.to) {
                 None
             } else {
@@ -429,12 +431,12 @@ impl<'a> Searcher<'a> {
             if ply > 0 && best_score > -MATE_BOUND && non_pawn {
                 if quiet && !gives_check {
                     if moves_searched >= lmp_limit {
-                        picker.skip_quiets(check_info);
+                        self.pickers[ply].skip_quiets(check_info);
                         continue;
                     }
                     let lmr_depth = (depth - 1 - self.lmr.get(depth, moves_searched)).max(0);
                     if !in_check && lmr_depth <= 8 && eval + 100 + 90 * lmr_depth <= alpha {
-                        picker.skip_quiets(check_info);
+                        self.pickers[ply].skip_quiets(check_info);
                         continue;
                     }
                     if lmr_depth <= 3 && hist_score < -3000 * depth {

@@ -211,6 +211,9 @@ fn make_searcher<'a>(
         root_key_index,
         rep_floor: 0,
         stack: vec![StackEntry::default(); MAX_PLY + 4],
+        pickers: (0..MAX_PLY + 4)
+            .map(|_| MovePicker::new(None, false))
+            .collect(),
         pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 2],
         pv_len: [0; MAX_PLY + 2],
         exact_node_limit: if threads == 1 {
