@@ -4,7 +4,8 @@
 //! until the game ends. This is how Crafty has long been run on ICS through xboard.
 //!
 //! Needs `xboard` and `Xvfb` (Debian: `apt-get install xboard xvfb`); without them the
-//! test prints why it skips.
+//! test prints why it skips. Xvfb, xboard and the engine xboard starts are killed when the
+//! test ends, pass or fail.
 
 mod server_support;
 
@@ -32,7 +33,8 @@ fn which(names: &[&str]) -> Option<PathBuf> {
     None
 }
 
-/// A child started in its own process group; the whole group is killed on drop.
+/// A child started in its own process group; the whole group (xboard and the engine it
+/// started) is killed on drop, so nothing outlives the test.
 struct Group(Child);
 
 impl Group {
@@ -45,11 +47,40 @@ impl Group {
 impl Drop for Group {
     fn drop(&mut self) {
         let _ = Command::new("kill")
-            .args(["-KILL", &format!("-{}", self.0.id())])
+            .args(["-s", "KILL", "--", &format!("-{}", self.0.id())])
+            .stderr(Stdio::null())
             .status();
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
+}
+
+/// A virtual X display on a free number (Xvfb picks it and writes it to `-displayfd`).
+fn start_display(xvfb: &Path) -> (Group, String) {
+    use std::io::{BufRead, BufReader};
+    let mut g = Group::spawn(
+        Command::new(xvfb)
+            .args([
+                "-displayfd",
+                "1",
+                "-nolisten",
+                "tcp",
+                "-screen",
+                "0",
+                "1024x768x24",
+            ])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null()),
+    );
+    let out = g.0.stdout.take().expect("Xvfb stdout");
+    let mut line = String::new();
+    BufReader::new(out)
+        .read_line(&mut line)
+        .expect("Xvfb display number");
+    let n = line.trim();
+    assert!(!n.is_empty(), "Xvfb did not start");
+    (g, format!(":{n}"))
 }
 
 /// Some legal move, picked by a small deterministic generator.
@@ -83,13 +114,11 @@ fn server_form(mv: Move) -> String {
     }
 }
 
-fn start_xboard(dir: &Path, port: u16, xboard: &Path, xvfb_run: &Path) -> Group {
+fn start_xboard(dir: &Path, port: u16, xboard: &Path, display: &str) -> Group {
     std::fs::write(dir.join("logon"), "zippy\nzpass\n").unwrap();
     let engine = format!("{} xboard", env!("CARGO_BIN_EXE_wily"));
     Group::spawn(
-        Command::new(xvfb_run)
-            .arg("-a")
-            .arg(xboard)
+        Command::new(xboard)
             .args([
                 "-ics",
                 "-icshost",
@@ -105,6 +134,7 @@ fn start_xboard(dir: &Path, port: u16, xboard: &Path, xvfb_run: &Path) -> Group 
             .arg(dir.join("xboardrc"))
             .args(["-saveSettingsOnExit", "false", "-debug", "-nameOfDebugFile"])
             .arg(dir.join("xboard.debug"))
+            .env("DISPLAY", display)
             .env("WILY_BOOK_DIR", dir.join("book"))
             .env("WILY_LISTS_DIR", dir.join("lists"))
             .env("HOME", dir)
@@ -129,8 +159,8 @@ async fn wait_logged_in(me: &mut Client, name: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn xboard_zippy_plays_a_game_with_wily_on_the_local_server() {
-    let (Some(xboard), Some(xvfb_run)) = (which(&["xboard"]), which(&["xvfb-run"])) else {
-        println!("skipped: xboard and xvfb-run are not installed (apt-get install xboard xvfb)");
+    let (Some(xboard), Some(xvfb)) = (which(&["xboard"]), which(&["Xvfb"])) else {
+        println!("skipped: xboard and Xvfb are not installed (apt-get install xboard xvfb)");
         return;
     };
     let dir = std::env::temp_dir().join(format!("wily-zippy-{}", std::process::id()));
@@ -142,7 +172,8 @@ async fn xboard_zippy_plays_a_game_with_wily_on_the_local_server() {
     })
     .await;
     let addr = server.local_addr();
-    let _xboard = start_xboard(&dir, addr.port(), &xboard, &xvfb_run);
+    let (_display, display) = start_display(&xvfb);
+    let xboard_proc = start_xboard(&dir, addr.port(), &xboard, &display);
     let debug = dir.join("xboard.debug");
     bounded(240, async {
         let mut me = Client::login(addr, "tester", Some("tpass")).await;
@@ -221,6 +252,8 @@ async fn xboard_zippy_plays_a_game_with_wily_on_the_local_server() {
         count("<first : move ") >= 2,
         "wily sent no moves through xboard"
     );
+    // xboard goes first (it would spin on a closed server connection), then the server.
+    drop(xboard_proc);
     server.shutdown().await;
     let _ = std::fs::remove_dir_all(&dir);
 }
