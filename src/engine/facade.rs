@@ -14,6 +14,7 @@ use super::threads::{lock, run_search, SearchSetup, Shared, Worker};
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
 use super::types::{InfoCallback, SearchResult};
+use cozy_chess::Move;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -319,6 +320,23 @@ impl Engine {
             cur.wait_done();
         }
         r
+    }
+
+    /// A short search of `board` (no game history) restricted to `moves`, for the book's
+    /// `book random 0`: the best of them, or `None` when the search found none.
+    pub fn best_of(
+        &mut self,
+        board: &cozy_chess::Board,
+        moves: &[Move],
+        time: Duration,
+    ) -> Option<Move> {
+        let req = SearchRequest {
+            board: board.clone(),
+            history: Vec::new(),
+            limits: super::Limits::movetime(time),
+            searchmoves: moves.to_vec(),
+        };
+        self.search(req, Box::new(|_| {})).best
     }
 }
 

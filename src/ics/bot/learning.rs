@@ -12,7 +12,7 @@ use super::input::{EndKind, FinishedGame};
 use crate::book::{Book, BookPaths, BookTable, ChooseHooks, LearnedValues, NoLearning};
 use crate::config::Config;
 use crate::engine::eval::{EvalParams, Evaluator};
-use crate::engine::{Engine, EngineOptions, LearnedPosition, Limits, SearchRequest};
+use crate::engine::{Engine, EngineOptions, LearnedPosition};
 use crate::learn::{GameOutcome, GameRecord, Learner, SearchRecord};
 use cozy_chess::{Board, Move};
 use std::sync::{Arc, Mutex};
@@ -50,15 +50,7 @@ impl BookAndLearning {
         hooks.eval = Some(&mut eval);
         if let Some((engine, time)) = book_search.as_mut() {
             let time = *time;
-            search = move |b: &Board, moves: &[Move]| {
-                let req = SearchRequest {
-                    board: b.clone(),
-                    history: Vec::new(),
-                    limits: Limits::movetime(time),
-                    searchmoves: moves.to_vec(),
-                };
-                engine.search(req, Box::new(|_| {})).best
-            };
+            search = move |b: &Board, moves: &[Move]| engine.best_of(b, moves, time);
             hooks.search = Some(&mut search);
         }
         Some(f(book, &mut hooks))

@@ -6,7 +6,7 @@
 use super::{CmdResult, Console, Flow};
 use crate::book::{Book, BookPaths, ChooseHooks, LearnedValues, NoLearning};
 use crate::engine::eval::Evaluator;
-use crate::engine::{Engine, Limits, SearchRequest};
+use crate::engine::Engine;
 use crate::ics::lists::OpponentLists;
 use crate::learn::Learner;
 use cozy_chess::{Board, Move};
@@ -34,15 +34,7 @@ pub fn with_hooks<T>(
     };
     let mut evaluator = Evaluator::new(engine.eval_params().clone());
     let mut eval = |b: &Board| evaluator.evaluate(b);
-    let mut search = |b: &Board, moves: &[Move]| {
-        let req = SearchRequest {
-            board: b.clone(),
-            history: Vec::new(),
-            limits: Limits::movetime(BOOK_SEARCH_TIME),
-            searchmoves: moves.to_vec(),
-        };
-        engine.search(req, Box::new(|_| {})).best
-    };
+    let mut search = |b: &Board, moves: &[Move]| engine.best_of(b, moves, BOOK_SEARCH_TIME);
     let mut hooks = ChooseHooks::new(learned);
     hooks.eval = Some(&mut eval);
     hooks.search = Some(&mut search);
