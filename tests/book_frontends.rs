@@ -11,9 +11,15 @@ use wily::config::Config;
 use wily::ics::bot::hooks::BookSource;
 use wily::ics::bot::learning;
 
+/// The checkout's `book/`, or `None` after printing why the test skips.
 fn shipped() -> Option<PathBuf> {
     let b = Path::new(env!("CARGO_MANIFEST_DIR")).join("book");
-    b.join("book.wbk").exists().then_some(b)
+    if b.join("book.wbk").exists() {
+        Some(b)
+    } else {
+        eprintln!("skipping: no shipped book");
+        None
+    }
 }
 
 /// A working folder with a copy of the shipped books in `book/` (the learning store the
@@ -50,7 +56,6 @@ fn assert_evaluated(terms: &[i32], who: &str) {
 #[test]
 fn console_passes_evaluation_and_search() {
     let Some(dir) = dir_with_books("frontend-console") else {
-        eprintln!("skipping: no shipped book");
         return;
     };
     let mut w = Wily::spawn(&[], &dir);
@@ -69,7 +74,6 @@ fn console_passes_evaluation_and_search() {
 #[test]
 fn xboard_passes_evaluation_and_search() {
     let Some(dir) = dir_with_books("frontend-xboard") else {
-        eprintln!("skipping: no shipped book");
         return;
     };
     // `book random 0` is a console setting; the console's book goes on into xboard mode.
@@ -98,7 +102,6 @@ fn xboard_passes_evaluation_and_search() {
 #[test]
 fn bot_passes_evaluation_and_search() {
     let Some(book) = shipped() else {
-        eprintln!("skipping: no shipped book");
         return;
     };
     let mut cfg = Config::default();
@@ -140,7 +143,6 @@ fn bot_passes_evaluation_and_search() {
 #[test]
 fn xboard_book_choice_uses_the_learning_store() {
     let Some(dir) = dir_with_books("frontend-xboard-learn") else {
-        eprintln!("skipping: no shipped book");
         return;
     };
     let start = Board::default();

@@ -245,10 +245,9 @@ impl Learner {
 
     /// The remembered positions (empty when position learning is off).
     pub fn tt_seeds(&self) -> Vec<TtSeed> {
-        if self.settings.mode & LEARN_POSITION == 0 {
-            return Vec::new();
-        }
-        self.positions.values().copied().collect()
+        let mut out = Vec::new();
+        self.for_each_tt_seed(|s| out.push(*s));
+        out
     }
 
     /// The remembered positions in the engine's form (empty when position learning is
