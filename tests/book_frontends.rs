@@ -34,15 +34,32 @@ fn dir_with_books(tag: &str) -> Option<PathBuf> {
     Some(dir)
 }
 
-/// The eval terms of the kept moves in a rendered candidate table (`show book`, `bk`):
-/// columns move games won drawn lost flags learned freq ratio eval learn weight chance.
-fn kept_eval_terms(lines: &[String]) -> Vec<i32> {
+/// The kept moves' rows of a rendered candidate table (`show book`, `bk`): columns move
+/// games won drawn lost flags learned freq ratio eval learn weight chance.
+fn kept_rows(lines: &[String]) -> Vec<Vec<String>> {
     lines
         .iter()
-        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .map(|l| l.split_whitespace().map(str::to_string).collect::<Vec<_>>())
         .filter(|t| t.len() >= 13 && t[12].ends_with('%'))
+        .collect()
+}
+
+/// The eval terms of the kept moves.
+fn kept_eval_terms(lines: &[String]) -> Vec<i32> {
+    kept_rows(lines)
+        .iter()
         .filter_map(|t| t[9].parse().ok())
         .collect()
+}
+
+/// xboard's `bk` answer for a new game (every line up to the `pong` that follows it).
+fn new_game_bk(w: &mut Wily) -> Vec<String> {
+    w.send("new");
+    w.send("bk");
+    w.send("ping 1");
+    let start = w.transcript.len();
+    w.expect("pong 1", 20);
+    w.transcript[start..].to_vec()
 }
 
 fn assert_evaluated(terms: &[i32], who: &str) {
@@ -82,12 +99,7 @@ fn xboard_passes_evaluation_and_search() {
     w.send("xboard");
     w.send("protover 2");
     w.expect("feature done=1", 10);
-    w.send("new");
-    w.send("bk");
-    w.send("ping 1");
-    let start = w.transcript.len();
-    w.expect("pong 1", 20);
-    let lines: Vec<String> = w.transcript[start..].to_vec();
+    let lines = new_game_bk(&mut w);
     assert_evaluated(&kept_eval_terms(&lines), "xboard bk");
     w.send("go");
     w.expect(
@@ -171,18 +183,12 @@ fn xboard_book_choice_uses_the_learning_store() {
     w.send("xboard");
     w.send("protover 2");
     w.expect("feature done=1", 10);
-    w.send("new");
-    w.send("bk");
-    w.send("ping 1");
-    let first = w.transcript.len();
-    w.expect("pong 1", 20);
-    let kept: Vec<String> = w.transcript[first..]
-        .iter()
-        .map(|l| l.split_whitespace().map(str::to_string).collect::<Vec<_>>())
-        .filter(|t| t.len() >= 13 && t[12].ends_with('%'))
+    let lines = new_game_bk(&mut w);
+    let kept: Vec<String> = kept_rows(&lines)
+        .into_iter()
         .map(|t| t[0].clone())
         .collect();
-    assert_eq!(kept, vec!["d4".to_string()], "{:?}", &w.transcript[first..]);
+    assert_eq!(kept, vec!["d4".to_string()], "{lines:?}");
     w.send("go");
     w.expect("move d2d4", 20);
     w.send("quit");
