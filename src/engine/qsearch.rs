@@ -2,6 +2,7 @@
 //! so the static evaluation is only trusted in calm positions. Captures are ordered by
 //! MVV/LVA; those losing material by SEE and those that cannot lift the score near alpha
 //! (delta pruning) are skipped. In check every evasion is searched and mate is detected.
+//! Only the horizon node (the first quiescence ply) uses the hash table.
 
 use super::checks::CheckInfo;
 use super::movepick::MoveList;
@@ -51,7 +52,16 @@ impl<'a> Searcher<'a> {
         }
 
         let key = board.hash();
-        let tt_hit = self.tt.probe(key, ply);
+        // Only the first quiescence ply (the horizon node, `checks`) uses the hash table:
+        // deeper plies are many, short-lived and rarely transpose, and a table probe there
+        // costs a cache miss for little (measured: fewer nodes and more speed on the bench,
+        // as many WAC positions solved at a fixed node count).
+        let use_tt = checks;
+        let tt_hit = if use_tt {
+            self.tt.probe(key, ply)
+        } else {
+            None
+        };
         if let Some(h) = tt_hit {
             if !PV
                 && match h.bound {
@@ -89,7 +99,7 @@ impl<'a> Searcher<'a> {
                 }
             }
             if best_score >= beta {
-                if tt_hit.is_none() {
+                if tt_hit.is_none() && use_tt {
                     self.tt
                         .store(key, None, best_score, static_eval, 0, TtBound::Lower, ply);
                 }
@@ -125,7 +135,6 @@ impl<'a> Searcher<'a> {
             }
             let mut child = board.clone();
             child.play_unchecked(mv);
-            self.tt.prefetch(child.hash());
             self.push_key(child.hash());
             let score = -self.qsearch::<PV>(&child, -beta, -alpha, ply + 1, false);
             self.pop_key();
@@ -174,7 +183,6 @@ impl<'a> Searcher<'a> {
                 }
                 let mut child = board.clone();
                 child.play_unchecked(mv);
-                self.tt.prefetch(child.hash());
                 self.push_key(child.hash());
                 let score = -self.qsearch::<PV>(&child, -beta, -alpha, ply + 1, false);
                 self.pop_key();
@@ -207,8 +215,10 @@ impl<'a> Searcher<'a> {
         } else {
             TtBound::Upper
         };
-        self.tt
-            .store(key, best_move, best_score, static_eval, 0, bound, ply);
+        if use_tt {
+            self.tt
+                .store(key, best_move, best_score, static_eval, 0, bound, ply);
+        }
         best_score
     }
 }
