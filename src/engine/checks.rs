@@ -66,24 +66,36 @@ impl CheckInfo {
     /// True when `mv` (legal on `board`) gives check.
     #[inline]
     pub fn gives_check(&self, board: &Board, mv: Move) -> bool {
-        let us = board.side_to_move();
-        let Some(piece) = board.piece_on(mv.from) else {
-            return false;
-        };
+        match board.piece_on(mv.from) {
+            Some(piece) => self.gives_check_by(board, mv, piece),
+            None => false,
+        }
+    }
+
+    /// [`CheckInfo::gives_check`] when the moving piece is already known.
+    #[inline]
+    pub fn gives_check_by(&self, board: &Board, mv: Move, piece: Piece) -> bool {
         let special = mv.promotion.is_some()
-            || board.colors(us).has(mv.to) // castling (king takes own rook)
+            || board.colors(board.side_to_move()).has(mv.to) // castling (king takes own rook)
             || (piece == Piece::Pawn
                 && mv.from.file() != mv.to.file()
                 && !board.occupied().has(mv.to)); // en passant
         if special {
-            let mut b = board.clone();
-            b.play_unchecked(mv);
-            return !b.checkers().is_empty();
+            return Self::gives_check_played(board, mv);
         }
         if self.by_piece[piece as usize].has(mv.to) {
             return true;
         }
         self.blockers.has(mv.from) && !get_line_rays(self.king, mv.from).has(mv.to)
+    }
+
+    /// The rare cases, answered by playing the move on a copy.
+    #[cold]
+    #[inline(never)]
+    fn gives_check_played(board: &Board, mv: Move) -> bool {
+        let mut b = board.clone();
+        b.play_unchecked(mv);
+        !b.checkers().is_empty()
     }
 }
 

@@ -31,6 +31,13 @@ fn psq(color: Color, piece: Piece, sq: Square) -> usize {
 
 const PSQ: usize = 768;
 
+/// One continuation-history row: [coloured piece][destination] of the current move.
+type PsqRow = [[i16; 64]; 12];
+
+/// The continuation-history row of "no previous move": always zero, never updated, so a
+/// missing earlier move adds nothing without a branch.
+pub const NO_ROW: usize = PSQ;
+
 /// A (colour, piece, destination) triple of a move played earlier on the path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Played {
@@ -44,17 +51,24 @@ impl Played {
     fn index(self) -> usize {
         psq(self.color, self.piece, self.to)
     }
+
+    /// The continuation-history row of an optional earlier move ([`NO_ROW`] for none).
+    #[inline]
+    pub fn row(prev: Option<Played>) -> usize {
+        prev.map_or(NO_ROW, Played::index)
+    }
 }
 
 /// Ordering tables of one thread.
 pub struct History {
     killers: [[Option<Move>; 2]; MAX_PLY + 2],
-    /// [colour][from][to], flattened.
-    butterfly: Vec<i16>,
+    /// [colour][from][to].
+    butterfly: Vec<[[i16; 64]; 64]>,
     /// Indexed by the previous move's coloured piece and destination.
     counter: Vec<Option<Move>>,
-    /// [previous played psq][current psq], flattened (used for 1 and 2 plies back).
-    cont: Vec<i16>,
+    /// [previous played psq][current psq] (used for 1 and 2 plies back); one more row,
+    /// [`NO_ROW`], stays zero.
+    cont: Vec<PsqRow>,
     /// [current psq][victim piece], flattened.
     capture: Vec<i16>,
 }
@@ -69,9 +83,9 @@ impl History {
     pub fn new() -> History {
         History {
             killers: [[None; 2]; MAX_PLY + 2],
-            butterfly: vec![0; 2 * 64 * 64],
+            butterfly: vec![[[0; 64]; 64]; 2],
             counter: vec![None; PSQ],
-            cont: vec![0; PSQ * PSQ],
+            cont: vec![[[0; 64]; 12]; PSQ + 1],
             capture: vec![0; PSQ * 6],
         }
     }
@@ -79,9 +93,9 @@ impl History {
     /// Forgets everything (new game).
     pub fn clear(&mut self) {
         self.killers = [[None; 2]; MAX_PLY + 2];
-        self.butterfly.fill(0);
+        self.butterfly.fill([[0; 64]; 64]);
         self.counter.fill(None);
-        self.cont.fill(0);
+        self.cont.fill([[0; 64]; 12]);
         self.capture.fill(0);
     }
 
@@ -121,11 +135,6 @@ impl History {
         }
     }
 
-    #[inline]
-    fn bf_index(color: Color, mv: Move) -> usize {
-        (color as usize) * 4096 + (mv.from as usize) * 64 + mv.to as usize
-    }
-
     /// Ordering score of a quiet move: butterfly + continuation histories.
     #[inline]
     pub fn quiet_score(
@@ -136,15 +145,20 @@ impl History {
         prev1: Option<Played>,
         prev2: Option<Played>,
     ) -> i32 {
-        let cur = psq(color, piece, mv.to);
-        let mut s = self.butterfly[Self::bf_index(color, mv)] as i32;
-        if let Some(p) = prev1 {
-            s += self.cont[p.index() * PSQ + cur] as i32;
+        self.quiet_scorer(color, Played::row(prev1), Played::row(prev2))
+            .score(mv, piece)
+    }
+
+    /// The tables [`History::quiet_score`] reads for one node (side to move `color`,
+    /// earlier moves' rows from [`Played::row`]), looked up once for all its quiet moves.
+    #[inline]
+    pub fn quiet_scorer(&self, color: Color, row1: usize, row2: usize) -> QuietScorer<'_> {
+        QuietScorer {
+            butterfly: &self.butterfly[color as usize],
+            cont1: &self.cont[row1],
+            cont2: &self.cont[row2],
+            base: (color as usize) * 6,
         }
-        if let Some(p) = prev2 {
-            s += self.cont[p.index() * PSQ + cur] as i32;
-        }
-        s
     }
 
     /// Rewards (positive bonus) or punishes (negative) a quiet move.
@@ -158,13 +172,17 @@ impl History {
         prev2: Option<Played>,
         bonus: i32,
     ) {
-        let cur = psq(color, piece, mv.to);
-        gravity(&mut self.butterfly[Self::bf_index(color, mv)], bonus);
+        let pc = (color as usize) * 6 + piece as usize;
+        let to = mv.to as usize;
+        gravity(
+            &mut self.butterfly[color as usize][mv.from as usize][to],
+            bonus,
+        );
         if let Some(p) = prev1 {
-            gravity(&mut self.cont[p.index() * PSQ + cur], bonus);
+            gravity(&mut self.cont[p.index()][pc][to], bonus);
         }
         if let Some(p) = prev2 {
-            gravity(&mut self.cont[p.index() * PSQ + cur], bonus);
+            gravity(&mut self.cont[p.index()][pc][to], bonus);
         }
     }
 
@@ -186,6 +204,28 @@ impl History {
             &mut self.capture[psq(color, piece, to) * 6 + victim as usize],
             bonus,
         );
+    }
+}
+
+/// Quiet-move scoring for one node: the butterfly row of the side to move and the two
+/// continuation rows, borrowed once.
+pub struct QuietScorer<'a> {
+    butterfly: &'a [[i16; 64]; 64],
+    cont1: &'a PsqRow,
+    cont2: &'a PsqRow,
+    /// Index of the side to move's pawn among the 12 coloured pieces.
+    base: usize,
+}
+
+impl QuietScorer<'_> {
+    /// Butterfly + continuation histories of `mv` made by `piece`.
+    #[inline(always)]
+    pub fn score(&self, mv: Move, piece: Piece) -> i32 {
+        let pc = self.base + piece as usize;
+        let to = mv.to as usize;
+        self.butterfly[mv.from as usize][to] as i32
+            + self.cont1[pc][to] as i32
+            + self.cont2[pc][to] as i32
     }
 }
 

@@ -5,7 +5,7 @@
 //! one picker per ply and resets it, so a node never clears the arrays either.
 
 use super::checks::CheckInfo;
-use super::history::{History, Played};
+use super::history::{History, Played, NO_ROW};
 use super::see::{captured_piece, piece_value, see_ge};
 use cozy_chess::{BitBoard, Board, Move, Piece, PieceMoves, Rank, Square};
 
@@ -78,12 +78,26 @@ impl MoveList {
 }
 
 /// What the picker needs to know about the path leading to this node.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 pub struct OrderContext {
     pub prev1: Option<Played>,
     pub prev2: Option<Played>,
+    /// Continuation-history rows of `prev1` and `prev2` ([`Played::row`]).
+    pub rows: [usize; 2],
     pub killers: [Option<Move>; 2],
     pub counter: Option<Move>,
+}
+
+impl Default for OrderContext {
+    fn default() -> Self {
+        OrderContext {
+            prev1: None,
+            prev2: None,
+            rows: [NO_ROW; 2],
+            killers: [None; 2],
+            counter: None,
+        }
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -100,19 +114,40 @@ enum Stage {
 /// nodes cut off or prune after a few quiet moves, so sorting them all is wasted work.
 const QUIET_SELECTIONS: usize = 6;
 
+/// A sort key: the score in the high 32 bits (biased so unsigned order is signed order),
+/// then 255 minus the move's slot, so that among equal scores the earlier slot wins and
+/// every key is unique (any selection or sort then gives one fixed order).
+#[inline(always)]
+fn key(score: i32, slot: usize) -> u64 {
+    (((score as u32) ^ 0x8000_0000) as u64) << 32 | (255 - slot) as u64
+}
+
+#[inline(always)]
+fn key_score(key: u64) -> i32 {
+    ((key >> 32) as u32 ^ 0x8000_0000) as i32
+}
+
+#[inline(always)]
+fn key_slot(key: u64) -> usize {
+    255 - (key & 0xFF) as usize
+}
+
 /// The staged move picker of one node.
 ///
-/// Moves live in one array: captures and promotions (`0..n_captures`, scored at
-/// generation) then quiet moves (`n_captures..len`, scored only when the quiet stage is
-/// reached, so a capture cutoff never pays for history lookups). The moving piece of each
-/// move is kept alongside, so neither scoring nor the caller has to look it up.
+/// Generation writes each move and its moving piece once, into a slot: captures and
+/// promotions from the front, quiet moves from the back. Ordering then works on sort keys
+/// ([`key`]: score and slot in one `u64`) alone: captures' keys (`0..n_captures`) are made
+/// at generation, quiet moves' keys (`n_captures..len`) only when the quiet stage is
+/// reached, so a capture cutoff never pays for history lookups.
 pub struct MovePicker {
     moves: [Move; MAX_MOVES],
     pieces: [Piece; MAX_MOVES],
-    scores: [i32; MAX_MOVES],
+    keys: [u64; MAX_MOVES],
     len: usize,
     n_captures: usize,
-    /// Next unpicked capture / quiet.
+    /// First slot of the quiet moves.
+    quiet_slot: usize,
+    /// Next unpicked capture / quiet key.
     cap_idx: usize,
     quiet_idx: usize,
     stage: Stage,
@@ -140,9 +175,10 @@ impl MovePicker {
         MovePicker {
             moves: [NULL_MOVE; MAX_MOVES],
             pieces: [Piece::Pawn; MAX_MOVES],
-            scores: [0; MAX_MOVES],
+            keys: [0; MAX_MOVES],
             len: 0,
             n_captures: 0,
+            quiet_slot: MAX_MOVES,
             cap_idx: 0,
             quiet_idx: 0,
             stage: Stage::TtMove,
@@ -162,6 +198,7 @@ impl MovePicker {
     pub fn reset(&mut self, tt_move: Option<Move>, captures_only: bool) {
         self.len = 0;
         self.n_captures = 0;
+        self.quiet_slot = MAX_MOVES;
         self.cap_idx = 0;
         self.quiet_idx = 0;
         self.stage = Stage::TtMove;
@@ -193,6 +230,7 @@ impl MovePicker {
         self.skip_quiets = Some(info);
     }
 
+    #[inline(never)]
     fn generate(&mut self, board: &Board, hist: &History) {
         let stm = board.side_to_move();
         let enemy = board.colors(!stm);
@@ -204,8 +242,8 @@ impl MovePicker {
         let tt_move = self.tt_move;
         let moves = &mut self.moves;
         let pieces = &mut self.pieces;
-        let scores = &mut self.scores;
-        // Captures fill the array from the front, quiet moves from the back.
+        let keys = &mut self.keys;
+        // Captures fill the slots from the front, quiet moves from the back.
         let mut front = 0;
         let mut back = MAX_MOVES;
         board.generate_moves(|pm| {
@@ -230,7 +268,7 @@ impl MovePicker {
                 };
                 moves[front] = mv;
                 pieces[front] = piece;
-                scores[front] = Self::capture_score(stm, mv, piece, victim, hist);
+                keys[front] = key(Self::capture_score(stm, mv, piece, victim, hist), front);
                 front += 1;
             }
             if captures_only {
@@ -249,12 +287,9 @@ impl MovePicker {
             }
             false
         });
-        // Close the gap: quiet moves follow the captures.
-        let n_quiets = MAX_MOVES - back;
-        self.moves.copy_within(back..MAX_MOVES, front);
-        self.pieces.copy_within(back..MAX_MOVES, front);
         self.n_captures = front;
-        self.len = front + n_quiets;
+        self.quiet_slot = back;
+        self.len = front + (MAX_MOVES - back);
         self.cap_idx = 0;
         self.quiet_idx = front;
     }
@@ -277,79 +312,97 @@ impl MovePicker {
         }
     }
 
+    /// Makes the quiet moves' keys: killers, then the counter move, then history. When
+    /// late-move pruning has already started, only the quiet moves that give check get a
+    /// key (the others would never be returned).
+    #[inline(never)]
     fn score_quiets(&mut self, board: &Board, hist: &History, ctx: &OrderContext) {
-        let stm = board.side_to_move();
-        for i in self.n_captures..self.len {
-            let mv = self.moves[i];
-            self.scores[i] = if Some(mv) == ctx.killers[0] {
+        let scorer = hist.quiet_scorer(board.side_to_move(), ctx.rows[0], ctx.rows[1]);
+        let filter = self.skip_quiets;
+        self.quiets_filtered = filter.is_some();
+        let mut i = self.n_captures;
+        for slot in self.quiet_slot..MAX_MOVES {
+            let mv = self.moves[slot];
+            if let Some(info) = &filter {
+                if !info.gives_check_by(board, mv, self.pieces[slot]) {
+                    continue;
+                }
+            }
+            let score = if Some(mv) == ctx.killers[0] {
                 KILLER_1
             } else if Some(mv) == ctx.killers[1] {
                 KILLER_2
             } else if Some(mv) == ctx.counter {
                 COUNTER
             } else {
-                hist.quiet_score(stm, mv, self.pieces[i], ctx.prev1, ctx.prev2)
+                scorer.score(mv, self.pieces[slot])
             };
+            self.keys[i] = key(score, slot);
+            i += 1;
         }
+        self.len = i;
     }
 
-    /// Keeps, in order, only the remaining quiet moves that give check (late-move pruning
-    /// has started): they are the only ones still returned, so only they need ordering.
+    /// Keeps only the remaining quiet moves that give check (late-move pruning has
+    /// started): they are the only ones still returned, so only they need ordering.
+    #[inline(never)]
     fn keep_checking_quiets(&mut self, board: &Board, info: &CheckInfo) {
         let mut kept = self.quiet_idx;
         for i in self.quiet_idx..self.len {
-            if info.gives_check(board, self.moves[i]) {
-                self.moves[kept] = self.moves[i];
-                self.pieces[kept] = self.pieces[i];
-                self.scores[kept] = self.scores[i];
+            let k = self.keys[i];
+            let slot = key_slot(k);
+            if info.gives_check_by(board, self.moves[slot], self.pieces[slot]) {
+                self.keys[kept] = k;
                 kept += 1;
             }
         }
         self.len = kept;
     }
 
-    /// Moves the first best-scored quiet move of `quiet_idx..len` to `quiet_idx`, keeping
-    /// the others in order (so the sequence equals a stable sort, best first).
+    /// Moves the best remaining quiet key to `quiet_idx`.
     #[inline]
     fn select_quiet(&mut self) {
         let from = self.quiet_idx;
-        let best = self.best_in(from, self.len);
-        if best > from {
-            self.moves[from..=best].rotate_right(1);
-            self.pieces[from..=best].rotate_right(1);
-            self.scores[from..=best].rotate_right(1);
-        }
-    }
-
-    /// Sorts the quiet moves `quiet_idx..len` best first (stable insertion sort: short
-    /// lists, mostly ordered).
-    fn sort_quiets(&mut self) {
-        let start = self.quiet_idx;
-        for i in start + 1..self.len {
-            let (m, pc, sc) = (self.moves[i], self.pieces[i], self.scores[i]);
-            let mut j = i;
-            while j > start && self.scores[j - 1] < sc {
-                self.moves[j] = self.moves[j - 1];
-                self.pieces[j] = self.pieces[j - 1];
-                self.scores[j] = self.scores[j - 1];
-                j -= 1;
-            }
-            self.moves[j] = m;
-            self.pieces[j] = pc;
-            self.scores[j] = sc;
-        }
-    }
-
-    /// Index of the best-scored move in `from..to` (`to > from`).
-    #[inline]
-    fn best_in(&self, from: usize, to: usize) -> usize {
         let mut best = from;
-        for i in from + 1..to {
-            if self.scores[i] > self.scores[best] {
+        let mut best_key = self.keys[from];
+        for i in from + 1..self.len {
+            if self.keys[i] > best_key {
+                best_key = self.keys[i];
+                best = i;
+            }
+        }
+        self.keys.swap(from, best);
+    }
+
+    /// Sorts the remaining quiet keys best first.
+    #[inline(never)]
+    fn sort_quiets(&mut self) {
+        self.keys[self.quiet_idx..self.len].sort_unstable_by(|a, b| b.cmp(a));
+    }
+
+    /// Index of the best-scored capture key in `cap_idx..n_captures` (the first among
+    /// equals).
+    #[inline]
+    fn best_capture(&self) -> usize {
+        let mut best = self.cap_idx;
+        let mut best_score = self.keys[best] >> 32;
+        for i in self.cap_idx + 1..self.n_captures {
+            if self.keys[i] >> 32 > best_score {
+                best_score = self.keys[i] >> 32;
                 best = i;
             }
         }
         best
+    }
+
+    /// The hash move, when it is legal here (and tactical, for a captures-only picker).
+    #[inline(never)]
+    fn tt_move_ok(&self, board: &Board, mv: Move) -> bool {
+        board.is_legal(mv)
+            && (!self.captures_only
+                || captured_piece(board, mv).is_some()
+                    && !board.colors(board.side_to_move()).has(mv.to)
+                || mv.promotion == Some(Piece::Queen))
     }
 
     /// The next move to try, or `None` when exhausted.
@@ -359,12 +412,7 @@ impl MovePicker {
                 Stage::TtMove => {
                     self.stage = Stage::Generate;
                     if let Some(mv) = self.tt_move {
-                        let ok = board.is_legal(mv)
-                            && (!self.captures_only
-                                || captured_piece(board, mv).is_some()
-                                    && !board.colors(board.side_to_move()).has(mv.to)
-                                || mv.promotion == Some(Piece::Queen));
-                        if ok {
+                        if self.tt_move_ok(board, mv) {
                             self.last_piece = board.piece_on(mv.from).unwrap_or(Piece::Pawn);
                             self.last_history = None;
                             return Some(mv);
@@ -381,19 +429,20 @@ impl MovePicker {
                         self.stage = Stage::ScoreQuiets;
                         continue;
                     }
-                    let best = self.best_in(self.cap_idx, self.n_captures);
-                    let score = self.scores[best];
+                    let best = self.best_capture();
+                    let k = self.keys[best];
+                    let score = key_score(k);
                     if score < GOOD_CAPTURE {
                         self.stage = Stage::ScoreQuiets;
                         continue;
                     }
-                    let mv = self.moves[best];
+                    let mv = self.moves[key_slot(k)];
                     if !self.captures_only && !see_ge(board, mv, 0) {
-                        self.scores[best] = BAD_CAPTURE + (score - GOOD_CAPTURE) / 8;
+                        self.keys[best] =
+                            key(BAD_CAPTURE + (score - GOOD_CAPTURE) / 8, key_slot(k));
                         continue;
                     }
-                    self.take_capture(best);
-                    return Some(mv);
+                    return Some(self.take_capture(best));
                 }
                 Stage::ScoreQuiets => {
                     if self.captures_only {
@@ -405,7 +454,8 @@ impl MovePicker {
                 }
                 Stage::Quiets => {
                     if !self.quiets_filtered {
-                        if let Some(info) = self.skip_quiets {
+                        if let Some(info) = &self.skip_quiets {
+                            let info = *info;
                             self.keep_checking_quiets(board, &info);
                             self.quiets_filtered = true;
                         }
@@ -420,37 +470,36 @@ impl MovePicker {
                         self.sort_quiets();
                     }
                     self.quiets_picked += 1;
-                    let i = self.quiet_idx;
-                    let mv = self.moves[i];
+                    let k = self.keys[self.quiet_idx];
                     self.quiet_idx += 1;
-                    self.last_piece = self.pieces[i];
-                    let score = self.scores[i];
+                    let slot = key_slot(k);
+                    self.last_piece = self.pieces[slot];
+                    let score = key_score(k);
                     self.last_history = (score < COUNTER).then_some(score);
-                    return Some(mv);
+                    return Some(self.moves[slot]);
                 }
                 Stage::BadCaptures => {
                     if self.cap_idx >= self.n_captures {
                         return None;
                     }
-                    let best = self.best_in(self.cap_idx, self.n_captures);
-                    let mv = self.moves[best];
-                    self.take_capture(best);
-                    return Some(mv);
+                    let best = self.best_capture();
+                    return Some(self.take_capture(best));
                 }
             }
         }
     }
 
-    /// Swaps the capture at `best` to the next capture slot and consumes it.
+    /// Swaps the capture key at `best` to the next capture position, consumes it and
+    /// returns its move.
     #[inline]
-    fn take_capture(&mut self, best: usize) {
+    fn take_capture(&mut self, best: usize) -> Move {
         let i = self.cap_idx;
-        self.moves.swap(i, best);
-        self.pieces.swap(i, best);
-        self.scores.swap(i, best);
-        self.last_piece = self.pieces[i];
+        self.keys.swap(i, best);
+        let slot = key_slot(self.keys[i]);
+        self.last_piece = self.pieces[slot];
         self.last_history = None;
         self.cap_idx += 1;
+        self.moves[slot]
     }
 }
 

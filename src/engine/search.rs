@@ -236,6 +236,7 @@ impl<'a> Searcher<'a> {
         OrderContext {
             prev1,
             prev2,
+            rows: [Played::row(prev1), Played::row(prev2)],
             killers: self.hist.killers(ply),
             counter: self.hist.counter(prev1),
         }
@@ -410,6 +411,7 @@ impl<'a> Searcher<'a> {
         let original_alpha = alpha;
         let check_info = CheckInfo::new(board);
         let non_pawn = Self::has_non_pawn_material(board);
+        let mut quiets_skipped = false;
 
         while let Some(mv) = self.pickers[ply].next(board, self.hist, &ctx) {
             let piece = self.pickers[ply].last_piece();
@@ -425,7 +427,7 @@ impl<'a> Searcher<'a> {
                 0
             };
 
-            let gives_check = check_info.gives_check(board, mv);
+            let gives_check = check_info.gives_check_by(board, mv, piece);
 
             // Shallow-depth pruning once a non-losing score is secured.
             if ply > 0 && best_score > -MATE_BOUND && non_pawn {
@@ -534,6 +536,17 @@ impl<'a> Searcher<'a> {
                         break;
                     }
                     alpha = score;
+                }
+            }
+            // Once late-move or futility pruning would drop every later quiet move that
+            // does not give check, the picker drops them before scoring them.
+            if !quiets_skipped && ply > 0 && best_score > -MATE_BOUND && non_pawn {
+                let lmr_depth = (depth - 1 - self.lmr.get(depth, moves_searched)).max(0);
+                if moves_searched >= lmp_limit
+                    || !in_check && lmr_depth <= 8 && eval + 100 + 90 * lmr_depth <= alpha
+                {
+                    self.pickers[ply].skip_quiets(check_info);
+                    quiets_skipped = true;
                 }
             }
             if Some(mv) != best_move {
