@@ -7,7 +7,10 @@
 use super::checks::CheckInfo;
 use super::history::{History, Played, NO_ROW};
 use super::see::{captured_piece, piece_value, see_ge};
-use cozy_chess::{BitBoard, Board, Move, Piece, PieceMoves, Rank, Square};
+use cozy_chess::{
+    get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves, BitBoard,
+    Board, Move, Piece, PieceMoves, Rank, Square,
+};
 
 pub const MAX_MOVES: usize = 256;
 
@@ -168,6 +171,48 @@ pub struct MovePicker {
 /// Squares where a pawn arrives to promote (either side).
 const PROMO_RANKS: BitBoard = BitBoard(0xFF00_0000_0000_00FF);
 
+/// Squares where a pawn stands one step from promotion (either side).
+const PRE_PROMO_RANKS: BitBoard = BitBoard(0x00FF_0000_0000_FF00);
+
+/// The side to move's pieces that might capture (or promote): each attacks an enemy
+/// piece or the en-passant square `ep`, or is a pawn about to promote. A superset of the
+/// pieces with a legal tactical move (pins and checks are left to the generator), so a
+/// captures-only generation can skip every other piece.
+fn capture_candidates(board: &Board, ep: BitBoard) -> BitBoard {
+    let us = board.side_to_move();
+    let enemy = board.colors(!us);
+    let occ = board.occupied();
+    let mut mask = BitBoard::EMPTY;
+    let pawns = board.colored_pieces(us, Piece::Pawn);
+    mask |= pawns & PRE_PROMO_RANKS;
+    for sq in pawns & !PRE_PROMO_RANKS {
+        if !(get_pawn_attacks(sq, us) & (enemy | ep)).is_empty() {
+            mask |= sq.bitboard();
+        }
+    }
+    for sq in board.colored_pieces(us, Piece::Knight) {
+        if !(get_knight_moves(sq) & enemy).is_empty() {
+            mask |= sq.bitboard();
+        }
+    }
+    let queens = board.colored_pieces(us, Piece::Queen);
+    for sq in board.colored_pieces(us, Piece::Bishop) | queens {
+        if !(get_bishop_moves(sq, occ) & enemy).is_empty() {
+            mask |= sq.bitboard();
+        }
+    }
+    for sq in board.colored_pieces(us, Piece::Rook) | queens {
+        if !(get_rook_moves(sq, occ) & enemy).is_empty() {
+            mask |= sq.bitboard();
+        }
+    }
+    let king = board.king(us);
+    if !(get_king_moves(king) & enemy).is_empty() {
+        mask |= king.bitboard();
+    }
+    mask
+}
+
 impl MovePicker {
     /// Picker over all legal moves (`captures_only` false) or captures and queen
     /// promotions only (quiescence search).
@@ -246,7 +291,12 @@ impl MovePicker {
         // Captures fill the slots from the front, quiet moves from the back.
         let mut front = 0;
         let mut back = MAX_MOVES;
-        board.generate_moves(|pm| {
+        let from_mask = if captures_only {
+            capture_candidates(board, ep)
+        } else {
+            BitBoard::FULL
+        };
+        board.generate_moves_for(from_mask, |pm| {
             let piece = pm.piece;
             let mut tactical = pm.to & enemy;
             if piece == Piece::Pawn {
