@@ -298,36 +298,57 @@ impl MovePicker {
         };
         board.generate_moves_for(from_mask, |pm| {
             let piece = pm.piece;
+            let from = pm.from;
             let mut tactical = pm.to & enemy;
             if piece == Piece::Pawn {
+                // Promotions expand to four moves each: the generator's iterator does it.
                 tactical |= pm.to & (PROMO_RANKS | ep);
-            }
-            for mv in (PieceMoves { to: tactical, ..pm }) {
-                if Some(mv) == tt_move || front >= back {
-                    continue;
+                for mv in (PieceMoves { to: tactical, ..pm }) {
+                    if Some(mv) == tt_move || front >= back {
+                        continue;
+                    }
+                    if captures_only && matches!(mv.promotion, Some(p) if p != Piece::Queen) {
+                        continue;
+                    }
+                    let victim = if enemy.has(mv.to) {
+                        board.piece_on(mv.to)
+                    } else if Some(mv.to) == ep_sq {
+                        Some(Piece::Pawn)
+                    } else {
+                        None
+                    };
+                    moves[front] = mv;
+                    pieces[front] = piece;
+                    keys[front] = key(Self::capture_score(stm, mv, piece, victim, hist), front);
+                    front += 1;
                 }
-                if captures_only && matches!(mv.promotion, Some(p) if p != Piece::Queen) {
-                    continue;
+            } else {
+                for to in tactical {
+                    let mv = Move {
+                        from,
+                        to,
+                        promotion: None,
+                    };
+                    if Some(mv) == tt_move || front >= back {
+                        continue;
+                    }
+                    let victim = board.piece_on(to);
+                    moves[front] = mv;
+                    pieces[front] = piece;
+                    keys[front] = key(Self::capture_score(stm, mv, piece, victim, hist), front);
+                    front += 1;
                 }
-                let victim = if enemy.has(mv.to) {
-                    board.piece_on(mv.to)
-                } else if piece == Piece::Pawn && Some(mv.to) == ep_sq {
-                    Some(Piece::Pawn)
-                } else {
-                    None
-                };
-                moves[front] = mv;
-                pieces[front] = piece;
-                keys[front] = key(Self::capture_score(stm, mv, piece, victim, hist), front);
-                front += 1;
             }
             if captures_only {
                 return false;
             }
-            for mv in (PieceMoves {
-                to: pm.to & !tactical,
-                ..pm
-            }) {
+            // Quiet moves are never promotions (those are tactical above).
+            for to in pm.to & !tactical {
+                let mv = Move {
+                    from,
+                    to,
+                    promotion: None,
+                };
                 if Some(mv) == tt_move || front >= back {
                     continue;
                 }
