@@ -5,7 +5,7 @@
 //! Only the horizon node (the first quiescence ply) uses the hash table.
 
 use super::checks::CheckInfo;
-use super::movepick::MoveList;
+use super::movepick::{MoveList, OrderContext};
 use super::search::Searcher;
 use super::see::{captured_piece, piece_value, see_ge};
 use super::tt::TtBound;
@@ -111,7 +111,12 @@ impl<'a> Searcher<'a> {
         }
 
         let tt_move = tt_hit.and_then(|h| h.mv);
-        let ctx = self.order_context(board, ply);
+        // Only evasions (all moves) are ordered by killers and history; captures are not.
+        let ctx = if in_check {
+            self.order_context(board, ply)
+        } else {
+            OrderContext::default()
+        };
         self.pickers[ply].reset(tt_move, !in_check);
         let mut best_move: Option<Move> = None;
         let mut moves_searched = 0;
