@@ -275,8 +275,11 @@ impl MovePicker {
         self.skip_quiets = Some(info);
     }
 
+    /// Generates the tactical moves (captures, en passant, promotions; only queen
+    /// promotions for a captures-only picker) into the front slots, with their keys. Only
+    /// pieces that attack something, or pawns about to promote, are asked for.
     #[inline(never)]
-    fn generate(&mut self, board: &Board, hist: &History) {
+    fn generate_captures(&mut self, board: &Board, hist: &History) {
         let stm = board.side_to_move();
         let enemy = board.colors(!stm);
         let ep_sq = board
@@ -288,23 +291,16 @@ impl MovePicker {
         let moves = &mut self.moves;
         let pieces = &mut self.pieces;
         let keys = &mut self.keys;
-        // Captures fill the slots from the front, quiet moves from the back.
         let mut front = 0;
-        let mut back = MAX_MOVES;
-        let from_mask = if captures_only {
-            capture_candidates(board, ep)
-        } else {
-            BitBoard::FULL
-        };
-        board.generate_moves_for(from_mask, |pm| {
+        board.generate_moves_for(capture_candidates(board, ep), |pm| {
             let piece = pm.piece;
             let from = pm.from;
-            let mut tactical = pm.to & enemy;
+            let tactical = pm.to & enemy;
             if piece == Piece::Pawn {
                 // Promotions expand to four moves each: the generator's iterator does it.
-                tactical |= pm.to & (PROMO_RANKS | ep);
+                let tactical = tactical | pm.to & (PROMO_RANKS | ep);
                 for mv in (PieceMoves { to: tactical, ..pm }) {
-                    if Some(mv) == tt_move || front >= back {
+                    if Some(mv) == tt_move || front >= MAX_MOVES {
                         continue;
                     }
                     if captures_only && matches!(mv.promotion, Some(p) if p != Piece::Queen) {
@@ -329,7 +325,7 @@ impl MovePicker {
                         to,
                         promotion: None,
                     };
-                    if Some(mv) == tt_move || front >= back {
+                    if Some(mv) == tt_move || front >= MAX_MOVES {
                         continue;
                     }
                     let victim = board.piece_on(to);
@@ -339,17 +335,45 @@ impl MovePicker {
                     front += 1;
                 }
             }
-            if captures_only {
-                return false;
+            false
+        });
+        self.n_captures = front;
+        self.quiet_slot = MAX_MOVES;
+        self.len = front;
+        self.cap_idx = 0;
+        self.quiet_idx = front;
+    }
+
+    /// Generates the quiet moves into the back slots (the first generated in the last
+    /// slot), only when the quiet stage is reached: a node that cuts off on the hash move
+    /// or a capture never pays for them.
+    #[inline(never)]
+    fn generate_quiets(&mut self, board: &Board) {
+        let stm = board.side_to_move();
+        let enemy = board.colors(!stm);
+        let ep = board.en_passant().map_or(BitBoard::EMPTY, |f| {
+            Square::new(f, Rank::Sixth.relative_to(stm)).bitboard()
+        });
+        let tt_move = self.tt_move;
+        let moves = &mut self.moves;
+        let pieces = &mut self.pieces;
+        let floor = self.n_captures;
+        let mut back = MAX_MOVES;
+        board.generate_moves(|pm| {
+            let piece = pm.piece;
+            let from = pm.from;
+            let mut quiet = pm.to & !enemy;
+            if piece == Piece::Pawn {
+                quiet &= !(PROMO_RANKS | ep);
             }
-            // Quiet moves are never promotions (those are tactical above).
-            for to in pm.to & !tactical {
+            // Quiet moves are never promotions (those are tactical).
+            for to in quiet {
                 let mv = Move {
                     from,
                     to,
                     promotion: None,
                 };
-                if Some(mv) == tt_move || front >= back {
+                if Some(mv) == tt_move || back <= floor {
                     continue;
                 }
                 back -= 1;
@@ -358,11 +382,8 @@ impl MovePicker {
             }
             false
         });
-        self.n_captures = front;
         self.quiet_slot = back;
-        self.len = front + (MAX_MOVES - back);
-        self.cap_idx = 0;
-        self.quiet_idx = front;
+        self.len = self.n_captures + (MAX_MOVES - back);
     }
 
     #[inline]
@@ -492,7 +513,7 @@ impl MovePicker {
                     }
                 }
                 Stage::Generate => {
-                    self.generate(board, hist);
+                    self.generate_captures(board, hist);
                     self.stage = Stage::GoodCaptures;
                 }
                 Stage::GoodCaptures => {
@@ -520,6 +541,7 @@ impl MovePicker {
                         self.stage = Stage::BadCaptures;
                         continue;
                     }
+                    self.generate_quiets(board);
                     self.score_quiets(board, hist, ctx);
                     self.stage = Stage::Quiets;
                 }
