@@ -142,10 +142,16 @@ pub(crate) fn king_safety<K: Sink>(
     for color in [Color::White, Color::Black] {
         let cover = shelter[color as usize];
         let d = danger(p, board, color, m);
-        let penalty = s(
-            d * d / p.king_danger_divisor.max(1),
-            d / p.king_danger_eg_divisor.max(1),
-        );
+        // No danger (the common case) costs nothing; skipping the divisions gives the
+        // same zero.
+        let penalty = if d == 0 {
+            S::ZERO
+        } else {
+            s(
+                d * d / p.king_danger_divisor.max(1),
+                d / p.king_danger_eg_divisor.max(1),
+            )
+        };
         let side_pct = match own {
             Some(c) if c == color => p.king_safety_own,
             Some(_) => p.king_safety_opponent,
