@@ -57,12 +57,15 @@ fn shelter(p: &EvalParams, color: Color, ksq: usize, own: u64, opp: u64) -> S {
     total
 }
 
-/// What the shelter of `color`'s king depends on besides the pawns: the king square and
-/// which castling rights remain.
+/// What the shelter of `color`'s king depends on besides the pawns: the king's rank and
+/// file (a and b, g and h count as one: `shelter` looks at the same three files), and which
+/// castling rights remain.
 #[inline(always)]
 pub(crate) fn shelter_key(board: &Board, color: Color) -> u32 {
     let rights = board.castle_rights(color);
-    board.king(color) as u32
+    let ksq = board.king(color) as u32;
+    (ksq & !7)
+        | (ksq & 7).clamp(1, 6)
         | u32::from(rights.short.is_some()) << 6
         | u32::from(rights.long.is_some()) << 7
 }

@@ -5,7 +5,9 @@
 //! bitboards, so a hit is always exact. The table is allocated once when the evaluator is
 //! created and never again.
 
-use cozy_chess::Color;
+use cozy_chess::{Board, Color};
+
+use super::king::{best_shelter, shelter_key};
 
 use super::params::EvalParams;
 use super::score::S;
@@ -30,11 +32,11 @@ pub(crate) struct PawnEntry {
     pub attacks: [u64; 2],
     /// Squares each colour's pawns attack now or could attack after advancing.
     pub span: [u64; 2],
-    /// King square and castling rights the cached `shelter` was computed for (per colour);
-    /// `u32::MAX` when not yet computed.
-    pub shelter_key: [u32; 2],
-    /// Cached king shelter/storm score per colour (see `king::best_shelter`).
-    pub shelter: [S; 2],
+    /// `king::shelter_key` of the two most recent shelters per colour, `[color][way]`, the
+    /// most recently used first; `u32::MAX` when not yet computed.
+    shelter_key: [[u32; 2]; 2],
+    /// Cached king shelter/storm scores (see `king::best_shelter`) for those keys.
+    shelter: [[S; 2]; 2],
 }
 
 impl PawnEntry {
@@ -46,9 +48,32 @@ impl PawnEntry {
         passed: [0; 2],
         attacks: [0; 2],
         span: [0; 2],
-        shelter_key: [u32::MAX; 2],
-        shelter: [S::ZERO; 2],
+        shelter_key: [[u32::MAX; 2]; 2],
+        shelter: [[S::ZERO; 2]; 2],
     };
+
+    /// The best shelter of `color`'s king in `board` (whose pawns are this entry's), from the
+    /// two-way cache or computed and cached. The search often alternates between a few king
+    /// squares over the same pawns, so two ways per colour save most recomputations.
+    #[inline(always)]
+    pub fn shelter(&mut self, p: &EvalParams, board: &Board, color: Color) -> S {
+        let c = color as usize;
+        let key = shelter_key(board, color);
+        let keys = &mut self.shelter_key[c];
+        let values = &mut self.shelter[c];
+        if keys[0] != key {
+            if keys[1] == key {
+                keys.swap(0, 1);
+                values.swap(0, 1);
+            } else {
+                keys[1] = keys[0];
+                values[1] = values[0];
+                keys[0] = key;
+                values[0] = best_shelter(p, board, color);
+            }
+        }
+        values[0]
+    }
 }
 
 /// Mixes the two pawn bitboards into a well-spread 64-bit key.
@@ -67,7 +92,7 @@ pub(crate) struct PawnTable {
     shift: u32,
 }
 
-/// Bytes of one pawn hash entry.
+/// Bytes of one pawn hash entry (128: the default 1 MB holds 8192 entries).
 pub(crate) const PAWN_ENTRY_BYTES: usize = std::mem::size_of::<PawnEntry>();
 /// Smallest and largest table, as log2 of the entries.
 pub(crate) const MIN_BITS: u32 = 4;
@@ -150,8 +175,8 @@ pub(crate) fn evaluate_pawns<K: Sink>(
             fill_forward(attacks[0], Color::White),
             fill_forward(attacks[1], Color::Black),
         ],
-        shelter_key: [u32::MAX; 2],
-        shelter: [S::ZERO; 2],
+        shelter_key: [[u32::MAX; 2]; 2],
+        shelter: [[S::ZERO; 2]; 2],
     };
     for color in [Color::White, Color::Black] {
         let us = color as usize;
