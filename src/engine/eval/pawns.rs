@@ -5,11 +5,12 @@
 //! bitboards, so a hit is always exact. The table is allocated once when the evaluator is
 //! created and never again.
 
-use cozy_chess::{Board, Color};
+use cozy_chess::{Board, Color, Piece};
 
 use super::king::{best_shelter, shelter_key};
 
 use super::params::EvalParams;
+use super::pieces::for_each_square;
 use super::score::S;
 use super::sink::{Sink, Sum, Term};
 use super::tables::{
@@ -24,7 +25,8 @@ pub(crate) struct PawnEntry {
     white: u64,
     /// Black pawns (part of the key).
     black: u64,
-    /// Cached static pawn score per colour (already scaled by the knobs).
+    /// Cached static pawn score per colour (already scaled by the knobs), plus the pawns'
+    /// material and placement (`pawn_material`) when filled by `PawnTable::probe`.
     pub score: [S; 2],
     /// Passed pawns per colour.
     pub passed: [u64; 2],
@@ -143,6 +145,18 @@ impl PawnTable {
         if !hit {
             let mut sum = Sum::default();
             let entry = evaluate_pawns(white, black, params, &mut sum);
+            // The pawns' material and placement depend on the pawns alone: cached here too,
+            // so the fast path's `Psqt::add` skips the pawns.
+            sum.add(
+                Term::Material,
+                Color::White,
+                pawn_material(white, Color::White, params),
+            );
+            sum.add(
+                Term::Material,
+                Color::Black,
+                pawn_material(black, Color::Black, params),
+            );
             self.entries[slot] = PawnEntry {
                 score: sum.acc,
                 ..entry
@@ -150,6 +164,18 @@ impl PawnTable {
         }
         &mut self.entries[slot]
     }
+}
+
+/// Material and piece-square value of `color`'s `pawns` (Black's squares mirrored), the
+/// pawn part of `Psqt`.
+pub(crate) fn pawn_material(pawns: u64, color: Color, p: &EvalParams) -> S {
+    let flip = if color == Color::White { 0 } else { 56 };
+    let pawn = Piece::Pawn as usize;
+    let mut v = S::ZERO;
+    for_each_square(pawns, |sq| {
+        v += p.piece_value[pawn] + p.pst[pawn][sq ^ flip]
+    });
+    v
 }
 
 /// Evaluates the static pawn structure, reporting terms to `sink`. The returned entry holds
@@ -282,6 +308,16 @@ mod tests {
         assert_eq!(first.score, second.score);
         let mut sum = Sum::default();
         evaluate_pawns(white, black, &p, &mut sum);
+        sum.add(
+            Term::Material,
+            Color::White,
+            pawn_material(white, Color::White, &p),
+        );
+        sum.add(
+            Term::Material,
+            Color::Black,
+            pawn_material(black, Color::Black, &p),
+        );
         assert_eq!(first.score, sum.acc);
         // e5 is passed for White (no black pawns on d-f files in front).
         assert_ne!(first.passed[0] & sq("e5"), 0);
