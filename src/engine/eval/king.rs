@@ -94,15 +94,23 @@ pub(crate) fn best_shelter(p: &EvalParams, board: &Board, color: Color) -> S {
     best
 }
 
-/// Danger to the king of `color` from the enemy pieces recorded in `m`.
+/// Danger to the king of `color` from the enemy pieces recorded in `m`. The common "no
+/// attack" answer is decided inline; the rest is `attack_danger`.
+#[inline(always)]
 fn danger(p: &EvalParams, board: &Board, color: Color, m: &Maps) -> i32 {
-    let us = color as usize;
-    let them = us ^ 1;
-    let attackers = m.zone_attackers[them];
+    let attackers = m.zone_attackers[color as usize ^ 1];
     let enemy_queen = board.colored_pieces(!color, Piece::Queen).0 != 0;
     if attackers < 2 && !(attackers == 1 && enemy_queen) {
         return 0;
     }
+    attack_danger(p, board, color, m, enemy_queen)
+}
+
+/// `danger` once the king zone is attacked by two pieces, or by one with a queen on board.
+#[inline(never)]
+fn attack_danger(p: &EvalParams, board: &Board, color: Color, m: &Maps, enemy_queen: bool) -> i32 {
+    let us = color as usize;
+    let them = us ^ 1;
     let ksq = board.king(color);
     let k = ksq as usize;
     let mut d = m.zone_weight[them] + p.king_zone_attack * m.zone_hits[them];
