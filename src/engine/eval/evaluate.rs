@@ -51,23 +51,31 @@ fn threats<K: Sink>(board: &Board, p: &EvalParams, pe: &PawnEntry, m: &Maps, sin
             | board.colored_pieces(enemy, Piece::Queen))
         .0;
         let queens = board.colored_pieces(enemy, Piece::Queen).0;
-        for piece in [Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen] {
-            let i = piece as usize;
-            let victims = board.colored_pieces(enemy, piece).0;
-            if victims == 0 {
-                continue;
+        // Most positions have no threat against a piece at all: one test over every
+        // possible victim skips the per-kind loop (which would add nothing).
+        let pieces =
+            board.colors(enemy).0 & !board.pieces(Piece::Pawn).0 & !board.pieces(Piece::King).0;
+        let threatened = pieces
+            & (pe.attacks[us]
+                | minor_attacks & (majors | !pe.attacks[them])
+                | rook_attacks & (queens | !defended)
+                | m.all[us] & !defended);
+        if threatened != 0 {
+            for piece in [Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen] {
+                let i = piece as usize;
+                let victims = board.colored_pieces(enemy, piece).0;
+                if victims & threatened == 0 {
+                    continue;
+                }
+                let by_pawn = victims & pe.attacks[us];
+                let by_minor = victims & minor_attacks & (majors | !pe.attacks[them]);
+                let by_rook = victims & rook_attacks & (queens | !defended);
+                let hanging = victims & m.all[us] & !defended;
+                t += p.threat_by_pawn[i] * by_pawn.count_ones() as i32;
+                t += p.threat_by_minor[i] * by_minor.count_ones() as i32;
+                t += p.threat_by_rook[i] * by_rook.count_ones() as i32;
+                t += p.hanging * hanging.count_ones() as i32;
             }
-            let by_pawn = victims & pe.attacks[us];
-            let by_minor = victims & minor_attacks & (majors | !pe.attacks[them]);
-            let by_rook = victims & rook_attacks & (queens | !defended);
-            let hanging = victims & m.all[us] & !defended;
-            if by_pawn | by_minor | by_rook | hanging == 0 {
-                continue;
-            }
-            t += p.threat_by_pawn[i] * by_pawn.count_ones() as i32;
-            t += p.threat_by_minor[i] * by_minor.count_ones() as i32;
-            t += p.threat_by_rook[i] * by_rook.count_ones() as i32;
-            t += p.hanging * hanging.count_ones() as i32;
         }
         let enemy_pawns = board.colored_pieces(enemy, Piece::Pawn).0;
         t += p.hanging_pawn * (enemy_pawns & m.all[us] & !defended).count_ones() as i32;

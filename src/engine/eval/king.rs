@@ -57,12 +57,15 @@ fn shelter(p: &EvalParams, color: Color, ksq: usize, own: u64, opp: u64) -> S {
     total
 }
 
-/// What the shelter of `color`'s king depends on besides the pawns: the king square and
-/// which castling rights remain.
+/// What the shelter of `color`'s king depends on besides the pawns: the king's rank and
+/// file (a and b, g and h count as one: `shelter` looks at the same three files), and which
+/// castling rights remain.
 #[inline(always)]
 pub(crate) fn shelter_key(board: &Board, color: Color) -> u32 {
     let rights = board.castle_rights(color);
-    board.king(color) as u32
+    let ksq = board.king(color) as u32;
+    (ksq & !7)
+        | (ksq & 7).clamp(1, 6)
         | u32::from(rights.short.is_some()) << 6
         | u32::from(rights.long.is_some()) << 7
 }
@@ -91,15 +94,23 @@ pub(crate) fn best_shelter(p: &EvalParams, board: &Board, color: Color) -> S {
     best
 }
 
-/// Danger to the king of `color` from the enemy pieces recorded in `m`.
+/// Danger to the king of `color` from the enemy pieces recorded in `m`. The common "no
+/// attack" answer is decided inline; the rest is `attack_danger`.
+#[inline(always)]
 fn danger(p: &EvalParams, board: &Board, color: Color, m: &Maps) -> i32 {
-    let us = color as usize;
-    let them = us ^ 1;
-    let attackers = m.zone_attackers[them];
+    let attackers = m.zone_attackers[color as usize ^ 1];
     let enemy_queen = board.colored_pieces(!color, Piece::Queen).0 != 0;
     if attackers < 2 && !(attackers == 1 && enemy_queen) {
         return 0;
     }
+    attack_danger(p, board, color, m, enemy_queen)
+}
+
+/// `danger` once the king zone is attacked by two pieces, or by one with a queen on board.
+#[inline(never)]
+fn attack_danger(p: &EvalParams, board: &Board, color: Color, m: &Maps, enemy_queen: bool) -> i32 {
+    let us = color as usize;
+    let them = us ^ 1;
     let ksq = board.king(color);
     let k = ksq as usize;
     let mut d = m.zone_weight[them] + p.king_zone_attack * m.zone_hits[them];
@@ -142,10 +153,16 @@ pub(crate) fn king_safety<K: Sink>(
     for color in [Color::White, Color::Black] {
         let cover = shelter[color as usize];
         let d = danger(p, board, color, m);
-        let penalty = s(
-            d * d / p.king_danger_divisor.max(1),
-            d / p.king_danger_eg_divisor.max(1),
-        );
+        // No danger (the common case) costs nothing; skipping the divisions gives the
+        // same zero.
+        let penalty = if d == 0 {
+            S::ZERO
+        } else {
+            s(
+                d * d / p.king_danger_divisor.max(1),
+                d / p.king_danger_eg_divisor.max(1),
+            )
+        };
         let side_pct = match own {
             Some(c) if c == color => p.king_safety_own,
             Some(_) => p.king_safety_opponent,

@@ -140,13 +140,10 @@ impl Evaluator {
         let white_pawns = board.colored_pieces(Color::White, Piece::Pawn).0;
         let black_pawns = board.colored_pieces(Color::Black, Piece::Pawn).0;
         let entry = self.pawns.probe(white_pawns, black_pawns, &self.params);
-        for color in [Color::White, Color::Black] {
-            let key = king::shelter_key(board, color);
-            if entry.shelter_key[color as usize] != key {
-                entry.shelter[color as usize] = king::best_shelter(&self.params, board, color);
-                entry.shelter_key[color as usize] = key;
-            }
-        }
+        let shelter = [
+            entry.shelter(&self.params, board, Color::White),
+            entry.shelter(&self.params, board, Color::Black),
+        ];
         let mut sum = Sum { acc: entry.score };
         self.psqt.add(board, &mut sum);
         let blend = evaluate_rest(
@@ -154,7 +151,7 @@ impl Evaluator {
             &self.params,
             self.own_side,
             entry,
-            entry.shelter,
+            shelter,
             self.kpk,
             &mut sum,
         );

@@ -5,9 +5,12 @@
 //! bitboards, so a hit is always exact. The table is allocated once when the evaluator is
 //! created and never again.
 
-use cozy_chess::Color;
+use cozy_chess::{Board, Color, Piece};
+
+use super::king::{best_shelter, shelter_key};
 
 use super::params::EvalParams;
+use super::pieces::for_each_square;
 use super::score::S;
 use super::sink::{Sink, Sum, Term};
 use super::tables::{
@@ -22,7 +25,8 @@ pub(crate) struct PawnEntry {
     white: u64,
     /// Black pawns (part of the key).
     black: u64,
-    /// Cached static pawn score per colour (already scaled by the knobs).
+    /// Cached static pawn score per colour (already scaled by the knobs), plus the pawns'
+    /// material and placement (`pawn_material`) when filled by `PawnTable::probe`.
     pub score: [S; 2],
     /// Passed pawns per colour.
     pub passed: [u64; 2],
@@ -30,11 +34,11 @@ pub(crate) struct PawnEntry {
     pub attacks: [u64; 2],
     /// Squares each colour's pawns attack now or could attack after advancing.
     pub span: [u64; 2],
-    /// King square and castling rights the cached `shelter` was computed for (per colour);
-    /// `u32::MAX` when not yet computed.
-    pub shelter_key: [u32; 2],
-    /// Cached king shelter/storm score per colour (see `king::best_shelter`).
-    pub shelter: [S; 2],
+    /// `king::shelter_key` of the two most recent shelters per colour, `[color][way]`, the
+    /// most recently used first; `u32::MAX` when not yet computed.
+    shelter_key: [[u32; 2]; 2],
+    /// Cached king shelter/storm scores (see `king::best_shelter`) for those keys.
+    shelter: [[S; 2]; 2],
 }
 
 impl PawnEntry {
@@ -46,9 +50,32 @@ impl PawnEntry {
         passed: [0; 2],
         attacks: [0; 2],
         span: [0; 2],
-        shelter_key: [u32::MAX; 2],
-        shelter: [S::ZERO; 2],
+        shelter_key: [[u32::MAX; 2]; 2],
+        shelter: [[S::ZERO; 2]; 2],
     };
+
+    /// The best shelter of `color`'s king in `board` (whose pawns are this entry's), from the
+    /// two-way cache or computed and cached. The search often alternates between a few king
+    /// squares over the same pawns, so two ways per colour save most recomputations.
+    #[inline(always)]
+    pub fn shelter(&mut self, p: &EvalParams, board: &Board, color: Color) -> S {
+        let c = color as usize;
+        let key = shelter_key(board, color);
+        let keys = &mut self.shelter_key[c];
+        let values = &mut self.shelter[c];
+        if keys[0] != key {
+            if keys[1] == key {
+                keys.swap(0, 1);
+                values.swap(0, 1);
+            } else {
+                keys[1] = keys[0];
+                values[1] = values[0];
+                keys[0] = key;
+                values[0] = best_shelter(p, board, color);
+            }
+        }
+        values[0]
+    }
 }
 
 /// Mixes the two pawn bitboards into a well-spread 64-bit key.
@@ -67,7 +94,7 @@ pub(crate) struct PawnTable {
     shift: u32,
 }
 
-/// Bytes of one pawn hash entry.
+/// Bytes of one pawn hash entry (128: the default 1 MB holds 8192 entries).
 pub(crate) const PAWN_ENTRY_BYTES: usize = std::mem::size_of::<PawnEntry>();
 /// Smallest and largest table, as log2 of the entries.
 pub(crate) const MIN_BITS: u32 = 4;
@@ -118,6 +145,18 @@ impl PawnTable {
         if !hit {
             let mut sum = Sum::default();
             let entry = evaluate_pawns(white, black, params, &mut sum);
+            // The pawns' material and placement depend on the pawns alone: cached here too,
+            // so the fast path's `Psqt::add` skips the pawns.
+            sum.add(
+                Term::Material,
+                Color::White,
+                pawn_material(white, Color::White, params),
+            );
+            sum.add(
+                Term::Material,
+                Color::Black,
+                pawn_material(black, Color::Black, params),
+            );
             self.entries[slot] = PawnEntry {
                 score: sum.acc,
                 ..entry
@@ -125,6 +164,18 @@ impl PawnTable {
         }
         &mut self.entries[slot]
     }
+}
+
+/// Material and piece-square value of `color`'s `pawns` (Black's squares mirrored), the
+/// pawn part of `Psqt`.
+pub(crate) fn pawn_material(pawns: u64, color: Color, p: &EvalParams) -> S {
+    let flip = if color == Color::White { 0 } else { 56 };
+    let pawn = Piece::Pawn as usize;
+    let mut v = S::ZERO;
+    for_each_square(pawns, |sq| {
+        v += p.piece_value[pawn] + p.pst[pawn][sq ^ flip]
+    });
+    v
 }
 
 /// Evaluates the static pawn structure, reporting terms to `sink`. The returned entry holds
@@ -150,8 +201,8 @@ pub(crate) fn evaluate_pawns<K: Sink>(
             fill_forward(attacks[0], Color::White),
             fill_forward(attacks[1], Color::Black),
         ],
-        shelter_key: [u32::MAX; 2],
-        shelter: [S::ZERO; 2],
+        shelter_key: [[u32::MAX; 2]; 2],
+        shelter: [[S::ZERO; 2]; 2],
     };
     for color in [Color::White, Color::Black] {
         let us = color as usize;
@@ -257,6 +308,16 @@ mod tests {
         assert_eq!(first.score, second.score);
         let mut sum = Sum::default();
         evaluate_pawns(white, black, &p, &mut sum);
+        sum.add(
+            Term::Material,
+            Color::White,
+            pawn_material(white, Color::White, &p),
+        );
+        sum.add(
+            Term::Material,
+            Color::Black,
+            pawn_material(black, Color::Black, &p),
+        );
         assert_eq!(first.score, sum.acc);
         // e5 is passed for White (no black pawns on d-f files in front).
         assert_ne!(first.passed[0] & sq("e5"), 0);

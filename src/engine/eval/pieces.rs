@@ -62,13 +62,20 @@ impl Psqt {
         Psqt { table }
     }
 
-    /// Adds material and placement of both colours to `sink` (as `Term::Material`).
+    /// Adds material and placement of both colours' pieces but the pawns (which the pawn
+    /// hash entry's score holds) to `sink` (as `Term::Material`).
     #[inline(always)]
     pub fn add<K: Sink>(&self, board: &Board, sink: &mut K) {
         for color in [Color::White, Color::Black] {
             let tables = &self.table[color as usize];
             let mut v = S::ZERO;
-            for piece in Piece::ALL {
+            for piece in [
+                Piece::Knight,
+                Piece::Bishop,
+                Piece::Rook,
+                Piece::Queen,
+                Piece::King,
+            ] {
                 let table = &tables[piece as usize];
                 for_each_square(board.colored_pieces(color, piece).0, |sq| v += table[sq]);
             }

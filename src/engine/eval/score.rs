@@ -24,9 +24,13 @@ impl S {
     pub const ZERO: S = S { mg: 0, eg: 0 };
 
     /// Scales both halves by `percent` / 100 (truncating towards zero, so a scaled value
-    /// and its negation stay exact opposites).
+    /// and its negation stay exact opposites). The usual 100 returns `self` without the
+    /// two divisions (the same result: evaluation values are far below `i32::MAX / 100`).
     #[inline(always)]
     pub fn pct(self, percent: i32) -> S {
+        if percent == 100 {
+            return self;
+        }
         S {
             mg: self.mg * percent / 100,
             eg: self.eg * percent / 100,
