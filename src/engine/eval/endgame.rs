@@ -5,7 +5,7 @@
 
 use cozy_chess::{Board, Color, Piece};
 
-use super::kpk::Kpk;
+use super::kpk::kpk;
 use super::params::EvalParams;
 use super::sink::{Sink, Term};
 use super::tables::{distance, DARK_SQUARES, FILE_A, FILE_H};
@@ -71,13 +71,7 @@ pub fn is_insufficient_material(board: &Board) -> bool {
 /// Scale factors `(mg, eg)` out of 128 for the position, given the endgame score so far
 /// (`eg`, White's view) that decides which side is "stronger". May add the KPK win bonus
 /// to the `Endgame` term.
-pub(crate) fn scale<K: Sink>(
-    board: &Board,
-    p: &EvalParams,
-    kpk: &Kpk,
-    eg: i32,
-    sink: &mut K,
-) -> (i32, i32) {
+pub(crate) fn scale<K: Sink>(board: &Board, p: &EvalParams, eg: i32, sink: &mut K) -> (i32, i32) {
     // Fast exit for the common case: the stronger side has two or more pawns, not all on
     // one rook file, and the bishops are not one against one. No rule below applies then.
     if eg != 0 {
@@ -93,7 +87,7 @@ pub(crate) fn scale<K: Sink>(
     let c = counts(board);
     let npm_total = c.npm[0] + c.npm[1];
 
-    // KPK: exact from the bitbase.
+    // KPK: exact from the bitbase, built on the first probe (only these endings need it).
     if npm_total == 0 && c.pawns[0] + c.pawns[1] == 1 {
         let strong = if c.pawns[0] == 1 {
             Color::White
@@ -101,7 +95,7 @@ pub(crate) fn scale<K: Sink>(
             Color::Black
         };
         let pawn = board.colored_pieces(strong, Piece::Pawn).0.trailing_zeros() as usize;
-        let win = kpk.probe(
+        let win = kpk().probe(
             strong,
             board.king(strong) as usize,
             pawn,

@@ -6,7 +6,6 @@ use cozy_chess::{Board, Color, Piece};
 
 use super::endgame::{phase, scale};
 use super::king::king_safety;
-use super::kpk::Kpk;
 use super::params::EvalParams;
 use super::pawns::PawnEntry;
 use super::pieces::{for_each_square, pieces, Maps};
@@ -163,7 +162,6 @@ pub(crate) fn evaluate_rest<K: Sink>(
     own: Option<Color>,
     pe: &PawnEntry,
     shelter: [S; 2],
-    kpk: &Kpk,
     sink: &mut K,
 ) -> Blend {
     let mut m = Maps::default();
@@ -172,7 +170,7 @@ pub(crate) fn evaluate_rest<K: Sink>(
     threats(board, p, pe, &m, sink);
     passers_and_blocked(board, p, pe, &m, sink);
     sink.add(Term::Tempo, board.side_to_move(), p.tempo);
-    let (scale_mg, scale_eg) = scale(board, p, kpk, sink.total().eg, sink);
+    let (scale_mg, scale_eg) = scale(board, p, sink.total().eg, sink);
     Blend {
         phase: phase(board),
         scale_mg,

@@ -1,5 +1,5 @@
-//! King and pawn against king: an exact win/draw bitbase computed once at start-up by
-//! retrograde iteration (about 200,000 positions, 24 KiB of bits).
+//! King and pawn against king: an exact win/draw bitbase computed once per process, on the
+//! first probe, by retrograde iteration (about 200,000 positions, 24 KiB of bits).
 //!
 //! Positions are normalised so the pawn side is White and the pawn stands on files a-d.
 //! A pawn reaching the 8th rank counts as a win when the new queen cannot be taken at once.

@@ -19,8 +19,10 @@
 //! its asymmetry between wily's side and the opponent's, tropism, pawn structure, passed
 //! pawns, blocked pawns). [`trace`] explains an evaluation term by term.
 //!
-//! The evaluation never allocates and takes no locks; the pawn table is allocated once in
-//! [`Evaluator::new`], and the KPK bitbase is computed once per process.
+//! The evaluation allocates nothing and takes no locks, with one exception per process: the
+//! first evaluation of a king-and-pawn-against-king ending builds the KPK bitbase (behind a
+//! `OnceLock`, which later KPK probes only read). The pawn table is allocated once in
+//! [`Evaluator::new`].
 
 mod endgame;
 mod evaluate;
@@ -47,7 +49,6 @@ pub use sink::Term;
 pub use trace::{trace, trace_for_side, EvalTrace, TraceTerm};
 
 use evaluate::evaluate_rest;
-use kpk::Kpk;
 use pawns::PawnTable;
 use pieces::Psqt;
 use sink::{Sink, Sum};
@@ -76,18 +77,16 @@ pub struct Evaluator {
     own_side: Option<Color>,
     pawns: PawnTable,
     psqt: Psqt,
-    kpk: &'static Kpk,
 }
 
 impl Evaluator {
-    /// A new evaluator with its own pawn hash table. Builds the KPK bitbase on first use in
-    /// the process (a few milliseconds in release builds).
+    /// A new evaluator with its own pawn hash table. The KPK bitbase is built later, by the
+    /// first evaluation of a king-and-pawn-against-king ending in the process.
     pub fn new(params: EvalParams) -> Self {
         Evaluator {
             own_side: None,
             pawns: PawnTable::new(PAWN_TABLE_BITS),
             psqt: Psqt::new(&params),
-            kpk: kpk::kpk(),
             params,
         }
     }
@@ -146,15 +145,7 @@ impl Evaluator {
         ];
         let mut sum = Sum { acc: entry.score };
         self.psqt.add(board, &mut sum);
-        let blend = evaluate_rest(
-            board,
-            &self.params,
-            self.own_side,
-            entry,
-            shelter,
-            self.kpk,
-            &mut sum,
-        );
+        let blend = evaluate_rest(board, &self.params, self.own_side, entry, shelter, &mut sum);
         let white = blend.apply(sum.total());
         if board.side_to_move() == Color::White {
             white

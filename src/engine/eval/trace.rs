@@ -11,7 +11,6 @@ use cozy_chess::{Board, Color};
 use super::endgame::is_insufficient_material;
 use super::evaluate::{evaluate_rest, Blend};
 use super::king::best_shelter;
-use super::kpk::kpk;
 use super::params::EvalParams;
 use super::pawns::evaluate_pawns;
 use super::pieces::material_and_pst;
@@ -74,7 +73,7 @@ pub fn trace_for_side(board: &Board, params: &EvalParams, own: Option<Color>) ->
         best_shelter(params, board, Color::Black),
     ];
     material_and_pst(board, params, &mut sink);
-    let blend = evaluate_rest(board, params, own, &entry, shelter, kpk(), &mut sink);
+    let blend = evaluate_rest(board, params, own, &entry, shelter, &mut sink);
     let sum = sink.total();
     let white_total = if dead { 0 } else { blend.apply(sum) };
     let terms = Term::ALL
