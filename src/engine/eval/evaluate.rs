@@ -8,7 +8,7 @@ use super::endgame::{phase, scale};
 use super::king::king_safety;
 use super::params::EvalParams;
 use super::pawns::PawnEntry;
-use super::pieces::{for_each_square, pieces, Maps};
+use super::pieces::{for_each_square, pieces, Maps, PieceTables};
 use super::score::S;
 use super::sink::{Sink, Term};
 use super::tables::{distance, relative_rank, FORWARD_FILE};
@@ -159,13 +159,14 @@ fn passers_and_blocked<K: Sink>(
 pub(crate) fn evaluate_rest<K: Sink>(
     board: &Board,
     p: &EvalParams,
+    t: &PieceTables,
     own: Option<Color>,
     pe: &PawnEntry,
     shelter: [S; 2],
     sink: &mut K,
 ) -> Blend {
     let mut m = Maps::default();
-    pieces(board, p, pe, &mut m, sink);
+    pieces(board, p, t, pe, &mut m, sink);
     king_safety(board, p, own, &m, shelter, sink);
     threats(board, p, pe, &m, sink);
     passers_and_blocked(board, p, pe, &m, sink);

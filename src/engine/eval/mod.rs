@@ -50,7 +50,7 @@ pub use trace::{trace, trace_for_side, EvalTrace, TraceTerm};
 
 use evaluate::evaluate_rest;
 use pawns::PawnTable;
-use pieces::Psqt;
+use pieces::{PieceTables, Psqt};
 use sink::{Sink, Sum};
 
 /// log2 of the number of pawn hash entries per evaluator (8192 entries, the largest
@@ -77,6 +77,7 @@ pub struct Evaluator {
     own_side: Option<Color>,
     pawns: PawnTable,
     psqt: Psqt,
+    tables: PieceTables,
 }
 
 impl Evaluator {
@@ -87,6 +88,7 @@ impl Evaluator {
             own_side: None,
             pawns: PawnTable::new(PAWN_TABLE_BITS),
             psqt: Psqt::new(&params),
+            tables: PieceTables::new(&params),
             params,
         }
     }
@@ -116,6 +118,7 @@ impl Evaluator {
     /// Replaces the weights (and forgets cached pawn scores computed with the old ones).
     pub fn set_params(&mut self, params: EvalParams) {
         self.psqt = Psqt::new(&params);
+        self.tables = PieceTables::new(&params);
         self.params = params;
         self.pawns.clear();
     }
@@ -145,7 +148,15 @@ impl Evaluator {
         ];
         let mut sum = Sum { acc: entry.score };
         self.psqt.add(board, &mut sum);
-        let blend = evaluate_rest(board, &self.params, self.own_side, entry, shelter, &mut sum);
+        let blend = evaluate_rest(
+            board,
+            &self.params,
+            &self.tables,
+            self.own_side,
+            entry,
+            shelter,
+            &mut sum,
+        );
         let white = blend.apply(sum.total());
         if board.side_to_move() == Color::White {
             white

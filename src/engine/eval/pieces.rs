@@ -113,9 +113,28 @@ fn record(m: &mut Maps, us: usize, piece: Piece, attacks: u64, zone: u64, p: &Ev
     }
 }
 
-#[inline(always)]
-fn mob<const N: usize>(table: &[S; N], count: u32) -> S {
-    table[(count as usize).min(N - 1)]
+/// Mobility bonuses per attacked-square count, padded to every count a popcount can give
+/// (repeating the last entry, as the weights' clamp would), for knights, bishops, rooks and
+/// queens: indexing needs neither a clamp nor a bounds check.
+#[derive(Clone)]
+pub(crate) struct PieceTables {
+    mobility: [[S; 65]; 4],
+}
+
+impl PieceTables {
+    pub fn new(p: &EvalParams) -> PieceTables {
+        fn pad<const N: usize>(weights: &[S; N]) -> [S; 65] {
+            std::array::from_fn(|count| weights[count.min(N - 1)])
+        }
+        PieceTables {
+            mobility: [
+                pad(&p.mobility_knight),
+                pad(&p.mobility_bishop),
+                pad(&p.mobility_rook),
+                pad(&p.mobility_queen),
+            ],
+        }
+    }
 }
 
 /// The piece pass for both colours. Fills `m` and reports mobility, tropism, bishops, rooks
@@ -123,10 +142,12 @@ fn mob<const N: usize>(table: &[S; N], count: u32) -> S {
 pub(crate) fn pieces<K: Sink>(
     board: &Board,
     p: &EvalParams,
+    t: &PieceTables,
     pe: &PawnEntry,
     m: &mut Maps,
     sink: &mut K,
 ) {
+    let [mob_knight, mob_bishop, mob_rook, mob_queen] = &t.mobility;
     let occ = board.occupied();
     let pawns = [
         board.colored_pieces(Color::White, Piece::Pawn).0,
@@ -169,7 +190,7 @@ pub(crate) fn pieces<K: Sink>(
         for_each_square(knights, |sq| {
             let a = get_knight_moves(square(sq)).0;
             record(m, us, Piece::Knight, a, zone, p);
-            mobility += mob(&p.mobility_knight, (a & area).count_ones());
+            mobility += mob_knight[(a & area).count_ones() as usize];
             tropism += p.tropism[Piece::Knight as usize] * (7 - distance(sq, enemy_king));
             if outposts & (1u64 << sq) != 0 {
                 let supported = pe.attacks[us] & (1u64 << sq) != 0;
@@ -181,7 +202,7 @@ pub(crate) fn pieces<K: Sink>(
         for_each_square(bishop_bb, |sq| {
             let a = get_bishop_moves(square(sq), occ).0;
             record(m, us, Piece::Bishop, a, zone, p);
-            mobility += mob(&p.mobility_bishop, (a & area).count_ones());
+            mobility += mob_bishop[(a & area).count_ones() as usize];
             tropism += p.tropism[Piece::Bishop as usize] * (7 - distance(sq, enemy_king));
             if outposts & (1u64 << sq) != 0 {
                 let supported = pe.attacks[us] & (1u64 << sq) != 0;
@@ -202,7 +223,7 @@ pub(crate) fn pieces<K: Sink>(
         for_each_square(rook_bb, |sq| {
             let a = get_rook_moves(square(sq), occ).0;
             record(m, us, Piece::Rook, a, zone, p);
-            mobility += mob(&p.mobility_rook, (a & area).count_ones());
+            mobility += mob_rook[(a & area).count_ones() as usize];
             tropism += p.tropism[Piece::Rook as usize] * (7 - distance(sq, enemy_king));
             let file = file_bb(sq & 7);
             if pawns[us] & file == 0 {
@@ -222,7 +243,7 @@ pub(crate) fn pieces<K: Sink>(
             let s = square(sq);
             let a = (get_bishop_moves(s, occ) | get_rook_moves(s, occ)).0;
             record(m, us, Piece::Queen, a, zone, p);
-            mobility += mob(&p.mobility_queen, (a & area).count_ones());
+            mobility += mob_queen[(a & area).count_ones() as usize];
             tropism += p.tropism[Piece::Queen as usize] * (7 - distance(sq, enemy_king));
             if seventh_matters && seventh & (1u64 << sq) != 0 {
                 rooks += S {

@@ -13,7 +13,7 @@ use super::evaluate::{evaluate_rest, Blend};
 use super::king::best_shelter;
 use super::params::EvalParams;
 use super::pawns::evaluate_pawns;
-use super::pieces::material_and_pst;
+use super::pieces::{material_and_pst, PieceTables};
 use super::score::S;
 use super::sink::{Breakdown, Sink, Term};
 
@@ -73,7 +73,15 @@ pub fn trace_for_side(board: &Board, params: &EvalParams, own: Option<Color>) ->
         best_shelter(params, board, Color::Black),
     ];
     material_and_pst(board, params, &mut sink);
-    let blend = evaluate_rest(board, params, own, &entry, shelter, &mut sink);
+    let blend = evaluate_rest(
+        board,
+        params,
+        &PieceTables::new(params),
+        own,
+        &entry,
+        shelter,
+        &mut sink,
+    );
     let sum = sink.total();
     let white_total = if dead { 0 } else { blend.apply(sum) };
     let terms = Term::ALL
