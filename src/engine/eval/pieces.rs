@@ -8,7 +8,7 @@ use super::params::EvalParams;
 use super::pawns::PawnEntry;
 use super::score::S;
 use super::sink::{Sink, Term};
-use super::tables::{distance, file_bb, rank_bb, relative_rank, DARK_SQUARES, KING_ZONE};
+use super::tables::{file_bb, rank_bb, relative_rank, DARK_SQUARES, DISTANCE, KING_ZONE};
 
 /// Attack information gathered by the piece pass, used by king safety and threats.
 #[derive(Default)]
@@ -113,12 +113,14 @@ fn record(m: &mut Maps, us: usize, piece: Piece, attacks: u64, zone: u64, p: &Ev
     }
 }
 
-/// Mobility bonuses per attacked-square count, padded to every count a popcount can give
-/// (repeating the last entry, as the weights' clamp would), for knights, bishops, rooks and
-/// queens: indexing needs neither a clamp nor a bounds check.
+/// Per-evaluator tables of the piece pass, for knights, bishops, rooks and queens:
+/// mobility bonuses per attacked-square count, padded to every count a popcount can give
+/// (repeating the last entry, as the weights' clamp would), so indexing needs neither a
+/// clamp nor a bounds check; and king tropism per distance to the enemy king.
 #[derive(Clone)]
 pub(crate) struct PieceTables {
     mobility: [[S; 65]; 4],
+    tropism: [[S; 8]; 4],
 }
 
 impl PieceTables {
@@ -133,6 +135,10 @@ impl PieceTables {
                 pad(&p.mobility_rook),
                 pad(&p.mobility_queen),
             ],
+            tropism: std::array::from_fn(|i| {
+                let weight = p.tropism[Piece::Knight as usize + i];
+                std::array::from_fn(|d| weight * (7 - d as i32))
+            }),
         }
     }
 }
@@ -148,6 +154,7 @@ pub(crate) fn pieces<K: Sink>(
     sink: &mut K,
 ) {
     let [mob_knight, mob_bishop, mob_rook, mob_queen] = &t.mobility;
+    let [trop_knight, trop_bishop, trop_rook, trop_queen] = &t.tropism;
     let occ = board.occupied();
     let pawns = [
         board.colored_pieces(Color::White, Piece::Pawn).0,
@@ -168,6 +175,7 @@ pub(crate) fn pieces<K: Sink>(
         let area = !(pawns[us] | (1u64 << kings[us]) | pe.attacks[them]);
         let zone = KING_ZONE[them][kings[them]];
         let enemy_king = kings[them];
+        let king_distance = &DISTANCE[enemy_king & 63];
         // Relative ranks 4-6 that no enemy pawn can ever attack.
         let outpost_ranks = match color {
             Color::White => rank_bb(3) | rank_bb(4) | rank_bb(5),
@@ -191,7 +199,7 @@ pub(crate) fn pieces<K: Sink>(
             let a = get_knight_moves(square(sq)).0;
             record(m, us, Piece::Knight, a, zone, p);
             mobility += mob_knight[(a & area).count_ones() as usize];
-            tropism += p.tropism[Piece::Knight as usize] * (7 - distance(sq, enemy_king));
+            tropism += trop_knight[king_distance[sq & 63] as usize & 7];
             if outposts & (1u64 << sq) != 0 {
                 let supported = pe.attacks[us] & (1u64 << sq) != 0;
                 outpost += p.knight_outpost[usize::from(supported)];
@@ -203,7 +211,7 @@ pub(crate) fn pieces<K: Sink>(
             let a = get_bishop_moves(square(sq), occ).0;
             record(m, us, Piece::Bishop, a, zone, p);
             mobility += mob_bishop[(a & area).count_ones() as usize];
-            tropism += p.tropism[Piece::Bishop as usize] * (7 - distance(sq, enemy_king));
+            tropism += trop_bishop[king_distance[sq & 63] as usize & 7];
             if outposts & (1u64 << sq) != 0 {
                 let supported = pe.attacks[us] & (1u64 << sq) != 0;
                 outpost += p.bishop_outpost[usize::from(supported)];
@@ -224,7 +232,7 @@ pub(crate) fn pieces<K: Sink>(
             let a = get_rook_moves(square(sq), occ).0;
             record(m, us, Piece::Rook, a, zone, p);
             mobility += mob_rook[(a & area).count_ones() as usize];
-            tropism += p.tropism[Piece::Rook as usize] * (7 - distance(sq, enemy_king));
+            tropism += trop_rook[king_distance[sq & 63] as usize & 7];
             let file = file_bb(sq & 7);
             if pawns[us] & file == 0 {
                 rooks += if all_pawns & file == 0 {
@@ -244,7 +252,7 @@ pub(crate) fn pieces<K: Sink>(
             let a = (get_bishop_moves(s, occ) | get_rook_moves(s, occ)).0;
             record(m, us, Piece::Queen, a, zone, p);
             mobility += mob_queen[(a & area).count_ones() as usize];
-            tropism += p.tropism[Piece::Queen as usize] * (7 - distance(sq, enemy_king));
+            tropism += trop_queen[king_distance[sq & 63] as usize & 7];
             if seventh_matters && seventh & (1u64 << sq) != 0 {
                 rooks += S {
                     mg: p.rook_seventh.mg / 2,
