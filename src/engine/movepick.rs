@@ -174,6 +174,15 @@ const PROMO_RANKS: BitBoard = BitBoard(0xFF00_0000_0000_00FF);
 /// Squares where a pawn stands one step from promotion (either side).
 const PRE_PROMO_RANKS: BitBoard = BitBoard(0x00FF_0000_0000_FF00);
 
+/// The square a pawn of the side to move would capture en passant on, if any.
+#[inline]
+fn ep_square(board: &Board) -> Option<Square> {
+    let stm = board.side_to_move();
+    board
+        .en_passant()
+        .map(|f| Square::new(f, Rank::Sixth.relative_to(stm)))
+}
+
 /// The side to move's pieces that might capture (or promote): each attacks an enemy
 /// piece or the en-passant square `ep`, or is a pawn about to promote. A superset of the
 /// pieces with a legal tactical move (pins and checks are left to the generator), so a
@@ -282,9 +291,7 @@ impl MovePicker {
     fn generate_captures(&mut self, board: &Board, hist: &History) {
         let stm = board.side_to_move();
         let enemy = board.colors(!stm);
-        let ep_sq = board
-            .en_passant()
-            .map(|f| Square::new(f, Rank::Sixth.relative_to(stm)));
+        let ep_sq = ep_square(board);
         let ep = ep_sq.map_or(BitBoard::EMPTY, |s| s.bitboard());
         let captures_only = self.captures_only;
         let tt_move = self.tt_move;
@@ -349,11 +356,8 @@ impl MovePicker {
     /// or a capture never pays for them.
     #[inline(never)]
     fn generate_quiets(&mut self, board: &Board) {
-        let stm = board.side_to_move();
-        let enemy = board.colors(!stm);
-        let ep = board.en_passant().map_or(BitBoard::EMPTY, |f| {
-            Square::new(f, Rank::Sixth.relative_to(stm)).bitboard()
-        });
+        let enemy = board.colors(!board.side_to_move());
+        let ep = ep_square(board).map_or(BitBoard::EMPTY, |s| s.bitboard());
         let tt_move = self.tt_move;
         let moves = &mut self.moves;
         let pieces = &mut self.pieces;

@@ -429,18 +429,12 @@ impl<'a> Searcher<'a> {
 
             let gives_check = check_info.gives_check_by(board, mv, piece);
 
-            // Shallow-depth pruning once a non-losing score is secured.
+            // Shallow-depth pruning once a non-losing score is secured. Late-move and
+            // futility pruning of quiet moves happen in the picker (see `skip_quiets` after
+            // each searched move below), so no non-checking quiet move reaches here then.
             if ply > 0 && best_score > -MATE_BOUND && non_pawn {
                 if quiet && !gives_check {
-                    if moves_searched >= lmp_limit {
-                        self.pickers[ply].skip_quiets(check_info);
-                        continue;
-                    }
                     let lmr_depth = (depth - 1 - self.lmr.get(depth, moves_searched)).max(0);
-                    if !in_check && lmr_depth <= 8 && eval + 100 + 90 * lmr_depth <= alpha {
-                        self.pickers[ply].skip_quiets(check_info);
-                        continue;
-                    }
                     if lmr_depth <= 3 && hist_score < -3000 * depth {
                         continue;
                     }
@@ -538,8 +532,9 @@ impl<'a> Searcher<'a> {
                     alpha = score;
                 }
             }
-            // Once late-move or futility pruning would drop every later quiet move that
-            // does not give check, the picker drops them before scoring them.
+            // Late-move and futility pruning: once every later quiet move that does not
+            // give check would be pruned (the conditions only tighten as moves are searched
+            // and alpha rises), the picker drops them, before even scoring them.
             if !quiets_skipped && ply > 0 && best_score > -MATE_BOUND && non_pawn {
                 let lmr_depth = (depth - 1 - self.lmr.get(depth, moves_searched)).max(0);
                 if moves_searched >= lmp_limit

@@ -10,7 +10,7 @@ use cozy_chess::{Board, Color, Piece};
 use super::king::{best_shelter, shelter_key};
 
 use super::params::EvalParams;
-use super::pieces::for_each_square;
+use super::pieces::{for_each_square, psq_value};
 use super::score::S;
 use super::sink::{Sink, Sum, Term};
 use super::tables::{
@@ -147,16 +147,7 @@ impl PawnTable {
             let entry = evaluate_pawns(white, black, params, &mut sum);
             // The pawns' material and placement depend on the pawns alone: cached here too,
             // so the fast path's `Psqt::add` skips the pawns.
-            sum.add(
-                Term::Material,
-                Color::White,
-                pawn_material(white, Color::White, params),
-            );
-            sum.add(
-                Term::Material,
-                Color::Black,
-                pawn_material(black, Color::Black, params),
-            );
+            add_pawn_material(white, black, params, &mut sum);
             self.entries[slot] = PawnEntry {
                 score: sum.acc,
                 ..entry
@@ -166,14 +157,27 @@ impl PawnTable {
     }
 }
 
+/// Adds both colours' pawn material and placement to `sink` (as `Term::Material`).
+fn add_pawn_material<K: Sink>(white: u64, black: u64, p: &EvalParams, sink: &mut K) {
+    sink.add(
+        Term::Material,
+        Color::White,
+        pawn_material(white, Color::White, p),
+    );
+    sink.add(
+        Term::Material,
+        Color::Black,
+        pawn_material(black, Color::Black, p),
+    );
+}
+
 /// Material and piece-square value of `color`'s `pawns` (Black's squares mirrored), the
 /// pawn part of `Psqt`.
-pub(crate) fn pawn_material(pawns: u64, color: Color, p: &EvalParams) -> S {
+fn pawn_material(pawns: u64, color: Color, p: &EvalParams) -> S {
     let flip = if color == Color::White { 0 } else { 56 };
-    let pawn = Piece::Pawn as usize;
     let mut v = S::ZERO;
     for_each_square(pawns, |sq| {
-        v += p.piece_value[pawn] + p.pst[pawn][sq ^ flip]
+        v += psq_value(p, Piece::Pawn as usize, sq ^ flip)
     });
     v
 }
@@ -308,16 +312,7 @@ mod tests {
         assert_eq!(first.score, second.score);
         let mut sum = Sum::default();
         evaluate_pawns(white, black, &p, &mut sum);
-        sum.add(
-            Term::Material,
-            Color::White,
-            pawn_material(white, Color::White, &p),
-        );
-        sum.add(
-            Term::Material,
-            Color::Black,
-            pawn_material(black, Color::Black, &p),
-        );
+        add_pawn_material(white, black, &p, &mut sum);
         assert_eq!(first.score, sum.acc);
         // e5 is passed for White (no black pawns on d-f files in front).
         assert_ne!(first.passed[0] & sq("e5"), 0);

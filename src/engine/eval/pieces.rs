@@ -42,6 +42,13 @@ fn square(sq: usize) -> Square {
     Square::index_const(sq & 63)
 }
 
+/// Material plus placement of piece kind `piece` (index) on `sq`, from White's side (a
+/// Black piece's square is mirrored by the caller).
+#[inline(always)]
+pub(crate) fn psq_value(p: &EvalParams, piece: usize, sq: usize) -> S {
+    p.piece_value[piece] + p.pst[piece][sq]
+}
+
 /// Material and piece-square values combined per colour, piece and square (the fast path's
 /// form of `piece_value` + `pst`; Black's squares already mirrored).
 #[derive(Clone)]
@@ -55,7 +62,7 @@ impl Psqt {
         for (side, flip) in table.iter_mut().zip([0usize, 56]) {
             for (piece, squares) in side.iter_mut().enumerate() {
                 for (sq, v) in squares.iter_mut().enumerate() {
-                    *v = p.piece_value[piece] + p.pst[piece][sq ^ flip];
+                    *v = psq_value(p, piece, sq ^ flip);
                 }
             }
         }
