@@ -14,6 +14,7 @@ mod qsearch;
 mod root;
 pub mod search;
 pub mod see;
+mod tablemem;
 pub mod threads;
 pub mod time;
 pub mod tt;

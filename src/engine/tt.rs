@@ -5,6 +5,7 @@
 //! writer) is detected and treated as a miss: no lock anywhere. Four entries make a 64-byte
 //! bucket (one cache line). Mate scores are stored relative to the node (adjusted by ply).
 
+use super::tablemem::{Zeroable, ZeroedSlice};
 use super::types::{MATE_BOUND, NO_EVAL};
 use cozy_chess::{Move, Piece, Square};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
@@ -31,21 +32,22 @@ pub struct TtHit {
     pub bound: TtBound,
 }
 
-#[derive(Default)]
 struct Entry {
     key: AtomicU64,
     data: AtomicU64,
 }
 
-#[derive(Default)]
 #[repr(align(64))]
 struct Bucket {
     entries: [Entry; ENTRIES_PER_BUCKET],
 }
 
+// SAFETY: a bucket is atomics only; all-zero is the empty bucket.
+unsafe impl Zeroable for Bucket {}
+
 /// The table. Shared between search threads through an `Arc`.
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: ZeroedSlice<Bucket>,
     age: AtomicU8,
 }
 
@@ -149,10 +151,8 @@ impl TranspositionTable {
     pub fn new(mb: usize) -> TranspositionTable {
         let bytes = mb.max(1).saturating_mul(1024 * 1024);
         let n = (bytes / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::new();
-        buckets.resize_with(n, Bucket::default);
         TranspositionTable {
-            buckets,
+            buckets: ZeroedSlice::new(n),
             age: AtomicU8::new(0),
         }
     }
@@ -164,12 +164,7 @@ impl TranspositionTable {
 
     /// Empties the table (not while a search runs).
     pub fn clear(&self) {
-        for b in &self.buckets {
-            for e in &b.entries {
-                e.key.store(0, Ordering::Relaxed);
-                e.data.store(0, Ordering::Relaxed);
-            }
-        }
+        self.buckets.zero();
         self.age.store(0, Ordering::Relaxed);
     }
 
