@@ -6,7 +6,7 @@
 
 use super::checks::CheckInfo;
 use super::history::{History, Played, NO_ROW};
-use super::see::{captured_piece, piece_value, see_ge};
+use super::see::{captured_piece, piece_value, see_ge_known};
 use cozy_chess::{
     get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves, BitBoard,
     Board, Move, Piece, PieceMoves, Rank, Square,
@@ -145,6 +145,9 @@ fn key_slot(key: u64) -> usize {
 pub struct MovePicker {
     moves: [Move; MAX_MOVES],
     pieces: [Piece; MAX_MOVES],
+    /// The captured piece of each tactical move (a pawn for en passant); quiet slots are
+    /// never read.
+    victims: [Option<Piece>; MAX_MOVES],
     keys: [u64; MAX_MOVES],
     len: usize,
     n_captures: usize,
@@ -164,6 +167,8 @@ pub struct MovePicker {
     quiets_filtered: bool,
     /// The moving piece of the move returned last.
     last_piece: Piece,
+    /// The piece the move returned last captures.
+    last_victim: Option<Piece>,
     /// The history score of the move returned last, when it was an ordinary quiet move.
     last_history: Option<i32>,
 }
@@ -229,6 +234,7 @@ impl MovePicker {
         MovePicker {
             moves: [NULL_MOVE; MAX_MOVES],
             pieces: [Piece::Pawn; MAX_MOVES],
+            victims: [None; MAX_MOVES],
             keys: [0; MAX_MOVES],
             len: 0,
             n_captures: 0,
@@ -242,6 +248,7 @@ impl MovePicker {
             quiets_picked: 0,
             quiets_filtered: false,
             last_piece: Piece::Pawn,
+            last_victim: None,
             last_history: None,
         }
     }
@@ -262,6 +269,7 @@ impl MovePicker {
         self.quiets_picked = 0;
         self.quiets_filtered = false;
         self.last_piece = Piece::Pawn;
+        self.last_victim = None;
         self.last_history = None;
     }
 
@@ -269,6 +277,13 @@ impl MovePicker {
     #[inline]
     pub fn last_piece(&self) -> Piece {
         self.last_piece
+    }
+
+    /// The piece the move [`MovePicker::next`] returned last captures (a pawn for en
+    /// passant; `None` for a quiet move or castling).
+    #[inline]
+    pub fn last_victim(&self) -> Option<Piece> {
+        self.last_victim
     }
 
     /// The history score ([`History::quiet_score`]) of the move returned last, when it was
@@ -297,6 +312,7 @@ impl MovePicker {
         let tt_move = self.tt_move;
         let moves = &mut self.moves;
         let pieces = &mut self.pieces;
+        let victims = &mut self.victims;
         let keys = &mut self.keys;
         let mut front = 0;
         board.generate_moves_for(capture_candidates(board, ep), |pm| {
@@ -322,6 +338,7 @@ impl MovePicker {
                     };
                     moves[front] = mv;
                     pieces[front] = piece;
+                    victims[front] = victim;
                     keys[front] = key(Self::capture_score(stm, mv, piece, victim, hist), front);
                     front += 1;
                 }
@@ -338,6 +355,7 @@ impl MovePicker {
                     let victim = board.piece_on(to);
                     moves[front] = mv;
                     pieces[front] = piece;
+                    victims[front] = victim;
                     keys[front] = key(Self::capture_score(stm, mv, piece, victim, hist), front);
                     front += 1;
                 }
@@ -510,6 +528,11 @@ impl MovePicker {
                     if let Some(mv) = self.tt_move {
                         if self.tt_move_ok(board, mv) {
                             self.last_piece = board.piece_on(mv.from).unwrap_or(Piece::Pawn);
+                            self.last_victim = if board.colors(board.side_to_move()).has(mv.to) {
+                                None
+                            } else {
+                                captured_piece(board, mv)
+                            };
                             self.last_history = None;
                             return Some(mv);
                         }
@@ -532,10 +555,12 @@ impl MovePicker {
                         self.stage = Stage::ScoreQuiets;
                         continue;
                     }
-                    let mv = self.moves[key_slot(k)];
-                    if !self.captures_only && !see_ge(board, mv, 0) {
-                        self.keys[best] =
-                            key(BAD_CAPTURE + (score - GOOD_CAPTURE) / 8, key_slot(k));
+                    let slot = key_slot(k);
+                    let mv = self.moves[slot];
+                    if !self.captures_only
+                        && !see_ge_known(board, mv, self.pieces[slot], self.victims[slot], 0)
+                    {
+                        self.keys[best] = key(BAD_CAPTURE + (score - GOOD_CAPTURE) / 8, slot);
                         continue;
                     }
                     return Some(self.take_capture(best));
@@ -571,6 +596,7 @@ impl MovePicker {
                     self.quiet_idx += 1;
                     let slot = key_slot(k);
                     self.last_piece = self.pieces[slot];
+                    self.last_victim = None;
                     let score = key_score(k);
                     self.last_history = (score < COUNTER).then_some(score);
                     return Some(self.moves[slot]);
@@ -594,6 +620,7 @@ impl MovePicker {
         self.keys.swap(i, best);
         let slot = key_slot(self.keys[i]);
         self.last_piece = self.pieces[slot];
+        self.last_victim = self.victims[slot];
         self.last_history = None;
         self.cap_idx += 1;
         self.moves[slot]

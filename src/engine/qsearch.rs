@@ -7,7 +7,7 @@
 use super::checks::CheckInfo;
 use super::movepick::{MoveList, OrderContext};
 use super::search::Searcher;
-use super::see::{captured_piece, piece_value, see_ge};
+use super::see::{piece_value, see_ge, see_ge_known};
 use super::tt::TtBound;
 use super::types::{INF, MATE, MATE_BOUND, MAX_PLY, NO_EVAL};
 use cozy_chess::{get_pawn_quiets, BitBoard, Board, Move, Piece, PieceMoves};
@@ -122,19 +122,21 @@ impl<'a> Searcher<'a> {
         let mut moves_searched = 0;
         let original_alpha = alpha;
         while let Some(mv) = self.pickers[ply].next(board, self.hist, &ctx) {
+            let piece = self.pickers[ply].last_piece();
+            let victim = self.pickers[ply].last_victim();
             if !in_check {
-                let gain = captured_piece(board, mv).map_or(0, piece_value)
+                let gain = victim.map_or(0, piece_value)
                     + mv.promotion
                         .map_or(0, |p| piece_value(p) - piece_value(Piece::Pawn));
                 if mv.promotion.is_none() && static_eval + gain + DELTA_MARGIN <= alpha {
                     continue;
                 }
-                if !see_ge(board, mv, 0) {
+                if !see_ge_known(board, mv, piece, victim, 0) {
                     continue;
                 }
             } else if best_score > -MATE_BOUND && moves_searched >= 3 {
                 // In check with a saving move found: skip late quiet evasions that lose material.
-                if captured_piece(board, mv).is_none() && !see_ge(board, mv, 0) {
+                if victim.is_none() && !see_ge_known(board, mv, piece, victim, 0) {
                     continue;
                 }
             }

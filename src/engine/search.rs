@@ -10,7 +10,7 @@ use super::history::{bonus, History, Played};
 use super::learned::LearnedTable;
 use super::limits::Limits;
 use super::movepick::{MovePicker, OrderContext};
-use super::see::{captured_piece, is_capture, see_ge};
+use super::see::{captured_piece, is_capture, see_ge_known};
 use super::threads::Shared;
 use super::tt::{TranspositionTable, TtBound};
 use super::types::{Bound, InfoCallback, INF, MATE, MATE_BOUND, MAX_PLY, NO_EVAL};
@@ -415,11 +415,7 @@ impl<'a> Searcher<'a> {
 
         while let Some(mv) = self.pickers[ply].next(board, self.hist, &ctx) {
             let piece = self.pickers[ply].last_piece();
-            let victim = if board.colors(us).has(mv.to) {
-                None
-            } else {
-                captured_piece(board, mv)
-            };
+            let victim = self.pickers[ply].last_victim();
             let quiet = victim.is_none() && mv.promotion.is_none();
             let hist_score = if quiet {
                 self.hist.quiet_score(us, mv, piece, ctx.prev1, ctx.prev2)
@@ -438,10 +434,14 @@ impl<'a> Searcher<'a> {
                     if lmr_depth <= 3 && hist_score < -3000 * depth {
                         continue;
                     }
-                    if !see_ge(board, mv, -25 * lmr_depth * lmr_depth) {
+                    if !see_ge_known(board, mv, piece, victim, -25 * lmr_depth * lmr_depth) {
                         continue;
                     }
-                } else if !quiet && !gives_check && depth <= 6 && !see_ge(board, mv, -90 * depth) {
+                } else if !quiet
+                    && !gives_check
+                    && depth <= 6
+                    && !see_ge_known(board, mv, piece, victim, -90 * depth)
+                {
                     continue;
                 }
             }
@@ -469,7 +469,7 @@ impl<'a> Searcher<'a> {
                 let mut r = 0;
                 if depth >= 3
                     && moves_searched > 2 * PV as usize
-                    && (quiet || !see_ge(board, mv, 0))
+                    && (quiet || !see_ge_known(board, mv, piece, victim, 0))
                 {
                     r = self.lmr.get(depth, moves_searched);
                     if !PV {

@@ -56,20 +56,32 @@ pub fn attackers_to(board: &Board, sq: Square, occ: BitBoard) -> BitBoard {
 /// Static exchange: true when playing `mv` and the best exchange sequence that follows on
 /// the target square leaves the mover at least `threshold` centipawns ahead.
 pub fn see_ge(board: &Board, mv: Move, threshold: i32) -> bool {
+    let Some(moved) = board.piece_on(mv.from) else {
+        return threshold <= 0;
+    };
+    let captured = if is_en_passant(board, mv) {
+        Some(Piece::Pawn)
+    } else {
+        board.piece_on(mv.to)
+    };
+    see_ge_known(board, mv, moved, captured, threshold)
+}
+
+/// [`see_ge`] for a caller that already knows the moving piece and the captured one (a
+/// pawn for en passant, `None` for a quiet move or castling), as the move picker does.
+pub fn see_ge_known(
+    board: &Board,
+    mv: Move,
+    moved: Piece,
+    captured: Option<Piece>,
+    threshold: i32,
+) -> bool {
     let us = board.side_to_move();
     // Castling never loses material on the "target" (our own rook's) square.
     if board.colors(us).has(mv.to) {
         return threshold <= 0;
     }
-    let Some(moved) = board.piece_on(mv.from) else {
-        return threshold <= 0;
-    };
-    let ep = is_en_passant(board, mv);
-    let captured = if ep {
-        Some(Piece::Pawn)
-    } else {
-        board.piece_on(mv.to)
-    };
+    let ep = moved == Piece::Pawn && captured.is_some() && !board.occupied().has(mv.to);
     let mut balance = captured.map_or(0, piece_value) - threshold;
     let mut on_square = moved;
     if let Some(p) = mv.promotion {
