@@ -5,7 +5,7 @@
 
 use cozy_chess::{
     get_between_rays, get_bishop_moves, get_bishop_rays, get_knight_moves, get_line_rays,
-    get_pawn_attacks, get_rook_moves, get_rook_rays, BitBoard, Board, Move, Piece, Square,
+    get_pawn_attacks, get_rook_moves, get_rook_rays, BitBoard, Board, Color, Move, Piece, Square,
 };
 
 /// Check-detection data of one position (side to move gives the checks).
@@ -61,6 +61,51 @@ impl CheckInfo {
     #[inline]
     pub fn blockers(&self) -> BitBoard {
         self.blockers
+    }
+
+    /// Our pieces that may have a non-capturing move giving check: those whose move off a
+    /// line would uncover one ([`CheckInfo::blockers`]), and those that reach an empty
+    /// checking square in one move (pawns by a single or double push). A superset, so a
+    /// generator asked only for these pieces still finds every quiet check. The king is
+    /// left out unless it is a blocker (it never checks by itself).
+    pub fn quiet_checker_candidates(&self, board: &Board) -> BitBoard {
+        let us = board.side_to_move();
+        let occ = board.occupied();
+        let empty = !occ;
+        let mut mask = self.blockers;
+        for sq in board.colored_pieces(us, Piece::Knight) {
+            if !(get_knight_moves(sq) & self.by_piece[Piece::Knight as usize] & empty).is_empty() {
+                mask |= sq.bitboard();
+            }
+        }
+        for sq in board.colored_pieces(us, Piece::Bishop) {
+            let targets = self.by_piece[Piece::Bishop as usize] & empty;
+            if !(get_bishop_moves(sq, occ) & targets).is_empty() {
+                mask |= sq.bitboard();
+            }
+        }
+        for sq in board.colored_pieces(us, Piece::Rook) {
+            let targets = self.by_piece[Piece::Rook as usize] & empty;
+            if !(get_rook_moves(sq, occ) & targets).is_empty() {
+                mask |= sq.bitboard();
+            }
+        }
+        // A queen checks along either kind of line from wherever it lands.
+        for sq in board.colored_pieces(us, Piece::Queen) {
+            let targets = self.by_piece[Piece::Queen as usize] & empty;
+            let reach = get_bishop_moves(sq, occ) | get_rook_moves(sq, occ);
+            if !(reach & targets).is_empty() {
+                mask |= sq.bitboard();
+            }
+        }
+        // Pawns one or two squares behind an empty pawn-checking square.
+        let pawn_targets = (self.by_piece[Piece::Pawn as usize] & empty).0;
+        let behind = match us {
+            Color::White => (pawn_targets >> 8) | (pawn_targets >> 16),
+            Color::Black => (pawn_targets << 8) | (pawn_targets << 16),
+        };
+        mask |= board.colored_pieces(us, Piece::Pawn) & BitBoard(behind);
+        mask
     }
 
     /// True when `mv` (legal on `board`) gives check.
@@ -139,5 +184,41 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn quiet_checker_candidates_cover_every_quiet_check() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+        let mut checks_seen = 0;
+        for _ in 0..200 {
+            let mut board = Board::default();
+            for _ in 0..120 {
+                let mut moves = Vec::new();
+                board.generate_moves(|pm| {
+                    moves.extend(pm);
+                    false
+                });
+                if moves.is_empty() {
+                    break;
+                }
+                let info = CheckInfo::new(&board);
+                let candidates = info.quiet_checker_candidates(&board);
+                let enemy = board.colors(!board.side_to_move());
+                for &mv in &moves {
+                    let piece = board.piece_on(mv.from).expect("own piece");
+                    let quiet = !enemy.has(mv.to)
+                        && mv.promotion.is_none()
+                        && !(piece == Piece::Pawn && mv.from.file() != mv.to.file());
+                    let by_king_alone = piece == Piece::King && !info.blockers().has(mv.from);
+                    if quiet && !by_king_alone && info.gives_check(&board, mv) {
+                        checks_seen += 1;
+                        assert!(candidates.has(mv.from), "{board} {mv}");
+                    }
+                }
+                board.play_unchecked(moves[rng.gen_range(0..moves.len())]);
+            }
+        }
+        assert!(checks_seen > 1000, "only {checks_seen} quiet checks met");
     }
 }

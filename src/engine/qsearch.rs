@@ -167,7 +167,7 @@ impl<'a> Searcher<'a> {
             let info = CheckInfo::new(board);
             let mut quiet_checks = MoveList::new();
             let enemy = board.colors(!board.side_to_move());
-            board.generate_moves(|pm| {
+            board.generate_moves_for(info.quiet_checker_candidates(board), |pm| {
                 let mut to = pm.to & !enemy;
                 if pm.piece == Piece::Pawn {
                     // Promotions and en passant were searched with the captures.
