@@ -371,22 +371,44 @@ impl MovePicker {
 
     /// Generates the quiet moves into the back slots (the first generated in the last
     /// slot), only when the quiet stage is reached: a node that cuts off on the hash move
-    /// or a capture never pays for them.
+    /// or a capture never pays for them. Once late-move pruning has started only checking
+    /// quiet moves can still be returned, so only pieces that may give check are asked
+    /// for, and only their moves to checking squares (or off a discovered-check line).
     #[inline(never)]
     fn generate_quiets(&mut self, board: &Board) {
-        let enemy = board.colors(!board.side_to_move());
+        let us = board.side_to_move();
+        let enemy = board.colors(!us);
         let ep = ep_square(board).map_or(BitBoard::EMPTY, |s| s.bitboard());
         let tt_move = self.tt_move;
+        let checks_only = self.skip_quiets;
+        let mask = match &checks_only {
+            None => BitBoard::FULL,
+            Some(info) => {
+                // Castling may check with the rook: the king stays in while it may castle.
+                let rights = board.castle_rights(us);
+                let castling = if rights.short.is_some() || rights.long.is_some() {
+                    board.king(us).bitboard()
+                } else {
+                    BitBoard::EMPTY
+                };
+                info.quiet_checker_candidates(board) | castling
+            }
+        };
         let moves = &mut self.moves;
         let pieces = &mut self.pieces;
         let floor = self.n_captures;
         let mut back = MAX_MOVES;
-        board.generate_moves(|pm| {
+        board.generate_moves_for(mask, |pm| {
             let piece = pm.piece;
             let from = pm.from;
             let mut quiet = pm.to & !enemy;
             if piece == Piece::Pawn {
                 quiet &= !(PROMO_RANKS | ep);
+            }
+            if let Some(info) = &checks_only {
+                if piece != Piece::King && !info.blockers().has(from) {
+                    quiet &= info.check_squares(piece);
+                }
             }
             // Quiet moves are never promotions (those are tactical).
             for to in quiet {
@@ -675,5 +697,50 @@ mod tests {
             n += 1;
         }
         assert_eq!(n, 20);
+    }
+
+    #[test]
+    fn with_quiets_skipped_exactly_the_checking_quiet_moves_remain() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        let hist = History::new();
+        let ctx = OrderContext::default();
+        let mut checks_seen = 0;
+        for _ in 0..100 {
+            let mut board = Board::default();
+            for _ in 0..100 {
+                let legal = MoveList::legal(&board);
+                if legal.is_empty() {
+                    break;
+                }
+                let info = CheckInfo::new(&board);
+                let mut p = MovePicker::new(None, false);
+                p.skip_quiets(info);
+                let mut got = Vec::new();
+                while let Some(m) = p.next(&board, &hist, &ctx) {
+                    got.push(m);
+                }
+                let enemy = board.colors(!board.side_to_move());
+                let ep = ep_square(&board);
+                let tactical = |m: &Move| {
+                    enemy.has(m.to)
+                        || m.promotion.is_some()
+                        || (board.pieces(Piece::Pawn).has(m.from) && Some(m.to) == ep)
+                };
+                let mut want: Vec<Move> = legal
+                    .as_slice()
+                    .iter()
+                    .copied()
+                    .filter(|m| tactical(m) || info.gives_check(&board, *m))
+                    .collect();
+                checks_seen += want.iter().filter(|m| !tactical(m)).count();
+                let key = |m: &Move| (m.from as u8, m.to as u8, m.promotion.map(|p| p as u8));
+                want.sort_by_key(key);
+                got.sort_by_key(key);
+                assert_eq!(got, want, "{board}");
+                board.play_unchecked(legal.as_slice()[rng.gen_range(0..legal.len())]);
+            }
+        }
+        assert!(checks_seen > 500, "only {checks_seen} quiet checks met");
     }
 }
