@@ -217,15 +217,38 @@ pub struct QuietScorer<'a> {
     base: usize,
 }
 
-impl QuietScorer<'_> {
+impl<'a> QuietScorer<'a> {
     /// Butterfly + continuation histories of `mv` made by `piece`.
     #[inline(always)]
     pub fn score(&self, mv: Move, piece: Piece) -> i32 {
+        self.from(mv.from, piece).score(mv.to)
+    }
+
+    /// The rows for every move of `piece` standing on `from`.
+    #[inline(always)]
+    pub fn from(&self, from: Square, piece: Piece) -> PieceScorer<'a> {
         let pc = self.base + piece as usize;
-        let to = mv.to as usize;
-        self.butterfly[mv.from as usize][to] as i32
-            + self.cont1[pc][to] as i32
-            + self.cont2[pc][to] as i32
+        PieceScorer {
+            butterfly: &self.butterfly[from as usize],
+            cont1: &self.cont1[pc],
+            cont2: &self.cont2[pc],
+        }
+    }
+}
+
+/// [`QuietScorer`] narrowed to one piece on one square: a score per destination.
+pub struct PieceScorer<'a> {
+    butterfly: &'a [i16; 64],
+    cont1: &'a [i16; 64],
+    cont2: &'a [i16; 64],
+}
+
+impl PieceScorer<'_> {
+    /// Butterfly + continuation histories of the move to `to`.
+    #[inline(always)]
+    pub fn score(&self, to: Square) -> i32 {
+        let to = to as usize;
+        self.butterfly[to] as i32 + self.cont1[to] as i32 + self.cont2[to] as i32
     }
 }
 

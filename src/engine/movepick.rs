@@ -370,20 +370,37 @@ impl MovePicker {
     }
 
     /// Generates the quiet moves into the back slots (the first generated in the last
-    /// slot), only when the quiet stage is reached: a node that cuts off on the hash move
-    /// or a capture never pays for them. Once late-move pruning has started only checking
+    /// slot) and makes their keys: killers, then the counter move, then history. This
+    /// happens only when the quiet stage is reached: a node that cuts off on the hash move
+    /// or a capture never pays for it. Once late-move pruning has started only checking
     /// quiet moves can still be returned, so only pieces that may give check are asked
-    /// for, and only their moves to checking squares (or off a discovered-check line).
+    /// for, only their moves to checking squares (or off a discovered-check line) are
+    /// looked at, and only those that do give check are kept.
     #[inline(never)]
-    fn generate_quiets(&mut self, board: &Board) {
+    fn generate_quiets(&mut self, board: &Board, hist: &History, ctx: &OrderContext) {
+        match self.skip_quiets {
+            None => self.generate_quiets_with::<false>(board, hist, ctx),
+            Some(_) => self.generate_quiets_with::<true>(board, hist, ctx),
+        }
+    }
+
+    /// [`MovePicker::generate_quiets`] for one setting of late-move pruning (`CHECKS_ONLY`
+    /// matches `skip_quiets.is_some()`), so the common case carries no test per move.
+    #[inline(always)]
+    fn generate_quiets_with<const CHECKS_ONLY: bool>(
+        &mut self,
+        board: &Board,
+        hist: &History,
+        ctx: &OrderContext,
+    ) {
         let us = board.side_to_move();
         let enemy = board.colors(!us);
         let ep = ep_square(board).map_or(BitBoard::EMPTY, |s| s.bitboard());
         let tt_move = self.tt_move;
         let checks_only = self.skip_quiets;
-        let mask = match &checks_only {
-            None => BitBoard::FULL,
-            Some(info) => {
+        let mask = match (CHECKS_ONLY, &checks_only) {
+            (false, _) | (true, None) => BitBoard::FULL,
+            (true, Some(info)) => {
                 // Castling may check with the rook: the king stays in while it may castle.
                 let rights = board.castle_rights(us);
                 let castling = if rights.short.is_some() || rights.long.is_some() {
@@ -394,10 +411,13 @@ impl MovePicker {
                 info.quiet_checker_candidates(board) | castling
             }
         };
+        let scorer = hist.quiet_scorer(us, ctx.rows[0], ctx.rows[1]);
         let moves = &mut self.moves;
         let pieces = &mut self.pieces;
+        let keys = &mut self.keys;
         let floor = self.n_captures;
         let mut back = MAX_MOVES;
+        let mut n = floor;
         board.generate_moves_for(mask, |pm| {
             let piece = pm.piece;
             let from = pm.from;
@@ -405,11 +425,12 @@ impl MovePicker {
             if piece == Piece::Pawn {
                 quiet &= !(PROMO_RANKS | ep);
             }
-            if let Some(info) = &checks_only {
+            if let (true, Some(info)) = (CHECKS_ONLY, &checks_only) {
                 if piece != Piece::King && !info.blockers().has(from) {
                     quiet &= info.check_squares(piece);
                 }
             }
+            let rows = scorer.from(from, piece);
             // Quiet moves are never promotions (those are tactical).
             for to in quiet {
                 let mv = Move {
@@ -420,14 +441,31 @@ impl MovePicker {
                 if Some(mv) == tt_move || back <= floor {
                     continue;
                 }
+                if let (true, Some(info)) = (CHECKS_ONLY, &checks_only) {
+                    if !info.gives_check_by(board, mv, piece) {
+                        continue;
+                    }
+                }
                 back -= 1;
                 moves[back] = mv;
                 pieces[back] = piece;
+                let score = if Some(mv) == ctx.killers[0] {
+                    KILLER_1
+                } else if Some(mv) == ctx.killers[1] {
+                    KILLER_2
+                } else if Some(mv) == ctx.counter {
+                    COUNTER
+                } else {
+                    rows.score(to)
+                };
+                keys[n] = key(score, back);
+                n += 1;
             }
             false
         });
         self.quiet_slot = back;
-        self.len = self.n_captures + (MAX_MOVES - back);
+        self.len = n;
+        self.quiets_filtered = checks_only.is_some();
     }
 
     #[inline]
@@ -446,37 +484,6 @@ impl MovePicker {
                 GOOD_CAPTURE + v * 8 + ch / 32
             }
         }
-    }
-
-    /// Makes the quiet moves' keys: killers, then the counter move, then history. When
-    /// late-move pruning has already started, only the quiet moves that give check get a
-    /// key (the others would never be returned).
-    #[inline(never)]
-    fn score_quiets(&mut self, board: &Board, hist: &History, ctx: &OrderContext) {
-        let scorer = hist.quiet_scorer(board.side_to_move(), ctx.rows[0], ctx.rows[1]);
-        let filter = self.skip_quiets;
-        self.quiets_filtered = filter.is_some();
-        let mut i = self.n_captures;
-        for slot in self.quiet_slot..MAX_MOVES {
-            let mv = self.moves[slot];
-            if let Some(info) = &filter {
-                if !info.gives_check_by(board, mv, self.pieces[slot]) {
-                    continue;
-                }
-            }
-            let score = if Some(mv) == ctx.killers[0] {
-                KILLER_1
-            } else if Some(mv) == ctx.killers[1] {
-                KILLER_2
-            } else if Some(mv) == ctx.counter {
-                COUNTER
-            } else {
-                scorer.score(mv, self.pieces[slot])
-            };
-            self.keys[i] = key(score, slot);
-            i += 1;
-        }
-        self.len = i;
     }
 
     /// Keeps only the remaining quiet moves that give check (late-move pruning has
@@ -592,8 +599,7 @@ impl MovePicker {
                         self.stage = Stage::BadCaptures;
                         continue;
                     }
-                    self.generate_quiets(board);
-                    self.score_quiets(board, hist, ctx);
+                    self.generate_quiets(board, hist, ctx);
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
