@@ -8,8 +8,8 @@ use super::checks::CheckInfo;
 use super::history::{History, Played, NO_ROW};
 use super::see::{captured_piece, piece_value, see_ge_known};
 use cozy_chess::{
-    get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves, BitBoard,
-    Board, Move, Piece, PieceMoves, Rank, Square,
+    get_bishop_moves, get_king_moves, get_knight_moves, get_rook_moves, BitBoard, Board, Color,
+    Move, Piece, PieceMoves, Rank, Square,
 };
 
 pub const MAX_MOVES: usize = 256;
@@ -199,11 +199,17 @@ fn capture_candidates(board: &Board, ep: BitBoard) -> BitBoard {
     let mut mask = BitBoard::EMPTY;
     let pawns = board.colored_pieces(us, Piece::Pawn);
     mask |= pawns & PRE_PROMO_RANKS;
-    for sq in pawns & !PRE_PROMO_RANKS {
-        if !(get_pawn_attacks(sq, us) & (enemy | ep)).is_empty() {
-            mask |= sq.bitboard();
-        }
-    }
+    // Pawns diagonally behind a target: a pawn attacks forward, so the targets shifted
+    // one rank back and one file aside (without wrapping round the board's edge).
+    let targets = (enemy | ep).0;
+    let back = match us {
+        Color::White => targets >> 8,
+        Color::Black => targets << 8,
+    };
+    const NOT_FILE_A: u64 = !0x0101_0101_0101_0101;
+    const NOT_FILE_H: u64 = !0x8080_8080_8080_8080;
+    let attackers = ((back << 1) & NOT_FILE_A) | ((back >> 1) & NOT_FILE_H);
+    mask |= pawns & BitBoard(attackers);
     for sq in board.colored_pieces(us, Piece::Knight) {
         if !(get_knight_moves(sq) & enemy).is_empty() {
             mask |= sq.bitboard();
