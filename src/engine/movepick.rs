@@ -169,8 +169,9 @@ pub struct MovePicker {
     last_piece: Piece,
     /// The piece the move returned last captures.
     last_victim: Option<Piece>,
-    /// The history score of the move returned last, when it was an ordinary quiet move.
-    last_history: Option<i32>,
+    /// Whether the move returned last wins or keeps material by SEE (`see_ge(.., 0)`),
+    /// when the picker had to find out to order it.
+    last_see: Option<bool>,
 }
 
 /// Squares where a pawn arrives to promote (either side).
@@ -255,7 +256,7 @@ impl MovePicker {
             quiets_filtered: false,
             last_piece: Piece::Pawn,
             last_victim: None,
-            last_history: None,
+            last_see: None,
         }
     }
 
@@ -276,7 +277,7 @@ impl MovePicker {
         self.quiets_filtered = false;
         self.last_piece = Piece::Pawn;
         self.last_victim = None;
-        self.last_history = None;
+        self.last_see = None;
     }
 
     /// The moving piece of the move [`MovePicker::next`] returned last.
@@ -292,11 +293,13 @@ impl MovePicker {
         self.last_victim
     }
 
-    /// The history score ([`History::quiet_score`]) of the move returned last, when it was
-    /// a quiet move ordered by history (not the hash move, a killer or the counter move).
+    /// For the move [`MovePicker::next`] returned last: `Some(true)` when it is a capture
+    /// the picker found not to lose material by SEE, `Some(false)` when it found it does,
+    /// `None` when it did not look (the hash move, quiet moves, quiescence captures,
+    /// under-promotions).
     #[inline]
-    pub fn last_history(&self) -> Option<i32> {
-        self.last_history
+    pub fn last_see(&self) -> Option<bool> {
+        self.last_see
     }
 
     /// From now on, quiet moves are returned only when they give check (late-move
@@ -568,7 +571,7 @@ impl MovePicker {
                             } else {
                                 captured_piece(board, mv)
                             };
-                            self.last_history = None;
+                            self.last_see = None;
                             return Some(mv);
                         }
                         self.tt_move = None;
@@ -598,7 +601,9 @@ impl MovePicker {
                         self.keys[best] = key(BAD_CAPTURE + (score - GOOD_CAPTURE) / 8, slot);
                         continue;
                     }
-                    return Some(self.take_capture(best));
+                    let mv = self.take_capture(best);
+                    self.last_see = (!self.captures_only).then_some(true);
+                    return Some(mv);
                 }
                 Stage::ScoreQuiets => {
                     if self.captures_only {
@@ -631,8 +636,7 @@ impl MovePicker {
                     let slot = key_slot(k);
                     self.last_piece = self.pieces[slot];
                     self.last_victim = None;
-                    let score = key_score(k);
-                    self.last_history = (score < COUNTER).then_some(score);
+                    self.last_see = None;
                     return Some(self.moves[slot]);
                 }
                 Stage::BadCaptures => {
@@ -640,7 +644,12 @@ impl MovePicker {
                         return None;
                     }
                     let best = self.best_capture();
-                    return Some(self.take_capture(best));
+                    // Captures demoted by SEE score near BAD_CAPTURE; under-promotions,
+                    // never looked at, far below.
+                    let demoted = key_score(self.keys[best]) > (BAD_CAPTURE + UNDER_PROMOTION) / 2;
+                    let mv = self.take_capture(best);
+                    self.last_see = demoted.then_some(false);
+                    return Some(mv);
                 }
             }
         }
@@ -655,7 +664,6 @@ impl MovePicker {
         let slot = key_slot(self.keys[i]);
         self.last_piece = self.pieces[slot];
         self.last_victim = self.victims[slot];
-        self.last_history = None;
         self.cap_idx += 1;
         self.moves[slot]
     }

@@ -416,6 +416,9 @@ impl<'a> Searcher<'a> {
         while let Some(mv) = self.pickers[ply].next(board, self.hist, &ctx) {
             let piece = self.pickers[ply].last_piece();
             let victim = self.pickers[ply].last_victim();
+            // SEE >= 0 when the picker already worked it out (then it implies any lower
+            // threshold too).
+            let see_known = self.pickers[ply].last_see();
             let quiet = victim.is_none() && mv.promotion.is_none();
             let hist_score = if quiet {
                 self.hist.quiet_score(us, mv, piece, ctx.prev1, ctx.prev2)
@@ -440,6 +443,7 @@ impl<'a> Searcher<'a> {
                 } else if !quiet
                     && !gives_check
                     && depth <= 6
+                    && see_known != Some(true)
                     && !see_ge_known(board, mv, piece, victim, -90 * depth)
                 {
                     continue;
@@ -469,7 +473,8 @@ impl<'a> Searcher<'a> {
                 let mut r = 0;
                 if depth >= 3
                     && moves_searched > 2 * PV as usize
-                    && (quiet || !see_ge_known(board, mv, piece, victim, 0))
+                    && (quiet
+                        || !see_known.unwrap_or_else(|| see_ge_known(board, mv, piece, victim, 0)))
                 {
                     r = self.lmr.get(depth, moves_searched);
                     if !PV {
