@@ -409,7 +409,9 @@ impl<'a> Searcher<'a> {
         let mut n_captures = 0;
         let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
         let original_alpha = alpha;
-        let check_info = CheckInfo::new(board);
+        // Check data, made on first need: a node that cuts off on its first move never
+        // needs it (whether a move made gives check is read off the child position).
+        let mut check_info: Option<CheckInfo> = None;
         let non_pawn = Self::has_non_pawn_material(board);
         let mut quiets_skipped = false;
 
@@ -426,12 +428,13 @@ impl<'a> Searcher<'a> {
                 0
             };
 
-            let gives_check = check_info.gives_check_by(board, mv, piece);
-
             // Shallow-depth pruning once a non-losing score is secured. Late-move and
             // futility pruning of quiet moves happen in the picker (see `skip_quiets` after
             // each searched move below), so no non-checking quiet move reaches here then.
             if ply > 0 && best_score > -MATE_BOUND && non_pawn {
+                let gives_check = check_info
+                    .get_or_insert_with(|| CheckInfo::new(board))
+                    .gives_check_by(board, mv, piece);
                 if quiet && !gives_check {
                     let lmr_depth = (depth - 1 - self.lmr.get(depth, moves_searched)).max(0);
                     if lmr_depth <= 3 && hist_score < -3000 * depth {
@@ -453,6 +456,7 @@ impl<'a> Searcher<'a> {
             let mut child = board.clone();
             child.play_unchecked(mv);
             self.tt.prefetch(child.hash());
+            let gives_check = !child.checkers().is_empty();
 
             let extension = if gives_check && ply < 2 * self.root_depth as usize {
                 1
@@ -545,7 +549,8 @@ impl<'a> Searcher<'a> {
                 if moves_searched >= lmp_limit
                     || !in_check && lmr_depth <= 8 && eval + 100 + 90 * lmr_depth <= alpha
                 {
-                    self.pickers[ply].skip_quiets(check_info);
+                    let info = *check_info.get_or_insert_with(|| CheckInfo::new(board));
+                    self.pickers[ply].skip_quiets(info);
                     quiets_skipped = true;
                 }
             }
