@@ -114,6 +114,7 @@ impl Engine {
         let mut options = options;
         options.threads = options.threads.clamp(1, 512);
         options.multipv = options.multipv.clamp(1, 256);
+        super::keyahead::init();
         let params = EvalParams::default();
         let pawn_hash_bytes = PAWN_HASH_DEFAULT_BYTES;
         let workers = (0..options.threads)

@@ -7,6 +7,7 @@ pub mod checks;
 pub mod eval;
 mod facade;
 pub mod history;
+mod keyahead;
 pub mod learned;
 pub mod limits;
 pub mod movepick;

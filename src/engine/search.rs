@@ -7,6 +7,7 @@
 use super::checks::CheckInfo;
 use super::eval::Evaluator;
 use super::history::{bonus, History, Played};
+use super::keyahead::key_after;
 use super::learned::LearnedTable;
 use super::limits::Limits;
 use super::movepick::{MovePicker, OrderContext};
@@ -421,6 +422,9 @@ impl<'a> Searcher<'a> {
             // SEE >= 0 when the picker already worked it out (then it implies any lower
             // threshold too).
             let see_known = self.pickers[ply].last_see();
+            // Start loading the child's hash bucket now, so the load overlaps the pruning
+            // decisions and the making of the move.
+            self.tt.prefetch(key_after(board, mv, piece, victim));
             let quiet = victim.is_none() && mv.promotion.is_none();
             let hist_score = if quiet {
                 self.hist.quiet_score(us, mv, piece, ctx.prev1, ctx.prev2)
@@ -455,7 +459,6 @@ impl<'a> Searcher<'a> {
 
             let mut child = board.clone();
             child.play_unchecked(mv);
-            self.tt.prefetch(child.hash());
             let gives_check = !child.checkers().is_empty();
 
             let extension = if gives_check && ply < 2 * self.root_depth as usize {
