@@ -50,7 +50,7 @@ pub use trace::{trace, trace_for_side, EvalTrace, TraceTerm};
 
 use evaluate::evaluate_rest;
 use pawns::PawnTable;
-use pieces::{PieceTables, Psqt};
+use pieces::PieceTables;
 use sink::{Sink, Sum};
 
 /// log2 of the number of pawn hash entries per evaluator (8192 entries, the largest
@@ -76,7 +76,6 @@ pub struct Evaluator {
     params: EvalParams,
     own_side: Option<Color>,
     pawns: PawnTable,
-    psqt: Psqt,
     tables: PieceTables,
 }
 
@@ -87,7 +86,6 @@ impl Evaluator {
         Evaluator {
             own_side: None,
             pawns: PawnTable::new(PAWN_TABLE_BITS),
-            psqt: Psqt::new(&params),
             tables: PieceTables::new(&params),
             params,
         }
@@ -117,7 +115,6 @@ impl Evaluator {
 
     /// Replaces the weights (and forgets cached pawn scores computed with the old ones).
     pub fn set_params(&mut self, params: EvalParams) {
-        self.psqt = Psqt::new(&params);
         self.tables = PieceTables::new(&params);
         self.params = params;
         self.pawns.clear();
@@ -147,7 +144,6 @@ impl Evaluator {
             entry.shelter(&self.params, board, Color::Black),
         ];
         let mut sum = Sum { acc: entry.score };
-        self.psqt.add(board, &mut sum);
         let blend = evaluate_rest(
             board,
             &self.params,

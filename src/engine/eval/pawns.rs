@@ -146,7 +146,7 @@ impl PawnTable {
             let mut sum = Sum::default();
             let entry = evaluate_pawns(white, black, params, &mut sum);
             // The pawns' material and placement depend on the pawns alone: cached here too,
-            // so the fast path's `Psqt::add` skips the pawns.
+            // so the fast path's piece pass skips the pawns.
             add_pawn_material(white, black, params, &mut sum);
             self.entries[slot] = PawnEntry {
                 score: sum.acc,
@@ -172,7 +172,7 @@ fn add_pawn_material<K: Sink>(white: u64, black: u64, p: &EvalParams, sink: &mut
 }
 
 /// Material and piece-square value of `color`'s `pawns` (Black's squares mirrored), the
-/// pawn part of `Psqt`.
+/// pawn part of the evaluator's material and placement (the piece pass has the rest).
 fn pawn_material(pawns: u64, color: Color, p: &EvalParams) -> S {
     let flip = if color == Color::White { 0 } else { 56 };
     let mut v = S::ZERO;

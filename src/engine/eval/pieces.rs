@@ -49,48 +49,6 @@ pub(crate) fn psq_value(p: &EvalParams, piece: usize, sq: usize) -> S {
     p.piece_value[piece] + p.pst[piece][sq]
 }
 
-/// Material and piece-square values combined per colour, piece and square (the fast path's
-/// form of `piece_value` + `pst`; Black's squares already mirrored).
-#[derive(Clone)]
-pub(crate) struct Psqt {
-    table: [[[S; 64]; 6]; 2],
-}
-
-impl Psqt {
-    pub fn new(p: &EvalParams) -> Psqt {
-        let mut table = [[[S::ZERO; 64]; 6]; 2];
-        for (side, flip) in table.iter_mut().zip([0usize, 56]) {
-            for (piece, squares) in side.iter_mut().enumerate() {
-                for (sq, v) in squares.iter_mut().enumerate() {
-                    *v = psq_value(p, piece, sq ^ flip);
-                }
-            }
-        }
-        Psqt { table }
-    }
-
-    /// Adds material and placement of both colours' pieces but the pawns (which the pawn
-    /// hash entry's score holds) to `sink` (as `Term::Material`).
-    #[inline(always)]
-    pub fn add<K: Sink>(&self, board: &Board, sink: &mut K) {
-        for color in [Color::White, Color::Black] {
-            let tables = &self.table[color as usize];
-            let mut v = S::ZERO;
-            for piece in [
-                Piece::Knight,
-                Piece::Bishop,
-                Piece::Rook,
-                Piece::Queen,
-                Piece::King,
-            ] {
-                let table = &tables[piece as usize];
-                for_each_square(board.colored_pieces(color, piece).0, |sq| v += table[sq]);
-            }
-            sink.add(Term::Material, color, v);
-        }
-    }
-}
-
 /// Material and piece-square terms for both colours, reported separately (trace form).
 pub(crate) fn material_and_pst<K: Sink>(board: &Board, p: &EvalParams, sink: &mut K) {
     for color in [Color::White, Color::Black] {
@@ -120,22 +78,42 @@ fn record(m: &mut Maps, us: usize, piece: Piece, attacks: u64, zone: u64, p: &Ev
     }
 }
 
-/// Per-evaluator tables of the piece pass, for knights, bishops, rooks and queens:
+/// Per-evaluator tables of the piece pass. For knights, bishops, rooks and queens:
 /// mobility bonuses per attacked-square count, padded to every count a popcount can give
 /// (repeating the last entry, as the weights' clamp would), so indexing needs neither a
-/// clamp nor a bounds check; and king tropism per distance to the enemy king.
+/// clamp nor a bounds check; and king tropism per distance to the enemy king. For every
+/// piece but the pawns (whose share the pawn hash entry holds): material plus placement per
+/// colour and square (Black's squares mirrored), which the pass adds as it visits each
+/// piece.
 #[derive(Clone)]
 pub(crate) struct PieceTables {
     mobility: [[S; 65]; 4],
     tropism: [[S; 8]; 4],
+    placement: [[[S; 64]; 6]; 2],
 }
 
 impl PieceTables {
+    /// The tables of the evaluator's fast path.
     pub fn new(p: &EvalParams) -> PieceTables {
+        let mut t = PieceTables::without_placement(p);
+        for (side, flip) in t.placement.iter_mut().zip([0usize, 56]) {
+            for (piece, squares) in side.iter_mut().enumerate().skip(1) {
+                for (sq, v) in squares.iter_mut().enumerate() {
+                    *v = psq_value(p, piece, sq ^ flip);
+                }
+            }
+        }
+        t
+    }
+
+    /// The tables with material and placement left at zero, for a caller that reports
+    /// them itself, term by term (the trace).
+    pub fn without_placement(p: &EvalParams) -> PieceTables {
         fn pad<const N: usize>(weights: &[S; N]) -> [S; 65] {
             std::array::from_fn(|count| weights[count.min(N - 1)])
         }
         PieceTables {
+            placement: [[[S::ZERO; 64]; 6]; 2],
             mobility: [
                 pad(&p.mobility_knight),
                 pad(&p.mobility_bishop),
@@ -150,8 +128,9 @@ impl PieceTables {
     }
 }
 
-/// The piece pass for both colours. Fills `m` and reports mobility, tropism, bishops, rooks
-/// and outposts.
+/// The piece pass for both colours. Fills `m` and reports material and placement of the
+/// pieces but the pawns (from `t`, zero in the trace), mobility, tropism, bishops, rooks and
+/// outposts.
 pub(crate) fn pieces<K: Sink>(
     board: &Board,
     p: &EvalParams,
@@ -195,6 +174,8 @@ pub(crate) fn pieces<K: Sink>(
         };
         let seventh_matters = relative_rank(color, enemy_king) == 7 || pawns[them] & seventh != 0;
 
+        let place = &t.placement[us];
+        let mut material = place[Piece::King as usize][kings[us] & 63];
         let mut mobility = S::ZERO;
         let mut tropism = S::ZERO;
         let mut bishops = S::ZERO;
@@ -205,6 +186,7 @@ pub(crate) fn pieces<K: Sink>(
         for_each_square(knights, |sq| {
             let a = get_knight_moves(square(sq)).0;
             record(m, us, Piece::Knight, a, zone, p);
+            material += place[Piece::Knight as usize][sq & 63];
             mobility += mob_knight[(a & area).count_ones() as usize];
             tropism += trop_knight[king_distance[sq & 63] as usize & 7];
             if outposts & (1u64 << sq) != 0 {
@@ -217,6 +199,7 @@ pub(crate) fn pieces<K: Sink>(
         for_each_square(bishop_bb, |sq| {
             let a = get_bishop_moves(square(sq), occ).0;
             record(m, us, Piece::Bishop, a, zone, p);
+            material += place[Piece::Bishop as usize][sq & 63];
             mobility += mob_bishop[(a & area).count_ones() as usize];
             tropism += trop_bishop[king_distance[sq & 63] as usize & 7];
             if outposts & (1u64 << sq) != 0 {
@@ -238,6 +221,7 @@ pub(crate) fn pieces<K: Sink>(
         for_each_square(rook_bb, |sq| {
             let a = get_rook_moves(square(sq), occ).0;
             record(m, us, Piece::Rook, a, zone, p);
+            material += place[Piece::Rook as usize][sq & 63];
             mobility += mob_rook[(a & area).count_ones() as usize];
             tropism += trop_rook[king_distance[sq & 63] as usize & 7];
             let file = file_bb(sq & 7);
@@ -258,6 +242,7 @@ pub(crate) fn pieces<K: Sink>(
             let s = square(sq);
             let a = (get_bishop_moves(s, occ) | get_rook_moves(s, occ)).0;
             record(m, us, Piece::Queen, a, zone, p);
+            material += place[Piece::Queen as usize][sq & 63];
             mobility += mob_queen[(a & area).count_ones() as usize];
             tropism += trop_queen[king_distance[sq & 63] as usize & 7];
             if seventh_matters && seventh & (1u64 << sq) != 0 {
@@ -268,6 +253,7 @@ pub(crate) fn pieces<K: Sink>(
             }
         });
 
+        sink.add(Term::Material, color, material);
         sink.add(Term::Mobility, color, mobility);
         sink.add(Term::Tropism, color, tropism.pct(p.tropism_scale));
         sink.add(Term::Bishops, color, bishops);

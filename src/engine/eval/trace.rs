@@ -76,7 +76,7 @@ pub fn trace_for_side(board: &Board, params: &EvalParams, own: Option<Color>) ->
     let blend = evaluate_rest(
         board,
         params,
-        &PieceTables::new(params),
+        &PieceTables::without_placement(params),
         own,
         &entry,
         shelter,
