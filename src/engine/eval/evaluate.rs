@@ -35,6 +35,14 @@ impl Blend {
     }
 }
 
+/// Both kings' squares, `[color]` (`& 63`: a legal board has one king per colour, and
+/// tables indexed by the square need no bounds check).
+#[inline(always)]
+pub(crate) fn king_squares(board: &Board) -> [usize; 2] {
+    [Color::White, Color::Black]
+        .map(|c| board.colored_pieces(c, Piece::King).0.trailing_zeros() as usize & 63)
+}
+
 /// Threats against `them` by `us`: pieces attacked by pawns, by minors, by rooks, and
 /// hanging pieces and pawns.
 fn threats<K: Sink>(board: &Board, p: &EvalParams, pe: &PawnEntry, m: &Maps, sink: &mut K) {
@@ -96,8 +104,8 @@ fn passers_and_blocked<K: Sink>(
         let us = color as usize;
         let them = us ^ 1;
         let enemy = !color;
-        let own_king = board.king(color) as usize;
-        let enemy_king = board.king(enemy) as usize;
+        let own_king = m.kings[us];
+        let enemy_king = m.kings[them];
         let enemy_pieces = board.colors(enemy).0;
         let enemy_has_pieces =
             (enemy_pieces & !board.pieces(Piece::Pawn).0 & !board.pieces(Piece::King).0) != 0;
@@ -165,7 +173,10 @@ pub(crate) fn evaluate_rest<K: Sink>(
     shelter: [S; 2],
     sink: &mut K,
 ) -> Blend {
-    let mut m = Maps::default();
+    let mut m = Maps {
+        kings: king_squares(board),
+        ..Maps::default()
+    };
     pieces(board, p, t, pe, &mut m, sink);
     king_safety(board, p, own, &m, shelter, sink);
     threats(board, p, pe, &m, sink);

@@ -9,7 +9,7 @@ use cozy_chess::{get_bishop_moves, get_knight_moves, get_rook_moves};
 use cozy_chess::{Board, Color, Piece};
 
 use super::params::EvalParams;
-use super::pieces::Maps;
+use super::pieces::{square, Maps};
 use super::score::{s, S};
 use super::sink::{Sink, Term};
 use super::tables::{file_bb, relative_rank, FORWARD_RANKS, KING_ZONE};
@@ -57,13 +57,13 @@ fn shelter(p: &EvalParams, color: Color, ksq: usize, own: u64, opp: u64) -> S {
     total
 }
 
-/// What the shelter of `color`'s king depends on besides the pawns: the king's rank and
-/// file (a and b, g and h count as one: `shelter` looks at the same three files), and which
-/// castling rights remain.
+/// What the shelter of `color`'s king on `ksq` depends on besides the pawns: the king's rank
+/// and file (a and b, g and h count as one: `shelter` looks at the same three files), and
+/// which castling rights remain.
 #[inline(always)]
-pub(crate) fn shelter_key(board: &Board, color: Color) -> u32 {
+pub(crate) fn shelter_key(board: &Board, color: Color, ksq: usize) -> u32 {
     let rights = board.castle_rights(color);
-    let ksq = board.king(color) as u32;
+    let ksq = ksq as u32;
     (ksq & !7)
         | (ksq & 7).clamp(1, 6)
         | u32::from(rights.short.is_some()) << 6
@@ -111,8 +111,8 @@ fn danger(p: &EvalParams, board: &Board, color: Color, m: &Maps) -> i32 {
 fn attack_danger(p: &EvalParams, board: &Board, color: Color, m: &Maps, enemy_queen: bool) -> i32 {
     let us = color as usize;
     let them = us ^ 1;
-    let ksq = board.king(color);
-    let k = ksq as usize;
+    let k = m.kings[us];
+    let ksq = square(k);
     let mut d = m.zone_weight[them] + p.king_zone_attack * m.zone_hits[them];
     let zone = KING_ZONE[us][k];
     let weak = zone & m.all[them] & !m.all_no_king[us];

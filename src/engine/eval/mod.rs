@@ -48,7 +48,7 @@ pub use score::{s, S};
 pub use sink::Term;
 pub use trace::{trace, trace_for_side, EvalTrace, TraceTerm};
 
-use evaluate::evaluate_rest;
+use evaluate::{evaluate_rest, king_squares};
 use pawns::PawnTable;
 use pieces::PieceTables;
 use sink::{Sink, Sum};
@@ -139,9 +139,10 @@ impl Evaluator {
         let white_pawns = board.colored_pieces(Color::White, Piece::Pawn).0;
         let black_pawns = board.colored_pieces(Color::Black, Piece::Pawn).0;
         let entry = self.pawns.probe(white_pawns, black_pawns, &self.params);
+        let kings = king_squares(board);
         let shelter = [
-            entry.shelter(&self.params, board, Color::White),
-            entry.shelter(&self.params, board, Color::Black),
+            entry.shelter(&self.params, board, Color::White, kings[0]),
+            entry.shelter(&self.params, board, Color::Black, kings[1]),
         ];
         let mut sum = Sum { acc: entry.score };
         let blend = evaluate_rest(

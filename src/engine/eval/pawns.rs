@@ -54,13 +54,14 @@ impl PawnEntry {
         shelter: [[S::ZERO; 2]; 2],
     };
 
-    /// The best shelter of `color`'s king in `board` (whose pawns are this entry's), from the
-    /// two-way cache or computed and cached. The search often alternates between a few king
-    /// squares over the same pawns, so two ways per colour save most recomputations.
+    /// The best shelter of `color`'s king (on `ksq`) in `board` (whose pawns are this
+    /// entry's), from the two-way cache or computed and cached. The search often alternates
+    /// between a few king squares over the same pawns, so two ways per colour save most
+    /// recomputations.
     #[inline(always)]
-    pub fn shelter(&mut self, p: &EvalParams, board: &Board, color: Color) -> S {
+    pub fn shelter(&mut self, p: &EvalParams, board: &Board, color: Color, ksq: usize) -> S {
         let c = color as usize;
-        let key = shelter_key(board, color);
+        let key = shelter_key(board, color, ksq);
         let keys = &mut self.shelter_key[c];
         let values = &mut self.shelter[c];
         if keys[0] != key {

@@ -13,6 +13,8 @@ use super::tables::{file_bb, rank_bb, relative_rank, DARK_SQUARES, DISTANCE, KIN
 /// Attack information gathered by the piece pass, used by king safety and threats.
 #[derive(Default)]
 pub(crate) struct Maps {
+    /// Each colour's king square (set before the pass).
+    pub kings: [usize; 2],
     /// Squares attacked by each colour's pieces of each kind: `[color][piece]`.
     pub by: [[u64; 6]; 2],
     /// Squares attacked by each colour (all pieces, king included).
@@ -37,8 +39,9 @@ pub(crate) fn for_each_square(mut bb: u64, mut f: impl FnMut(usize)) {
     }
 }
 
+/// The square of index `sq` (taken modulo 64).
 #[inline(always)]
-fn square(sq: usize) -> Square {
+pub(crate) fn square(sq: usize) -> Square {
     Square::index_const(sq & 63)
 }
 
@@ -147,10 +150,7 @@ pub(crate) fn pieces<K: Sink>(
         board.colored_pieces(Color::Black, Piece::Pawn).0,
     ];
     let all_pawns = pawns[0] | pawns[1];
-    let kings = [
-        board.king(Color::White) as usize,
-        board.king(Color::Black) as usize,
-    ];
+    let kings = m.kings;
     for us in 0..2 {
         m.by[us][Piece::Pawn as usize] = pe.attacks[us];
         m.all[us] = pe.attacks[us];
