@@ -150,25 +150,38 @@ pub(crate) fn king_safety<K: Sink>(
     shelter: [S; 2],
     sink: &mut K,
 ) {
-    for color in [Color::White, Color::Black] {
-        let cover = shelter[color as usize];
-        let d = danger(p, board, color, m);
-        // No danger (the common case) costs nothing; skipping the divisions gives the
-        // same zero.
-        let penalty = if d == 0 {
-            S::ZERO
-        } else {
-            s(
-                d * d / p.king_danger_divisor.max(1),
-                d / p.king_danger_eg_divisor.max(1),
-            )
-        };
-        let side_pct = match own {
-            Some(c) if c == color => p.king_safety_own,
-            Some(_) => p.king_safety_opponent,
-            None => 100,
-        };
-        let total = (cover - penalty).pct(p.king_safety_scale).pct(side_pct);
-        sink.add(Term::KingSafety, color, total);
-    }
+    king_safety_of(Color::White, board, p, own, m, shelter, sink);
+    king_safety_of(Color::Black, board, p, own, m, shelter, sink);
+}
+
+/// `king_safety` for `color`'s king, inlined once per colour so that the colour is a constant.
+#[inline(always)]
+fn king_safety_of<K: Sink>(
+    color: Color,
+    board: &Board,
+    p: &EvalParams,
+    own: Option<Color>,
+    m: &Maps,
+    shelter: [S; 2],
+    sink: &mut K,
+) {
+    let cover = shelter[color as usize];
+    let d = danger(p, board, color, m);
+    // No danger (the common case) costs nothing; skipping the divisions gives the
+    // same zero.
+    let penalty = if d == 0 {
+        S::ZERO
+    } else {
+        s(
+            d * d / p.king_danger_divisor.max(1),
+            d / p.king_danger_eg_divisor.max(1),
+        )
+    };
+    let side_pct = match own {
+        Some(c) if c == color => p.king_safety_own,
+        Some(_) => p.king_safety_opponent,
+        None => 100,
+    };
+    let total = (cover - penalty).pct(p.king_safety_scale).pct(side_pct);
+    sink.add(Term::KingSafety, color, total);
 }

@@ -10,12 +10,12 @@ use cozy_chess::{Board, Color, Piece};
 use super::king::{best_shelter, shelter_key};
 
 use super::params::EvalParams;
-use super::pieces::{for_each_square, psq_value};
+use super::pieces::psq_value;
 use super::score::S;
 use super::sink::{Sink, Sum, Term};
 use super::tables::{
-    fill_forward, pawn_attacks, rank_bb, relative_rank, shift_forward, ADJACENT_FILES, ATTACK_SPAN,
-    FORWARD_FILE, FORWARD_RANKS, PASSED_MASK,
+    fill_forward, pawn_attacks, rank_bb, relative_rank, shift_forward, squares, ADJACENT_FILES,
+    ATTACK_SPAN, FORWARD_FILE, FORWARD_RANKS, PASSED_MASK,
 };
 
 /// Everything the rest of the evaluation needs to know about the pawns.
@@ -177,9 +177,9 @@ fn add_pawn_material<K: Sink>(white: u64, black: u64, p: &EvalParams, sink: &mut
 fn pawn_material(pawns: u64, color: Color, p: &EvalParams) -> S {
     let flip = if color == Color::White { 0 } else { 56 };
     let mut v = S::ZERO;
-    for_each_square(pawns, |sq| {
+    for sq in squares(pawns) {
         v += psq_value(p, Piece::Pawn as usize, sq ^ flip)
-    });
+    }
     v
 }
 
