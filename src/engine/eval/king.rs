@@ -63,12 +63,29 @@ fn shelter(p: &EvalParams, color: Color, ksq: usize, own: u64, opp: u64) -> S {
 #[inline(always)]
 pub(crate) fn shelter_key(board: &Board, color: Color, ksq: usize) -> u32 {
     let rights = board.castle_rights(color);
-    let ksq = ksq as u32;
-    (ksq & !7)
-        | (ksq & 7).clamp(1, 6)
+    u32::from(SHELTER_SQUARE[ksq & 63])
         | u32::from(rights.short.is_some()) << 6
         | u32::from(rights.long.is_some()) << 7
 }
+
+/// The square part of `shelter_key`: the rank's first square plus the file clamped to b-g.
+const SHELTER_SQUARE: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let file = sq & 7;
+        let centre = if file < 1 {
+            1
+        } else if file > 6 {
+            6
+        } else {
+            file
+        };
+        t[sq] = ((sq & !7) | centre) as u8;
+        sq += 1;
+    }
+    t
+};
 
 /// Best shelter (pawn shield and storm) for `color`'s king among its square and the squares
 /// castling would take it to.
