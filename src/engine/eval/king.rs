@@ -14,43 +14,47 @@ use super::score::{s, S};
 use super::sink::{Sink, Term};
 use super::tables::{file_bb, relative_rank, FORWARD_RANKS, KING_ZONE};
 
-/// Shelter and storm for a king of `color` standing on `ksq`.
+/// Shelter and storm for a king of `color` standing on `ksq`, over the three files around
+/// it (b-g as the middle one).
+#[inline(always)]
 fn shelter(p: &EvalParams, color: Color, ksq: usize, own: u64, opp: u64) -> S {
     let us = color as usize;
     let centre = (ksq & 7).clamp(1, 6);
     let kr = relative_rank(color, ksq);
     let ahead_ranks = FORWARD_RANKS[us][ksq >> 3];
+    // The nearest pawn in front of the king: lowest bit for White, highest for Black.
+    let nearest = |bb: u64| -> usize {
+        match color {
+            Color::White => bb.trailing_zeros() as usize,
+            Color::Black => 63 - bb.leading_zeros() as usize,
+        }
+    };
+    // Rank distance from the king to a pawn in front of it: 1..=7 (the mask only spares a
+    // bounds check).
+    let distance = |sq: usize| (relative_rank(color, sq) - kr) & 7;
     let mut total = S::ZERO;
-    for f in centre - 1..=centre + 1 {
-        let ahead = file_bb(f) & ahead_ranks;
+    for i in 0..3 {
+        let ahead = file_bb(centre - 1 + i) & ahead_ranks;
         let ours = own & ahead;
-        // The nearest pawn in front of the king: lowest bit for White, highest for Black.
-        let nearest = |bb: u64| -> usize {
-            match color {
-                Color::White => bb.trailing_zeros() as usize,
-                Color::Black => 63 - bb.leading_zeros() as usize,
-            }
-        };
         let shield_idx = if ours == 0 {
             0
         } else {
-            (relative_rank(color, nearest(ours)) - kr).min(7)
+            distance(nearest(ours))
         };
         total += p.king_shield[shield_idx];
         let theirs = opp & ahead;
         if theirs != 0 {
             let sq = nearest(theirs);
-            let d = (relative_rank(color, sq) - kr).min(7);
-            // Blocked when our pawn stands right in front of it (from its point of view).
+            // Blocked when our pawn stands right in front of it (from its point of view);
+            // the stop square of a pawn ahead of the king is on the board.
             let stop = match color {
-                Color::White => sq.wrapping_sub(8),
+                Color::White => sq - 8,
                 Color::Black => sq + 8,
             };
-            let blocked = stop < 64 && ours & (1u64 << stop) != 0;
-            total += if blocked {
-                p.king_storm_blocked[d]
+            total += if ours & (1u64 << stop) != 0 {
+                p.king_storm_blocked[distance(sq)]
             } else {
-                p.king_storm[d]
+                p.king_storm[distance(sq)]
             };
         }
     }
@@ -87,12 +91,22 @@ const SHELTER_SQUARE: [u8; 64] = {
     t
 };
 
-/// Best shelter (pawn shield and storm) for `color`'s king among its square and the squares
-/// castling would take it to.
-pub(crate) fn best_shelter(p: &EvalParams, board: &Board, color: Color) -> S {
+/// Best shelter (pawn shield and storm) for `color`'s king on `ksq` among its square and
+/// the squares castling would take it to.
+#[inline(always)]
+pub(crate) fn best_shelter(p: &EvalParams, board: &Board, color: Color, ksq: usize) -> S {
+    match color {
+        Color::White => best_shelter_of::<0>(p, board, ksq),
+        Color::Black => best_shelter_of::<1>(p, board, ksq),
+    }
+}
+
+/// `best_shelter` for the colour of index `US`, a constant in the shelter code.
+#[inline(never)]
+fn best_shelter_of<const US: usize>(p: &EvalParams, board: &Board, ksq: usize) -> S {
+    let color = if US == 0 { Color::White } else { Color::Black };
     let own = board.colored_pieces(color, Piece::Pawn).0;
     let opp = board.colored_pieces(!color, Piece::Pawn).0;
-    let ksq = board.king(color) as usize;
     let mut best = shelter(p, color, ksq, own, opp);
     let rights = board.castle_rights(color);
     let back = if color == Color::White { 0 } else { 56 };

@@ -72,7 +72,7 @@ impl PawnEntry {
                 keys[1] = keys[0];
                 values[1] = values[0];
                 keys[0] = key;
-                values[0] = best_shelter(p, board, color);
+                values[0] = best_shelter(p, board, color, ksq);
             }
         }
         values[0]
