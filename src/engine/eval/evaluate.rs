@@ -4,7 +4,7 @@
 
 use cozy_chess::{Board, Color, Piece};
 
-use super::endgame::{phase, scale};
+use super::endgame::{phase, scale, SCALE_NORMAL};
 use super::king::king_safety;
 use super::params::EvalParams;
 use super::pawns::PawnEntry;
@@ -26,11 +26,19 @@ pub(crate) struct Blend {
 
 impl Blend {
     /// The tapered value of `total` (White's view), truncated towards zero so that a
-    /// colour-mirrored position gives exactly the negated value.
+    /// colour-mirrored position gives exactly the negated value. The usual full scale
+    /// (128) skips its multiplication and division (the same result).
     #[inline(always)]
     pub fn apply(self, total: S) -> i32 {
-        let mg = total.mg * self.scale_mg / 128;
-        let eg = total.eg * self.scale_eg / 128;
+        let scaled = |v: i32, scale: i32| {
+            if scale == SCALE_NORMAL {
+                v
+            } else {
+                v * scale / SCALE_NORMAL
+            }
+        };
+        let mg = scaled(total.mg, self.scale_mg);
+        let eg = scaled(total.eg, self.scale_eg);
         (mg * self.phase + eg * (24 - self.phase)) / 24
     }
 }
@@ -96,8 +104,10 @@ fn threats_by<K: Sink>(
             t += p.hanging * hanging.count_ones() as i32;
         }
     }
-    let enemy_pawns = board.colored_pieces(enemy, Piece::Pawn).0;
-    t += p.hanging_pawn * (enemy_pawns & m.all[us] & !defended).count_ones() as i32;
+    let hanging_pawns = board.colored_pieces(enemy, Piece::Pawn).0 & m.all[us] & !defended;
+    if hanging_pawns != 0 {
+        t += p.hanging_pawn * hanging_pawns.count_ones() as i32;
+    }
     sink.add(Term::Threats, color, t);
 }
 
