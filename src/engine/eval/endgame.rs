@@ -73,14 +73,16 @@ pub fn is_insufficient_material(board: &Board) -> bool {
 /// to the `Endgame` term.
 pub(crate) fn scale<K: Sink>(board: &Board, p: &EvalParams, eg: i32, sink: &mut K) -> (i32, i32) {
     // Fast exit for the common case: the stronger side has two or more pawns, not all on
-    // one rook file, and the bishops are not one against one. No rule below applies then.
+    // one rook file, and the bishops are not one against one on opposite colours. No rule
+    // below applies then.
     if eg != 0 {
         let strong = if eg > 0 { Color::White } else { Color::Black };
         let sp = board.colored_pieces(strong, Piece::Pawn).0;
         let one = |x: u64| x != 0 && x & x.wrapping_sub(1) == 0;
-        let ocb_possible = one(board.colored_pieces(Color::White, Piece::Bishop).0)
-            && one(board.colored_pieces(Color::Black, Piece::Bishop).0);
-        if sp & sp.wrapping_sub(1) != 0 && sp & !FILE_A != 0 && sp & !FILE_H != 0 && !ocb_possible {
+        let wb = board.colored_pieces(Color::White, Piece::Bishop).0;
+        let bb = board.colored_pieces(Color::Black, Piece::Bishop).0;
+        let ocb = one(wb) && one(bb) && (wb & DARK_SQUARES == 0) != (bb & DARK_SQUARES == 0);
+        if sp & sp.wrapping_sub(1) != 0 && sp & !FILE_A != 0 && sp & !FILE_H != 0 && !ocb {
             return (SCALE_NORMAL, SCALE_NORMAL);
         }
     }

@@ -4,14 +4,14 @@
 
 use cozy_chess::{Board, Color, Piece};
 
-use super::endgame::{phase, scale};
+use super::endgame::{phase, scale, SCALE_NORMAL};
 use super::king::king_safety;
 use super::params::EvalParams;
 use super::pawns::PawnEntry;
-use super::pieces::{for_each_square, pieces, Maps, PieceTables};
+use super::pieces::{pieces, Maps, PieceTables};
 use super::score::S;
 use super::sink::{Sink, Term};
-use super::tables::{distance, relative_rank, FORWARD_FILE};
+use super::tables::{distance, relative_rank, squares, FORWARD_FILE};
 
 /// How the summed (mg, eg) score turns into one number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,60 +26,89 @@ pub(crate) struct Blend {
 
 impl Blend {
     /// The tapered value of `total` (White's view), truncated towards zero so that a
-    /// colour-mirrored position gives exactly the negated value.
+    /// colour-mirrored position gives exactly the negated value. The usual full scale
+    /// (128) skips its multiplication and division (the same result).
     #[inline(always)]
     pub fn apply(self, total: S) -> i32 {
-        let mg = total.mg * self.scale_mg / 128;
-        let eg = total.eg * self.scale_eg / 128;
+        let scaled = |v: i32, scale: i32| {
+            if scale == SCALE_NORMAL {
+                v
+            } else {
+                v * scale / SCALE_NORMAL
+            }
+        };
+        let mg = scaled(total.mg, self.scale_mg);
+        let eg = scaled(total.eg, self.scale_eg);
         (mg * self.phase + eg * (24 - self.phase)) / 24
     }
+}
+
+/// Both kings' squares, `[color]` (`& 63`: a legal board has one king per colour, and
+/// tables indexed by the square need no bounds check).
+#[inline(always)]
+pub(crate) fn king_squares(board: &Board) -> [usize; 2] {
+    [Color::White, Color::Black]
+        .map(|c| board.colored_pieces(c, Piece::King).0.trailing_zeros() as usize & 63)
 }
 
 /// Threats against `them` by `us`: pieces attacked by pawns, by minors, by rooks, and
 /// hanging pieces and pawns.
 fn threats<K: Sink>(board: &Board, p: &EvalParams, pe: &PawnEntry, m: &Maps, sink: &mut K) {
-    for color in [Color::White, Color::Black] {
-        let us = color as usize;
-        let them = us ^ 1;
-        let enemy = !color;
-        let defended = m.all[them];
-        let mut t = S::ZERO;
-        let minor_attacks = m.by[us][Piece::Knight as usize] | m.by[us][Piece::Bishop as usize];
-        let rook_attacks = m.by[us][Piece::Rook as usize];
-        let majors = (board.colored_pieces(enemy, Piece::Rook)
-            | board.colored_pieces(enemy, Piece::Queen))
-        .0;
-        let queens = board.colored_pieces(enemy, Piece::Queen).0;
-        // Most positions have no threat against a piece at all: one test over every
-        // possible victim skips the per-kind loop (which would add nothing).
-        let pieces =
-            board.colors(enemy).0 & !board.pieces(Piece::Pawn).0 & !board.pieces(Piece::King).0;
-        let threatened = pieces
-            & (pe.attacks[us]
-                | minor_attacks & (majors | !pe.attacks[them])
-                | rook_attacks & (queens | !defended)
-                | m.all[us] & !defended);
-        if threatened != 0 {
-            for piece in [Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen] {
-                let i = piece as usize;
-                let victims = board.colored_pieces(enemy, piece).0;
-                if victims & threatened == 0 {
-                    continue;
-                }
-                let by_pawn = victims & pe.attacks[us];
-                let by_minor = victims & minor_attacks & (majors | !pe.attacks[them]);
-                let by_rook = victims & rook_attacks & (queens | !defended);
-                let hanging = victims & m.all[us] & !defended;
-                t += p.threat_by_pawn[i] * by_pawn.count_ones() as i32;
-                t += p.threat_by_minor[i] * by_minor.count_ones() as i32;
-                t += p.threat_by_rook[i] * by_rook.count_ones() as i32;
-                t += p.hanging * hanging.count_ones() as i32;
+    threats_by(Color::White, board, p, pe, m, sink);
+    threats_by(Color::Black, board, p, pe, m, sink);
+}
+
+/// `threats` by `color`, inlined once per colour so that the colour is a constant.
+#[inline(always)]
+fn threats_by<K: Sink>(
+    color: Color,
+    board: &Board,
+    p: &EvalParams,
+    pe: &PawnEntry,
+    m: &Maps,
+    sink: &mut K,
+) {
+    let us = color as usize;
+    let them = us ^ 1;
+    let enemy = !color;
+    let defended = m.all[them];
+    let mut t = S::ZERO;
+    let minor_attacks = m.by[us][Piece::Knight as usize] | m.by[us][Piece::Bishop as usize];
+    let rook_attacks = m.by[us][Piece::Rook as usize];
+    let majors =
+        (board.colored_pieces(enemy, Piece::Rook) | board.colored_pieces(enemy, Piece::Queen)).0;
+    let queens = board.colored_pieces(enemy, Piece::Queen).0;
+    // Most positions have no threat against a piece at all: one test over every
+    // possible victim skips the per-kind loop (which would add nothing).
+    let pieces =
+        board.colors(enemy).0 & !board.pieces(Piece::Pawn).0 & !board.pieces(Piece::King).0;
+    let threatened = pieces
+        & (pe.attacks[us]
+            | minor_attacks & (majors | !pe.attacks[them])
+            | rook_attacks & (queens | !defended)
+            | m.all[us] & !defended);
+    if threatened != 0 {
+        for piece in [Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen] {
+            let i = piece as usize;
+            let victims = board.colored_pieces(enemy, piece).0;
+            if victims & threatened == 0 {
+                continue;
             }
+            let by_pawn = victims & pe.attacks[us];
+            let by_minor = victims & minor_attacks & (majors | !pe.attacks[them]);
+            let by_rook = victims & rook_attacks & (queens | !defended);
+            let hanging = victims & m.all[us] & !defended;
+            t += p.threat_by_pawn[i] * by_pawn.count_ones() as i32;
+            t += p.threat_by_minor[i] * by_minor.count_ones() as i32;
+            t += p.threat_by_rook[i] * by_rook.count_ones() as i32;
+            t += p.hanging * hanging.count_ones() as i32;
         }
-        let enemy_pawns = board.colored_pieces(enemy, Piece::Pawn).0;
-        t += p.hanging_pawn * (enemy_pawns & m.all[us] & !defended).count_ones() as i32;
-        sink.add(Term::Threats, color, t);
     }
+    let hanging_pawns = board.colored_pieces(enemy, Piece::Pawn).0 & m.all[us] & !defended;
+    if hanging_pawns != 0 {
+        t += p.hanging_pawn * hanging_pawns.count_ones() as i32;
+    }
+    sink.add(Term::Threats, color, t);
 }
 
 /// The piece-dependent passed-pawn terms and the blocked-pawn penalty.
@@ -90,67 +119,81 @@ fn passers_and_blocked<K: Sink>(
     m: &Maps,
     sink: &mut K,
 ) {
+    passers_and_blocked_of(Color::White, board, p, pe, m, sink);
+    passers_and_blocked_of(Color::Black, board, p, pe, m, sink);
+}
+
+/// `passers_and_blocked` for `color`, inlined once per colour so that the colour is a constant.
+#[inline(always)]
+fn passers_and_blocked_of<K: Sink>(
+    color: Color,
+    board: &Board,
+    p: &EvalParams,
+    pe: &PawnEntry,
+    m: &Maps,
+    sink: &mut K,
+) {
     let occ = board.occupied().0;
     let stm = board.side_to_move();
-    for color in [Color::White, Color::Black] {
-        let us = color as usize;
-        let them = us ^ 1;
-        let enemy = !color;
-        let own_king = board.king(color) as usize;
-        let enemy_king = board.king(enemy) as usize;
-        let enemy_pieces = board.colors(enemy).0;
-        let enemy_has_pieces =
-            (enemy_pieces & !board.pieces(Piece::Pawn).0 & !board.pieces(Piece::King).0) != 0;
-        let mut passed = S::ZERO;
-        let mut unstoppable = false;
-        for_each_square(pe.passed[us], |sq| {
-            let r = relative_rank(color, sq);
-            // A passer is never on its last rank, so the stop square exists.
-            let stop = match color {
-                Color::White => (sq + 8) & 63,
-                Color::Black => sq.wrapping_sub(8) & 63,
-            };
-            passed.eg += p.passed_enemy_king_distance[r] * distance(enemy_king, stop)
-                - p.passed_own_king_distance[r] * distance(own_king, stop);
-            if enemy_pieces & (1u64 << stop) != 0 {
-                passed += p.passed_blockaded[r];
-            }
-            let path = FORWARD_FILE[us][sq];
-            if path & occ == 0 {
-                passed += p.passed_free_path[r];
-                if path & m.all[them] == 0 {
-                    passed += p.passed_safe_path[r];
-                }
-                if !enemy_has_pieces {
-                    // Rule of the square, counting the double step from the 2nd rank.
-                    let promo = if color == Color::White {
-                        56 + (sq & 7)
-                    } else {
-                        sq & 7
-                    };
-                    let pawn_steps = 7 - r as i32 - i32::from(r == 1);
-                    let king_steps = distance(enemy_king, promo) - i32::from(stm == enemy);
-                    if king_steps > pawn_steps {
-                        unstoppable = true;
-                    }
-                }
-            }
-        });
-        if unstoppable {
-            passed += p.passed_unstoppable;
-        }
-        sink.add(Term::PassedPawns, color, passed.pct(p.passed_pawn_scale));
-
-        // Non-passed pawns whose stop square is occupied.
-        let own_pawns = board.colored_pieces(color, Piece::Pawn).0 & !pe.passed[us];
-        let blocked = match color {
-            Color::White => own_pawns & (occ >> 8),
-            Color::Black => own_pawns & (occ << 8),
+    let us = color as usize;
+    let them = us ^ 1;
+    let enemy = !color;
+    let own_king = m.kings[us];
+    let enemy_king = m.kings[them];
+    let enemy_pieces = board.colors(enemy).0;
+    let enemy_has_pieces =
+        (enemy_pieces & !board.pieces(Piece::Pawn).0 & !board.pieces(Piece::King).0) != 0;
+    let mut passed = S::ZERO;
+    let mut unstoppable = false;
+    for sq in squares(pe.passed[us]) {
+        let r = relative_rank(color, sq);
+        // A passer is never on its last rank, so the stop square exists.
+        let stop = match color {
+            Color::White => (sq + 8) & 63,
+            Color::Black => sq.wrapping_sub(8) & 63,
         };
-        let mut b = S::ZERO;
-        for_each_square(blocked, |sq| b += p.pawn_blocked[relative_rank(color, sq)]);
-        sink.add(Term::BlockedPawns, color, b.pct(p.blocked_pawn_scale));
+        passed.eg += p.passed_enemy_king_distance[r] * distance(enemy_king, stop)
+            - p.passed_own_king_distance[r] * distance(own_king, stop);
+        if enemy_pieces & (1u64 << stop) != 0 {
+            passed += p.passed_blockaded[r];
+        }
+        let path = FORWARD_FILE[us][sq];
+        if path & occ == 0 {
+            passed += p.passed_free_path[r];
+            if path & m.all[them] == 0 {
+                passed += p.passed_safe_path[r];
+            }
+            if !enemy_has_pieces {
+                // Rule of the square, counting the double step from the 2nd rank.
+                let promo = if color == Color::White {
+                    56 + (sq & 7)
+                } else {
+                    sq & 7
+                };
+                let pawn_steps = 7 - r as i32 - i32::from(r == 1);
+                let king_steps = distance(enemy_king, promo) - i32::from(stm == enemy);
+                if king_steps > pawn_steps {
+                    unstoppable = true;
+                }
+            }
+        }
     }
+    if unstoppable {
+        passed += p.passed_unstoppable;
+    }
+    sink.add(Term::PassedPawns, color, passed.pct(p.passed_pawn_scale));
+
+    // Non-passed pawns whose stop square is occupied.
+    let own_pawns = board.colored_pieces(color, Piece::Pawn).0 & !pe.passed[us];
+    let blocked = match color {
+        Color::White => own_pawns & (occ >> 8),
+        Color::Black => own_pawns & (occ << 8),
+    };
+    let mut b = S::ZERO;
+    for sq in squares(blocked) {
+        b += p.pawn_blocked[relative_rank(color, sq)];
+    }
+    sink.add(Term::BlockedPawns, color, b.pct(p.blocked_pawn_scale));
 }
 
 /// Everything after material, placement and the static pawn terms (which the caller
@@ -165,7 +208,10 @@ pub(crate) fn evaluate_rest<K: Sink>(
     shelter: [S; 2],
     sink: &mut K,
 ) -> Blend {
-    let mut m = Maps::default();
+    let mut m = Maps {
+        kings: king_squares(board),
+        ..Maps::default()
+    };
     pieces(board, p, t, pe, &mut m, sink);
     king_safety(board, p, own, &m, shelter, sink);
     threats(board, p, pe, &m, sink);

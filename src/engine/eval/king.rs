@@ -9,73 +9,104 @@ use cozy_chess::{get_bishop_moves, get_knight_moves, get_rook_moves};
 use cozy_chess::{Board, Color, Piece};
 
 use super::params::EvalParams;
-use super::pieces::Maps;
+use super::pieces::{square, Maps};
 use super::score::{s, S};
 use super::sink::{Sink, Term};
 use super::tables::{file_bb, relative_rank, FORWARD_RANKS, KING_ZONE};
 
-/// Shelter and storm for a king of `color` standing on `ksq`.
+/// Shelter and storm for a king of `color` standing on `ksq`, over the three files around
+/// it (b-g as the middle one).
+#[inline(always)]
 fn shelter(p: &EvalParams, color: Color, ksq: usize, own: u64, opp: u64) -> S {
     let us = color as usize;
     let centre = (ksq & 7).clamp(1, 6);
     let kr = relative_rank(color, ksq);
     let ahead_ranks = FORWARD_RANKS[us][ksq >> 3];
+    // The nearest pawn in front of the king: lowest bit for White, highest for Black.
+    let nearest = |bb: u64| -> usize {
+        match color {
+            Color::White => bb.trailing_zeros() as usize,
+            Color::Black => 63 - bb.leading_zeros() as usize,
+        }
+    };
+    // Rank distance from the king to a pawn in front of it: 1..=7 (the mask only spares a
+    // bounds check).
+    let distance = |sq: usize| (relative_rank(color, sq) - kr) & 7;
     let mut total = S::ZERO;
-    for f in centre - 1..=centre + 1 {
-        let ahead = file_bb(f) & ahead_ranks;
+    for i in 0..3 {
+        let ahead = file_bb(centre - 1 + i) & ahead_ranks;
         let ours = own & ahead;
-        // The nearest pawn in front of the king: lowest bit for White, highest for Black.
-        let nearest = |bb: u64| -> usize {
-            match color {
-                Color::White => bb.trailing_zeros() as usize,
-                Color::Black => 63 - bb.leading_zeros() as usize,
-            }
-        };
         let shield_idx = if ours == 0 {
             0
         } else {
-            (relative_rank(color, nearest(ours)) - kr).min(7)
+            distance(nearest(ours))
         };
         total += p.king_shield[shield_idx];
         let theirs = opp & ahead;
         if theirs != 0 {
             let sq = nearest(theirs);
-            let d = (relative_rank(color, sq) - kr).min(7);
-            // Blocked when our pawn stands right in front of it (from its point of view).
+            // Blocked when our pawn stands right in front of it (from its point of view);
+            // the stop square of a pawn ahead of the king is on the board.
             let stop = match color {
-                Color::White => sq.wrapping_sub(8),
+                Color::White => sq - 8,
                 Color::Black => sq + 8,
             };
-            let blocked = stop < 64 && ours & (1u64 << stop) != 0;
-            total += if blocked {
-                p.king_storm_blocked[d]
+            total += if ours & (1u64 << stop) != 0 {
+                p.king_storm_blocked[distance(sq)]
             } else {
-                p.king_storm[d]
+                p.king_storm[distance(sq)]
             };
         }
     }
     total
 }
 
-/// What the shelter of `color`'s king depends on besides the pawns: the king's rank and
-/// file (a and b, g and h count as one: `shelter` looks at the same three files), and which
-/// castling rights remain.
+/// What the shelter of `color`'s king on `ksq` depends on besides the pawns: the king's rank
+/// and file (a and b, g and h count as one: `shelter` looks at the same three files), and
+/// which castling rights remain.
 #[inline(always)]
-pub(crate) fn shelter_key(board: &Board, color: Color) -> u32 {
+pub(crate) fn shelter_key(board: &Board, color: Color, ksq: usize) -> u32 {
     let rights = board.castle_rights(color);
-    let ksq = board.king(color) as u32;
-    (ksq & !7)
-        | (ksq & 7).clamp(1, 6)
+    u32::from(SHELTER_SQUARE[ksq & 63])
         | u32::from(rights.short.is_some()) << 6
         | u32::from(rights.long.is_some()) << 7
 }
 
-/// Best shelter (pawn shield and storm) for `color`'s king among its square and the squares
-/// castling would take it to.
-pub(crate) fn best_shelter(p: &EvalParams, board: &Board, color: Color) -> S {
+/// The square part of `shelter_key`: the rank's first square plus the file clamped to b-g.
+const SHELTER_SQUARE: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let file = sq & 7;
+        let centre = if file < 1 {
+            1
+        } else if file > 6 {
+            6
+        } else {
+            file
+        };
+        t[sq] = ((sq & !7) | centre) as u8;
+        sq += 1;
+    }
+    t
+};
+
+/// Best shelter (pawn shield and storm) for `color`'s king on `ksq` among its square and
+/// the squares castling would take it to.
+#[inline(always)]
+pub(crate) fn best_shelter(p: &EvalParams, board: &Board, color: Color, ksq: usize) -> S {
+    match color {
+        Color::White => best_shelter_of::<0>(p, board, ksq),
+        Color::Black => best_shelter_of::<1>(p, board, ksq),
+    }
+}
+
+/// `best_shelter` for the colour of index `US`, a constant in the shelter code.
+#[inline(never)]
+fn best_shelter_of<const US: usize>(p: &EvalParams, board: &Board, ksq: usize) -> S {
+    let color = if US == 0 { Color::White } else { Color::Black };
     let own = board.colored_pieces(color, Piece::Pawn).0;
     let opp = board.colored_pieces(!color, Piece::Pawn).0;
-    let ksq = board.king(color) as usize;
     let mut best = shelter(p, color, ksq, own, opp);
     let rights = board.castle_rights(color);
     let back = if color == Color::White { 0 } else { 56 };
@@ -111,8 +142,8 @@ fn danger(p: &EvalParams, board: &Board, color: Color, m: &Maps) -> i32 {
 fn attack_danger(p: &EvalParams, board: &Board, color: Color, m: &Maps, enemy_queen: bool) -> i32 {
     let us = color as usize;
     let them = us ^ 1;
-    let ksq = board.king(color);
-    let k = ksq as usize;
+    let k = m.kings[us];
+    let ksq = square(k);
     let mut d = m.zone_weight[them] + p.king_zone_attack * m.zone_hits[them];
     let zone = KING_ZONE[us][k];
     let weak = zone & m.all[them] & !m.all_no_king[us];
@@ -150,25 +181,38 @@ pub(crate) fn king_safety<K: Sink>(
     shelter: [S; 2],
     sink: &mut K,
 ) {
-    for color in [Color::White, Color::Black] {
-        let cover = shelter[color as usize];
-        let d = danger(p, board, color, m);
-        // No danger (the common case) costs nothing; skipping the divisions gives the
-        // same zero.
-        let penalty = if d == 0 {
-            S::ZERO
-        } else {
-            s(
-                d * d / p.king_danger_divisor.max(1),
-                d / p.king_danger_eg_divisor.max(1),
-            )
-        };
-        let side_pct = match own {
-            Some(c) if c == color => p.king_safety_own,
-            Some(_) => p.king_safety_opponent,
-            None => 100,
-        };
-        let total = (cover - penalty).pct(p.king_safety_scale).pct(side_pct);
-        sink.add(Term::KingSafety, color, total);
-    }
+    king_safety_of(Color::White, board, p, own, m, shelter, sink);
+    king_safety_of(Color::Black, board, p, own, m, shelter, sink);
+}
+
+/// `king_safety` for `color`'s king, inlined once per colour so that the colour is a constant.
+#[inline(always)]
+fn king_safety_of<K: Sink>(
+    color: Color,
+    board: &Board,
+    p: &EvalParams,
+    own: Option<Color>,
+    m: &Maps,
+    shelter: [S; 2],
+    sink: &mut K,
+) {
+    let cover = shelter[color as usize];
+    let d = danger(p, board, color, m);
+    // No danger (the common case) costs nothing; skipping the divisions gives the
+    // same zero.
+    let penalty = if d == 0 {
+        S::ZERO
+    } else {
+        s(
+            d * d / p.king_danger_divisor.max(1),
+            d / p.king_danger_eg_divisor.max(1),
+        )
+    };
+    let side_pct = match own {
+        Some(c) if c == color => p.king_safety_own,
+        Some(_) => p.king_safety_opponent,
+        None => 100,
+    };
+    let total = (cover - penalty).pct(p.king_safety_scale).pct(side_pct);
+    sink.add(Term::KingSafety, color, total);
 }

@@ -7,7 +7,7 @@
 
 use std::sync::OnceLock;
 
-use super::tables::{distance, pawn_attacks};
+use super::tables::{distance, pawn_attacks, squares};
 use cozy_chess::Color;
 
 const PAWN_SQUARES: usize = 24; // files a-d, ranks 2-7
@@ -58,18 +58,6 @@ fn king_moves(sq: usize) -> u64 {
         }
     }
     bb
-}
-
-fn squares(mut bb: u64) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        if bb == 0 {
-            None
-        } else {
-            let s = bb.trailing_zeros() as usize;
-            bb &= bb - 1;
-            Some(s)
-        }
-    })
 }
 
 impl Kpk {

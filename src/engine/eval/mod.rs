@@ -48,9 +48,9 @@ pub use score::{s, S};
 pub use sink::Term;
 pub use trace::{trace, trace_for_side, EvalTrace, TraceTerm};
 
-use evaluate::evaluate_rest;
+use evaluate::{evaluate_rest, king_squares};
 use pawns::PawnTable;
-use pieces::{PieceTables, Psqt};
+use pieces::PieceTables;
 use sink::{Sink, Sum};
 
 /// log2 of the number of pawn hash entries per evaluator (8192 entries, the largest
@@ -76,7 +76,6 @@ pub struct Evaluator {
     params: EvalParams,
     own_side: Option<Color>,
     pawns: PawnTable,
-    psqt: Psqt,
     tables: PieceTables,
 }
 
@@ -87,7 +86,6 @@ impl Evaluator {
         Evaluator {
             own_side: None,
             pawns: PawnTable::new(PAWN_TABLE_BITS),
-            psqt: Psqt::new(&params),
             tables: PieceTables::new(&params),
             params,
         }
@@ -117,7 +115,6 @@ impl Evaluator {
 
     /// Replaces the weights (and forgets cached pawn scores computed with the old ones).
     pub fn set_params(&mut self, params: EvalParams) {
-        self.psqt = Psqt::new(&params);
         self.tables = PieceTables::new(&params);
         self.params = params;
         self.pawns.clear();
@@ -142,12 +139,12 @@ impl Evaluator {
         let white_pawns = board.colored_pieces(Color::White, Piece::Pawn).0;
         let black_pawns = board.colored_pieces(Color::Black, Piece::Pawn).0;
         let entry = self.pawns.probe(white_pawns, black_pawns, &self.params);
+        let kings = king_squares(board);
         let shelter = [
-            entry.shelter(&self.params, board, Color::White),
-            entry.shelter(&self.params, board, Color::Black),
+            entry.shelter(&self.params, board, Color::White, kings[0]),
+            entry.shelter(&self.params, board, Color::Black, kings[1]),
         ];
         let mut sum = Sum { acc: entry.score };
-        self.psqt.add(board, &mut sum);
         let blend = evaluate_rest(
             board,
             &self.params,

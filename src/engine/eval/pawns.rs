@@ -10,12 +10,12 @@ use cozy_chess::{Board, Color, Piece};
 use super::king::{best_shelter, shelter_key};
 
 use super::params::EvalParams;
-use super::pieces::{for_each_square, psq_value};
+use super::pieces::psq_value;
 use super::score::S;
 use super::sink::{Sink, Sum, Term};
 use super::tables::{
-    fill_forward, pawn_attacks, rank_bb, relative_rank, shift_forward, ADJACENT_FILES, ATTACK_SPAN,
-    FORWARD_FILE, FORWARD_RANKS, PASSED_MASK,
+    fill_forward, pawn_attacks, rank_bb, relative_rank, shift_forward, squares, ADJACENT_FILES,
+    ATTACK_SPAN, FORWARD_FILE, FORWARD_RANKS, PASSED_MASK,
 };
 
 /// Everything the rest of the evaluation needs to know about the pawns.
@@ -54,13 +54,14 @@ impl PawnEntry {
         shelter: [[S::ZERO; 2]; 2],
     };
 
-    /// The best shelter of `color`'s king in `board` (whose pawns are this entry's), from the
-    /// two-way cache or computed and cached. The search often alternates between a few king
-    /// squares over the same pawns, so two ways per colour save most recomputations.
+    /// The best shelter of `color`'s king (on `ksq`) in `board` (whose pawns are this
+    /// entry's), from the two-way cache or computed and cached. The search often alternates
+    /// between a few king squares over the same pawns, so two ways per colour save most
+    /// recomputations.
     #[inline(always)]
-    pub fn shelter(&mut self, p: &EvalParams, board: &Board, color: Color) -> S {
+    pub fn shelter(&mut self, p: &EvalParams, board: &Board, color: Color, ksq: usize) -> S {
         let c = color as usize;
-        let key = shelter_key(board, color);
+        let key = shelter_key(board, color, ksq);
         let keys = &mut self.shelter_key[c];
         let values = &mut self.shelter[c];
         if keys[0] != key {
@@ -71,7 +72,7 @@ impl PawnEntry {
                 keys[1] = keys[0];
                 values[1] = values[0];
                 keys[0] = key;
-                values[0] = best_shelter(p, board, color);
+                values[0] = best_shelter(p, board, color, ksq);
             }
         }
         values[0]
@@ -146,7 +147,7 @@ impl PawnTable {
             let mut sum = Sum::default();
             let entry = evaluate_pawns(white, black, params, &mut sum);
             // The pawns' material and placement depend on the pawns alone: cached here too,
-            // so the fast path's `Psqt::add` skips the pawns.
+            // so the fast path's piece pass skips the pawns.
             add_pawn_material(white, black, params, &mut sum);
             self.entries[slot] = PawnEntry {
                 score: sum.acc,
@@ -172,13 +173,13 @@ fn add_pawn_material<K: Sink>(white: u64, black: u64, p: &EvalParams, sink: &mut
 }
 
 /// Material and piece-square value of `color`'s `pawns` (Black's squares mirrored), the
-/// pawn part of `Psqt`.
+/// pawn part of the evaluator's material and placement (the piece pass has the rest).
 fn pawn_material(pawns: u64, color: Color, p: &EvalParams) -> S {
     let flip = if color == Color::White { 0 } else { 56 };
     let mut v = S::ZERO;
-    for_each_square(pawns, |sq| {
+    for sq in squares(pawns) {
         v += psq_value(p, Piece::Pawn as usize, sq ^ flip)
-    });
+    }
     v
 }
 

@@ -8,11 +8,13 @@ use super::params::EvalParams;
 use super::pawns::PawnEntry;
 use super::score::S;
 use super::sink::{Sink, Term};
-use super::tables::{file_bb, rank_bb, relative_rank, DARK_SQUARES, DISTANCE, KING_ZONE};
+use super::tables::{file_bb, rank_bb, relative_rank, squares, DARK_SQUARES, DISTANCE, KING_ZONE};
 
 /// Attack information gathered by the piece pass, used by king safety and threats.
 #[derive(Default)]
 pub(crate) struct Maps {
+    /// Each colour's king square (set before the pass).
+    pub kings: [usize; 2],
     /// Squares attacked by each colour's pieces of each kind: `[color][piece]`.
     pub by: [[u64; 6]; 2],
     /// Squares attacked by each colour (all pieces, king included).
@@ -27,18 +29,9 @@ pub(crate) struct Maps {
     pub zone_hits: [i32; 2],
 }
 
-/// Iterates the squares of a raw bitboard as indices.
+/// The square of index `sq` (taken modulo 64).
 #[inline(always)]
-pub(crate) fn for_each_square(mut bb: u64, mut f: impl FnMut(usize)) {
-    while bb != 0 {
-        let sq = bb.trailing_zeros() as usize;
-        bb &= bb - 1;
-        f(sq);
-    }
-}
-
-#[inline(always)]
-fn square(sq: usize) -> Square {
+pub(crate) fn square(sq: usize) -> Square {
     Square::index_const(sq & 63)
 }
 
@@ -47,48 +40,6 @@ fn square(sq: usize) -> Square {
 #[inline(always)]
 pub(crate) fn psq_value(p: &EvalParams, piece: usize, sq: usize) -> S {
     p.piece_value[piece] + p.pst[piece][sq]
-}
-
-/// Material and piece-square values combined per colour, piece and square (the fast path's
-/// form of `piece_value` + `pst`; Black's squares already mirrored).
-#[derive(Clone)]
-pub(crate) struct Psqt {
-    table: [[[S; 64]; 6]; 2],
-}
-
-impl Psqt {
-    pub fn new(p: &EvalParams) -> Psqt {
-        let mut table = [[[S::ZERO; 64]; 6]; 2];
-        for (side, flip) in table.iter_mut().zip([0usize, 56]) {
-            for (piece, squares) in side.iter_mut().enumerate() {
-                for (sq, v) in squares.iter_mut().enumerate() {
-                    *v = psq_value(p, piece, sq ^ flip);
-                }
-            }
-        }
-        Psqt { table }
-    }
-
-    /// Adds material and placement of both colours' pieces but the pawns (which the pawn
-    /// hash entry's score holds) to `sink` (as `Term::Material`).
-    #[inline(always)]
-    pub fn add<K: Sink>(&self, board: &Board, sink: &mut K) {
-        for color in [Color::White, Color::Black] {
-            let tables = &self.table[color as usize];
-            let mut v = S::ZERO;
-            for piece in [
-                Piece::Knight,
-                Piece::Bishop,
-                Piece::Rook,
-                Piece::Queen,
-                Piece::King,
-            ] {
-                let table = &tables[piece as usize];
-                for_each_square(board.colored_pieces(color, piece).0, |sq| v += table[sq]);
-            }
-            sink.add(Term::Material, color, v);
-        }
-    }
 }
 
 /// Material and piece-square terms for both colours, reported separately (trace form).
@@ -101,7 +52,9 @@ pub(crate) fn material_and_pst<K: Sink>(board: &Board, p: &EvalParams, sink: &mu
             let bb = board.colored_pieces(color, piece).0;
             let table = &p.pst[piece as usize];
             material += p.piece_value[piece as usize] * bb.count_ones() as i32;
-            for_each_square(bb, |sq| placement += table[sq ^ flip]);
+            for sq in squares(bb) {
+                placement += table[sq ^ flip];
+            }
         }
         sink.add(Term::Material, color, material);
         sink.add(Term::PieceSquare, color, placement);
@@ -120,22 +73,42 @@ fn record(m: &mut Maps, us: usize, piece: Piece, attacks: u64, zone: u64, p: &Ev
     }
 }
 
-/// Per-evaluator tables of the piece pass, for knights, bishops, rooks and queens:
+/// Per-evaluator tables of the piece pass. For knights, bishops, rooks and queens:
 /// mobility bonuses per attacked-square count, padded to every count a popcount can give
 /// (repeating the last entry, as the weights' clamp would), so indexing needs neither a
-/// clamp nor a bounds check; and king tropism per distance to the enemy king.
+/// clamp nor a bounds check; and king tropism per distance to the enemy king. For every
+/// piece but the pawns (whose share the pawn hash entry holds): material plus placement per
+/// colour and square (Black's squares mirrored), which the pass adds as it visits each
+/// piece.
 #[derive(Clone)]
 pub(crate) struct PieceTables {
     mobility: [[S; 65]; 4],
     tropism: [[S; 8]; 4],
+    placement: [[[S; 64]; 6]; 2],
 }
 
 impl PieceTables {
+    /// The tables of the evaluator's fast path.
     pub fn new(p: &EvalParams) -> PieceTables {
+        let mut t = PieceTables::without_placement(p);
+        for (side, flip) in t.placement.iter_mut().zip([0usize, 56]) {
+            for (piece, squares) in side.iter_mut().enumerate().skip(1) {
+                for (sq, v) in squares.iter_mut().enumerate() {
+                    *v = psq_value(p, piece, sq ^ flip);
+                }
+            }
+        }
+        t
+    }
+
+    /// The tables with material and placement left at zero, for a caller that reports
+    /// them itself, term by term (the trace).
+    pub fn without_placement(p: &EvalParams) -> PieceTables {
         fn pad<const N: usize>(weights: &[S; N]) -> [S; 65] {
             std::array::from_fn(|count| weights[count.min(N - 1)])
         }
         PieceTables {
+            placement: [[[S::ZERO; 64]; 6]; 2],
             mobility: [
                 pad(&p.mobility_knight),
                 pad(&p.mobility_bishop),
@@ -150,9 +123,37 @@ impl PieceTables {
     }
 }
 
-/// The piece pass for both colours. Fills `m` and reports mobility, tropism, bishops, rooks
-/// and outposts.
+/// The piece pass for both colours. Fills `m` and reports material and placement of the
+/// pieces but the pawns (from `t`, zero in the trace), mobility, tropism, bishops, rooks and
+/// outposts.
 pub(crate) fn pieces<K: Sink>(
+    board: &Board,
+    p: &EvalParams,
+    t: &PieceTables,
+    pe: &PawnEntry,
+    m: &mut Maps,
+    sink: &mut K,
+) {
+    for us in 0..2 {
+        m.by[us][Piece::Pawn as usize] = pe.attacks[us];
+        m.all[us] = pe.attacks[us];
+    }
+    pieces_of(Color::White, board, p, t, pe, m, sink);
+    pieces_of(Color::Black, board, p, t, pe, m, sink);
+    for color in [Color::White, Color::Black] {
+        let us = color as usize;
+        m.all_no_king[us] = m.all[us];
+        let a = get_king_moves(square(m.kings[us])).0;
+        m.by[us][Piece::King as usize] = a;
+        m.all[us] |= a;
+    }
+}
+
+/// The piece pass for `color`, inlined once per colour so that everything that depends on
+/// the colour is a constant.
+#[inline(always)]
+fn pieces_of<K: Sink>(
+    color: Color,
     board: &Board,
     p: &EvalParams,
     t: &PieceTables,
@@ -168,117 +169,108 @@ pub(crate) fn pieces<K: Sink>(
         board.colored_pieces(Color::Black, Piece::Pawn).0,
     ];
     let all_pawns = pawns[0] | pawns[1];
-    let kings = [
-        board.king(Color::White) as usize,
-        board.king(Color::Black) as usize,
-    ];
-    for us in 0..2 {
-        m.by[us][Piece::Pawn as usize] = pe.attacks[us];
-        m.all[us] = pe.attacks[us];
-    }
-    for color in [Color::White, Color::Black] {
-        let us = color as usize;
-        let them = us ^ 1;
-        let area = !(pawns[us] | (1u64 << kings[us]) | pe.attacks[them]);
-        let zone = KING_ZONE[them][kings[them]];
-        let enemy_king = kings[them];
-        let king_distance = &DISTANCE[enemy_king & 63];
-        // Relative ranks 4-6 that no enemy pawn can ever attack.
-        let outpost_ranks = match color {
-            Color::White => rank_bb(3) | rank_bb(4) | rank_bb(5),
-            Color::Black => rank_bb(2) | rank_bb(3) | rank_bb(4),
-        };
-        let outposts = outpost_ranks & !pe.span[them];
-        let seventh = match color {
-            Color::White => rank_bb(6),
-            Color::Black => rank_bb(1),
-        };
-        let seventh_matters = relative_rank(color, enemy_king) == 7 || pawns[them] & seventh != 0;
+    let kings = m.kings;
+    let us = color as usize;
+    let them = us ^ 1;
+    let area = !(pawns[us] | (1u64 << kings[us]) | pe.attacks[them]);
+    let zone = KING_ZONE[them][kings[them]];
+    let enemy_king = kings[them];
+    let king_distance = &DISTANCE[enemy_king & 63];
+    // Relative ranks 4-6 that no enemy pawn can ever attack.
+    let outpost_ranks = match color {
+        Color::White => rank_bb(3) | rank_bb(4) | rank_bb(5),
+        Color::Black => rank_bb(2) | rank_bb(3) | rank_bb(4),
+    };
+    let outposts = outpost_ranks & !pe.span[them];
+    let seventh = match color {
+        Color::White => rank_bb(6),
+        Color::Black => rank_bb(1),
+    };
+    let seventh_matters = relative_rank(color, enemy_king) == 7 || pawns[them] & seventh != 0;
 
-        let mut mobility = S::ZERO;
-        let mut tropism = S::ZERO;
-        let mut bishops = S::ZERO;
-        let mut rooks = S::ZERO;
-        let mut outpost = S::ZERO;
+    let place = &t.placement[us];
+    let mut material = place[Piece::King as usize][kings[us] & 63];
+    let mut mobility = S::ZERO;
+    let mut tropism = S::ZERO;
+    let mut bishops = S::ZERO;
+    let mut rooks = S::ZERO;
+    let mut outpost = S::ZERO;
 
-        let knights = board.colored_pieces(color, Piece::Knight).0;
-        for_each_square(knights, |sq| {
-            let a = get_knight_moves(square(sq)).0;
-            record(m, us, Piece::Knight, a, zone, p);
-            mobility += mob_knight[(a & area).count_ones() as usize];
-            tropism += trop_knight[king_distance[sq & 63] as usize & 7];
-            if outposts & (1u64 << sq) != 0 {
-                let supported = pe.attacks[us] & (1u64 << sq) != 0;
-                outpost += p.knight_outpost[usize::from(supported)];
-            }
-        });
-
-        let bishop_bb = board.colored_pieces(color, Piece::Bishop).0;
-        for_each_square(bishop_bb, |sq| {
-            let a = get_bishop_moves(square(sq), occ).0;
-            record(m, us, Piece::Bishop, a, zone, p);
-            mobility += mob_bishop[(a & area).count_ones() as usize];
-            tropism += trop_bishop[king_distance[sq & 63] as usize & 7];
-            if outposts & (1u64 << sq) != 0 {
-                let supported = pe.attacks[us] & (1u64 << sq) != 0;
-                outpost += p.bishop_outpost[usize::from(supported)];
-            }
-            let same_colour = if DARK_SQUARES & (1u64 << sq) != 0 {
-                DARK_SQUARES
-            } else {
-                !DARK_SQUARES
-            };
-            bishops += p.bishop_pawns * (pawns[us] & same_colour).count_ones() as i32;
-        });
-        if bishop_bb & DARK_SQUARES != 0 && bishop_bb & !DARK_SQUARES != 0 {
-            bishops += p.bishop_pair;
+    let knights = board.colored_pieces(color, Piece::Knight).0;
+    for sq in squares(knights) {
+        let a = get_knight_moves(square(sq)).0;
+        record(m, us, Piece::Knight, a, zone, p);
+        material += place[Piece::Knight as usize][sq & 63];
+        mobility += mob_knight[(a & area).count_ones() as usize];
+        tropism += trop_knight[king_distance[sq & 63] as usize & 7];
+        if outposts & (1u64 << sq) != 0 {
+            let supported = pe.attacks[us] & (1u64 << sq) != 0;
+            outpost += p.knight_outpost[usize::from(supported)];
         }
-
-        let rook_bb = board.colored_pieces(color, Piece::Rook).0;
-        for_each_square(rook_bb, |sq| {
-            let a = get_rook_moves(square(sq), occ).0;
-            record(m, us, Piece::Rook, a, zone, p);
-            mobility += mob_rook[(a & area).count_ones() as usize];
-            tropism += trop_rook[king_distance[sq & 63] as usize & 7];
-            let file = file_bb(sq & 7);
-            if pawns[us] & file == 0 {
-                rooks += if all_pawns & file == 0 {
-                    p.rook_open_file
-                } else {
-                    p.rook_half_open_file
-                };
-            }
-            if seventh_matters && seventh & (1u64 << sq) != 0 {
-                rooks += p.rook_seventh;
-            }
-        });
-
-        let queen_bb = board.colored_pieces(color, Piece::Queen).0;
-        for_each_square(queen_bb, |sq| {
-            let s = square(sq);
-            let a = (get_bishop_moves(s, occ) | get_rook_moves(s, occ)).0;
-            record(m, us, Piece::Queen, a, zone, p);
-            mobility += mob_queen[(a & area).count_ones() as usize];
-            tropism += trop_queen[king_distance[sq & 63] as usize & 7];
-            if seventh_matters && seventh & (1u64 << sq) != 0 {
-                rooks += S {
-                    mg: p.rook_seventh.mg / 2,
-                    eg: p.rook_seventh.eg / 2,
-                };
-            }
-        });
-
-        sink.add(Term::Mobility, color, mobility);
-        sink.add(Term::Tropism, color, tropism.pct(p.tropism_scale));
-        sink.add(Term::Bishops, color, bishops);
-        sink.add(Term::Rooks, color, rooks);
-        sink.add(Term::Outposts, color, outpost);
     }
-    for color in [Color::White, Color::Black] {
-        let us = color as usize;
-        m.all_no_king[us] = m.all[us];
-        let a = get_king_moves(square(kings[us])).0;
-        m.by[us][Piece::King as usize] = a;
-        m.all[us] |= a;
+
+    let bishop_bb = board.colored_pieces(color, Piece::Bishop).0;
+    for sq in squares(bishop_bb) {
+        let a = get_bishop_moves(square(sq), occ).0;
+        record(m, us, Piece::Bishop, a, zone, p);
+        material += place[Piece::Bishop as usize][sq & 63];
+        mobility += mob_bishop[(a & area).count_ones() as usize];
+        tropism += trop_bishop[king_distance[sq & 63] as usize & 7];
+        if outposts & (1u64 << sq) != 0 {
+            let supported = pe.attacks[us] & (1u64 << sq) != 0;
+            outpost += p.bishop_outpost[usize::from(supported)];
+        }
+        let same_colour = if DARK_SQUARES & (1u64 << sq) != 0 {
+            DARK_SQUARES
+        } else {
+            !DARK_SQUARES
+        };
+        bishops += p.bishop_pawns * (pawns[us] & same_colour).count_ones() as i32;
     }
+    if bishop_bb & DARK_SQUARES != 0 && bishop_bb & !DARK_SQUARES != 0 {
+        bishops += p.bishop_pair;
+    }
+
+    let rook_bb = board.colored_pieces(color, Piece::Rook).0;
+    for sq in squares(rook_bb) {
+        let a = get_rook_moves(square(sq), occ).0;
+        record(m, us, Piece::Rook, a, zone, p);
+        material += place[Piece::Rook as usize][sq & 63];
+        mobility += mob_rook[(a & area).count_ones() as usize];
+        tropism += trop_rook[king_distance[sq & 63] as usize & 7];
+        let file = file_bb(sq & 7);
+        if pawns[us] & file == 0 {
+            rooks += if all_pawns & file == 0 {
+                p.rook_open_file
+            } else {
+                p.rook_half_open_file
+            };
+        }
+        if seventh_matters && seventh & (1u64 << sq) != 0 {
+            rooks += p.rook_seventh;
+        }
+    }
+
+    let queen_bb = board.colored_pieces(color, Piece::Queen).0;
+    for sq in squares(queen_bb) {
+        let s = square(sq);
+        let a = (get_bishop_moves(s, occ) | get_rook_moves(s, occ)).0;
+        record(m, us, Piece::Queen, a, zone, p);
+        material += place[Piece::Queen as usize][sq & 63];
+        mobility += mob_queen[(a & area).count_ones() as usize];
+        tropism += trop_queen[king_distance[sq & 63] as usize & 7];
+        if seventh_matters && seventh & (1u64 << sq) != 0 {
+            rooks += S {
+                mg: p.rook_seventh.mg / 2,
+                eg: p.rook_seventh.eg / 2,
+            };
+        }
+    }
+
+    sink.add(Term::Material, color, material);
+    sink.add(Term::Mobility, color, mobility);
+    sink.add(Term::Tropism, color, tropism.pct(p.tropism_scale));
+    sink.add(Term::Bishops, color, bishops);
+    sink.add(Term::Rooks, color, rooks);
+    sink.add(Term::Outposts, color, outpost);
 }

@@ -1,4 +1,5 @@
-//! Bitboard masks and small lookup tables the evaluation uses, all built at compile time.
+//! Bitboard masks and small lookup tables the evaluation uses, all built at compile time, and
+//! the bitboard helpers (shifts, fills, iterating the squares).
 //!
 //! Squares are numbered a1 = 0, b1 = 1, ..., h8 = 63 (as in cozy-chess). Tables indexed by
 //! colour use `Color as usize` (White = 0, Black = 1).
@@ -39,6 +40,30 @@ pub const fn relative_rank(color: Color, sq: usize) -> usize {
 #[inline(always)]
 pub fn distance(a: usize, b: usize) -> i32 {
     DISTANCE[a & 63][b & 63] as i32
+}
+
+/// The squares of a raw bitboard as indices, lowest first (see [`squares`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Squares(u64);
+
+/// Iterates the squares of `bb` as indices, lowest first.
+#[inline(always)]
+pub const fn squares(bb: u64) -> Squares {
+    Squares(bb)
+}
+
+impl Iterator for Squares {
+    type Item = usize;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let sq = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(sq)
+    }
 }
 
 /// Moves every square of `bb` one rank towards the opponent of `color`.

@@ -69,14 +69,24 @@ pub fn trace_for_side(board: &Board, params: &EvalParams, own: Option<Color>) ->
     let pawns = |c: Color| board.colored_pieces(c, cozy_chess::Piece::Pawn).0;
     let entry = evaluate_pawns(pawns(Color::White), pawns(Color::Black), params, &mut sink);
     let shelter = [
-        best_shelter(params, board, Color::White),
-        best_shelter(params, board, Color::Black),
+        best_shelter(
+            params,
+            board,
+            Color::White,
+            board.king(Color::White) as usize,
+        ),
+        best_shelter(
+            params,
+            board,
+            Color::Black,
+            board.king(Color::Black) as usize,
+        ),
     ];
     material_and_pst(board, params, &mut sink);
     let blend = evaluate_rest(
         board,
         params,
-        &PieceTables::new(params),
+        &PieceTables::without_placement(params),
         own,
         &entry,
         shelter,
