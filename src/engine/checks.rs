@@ -163,11 +163,9 @@ mod tests {
             let mut board: Board = fen.parse().expect("fen");
             for _ in 0..2 {
                 let info = CheckInfo::new(&board);
-                let mut moves = Vec::new();
-                board.generate_moves(|pm| {
-                    moves.extend(pm);
-                    false
-                });
+                let moves = crate::engine::movepick::MoveList::legal(&board)
+                    .as_slice()
+                    .to_vec();
                 for &mv in &moves {
                     let mut b = board.clone();
                     b.play_unchecked(mv);
@@ -194,11 +192,9 @@ mod tests {
         for _ in 0..200 {
             let mut board = Board::default();
             for _ in 0..120 {
-                let mut moves = Vec::new();
-                board.generate_moves(|pm| {
-                    moves.extend(pm);
-                    false
-                });
+                let moves = crate::engine::movepick::MoveList::legal(&board)
+                    .as_slice()
+                    .to_vec();
                 if moves.is_empty() {
                     break;
                 }

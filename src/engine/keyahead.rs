@@ -247,11 +247,9 @@ mod tests {
     fn check_game(mut board: Board, rng: &mut rand::rngs::StdRng, plies: usize) -> usize {
         let mut checked = 0;
         for _ in 0..plies {
-            let mut moves = Vec::new();
-            board.generate_moves(|pm| {
-                moves.extend(pm);
-                false
-            });
+            let moves = crate::engine::movepick::MoveList::legal(&board)
+                .as_slice()
+                .to_vec();
             if moves.is_empty() {
                 break;
             }
