@@ -151,8 +151,6 @@ pub struct MovePicker {
     keys: [u64; MAX_MOVES],
     len: usize,
     n_captures: usize,
-    /// First slot of the quiet moves.
-    quiet_slot: usize,
     /// Next unpicked capture / quiet key.
     cap_idx: usize,
     quiet_idx: usize,
@@ -245,7 +243,6 @@ impl MovePicker {
             keys: [0; MAX_MOVES],
             len: 0,
             n_captures: 0,
-            quiet_slot: MAX_MOVES,
             cap_idx: 0,
             quiet_idx: 0,
             stage: Stage::TtMove,
@@ -266,7 +263,6 @@ impl MovePicker {
     pub fn reset(&mut self, tt_move: Option<Move>, captures_only: bool) {
         self.len = 0;
         self.n_captures = 0;
-        self.quiet_slot = MAX_MOVES;
         self.cap_idx = 0;
         self.quiet_idx = 0;
         self.stage = Stage::TtMove;
@@ -372,7 +368,6 @@ impl MovePicker {
             false
         });
         self.n_captures = front;
-        self.quiet_slot = MAX_MOVES;
         self.len = front;
         self.cap_idx = 0;
         self.quiet_idx = front;
@@ -394,7 +389,9 @@ impl MovePicker {
     }
 
     /// [`MovePicker::generate_quiets`] for one setting of late-move pruning (`CHECKS_ONLY`
-    /// matches `skip_quiets.is_some()`), so the common case carries no test per move.
+    /// matches `skip_quiets.is_some()`), so the common case carries no test per move
+    /// (measured: a single copy testing an `Option` per move costs 1% more instructions on
+    /// the bench, and so does one deriving the `Option` from the constant).
     #[inline(always)]
     fn generate_quiets_with<const CHECKS_ONLY: bool>(
         &mut self,
@@ -472,7 +469,6 @@ impl MovePicker {
             }
             false
         });
-        self.quiet_slot = back;
         self.len = n;
         self.quiets_filtered = checks_only.is_some();
     }
