@@ -59,13 +59,8 @@ impl KeyTable {
             ^ hash(&build(&base, Color::Black)).unwrap_or(0);
         // Pieces other than kings: with and without the piece, kings elsewhere.
         for color in Color::ALL {
-            for piece in [
-                Piece::Pawn,
-                Piece::Knight,
-                Piece::Bishop,
-                Piece::Rook,
-                Piece::Queen,
-            ] {
+            // Piece::ALL is pawn..queen, then the king.
+            for &piece in &Piece::ALL[..Piece::King as usize] {
                 for sq in Square::ALL {
                     'found: for (i, &wk) in CORNERS.iter().enumerate() {
                         let bk = CORNERS[i ^ 1];
@@ -132,14 +127,8 @@ impl KeyTable {
         }
         // En passant: a black pawn just pushed two squares, White to move.
         for file in File::ALL {
-            let pieces = {
-                let mut p = kings(Square::A1, Square::H8);
-                if file == File::A || file == File::H {
-                    p = kings(Square::D1, Square::D8);
-                }
-                p.push((Piece::Pawn, Color::Black, Square::new(file, Rank::Fifth)));
-                p
-            };
+            let mut pieces = kings(Square::E1, Square::E8);
+            pieces.push((Piece::Pawn, Color::Black, Square::new(file, Rank::Fifth)));
             let without = build(&pieces, Color::White);
             let mut with = without.clone();
             with.en_passant = Some(Square::new(file, Rank::Sixth));
