@@ -175,8 +175,9 @@ pub struct MovePicker {
 /// Squares where a pawn arrives to promote (either side).
 const PROMO_RANKS: BitBoard = BitBoard(0xFF00_0000_0000_00FF);
 
-/// Squares where a pawn stands one step from promotion (either side).
-const PRE_PROMO_RANKS: BitBoard = BitBoard(0x00FF_0000_0000_FF00);
+/// Squares where a pawn of each colour stands one step from promotion, `[color]` (the
+/// other side's 2nd rank: an unmoved pawn there has no tactical move to offer).
+const PRE_PROMO_RANK: [BitBoard; 2] = [BitBoard(0x00FF_0000_0000_0000), BitBoard(0xFF00)];
 
 /// The square a pawn of the side to move would capture en passant on, if any.
 #[inline]
@@ -197,7 +198,7 @@ fn capture_candidates(board: &Board, ep: BitBoard) -> BitBoard {
     let occ = board.occupied();
     let mut mask = BitBoard::EMPTY;
     let pawns = board.colored_pieces(us, Piece::Pawn);
-    mask |= pawns & PRE_PROMO_RANKS;
+    mask |= pawns & PRE_PROMO_RANK[us as usize];
     // Pawns diagonally behind a target: a pawn attacks forward, so the targets shifted
     // one rank back and one file aside (without wrapping round the board's edge).
     let targets = (enemy | ep).0;
