@@ -1,5 +1,5 @@
-//! The alpha-beta search of one thread: principal variation search with null-move pruning,
-//! late-move reductions and pruning, futility, history and SEE pruning (checking moves are
+//! The alpha-beta search of one thread: principal variation search with reverse futility
+//! and null-move pruning, late-move reductions and pruning, futility, history and SEE pruning (checking moves are
 //! never pruned), check extension, internal iterative reduction and mate-distance pruning,
 //! over the shared transposition table. Repetition and 50-move draws score the draw value (contempt) from
 //! wily's side. No allocation and no locks per node.
@@ -17,6 +17,14 @@ use super::tt::{TranspositionTable, TtBound};
 use super::types::{Bound, InfoCallback, INF, MATE, MATE_BOUND, MAX_PLY, NO_EVAL};
 use cozy_chess::{Board, Color, Move, Piece};
 use std::sync::atomic::Ordering;
+
+/// Deepest remaining depth at which reverse futility pruning applies.
+const RFP_DEPTH: i32 = 4;
+/// Reverse futility margin per remaining ply (centipawns). Measured: depth 4 and 100 cp
+/// solve as many WAC positions at 1 s as without it (296 and 295 of 300), fewer at a
+/// fixed node count (280 and 289 at 300k), and won a 120-game self-play match at 4 s +
+/// 0.05 s against the search without it (+38 -27 =55).
+const RFP_MARGIN: i32 = 100;
 
 /// Late-move reduction amounts by depth and move number.
 pub struct LmrTable {
@@ -355,6 +363,16 @@ impl<'a> Searcher<'a> {
         self.hist.clear_killers(ply + 2);
 
         if !PV && !in_check {
+            // Reverse futility pruning (static null move): near the leaves, a static score
+            // above beta by a margin for each remaining ply (one ply less while improving)
+            // is trusted, and the node fails high at once.
+            if depth <= RFP_DEPTH
+                && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
+                && beta.abs() < MATE_BOUND
+                && eval.abs() < MATE_BOUND
+            {
+                return eval;
+            }
             // Null move with adaptive reduction and a zugzwang guard.
             if depth >= 3
                 && eval >= beta
