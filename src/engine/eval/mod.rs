@@ -71,13 +71,27 @@ pub fn pawn_hash_entries(bytes: usize) -> Option<usize> {
     PawnTable::bits_for_bytes(bytes).map(|b| 1usize << b)
 }
 
-/// Per-thread evaluator: the weights plus caches (the pawn hash table).
+/// log2 of the entries of the evaluation cache (16384 entries of 8 bytes: 128 KB, small
+/// enough to stay in the processor's second-level cache).
+const EVAL_CACHE_BITS: u32 = 14;
+
+/// Per-thread evaluator: the weights plus caches (the pawn hash table and the evaluation
+/// cache).
 pub struct Evaluator {
     params: EvalParams,
     own_side: Option<Color>,
     pawns: PawnTable,
     tables: PieceTables,
+    /// Recent evaluations by position key: the upper 48 bits of the key and the score
+    /// (as `i16`) in the low 16 bits; 0 is an empty slot. Quiescence search meets the
+    /// same position again through captures made in another order, and its deeper plies
+    /// do not use the hash table, which would remember the evaluation.
+    cache: Box<[u64]>,
 }
+
+/// The part of a position key an evaluation cache entry keeps (the slot index comes from
+/// the low bits).
+const CACHE_TAG: u64 = !0xFFFF;
 
 impl Evaluator {
     /// A new evaluator with its own pawn hash table. The KPK bitbase is built later, by the
@@ -88,6 +102,7 @@ impl Evaluator {
             pawns: PawnTable::new(PAWN_TABLE_BITS),
             tables: PieceTables::new(&params),
             params,
+            cache: vec![0; 1 << EVAL_CACHE_BITS].into_boxed_slice(),
         }
     }
 
@@ -118,11 +133,16 @@ impl Evaluator {
         self.tables = PieceTables::new(&params);
         self.params = params;
         self.pawns.clear();
+        self.cache.fill(0);
     }
 
     /// Tells the evaluator which side wily plays, for asymmetric king safety
     /// (`king_safety_own` / `king_safety_opponent`). `None` makes it symmetric.
     pub fn set_own_side(&mut self, side: Option<Color>) {
+        if side != self.own_side {
+            // King safety depends on it: cached scores are stale.
+            self.cache.fill(0);
+        }
         self.own_side = side;
     }
 
@@ -132,7 +152,23 @@ impl Evaluator {
     }
 
     /// Score of `board` in centipawns from the side to move's point of view.
+    #[inline]
     pub fn evaluate(&mut self, board: &Board) -> i32 {
+        let key = board.hash();
+        let slot = (key as usize) & (self.cache.len() - 1);
+        let entry = self.cache[slot];
+        if entry != 0 && entry & CACHE_TAG == key & CACHE_TAG {
+            return i32::from(entry as u16 as i16);
+        }
+        let v = self.evaluate_uncached(board);
+        if let Ok(v16) = i16::try_from(v) {
+            self.cache[slot] = key & CACHE_TAG | u64::from(v16 as u16);
+        }
+        v
+    }
+
+    /// [`Evaluator::evaluate`] without the cache.
+    fn evaluate_uncached(&mut self, board: &Board) -> i32 {
         if is_insufficient_material(board) {
             return 0;
         }

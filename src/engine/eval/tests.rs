@@ -351,6 +351,38 @@ fn pawn_cache_gives_stable_results() {
     }
 }
 
+#[test]
+fn evaluation_cache_never_returns_a_stale_score() {
+    let boards = sample_positions();
+    // King safety weighs differently for wily's side, so the own side changes scores.
+    let params = EvalParams {
+        king_safety_own: 150,
+        king_safety_opponent: 60,
+        ..EvalParams::default()
+    };
+    // The same evaluator again and again (every later call a cache hit) agrees with a
+    // fresh one, for both own sides, switched back and forth.
+    let mut ev = Evaluator::new(params.clone());
+    let mut changed = 0;
+    for own in [None, Some(Color::White), Some(Color::Black), None] {
+        ev.set_own_side(own);
+        let mut fresh = Evaluator::new(params.clone());
+        fresh.set_own_side(own);
+        for _ in 0..2 {
+            for b in &boards {
+                assert_eq!(ev.evaluate(b), fresh.evaluate(b), "{b} own {own:?}");
+            }
+        }
+        let mut neutral = Evaluator::new(params.clone());
+        changed += boards
+            .iter()
+            .filter(|b| neutral.evaluate(b) != fresh.evaluate(b))
+            .count();
+    }
+    // Otherwise the test would not notice a stale cache.
+    assert!(changed > 0);
+}
+
 fn term(fen: &str, t: Term) -> TraceTerm {
     trace(&board(fen), &EvalParams::default()).terms[t as usize].clone()
 }
