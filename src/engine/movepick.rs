@@ -512,15 +512,16 @@ impl MovePicker {
     #[inline]
     fn select_quiet(&mut self) {
         let from = self.quiet_idx;
-        let mut best = from;
-        let mut best_key = self.keys[from];
-        for i in from + 1..self.len {
-            if self.keys[i] > best_key {
-                best_key = self.keys[i];
+        let rest = &mut self.keys[from..self.len];
+        let mut best = 0;
+        let mut best_key = rest[0];
+        for (i, &k) in rest.iter().enumerate().skip(1) {
+            if k > best_key {
+                best_key = k;
                 best = i;
             }
         }
-        self.keys.swap(from, best);
+        rest.swap(0, best);
     }
 
     /// Sorts the remaining quiet keys best first.
@@ -533,15 +534,16 @@ impl MovePicker {
     /// equals).
     #[inline]
     fn best_capture(&self) -> usize {
-        let mut best = self.cap_idx;
-        let mut best_score = self.keys[best] >> 32;
-        for i in self.cap_idx + 1..self.n_captures {
-            if self.keys[i] >> 32 > best_score {
-                best_score = self.keys[i] >> 32;
+        let rest = &self.keys[self.cap_idx..self.n_captures];
+        let mut best = 0;
+        let mut best_score = rest[0] >> 32;
+        for (i, &k) in rest.iter().enumerate().skip(1) {
+            if k >> 32 > best_score {
+                best_score = k >> 32;
                 best = i;
             }
         }
-        best
+        self.cap_idx + best
     }
 
     /// The hash move, when it is legal here (and tactical, for a captures-only picker).
