@@ -59,6 +59,11 @@ impl MoveList {
         self.len
     }
 
+    /// Empties the list (the slots keep their old moves until overwritten).
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }

@@ -5,7 +5,7 @@
 //! Only the horizon node (the first quiescence ply) uses the hash table.
 
 use super::checks::CheckInfo;
-use super::movepick::{MoveList, OrderContext};
+use super::movepick::OrderContext;
 use super::search::Searcher;
 use super::see::{piece_value, see_ge, see_ge_known};
 use super::tt::TtBound;
@@ -165,7 +165,8 @@ impl<'a> Searcher<'a> {
         }
         if checks && !in_check && best_score < beta {
             let info = CheckInfo::new(board);
-            let mut quiet_checks = MoveList::new();
+            let quiet_checks = &mut self.check_moves[ply];
+            quiet_checks.clear();
             let enemy = board.colors(!board.side_to_move());
             board.generate_moves_for(info.quiet_checker_candidates(board), |pm| {
                 let mut to = pm.to & !enemy;
@@ -184,7 +185,8 @@ impl<'a> Searcher<'a> {
                 }
                 false
             });
-            for &mv in quiet_checks.as_slice() {
+            for i in 0..self.check_moves[ply].len() {
+                let mv = self.check_moves[ply].as_slice()[i];
                 if !see_ge(board, mv, 0) {
                     continue;
                 }

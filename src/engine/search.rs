@@ -10,7 +10,7 @@ use super::history::{bonus, History, Played};
 use super::keyahead::key_after;
 use super::learned::LearnedTable;
 use super::limits::Limits;
-use super::movepick::{MovePicker, OrderContext};
+use super::movepick::{MoveList, MovePicker, OrderContext};
 use super::see::{captured_piece, is_capture, see_ge_known};
 use super::threads::Shared;
 use super::tt::{TranspositionTable, TtBound};
@@ -119,6 +119,8 @@ pub struct Searcher<'a> {
     pub(crate) stack: Vec<StackEntry>,
     /// One move picker per ply, reused node after node (no clearing, no allocation).
     pub(crate) pickers: Vec<MovePicker>,
+    /// One list per ply for quiescence's quiet checks (made once, not per node).
+    pub(crate) check_moves: Vec<MoveList>,
     pub(crate) pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pub(crate) pv_len: [usize; MAX_PLY + 2],
     /// Node limit when it must be exact (single thread), else u64::MAX.

@@ -214,6 +214,7 @@ fn make_searcher<'a>(
         pickers: (0..MAX_PLY + 4)
             .map(|_| MovePicker::new(None, false))
             .collect(),
+        check_moves: (0..MAX_PLY + 4).map(|_| MoveList::new()).collect(),
         pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 2],
         pv_len: [0; MAX_PLY + 2],
         exact_node_limit: if threads == 1 {
