@@ -3,7 +3,8 @@
 //! (`LearnHook`, which writes the learning store). wily plays a move, the next search
 //! finds the score fell, the game ends, the hook learns the position; after a restart
 //! (a new engine thread and a reopened store) wily meets the same position again and now
-//! plays a different move. With position learning switched off it plays the old move.
+//! plays a different move, or, where no other move is better, scores the old one with the
+//! drop it learned. With position learning switched off it plays the old move.
 
 use cozy_chess::{Board, Color, Move};
 use std::path::PathBuf;
@@ -137,9 +138,20 @@ fn finished(
     }
 }
 
-/// One position's story; returns (first move, move after learning, move with position
-/// learning off) when the deeper search saw a drop, `None` when it did not.
-fn story(fen: &str, dir: &std::path::Path, n: usize) -> Option<(Move, Move, Move)> {
+/// What one position's story shows.
+struct Story {
+    /// The move played first and its score then.
+    x: Move,
+    s1: i32,
+    /// The move and score after learning (restart, learning on).
+    learned: Move,
+    learned_score: i32,
+    /// The move with position learning off.
+    without: Move,
+}
+
+/// One position's story, when the deeper search saw a drop; `None` when it did not.
+fn story(fen: &str, dir: &std::path::Path, n: usize) -> Option<Story> {
     let p: Board = fen.parse().expect("fen");
     let db = dir.join(format!("learn{n}.db"));
 
@@ -194,14 +206,21 @@ fn story(fen: &str, dir: &std::path::Path, n: usize) -> Option<(Move, Move, Move
         // A search of another position first: the hash clear of the new game must not
         // lose what was learned.
         bot.search(&Board::default(), Vec::new(), 3, true);
-        bot.search(&p, Vec::new(), SHALLOW, true)
-            .best
-            .expect("a move")
+        let r = bot.search(&p, Vec::new(), SHALLOW, true);
+        (r.best.expect("a move"), score_cp(r.score))
     };
-    let learned = after(7);
-    let without = after(7 & !wily::learn::LEARN_POSITION);
-    println!("  after learning: {learned}; with position learning off: {without}");
-    Some((x, learned, without))
+    let (learned, learned_score) = after(7);
+    let (without, _) = after(7 & !wily::learn::LEARN_POSITION);
+    println!(
+        "  after learning: {learned} ({learned_score:+}); with position learning off: {without}"
+    );
+    Some(Story {
+        x,
+        s1,
+        learned,
+        learned_score,
+        without,
+    })
 }
 
 #[test]
@@ -210,19 +229,30 @@ fn a_learned_position_changes_the_move_after_a_restart() {
     let mut drops = 0;
     let mut changed = 0;
     for (n, fen) in POSITIONS.iter().enumerate() {
-        if let Some((x, learned, without)) = story(fen, &dir, n) {
+        if let Some(st) = story(fen, &dir, n) {
             drops += 1;
             // Without position learning wily repeats itself (the searches are
             // deterministic), so any change comes from what was learned.
-            assert_eq!(without, x, "{fen}");
-            if learned != x {
+            assert_eq!(st.without, st.x, "{fen}");
+            // The learned drop always reaches the root: either another move is chosen, or
+            // the first move no longer scores what it did (no other move beats it then).
+            if st.learned != st.x {
                 changed += 1;
+            } else {
+                assert!(
+                    st.learned_score <= st.s1 - 50,
+                    "{fen}: the same move, and its score is {} (was {})",
+                    st.learned_score,
+                    st.s1
+                );
             }
         }
     }
     assert!(drops >= 3, "the premise: the deeper search sees a drop");
-    assert_eq!(
-        changed, drops,
+    // In most of these positions an alternative beats the learned score (in the first,
+    // the king taking on f1 still scores best after its drop from +270 to +78).
+    assert!(
+        changed >= 3,
         "position learning changed the move in only {changed} of {drops} positions"
     );
 }
