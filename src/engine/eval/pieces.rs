@@ -61,15 +61,41 @@ pub(crate) fn material_and_pst<K: Sink>(board: &Board, p: &EvalParams, sink: &mu
     }
 }
 
-#[inline(always)]
-fn record(m: &mut Maps, us: usize, piece: Piece, attacks: u64, zone: u64, p: &EvalParams) {
-    m.by[us][piece as usize] |= attacks;
-    m.all[us] |= attacks;
-    let hits = attacks & zone;
-    if hits != 0 {
-        m.zone_attackers[us] += 1;
-        m.zone_weight[us] += p.king_attack_weight[piece as usize];
-        m.zone_hits[us] += hits.count_ones() as i32;
+/// The piece pass's running sums for one colour, and what each visit needs to know.
+struct Visit<'a> {
+    p: &'a EvalParams,
+    t: &'a PieceTables,
+    us: usize,
+    /// The enemy king zone.
+    zone: u64,
+    /// Squares that count for mobility.
+    area: u64,
+    /// Distance of every square to the enemy king.
+    king_distance: &'a [u8; 64],
+    material: S,
+    mobility: S,
+    tropism: S,
+}
+
+impl Visit<'_> {
+    /// What every knight, bishop, rook and queen adds: its attacks (`a`) recorded in `m`
+    /// and counted on the enemy king zone, its material and placement, mobility and
+    /// tropism.
+    #[inline(always)]
+    fn piece(&mut self, m: &mut Maps, piece: Piece, sq: usize, a: u64) {
+        let us = self.us;
+        let i = piece as usize;
+        m.by[us][i] |= a;
+        m.all[us] |= a;
+        let hits = a & self.zone;
+        if hits != 0 {
+            m.zone_attackers[us] += 1;
+            m.zone_weight[us] += self.p.king_attack_weight[i];
+            m.zone_hits[us] += hits.count_ones() as i32;
+        }
+        self.material += self.t.placement[us][i][sq & 63];
+        self.mobility += self.t.mobility[i - 1][(a & self.area).count_ones() as usize];
+        self.tropism += self.t.tropism[i - 1][self.king_distance[sq & 63] as usize & 7];
     }
 }
 
@@ -161,8 +187,6 @@ fn pieces_of<K: Sink>(
     m: &mut Maps,
     sink: &mut K,
 ) {
-    let [mob_knight, mob_bishop, mob_rook, mob_queen] = &t.mobility;
-    let [trop_knight, trop_bishop, trop_rook, trop_queen] = &t.tropism;
     let occ = board.occupied();
     let pawns = [
         board.colored_pieces(Color::White, Piece::Pawn).0,
@@ -188,10 +212,17 @@ fn pieces_of<K: Sink>(
     };
     let seventh_matters = relative_rank(color, enemy_king) == 7 || pawns[them] & seventh != 0;
 
-    let place = &t.placement[us];
-    let mut material = place[Piece::King as usize][kings[us] & 63];
-    let mut mobility = S::ZERO;
-    let mut tropism = S::ZERO;
+    let mut v = Visit {
+        p,
+        t,
+        us,
+        zone,
+        area,
+        king_distance,
+        material: t.placement[us][Piece::King as usize][kings[us] & 63],
+        mobility: S::ZERO,
+        tropism: S::ZERO,
+    };
     let mut bishops = S::ZERO;
     let mut rooks = S::ZERO;
     let mut outpost = S::ZERO;
@@ -199,10 +230,7 @@ fn pieces_of<K: Sink>(
     let knights = board.colored_pieces(color, Piece::Knight).0;
     for sq in squares(knights) {
         let a = get_knight_moves(square(sq)).0;
-        record(m, us, Piece::Knight, a, zone, p);
-        material += place[Piece::Knight as usize][sq & 63];
-        mobility += mob_knight[(a & area).count_ones() as usize];
-        tropism += trop_knight[king_distance[sq & 63] as usize & 7];
+        v.piece(m, Piece::Knight, sq, a);
         if outposts & (1u64 << sq) != 0 {
             let supported = pe.attacks[us] & (1u64 << sq) != 0;
             outpost += p.knight_outpost[usize::from(supported)];
@@ -212,10 +240,7 @@ fn pieces_of<K: Sink>(
     let bishop_bb = board.colored_pieces(color, Piece::Bishop).0;
     for sq in squares(bishop_bb) {
         let a = get_bishop_moves(square(sq), occ).0;
-        record(m, us, Piece::Bishop, a, zone, p);
-        material += place[Piece::Bishop as usize][sq & 63];
-        mobility += mob_bishop[(a & area).count_ones() as usize];
-        tropism += trop_bishop[king_distance[sq & 63] as usize & 7];
+        v.piece(m, Piece::Bishop, sq, a);
         if outposts & (1u64 << sq) != 0 {
             let supported = pe.attacks[us] & (1u64 << sq) != 0;
             outpost += p.bishop_outpost[usize::from(supported)];
@@ -234,10 +259,7 @@ fn pieces_of<K: Sink>(
     let rook_bb = board.colored_pieces(color, Piece::Rook).0;
     for sq in squares(rook_bb) {
         let a = get_rook_moves(square(sq), occ).0;
-        record(m, us, Piece::Rook, a, zone, p);
-        material += place[Piece::Rook as usize][sq & 63];
-        mobility += mob_rook[(a & area).count_ones() as usize];
-        tropism += trop_rook[king_distance[sq & 63] as usize & 7];
+        v.piece(m, Piece::Rook, sq, a);
         let file = file_bb(sq & 7);
         if pawns[us] & file == 0 {
             rooks += if all_pawns & file == 0 {
@@ -255,10 +277,7 @@ fn pieces_of<K: Sink>(
     for sq in squares(queen_bb) {
         let s = square(sq);
         let a = (get_bishop_moves(s, occ) | get_rook_moves(s, occ)).0;
-        record(m, us, Piece::Queen, a, zone, p);
-        material += place[Piece::Queen as usize][sq & 63];
-        mobility += mob_queen[(a & area).count_ones() as usize];
-        tropism += trop_queen[king_distance[sq & 63] as usize & 7];
+        v.piece(m, Piece::Queen, sq, a);
         if seventh_matters && seventh & (1u64 << sq) != 0 {
             rooks += S {
                 mg: p.rook_seventh.mg / 2,
@@ -267,9 +286,9 @@ fn pieces_of<K: Sink>(
         }
     }
 
-    sink.add(Term::Material, color, material);
-    sink.add(Term::Mobility, color, mobility);
-    sink.add(Term::Tropism, color, tropism.pct(p.tropism_scale));
+    sink.add(Term::Material, color, v.material);
+    sink.add(Term::Mobility, color, v.mobility);
+    sink.add(Term::Tropism, color, v.tropism.pct(p.tropism_scale));
     sink.add(Term::Bishops, color, bishops);
     sink.add(Term::Rooks, color, rooks);
     sink.add(Term::Outposts, color, outpost);
