@@ -185,6 +185,7 @@ impl<'a> Searcher<'a> {
                 }
                 false
             });
+            // By index: the list is this ply's, and the recursion below borrows `self`.
             for i in 0..self.check_moves[ply].len() {
                 let mv = self.check_moves[ply].as_slice()[i];
                 if !see_ge(board, mv, 0) {

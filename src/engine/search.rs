@@ -1,8 +1,9 @@
 //! The alpha-beta search of one thread: principal variation search with reverse futility
-//! and null-move pruning, late-move reductions and pruning, futility, history and SEE pruning (checking moves are
-//! never pruned), check extension, internal iterative reduction and mate-distance pruning,
-//! over the shared transposition table. Repetition and 50-move draws score the draw value (contempt) from
-//! wily's side. No allocation and no locks per node.
+//! and null-move pruning, late-move reductions and pruning, futility, history and SEE
+//! pruning (checking moves are never pruned), check extension, internal iterative
+//! reduction and mate-distance pruning, over the shared transposition table. Repetition
+//! and 50-move draws score the draw value (contempt) from wily's side. No allocation and
+//! no locks per node.
 
 use super::checks::CheckInfo;
 use super::eval::Evaluator;
@@ -22,8 +23,8 @@ use std::sync::atomic::Ordering;
 const RFP_DEPTH: i32 = 4;
 /// Reverse futility margin per remaining ply (centipawns). Measured: depth 4 and 100 cp
 /// solve as many WAC positions at 1 s as without it (296 and 295 of 300), fewer at a
-/// fixed node count (280 and 289 at 300k), and won a 120-game self-play match at 4 s +
-/// 0.05 s against the search without it (+38 -27 =55).
+/// fixed node count (280 and 289 at 300k), and won two self-play matches at 4 s + 0.05 s
+/// against the search without it (+38 -27 =55 and +47 -38 =75, `tools/selfplay.py`).
 const RFP_MARGIN: i32 = 100;
 
 /// Late-move reduction amounts by depth and move number.
