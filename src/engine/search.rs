@@ -65,6 +65,33 @@ pub struct StackEntry {
     pub null: bool,
 }
 
+/// The moves a node searched without raising alpha, for the history penalties when a
+/// later move cuts off. One per ply, made once per search: a node resets the counts and
+/// never clears the arrays (only the first `n_*` entries are read).
+#[derive(Clone, Copy)]
+pub struct TriedMoves {
+    quiets: [(Move, Piece); 64],
+    n_quiets: usize,
+    captures: [(Move, Piece, Piece); 32],
+    n_captures: usize,
+}
+
+impl Default for TriedMoves {
+    fn default() -> Self {
+        const NONE: Move = Move {
+            from: cozy_chess::Square::A1,
+            to: cozy_chess::Square::A1,
+            promotion: None,
+        };
+        TriedMoves {
+            quiets: [(NONE, Piece::Pawn); 64],
+            n_quiets: 0,
+            captures: [(NONE, Piece::Pawn, Piece::Pawn); 32],
+            n_captures: 0,
+        }
+    }
+}
+
 /// A root move with what the search learnt about it.
 #[derive(Clone, Debug)]
 pub struct RootMove {
@@ -122,6 +149,8 @@ pub struct Searcher<'a> {
     pub(crate) pickers: Vec<MovePicker>,
     /// One list per ply for quiescence's quiet checks (made once, not per node).
     pub(crate) check_moves: Vec<MoveList>,
+    /// One record per ply of the moves tried without success.
+    pub(crate) tried: Vec<TriedMoves>,
     pub(crate) pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pub(crate) pv_len: [usize; MAX_PLY + 2],
     /// Node limit when it must be exact (single thread), else u64::MAX.
@@ -425,10 +454,8 @@ impl<'a> Searcher<'a> {
         let mut best_score = -INF;
         let mut best_move: Option<Move> = None;
         let mut moves_searched = 0usize;
-        let mut quiets_tried: [Option<(Move, Piece)>; 64] = [None; 64];
-        let mut n_quiets = 0;
-        let mut captures_tried: [Option<(Move, Piece, Piece)>; 32] = [None; 32];
-        let mut n_captures = 0;
+        self.tried[ply].n_quiets = 0;
+        self.tried[ply].n_captures = 0;
         let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
         let original_alpha = alpha;
         // Check data, made on first need: a node that cuts off on its first move never
@@ -579,15 +606,16 @@ impl<'a> Searcher<'a> {
                 }
             }
             if Some(mv) != best_move {
+                let t = &mut self.tried[ply];
                 if quiet {
-                    if n_quiets < quiets_tried.len() {
-                        quiets_tried[n_quiets] = Some((mv, piece));
-                        n_quiets += 1;
+                    if t.n_quiets < t.quiets.len() {
+                        t.quiets[t.n_quiets] = (mv, piece);
+                        t.n_quiets += 1;
                     }
                 } else if let Some(v) = victim {
-                    if n_captures < captures_tried.len() {
-                        captures_tried[n_captures] = Some((mv, piece, v));
-                        n_captures += 1;
+                    if t.n_captures < t.captures.len() {
+                        t.captures[t.n_captures] = (mv, piece, v);
+                        t.n_captures += 1;
                     }
                 }
             }
@@ -606,19 +634,20 @@ impl<'a> Searcher<'a> {
                 let b = bonus(depth);
                 let piece = board.piece_on(bm.from).unwrap_or(Piece::Pawn);
                 let quiet = !is_capture(board, bm) && bm.promotion.is_none();
+                let tried = &self.tried[ply];
                 if quiet {
                     self.hist.add_killer(ply, bm);
                     self.hist.set_counter(ctx.prev1, bm);
                     self.hist
                         .update_quiet(us, bm, piece, ctx.prev1, ctx.prev2, b);
-                    for (m, p) in quiets_tried[..n_quiets].iter().flatten() {
-                        self.hist.update_quiet(us, *m, *p, ctx.prev1, ctx.prev2, -b);
+                    for &(m, p) in &tried.quiets[..tried.n_quiets] {
+                        self.hist.update_quiet(us, m, p, ctx.prev1, ctx.prev2, -b);
                     }
                 } else if let Some(v) = captured_piece(board, bm) {
                     self.hist.update_capture(us, piece, bm.to, v, b);
                 }
-                for (m, p, v) in captures_tried[..n_captures].iter().flatten() {
-                    self.hist.update_capture(us, *p, m.to, *v, -b);
+                for &(m, p, v) in &tried.captures[..tried.n_captures] {
+                    self.hist.update_capture(us, p, m.to, v, -b);
                 }
             }
         }

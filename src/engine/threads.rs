@@ -8,7 +8,7 @@ use super::history::History;
 use super::learned::LearnedTable;
 use super::limits::{EngineOptions, SearchRequest};
 use super::movepick::{MoveList, MovePicker, OrderContext};
-use super::search::{LmrTable, RootMove, Searcher, StackEntry};
+use super::search::{LmrTable, RootMove, Searcher, StackEntry, TriedMoves};
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
 use super::types::{InfoCallback, Score, SearchResult, INF, MATE, MAX_PLY};
@@ -215,6 +215,7 @@ fn make_searcher<'a>(
             .map(|_| MovePicker::new(None, false))
             .collect(),
         check_moves: (0..MAX_PLY + 4).map(|_| MoveList::new()).collect(),
+        tried: vec![TriedMoves::default(); MAX_PLY + 4],
         pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 2],
         pv_len: [0; MAX_PLY + 2],
         exact_node_limit: if threads == 1 {
