@@ -483,23 +483,22 @@ impl<'a> Searcher<'a> {
             // Shallow-depth pruning once a non-losing score is secured. Late-move and
             // futility pruning of quiet moves happen in the picker (see `skip_quiets` after
             // each searched move below), so no non-checking quiet move reaches here then.
+            // Whether the move gives check is asked last, only of a move that would
+            // otherwise be pruned (most are not, and the test costs more than the others).
             if ply > 0 && best_score > -MATE_BOUND && non_pawn {
-                let gives_check = check_info
-                    .get_or_insert_with(|| CheckInfo::new(board))
-                    .gives_check_by(board, mv, piece);
-                if quiet && !gives_check {
+                let prune = if quiet {
                     let lmr_depth = (depth - 1 - self.lmr.get(depth, moves_searched)).max(0);
-                    if lmr_depth <= 3 && hist_score < -3000 * depth {
-                        continue;
-                    }
-                    if !see_ge_known(board, mv, piece, victim, -25 * lmr_depth * lmr_depth) {
-                        continue;
-                    }
-                } else if !quiet
-                    && !gives_check
-                    && depth <= 6
-                    && see_known != Some(true)
-                    && !see_ge_known(board, mv, piece, victim, -90 * depth)
+                    lmr_depth <= 3 && hist_score < -3000 * depth
+                        || !see_ge_known(board, mv, piece, victim, -25 * lmr_depth * lmr_depth)
+                } else {
+                    depth <= 6
+                        && see_known != Some(true)
+                        && !see_ge_known(board, mv, piece, victim, -90 * depth)
+                };
+                if prune
+                    && !check_info
+                        .get_or_insert_with(|| CheckInfo::new(board))
+                        .gives_check_by(board, mv, piece)
                 {
                     continue;
                 }
