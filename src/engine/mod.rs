@@ -10,6 +10,7 @@ pub mod history;
 mod keyahead;
 pub mod learned;
 pub mod limits;
+mod movelist;
 pub mod movepick;
 mod qsearch;
 mod root;

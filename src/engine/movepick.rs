@@ -1,18 +1,18 @@
 //! Move ordering: a staged picker that returns the hash move first (before any move
 //! generation), then good captures by MVV/LVA and capture history (losing ones, checked by
-//! SEE when picked, are pushed back), killers, the counter move, quiet moves by history,
-//! losing captures and under-promotions. Fixed-size arrays: no allocation; the search keeps
-//! one picker per ply and resets it, so a node never clears the arrays either.
+//! SEE when picked, are pushed back), the killers and the counter move (tried before any
+//! quiet move is generated: a node they refute never generates one), the other quiet moves
+//! by history, losing captures and under-promotions. Fixed-size arrays: no allocation; the
+//! search keeps one picker per ply and resets it, so a node never clears the arrays either.
 
 use super::checks::CheckInfo;
 use super::history::{History, Played, NO_ROW};
+pub use super::movelist::{MoveList, MAX_MOVES};
 use super::see::{captured_piece, piece_value, see_ge_known};
 use cozy_chess::{
     get_bishop_moves, get_king_moves, get_knight_moves, get_rook_moves, BitBoard, Board, Color,
     Move, Piece, PieceMoves, Rank, Square,
 };
-
-pub const MAX_MOVES: usize = 256;
 
 const GOOD_CAPTURE: i32 = 40_000_000;
 const KILLER_1: i32 = 30_000_000;
@@ -26,64 +26,6 @@ const NULL_MOVE: Move = Move {
     to: Square::A1,
     promotion: None,
 };
-
-/// A fixed-capacity list of moves (legal moves never exceed 218).
-pub struct MoveList {
-    moves: [Move; MAX_MOVES],
-    len: usize,
-}
-
-impl Default for MoveList {
-    fn default() -> Self {
-        MoveList::new()
-    }
-}
-
-impl MoveList {
-    pub fn new() -> MoveList {
-        MoveList {
-            moves: [NULL_MOVE; MAX_MOVES],
-            len: 0,
-        }
-    }
-
-    #[inline]
-    pub fn push(&mut self, mv: Move) {
-        if self.len < MAX_MOVES {
-            self.moves[self.len] = mv;
-            self.len += 1;
-        }
-    }
-
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Empties the list (the slots keep their old moves until overwritten).
-    pub fn clear(&mut self) {
-        self.len = 0;
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
-    }
-
-    /// All legal moves of `board`.
-    pub fn legal(board: &Board) -> MoveList {
-        let mut list = MoveList::new();
-        board.generate_moves(|pm| {
-            for mv in pm {
-                list.push(mv);
-            }
-            false
-        });
-        list
-    }
-}
 
 /// What the picker needs to know about the path leading to this node.
 #[derive(Clone, Copy)]
@@ -113,6 +55,7 @@ enum Stage {
     TtMove,
     Generate,
     GoodCaptures,
+    Refutations,
     ScoreQuiets,
     Quiets,
     BadCaptures,
@@ -168,6 +111,13 @@ pub struct MovePicker {
     quiets_picked: usize,
     /// The remaining quiet moves were cut down to checking ones (after `skip_quiets`).
     quiets_filtered: bool,
+    /// Next of the refutation moves (killers, then the counter move) to try before the
+    /// quiet moves are generated.
+    refutation_idx: usize,
+    /// The refutation moves returned before generation, and how many: the quiet stage
+    /// skips them when it meets them again.
+    early: [Move; 3],
+    n_early: usize,
     /// The moving piece of the move returned last.
     last_piece: Piece,
     /// The piece the move returned last captures.
@@ -257,6 +207,9 @@ impl MovePicker {
             skip_quiets: None,
             quiets_picked: 0,
             quiets_filtered: false,
+            refutation_idx: 0,
+            early: [NULL_MOVE; 3],
+            n_early: 0,
             last_piece: Piece::Pawn,
             last_victim: None,
             last_see: None,
@@ -277,6 +230,8 @@ impl MovePicker {
         self.skip_quiets = None;
         self.quiets_picked = 0;
         self.quiets_filtered = false;
+        self.refutation_idx = 0;
+        self.n_early = 0;
         self.last_piece = Piece::Pawn;
         self.last_victim = None;
         self.last_see = None;
@@ -551,6 +506,30 @@ impl MovePicker {
         self.cap_idx + best
     }
 
+    /// The moving piece of refutation move `mv` (a killer or the counter move, from other
+    /// positions), when it is a legal quiet move here that was not returned already, and,
+    /// once late-move pruning has started, gives check: the same moves, in the same order,
+    /// as the quiet stage would return first (their scores rank them above every other
+    /// quiet move), but found without generating the quiet moves.
+    #[inline(never)]
+    fn refutation_ok(&self, board: &Board, mv: Move) -> Option<Piece> {
+        if Some(mv) == self.tt_move
+            || mv.promotion.is_some()
+            || self.early[..self.n_early].contains(&mv)
+            || board.colors(!board.side_to_move()).has(mv.to)
+        {
+            return None;
+        }
+        let piece = board.piece_on(mv.from)?;
+        if piece == Piece::Pawn && Some(mv.to) == ep_square(board) || !board.is_legal(mv) {
+            return None;
+        }
+        match &self.skip_quiets {
+            Some(info) if !info.gives_check_by(board, mv, piece) => None,
+            _ => Some(piece),
+        }
+    }
+
     /// The hash move, when it is legal here (and tactical, for a captures-only picker).
     #[inline(never)]
     fn tt_move_ok(&self, board: &Board, mv: Move) -> bool {
@@ -587,14 +566,14 @@ impl MovePicker {
                 }
                 Stage::GoodCaptures => {
                     if self.cap_idx >= self.n_captures {
-                        self.stage = Stage::ScoreQuiets;
+                        self.stage = Stage::Refutations;
                         continue;
                     }
                     let best = self.best_capture();
                     let k = self.keys[best];
                     let score = key_score(k);
                     if score < GOOD_CAPTURE {
-                        self.stage = Stage::ScoreQuiets;
+                        self.stage = Stage::Refutations;
                         continue;
                     }
                     let slot = key_slot(k);
@@ -608,6 +587,24 @@ impl MovePicker {
                     let mv = self.take_capture(best);
                     self.last_see = (!self.captures_only).then_some(true);
                     return Some(mv);
+                }
+                Stage::Refutations => {
+                    if self.captures_only || self.refutation_idx >= 3 {
+                        self.stage = Stage::ScoreQuiets;
+                        continue;
+                    }
+                    let mv = [ctx.killers[0], ctx.killers[1], ctx.counter][self.refutation_idx];
+                    self.refutation_idx += 1;
+                    if let Some(mv) = mv {
+                        if let Some(piece) = self.refutation_ok(board, mv) {
+                            self.early[self.n_early] = mv;
+                            self.n_early += 1;
+                            self.last_piece = piece;
+                            self.last_victim = None;
+                            self.last_see = None;
+                            return Some(mv);
+                        }
+                    }
                 }
                 Stage::ScoreQuiets => {
                     if self.captures_only {
@@ -638,6 +635,13 @@ impl MovePicker {
                     let k = self.keys[self.quiet_idx];
                     self.quiet_idx += 1;
                     let slot = key_slot(k);
+                    // Refutations score above every other quiet move, so only those keys
+                    // can be moves already returned before generation.
+                    if key_score(k) >= COUNTER
+                        && self.early[..self.n_early].contains(&self.moves[slot])
+                    {
+                        continue;
+                    }
                     self.last_piece = self.pieces[slot];
                     self.last_victim = None;
                     self.last_see = None;
@@ -674,97 +678,5 @@ impl MovePicker {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn all_moves(fen: &str, captures_only: bool) -> Vec<Move> {
-        let board: Board = fen.parse().expect("fen");
-        let hist = History::new();
-        let ctx = OrderContext::default();
-        let mut p = MovePicker::new(None, captures_only);
-        let mut v = Vec::new();
-        while let Some(m) = p.next(&board, &hist, &ctx) {
-            v.push(m);
-        }
-        v
-    }
-
-    #[test]
-    fn picker_returns_every_legal_move_once_with_captures_first() {
-        let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-        let v = all_moves(fen, false);
-        assert_eq!(v.len(), 48);
-        let mut dedup = v.clone();
-        dedup.sort_by_key(|m| (m.from as u8, m.to as u8, m.promotion.map(|p| p as u8)));
-        dedup.dedup();
-        assert_eq!(dedup.len(), 48);
-        let board: Board = fen.parse().expect("fen");
-        // The first move is a capture that does not lose material.
-        assert!(captured_piece(&board, v[0]).is_some());
-        let caps = all_moves(fen, true);
-        assert_eq!(caps.len(), 8);
-        assert!(caps.iter().all(|m| captured_piece(&board, *m).is_some()));
-    }
-
-    #[test]
-    fn hash_move_comes_first_and_is_not_repeated() {
-        let board = Board::default();
-        let tt: Move = "g1f3".parse().expect("move");
-        let hist = History::new();
-        let ctx = OrderContext::default();
-        let mut p = MovePicker::new(Some(tt), false);
-        let first = p.next(&board, &hist, &ctx);
-        assert_eq!(first, Some(tt));
-        let mut n = 1;
-        while let Some(m) = p.next(&board, &hist, &ctx) {
-            assert_ne!(m, tt);
-            n += 1;
-        }
-        assert_eq!(n, 20);
-    }
-
-    #[test]
-    fn with_quiets_skipped_exactly_the_checking_quiet_moves_remain() {
-        use rand::{Rng, SeedableRng};
-        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
-        let hist = History::new();
-        let ctx = OrderContext::default();
-        let mut checks_seen = 0;
-        for _ in 0..100 {
-            let mut board = Board::default();
-            for _ in 0..100 {
-                let legal = MoveList::legal(&board);
-                if legal.is_empty() {
-                    break;
-                }
-                let info = CheckInfo::new(&board);
-                let mut p = MovePicker::new(None, false);
-                p.skip_quiets(info);
-                let mut got = Vec::new();
-                while let Some(m) = p.next(&board, &hist, &ctx) {
-                    got.push(m);
-                }
-                let enemy = board.colors(!board.side_to_move());
-                let ep = ep_square(&board);
-                let tactical = |m: &Move| {
-                    enemy.has(m.to)
-                        || m.promotion.is_some()
-                        || (board.pieces(Piece::Pawn).has(m.from) && Some(m.to) == ep)
-                };
-                let mut want: Vec<Move> = legal
-                    .as_slice()
-                    .iter()
-                    .copied()
-                    .filter(|m| tactical(m) || info.gives_check(&board, *m))
-                    .collect();
-                checks_seen += want.iter().filter(|m| !tactical(m)).count();
-                let key = |m: &Move| (m.from as u8, m.to as u8, m.promotion.map(|p| p as u8));
-                want.sort_by_key(key);
-                got.sort_by_key(key);
-                assert_eq!(got, want, "{board}");
-                board.play_unchecked(legal.as_slice()[rng.gen_range(0..legal.len())]);
-            }
-        }
-        assert!(checks_seen > 500, "only {checks_seen} quiet checks met");
-    }
-}
+#[path = "movepick_tests.rs"]
+mod tests;

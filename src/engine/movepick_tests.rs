@@ -1,0 +1,162 @@
+//! Tests of the staged move picker: every legal move once, the hash move first, the
+//! refutations first among quiet moves, and the checking quiet moves left under late-move
+//! pruning.
+
+use super::*;
+
+fn all_moves(fen: &str, captures_only: bool) -> Vec<Move> {
+    let board: Board = fen.parse().expect("fen");
+    let hist = History::new();
+    let ctx = OrderContext::default();
+    let mut p = MovePicker::new(None, captures_only);
+    let mut v = Vec::new();
+    while let Some(m) = p.next(&board, &hist, &ctx) {
+        v.push(m);
+    }
+    v
+}
+
+#[test]
+fn picker_returns_every_legal_move_once_with_captures_first() {
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let v = all_moves(fen, false);
+    assert_eq!(v.len(), 48);
+    let mut dedup = v.clone();
+    dedup.sort_by_key(|m| (m.from as u8, m.to as u8, m.promotion.map(|p| p as u8)));
+    dedup.dedup();
+    assert_eq!(dedup.len(), 48);
+    let board: Board = fen.parse().expect("fen");
+    // The first move is a capture that does not lose material.
+    assert!(captured_piece(&board, v[0]).is_some());
+    let caps = all_moves(fen, true);
+    assert_eq!(caps.len(), 8);
+    assert!(caps.iter().all(|m| captured_piece(&board, *m).is_some()));
+}
+
+#[test]
+fn hash_move_comes_first_and_is_not_repeated() {
+    let board = Board::default();
+    let tt: Move = "g1f3".parse().expect("move");
+    let hist = History::new();
+    let ctx = OrderContext::default();
+    let mut p = MovePicker::new(Some(tt), false);
+    let first = p.next(&board, &hist, &ctx);
+    assert_eq!(first, Some(tt));
+    let mut n = 1;
+    while let Some(m) = p.next(&board, &hist, &ctx) {
+        assert_ne!(m, tt);
+        n += 1;
+    }
+    assert_eq!(n, 20);
+}
+
+#[test]
+fn refutations_come_first_among_quiet_moves_and_every_move_comes_once() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+    let hist = History::new();
+    let mut early_seen = 0;
+    let mut others: Vec<Move> = Vec::new();
+    for _ in 0..60 {
+        let mut board = Board::default();
+        for _ in 0..80 {
+            let legal = MoveList::legal(&board);
+            if legal.is_empty() {
+                break;
+            }
+            // Refutation candidates: legal moves here (quiet or not) and moves of
+            // other positions (often illegal here).
+            let pick = |rng: &mut rand::rngs::StdRng| -> Option<Move> {
+                match rng.gen_range(0..4) {
+                    0 => None,
+                    1 if !others.is_empty() => Some(others[rng.gen_range(0..others.len())]),
+                    _ => Some(legal.as_slice()[rng.gen_range(0..legal.len())]),
+                }
+            };
+            let ctx = OrderContext {
+                killers: [pick(&mut rng), pick(&mut rng)],
+                counter: pick(&mut rng),
+                ..OrderContext::default()
+            };
+            let enemy = board.colors(!board.side_to_move());
+            let ep = ep_square(&board);
+            let quiet_here = |m: &Move| {
+                legal.as_slice().contains(m)
+                    && !enemy.has(m.to)
+                    && m.promotion.is_none()
+                    && !(board.pieces(Piece::Pawn).has(m.from) && Some(m.to) == ep)
+            };
+            let mut want_first: Vec<Move> = Vec::new();
+            for m in [ctx.killers[0], ctx.killers[1], ctx.counter]
+                .into_iter()
+                .flatten()
+            {
+                if quiet_here(&m) && !want_first.contains(&m) {
+                    want_first.push(m);
+                }
+            }
+            let mut p = MovePicker::new(None, false);
+            let mut got = Vec::new();
+            while let Some(m) = p.next(&board, &hist, &ctx) {
+                got.push(m);
+            }
+            let got_quiets: Vec<Move> = got.iter().copied().filter(quiet_here).collect();
+            assert_eq!(got_quiets[..want_first.len()], want_first[..], "{board}");
+            early_seen += want_first.len();
+            let key = |m: &Move| (m.from as u8, m.to as u8, m.promotion.map(|p| p as u8));
+            let mut want: Vec<Move> = legal.as_slice().to_vec();
+            want.sort_by_key(key);
+            got.sort_by_key(key);
+            assert_eq!(got, want, "{board}");
+            let mv = legal.as_slice()[rng.gen_range(0..legal.len())];
+            others.push(mv);
+            board.play_unchecked(mv);
+        }
+    }
+    assert!(early_seen > 1000, "only {early_seen} refutations met");
+}
+
+#[test]
+fn with_quiets_skipped_exactly_the_checking_quiet_moves_remain() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+    let hist = History::new();
+    let ctx = OrderContext::default();
+    let mut checks_seen = 0;
+    for _ in 0..100 {
+        let mut board = Board::default();
+        for _ in 0..100 {
+            let legal = MoveList::legal(&board);
+            if legal.is_empty() {
+                break;
+            }
+            let info = CheckInfo::new(&board);
+            let mut p = MovePicker::new(None, false);
+            p.skip_quiets(info);
+            let mut got = Vec::new();
+            while let Some(m) = p.next(&board, &hist, &ctx) {
+                got.push(m);
+            }
+            let enemy = board.colors(!board.side_to_move());
+            let ep = ep_square(&board);
+            let tactical = |m: &Move| {
+                enemy.has(m.to)
+                    || m.promotion.is_some()
+                    || (board.pieces(Piece::Pawn).has(m.from) && Some(m.to) == ep)
+            };
+            let mut want: Vec<Move> = legal
+                .as_slice()
+                .iter()
+                .copied()
+                .filter(|m| tactical(m) || info.gives_check(&board, *m))
+                .collect();
+            checks_seen += want.iter().filter(|m| !tactical(m)).count();
+            let key = |m: &Move| (m.from as u8, m.to as u8, m.promotion.map(|p| p as u8));
+            want.sort_by_key(key);
+            got.sort_by_key(key);
+            assert_eq!(got, want, "{board}");
+            board.play_unchecked(legal.as_slice()[rng.gen_range(0..legal.len())]);
+        }
+    }
+    assert!(checks_seen > 500, "only {checks_seen} quiet checks met");
+}
