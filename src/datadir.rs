@@ -51,11 +51,8 @@ fn find(name: &str, env: Option<PathBuf>, cwd: &Path, exe: Option<&Path>) -> Pat
 mod tests {
     use super::*;
 
-    fn temp(tag: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("wily-datadir-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        d
+    fn temp(tag: &str) -> tempfile::TempDir {
+        crate::scratch::dir(&format!("datadir-{tag}"))
     }
 
     #[test]
@@ -66,18 +63,15 @@ mod tests {
 
     #[test]
     fn beside_or_above_the_executable() {
-        let root = temp("exe");
+        let root_dir = temp("exe");
+        let root = root_dir.path();
         std::fs::create_dir_all(root.join("book")).unwrap();
         std::fs::create_dir_all(root.join("target/release")).unwrap();
         let exe = root.join("target/release/wily");
-        let cwd = temp("cwd");
-        assert_eq!(find("book", None, &cwd, Some(&exe)), root.join("book"));
+        let cwd_dir = temp("cwd");
+        let cwd = cwd_dir.path();
+        assert_eq!(find("book", None, cwd, Some(&exe)), root.join("book"));
         // Nothing anywhere: the plain relative name.
-        assert_eq!(
-            find("lists", None, &cwd, Some(&exe)),
-            PathBuf::from("lists")
-        );
-        let _ = std::fs::remove_dir_all(root);
-        let _ = std::fs::remove_dir_all(cwd);
+        assert_eq!(find("lists", None, cwd, Some(&exe)), PathBuf::from("lists"));
     }
 }

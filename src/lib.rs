@@ -17,4 +17,6 @@ pub mod engine;
 pub mod ics;
 pub mod learn;
 pub mod protocol;
+#[cfg(test)]
+mod scratch;
 pub mod tools;

@@ -1,6 +1,8 @@
 //! `book create` on a small PGN fixture: counts and W/D/L per position and move (from the
 //! mover's side), transpositions, the M/N/WPCT filters, skipped games, damaged files.
 
+mod scratch;
+
 use cozy_chess::{Board, Move};
 use std::path::{Path, PathBuf};
 use wily::book::create::{create_big_from_pgn, CreateOptions};
@@ -12,11 +14,8 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
-fn tmp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("wily-book-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
+fn tmp_dir(name: &str) -> tempfile::TempDir {
+    scratch::dir(&format!("book-{name}"))
 }
 
 fn board_after(moves: &str) -> Board {
@@ -57,8 +56,9 @@ fn build(dir: &Path, m: u16, n: u16, wpct: u16) -> (Book, wily::book::create::Cr
 
 #[test]
 fn counts_from_the_movers_side() {
-    let dir = tmp_dir("counts");
-    let (book, summary) = build(&dir, 20, 1, 0);
+    let tmp = tmp_dir("counts");
+    let dir = tmp.path();
+    let (book, summary) = build(dir, 20, 1, 0);
     assert_eq!(summary.games_read, 14);
     assert_eq!(summary.games_used, 10);
     assert_eq!(summary.skipped_setup, 1);
@@ -107,11 +107,12 @@ fn counts_from_the_movers_side() {
 
 #[test]
 fn first_m_plies_only() {
-    let dir = tmp_dir("plies");
-    let (book, _) = build(&dir, 4, 1, 0);
+    let tmp = tmp_dir("plies");
+    let dir = tmp.path();
+    let (book, _) = build(dir, 4, 1, 0);
     let b = board_after("e4 e5 Nf3 Nc6");
     assert!(book.probe(&b).is_empty(), "ply 5 is beyond M = 4");
-    let (book, _) = build(&dir, 6, 1, 0);
+    let (book, _) = build(dir, 6, 1, 0);
     let c = book.probe(&b);
     assert_eq!(wdl(&c, &b, "Bb5"), Some((1, 1, 0)));
     assert_eq!(wdl(&c, &b, "Bc4"), Some((0, 1, 0)));
@@ -120,8 +121,9 @@ fn first_m_plies_only() {
 
 #[test]
 fn min_games_and_win_percentage_filters() {
-    let dir = tmp_dir("filters");
-    let (book, summary) = build(&dir, 20, 2, 0);
+    let tmp = tmp_dir("filters");
+    let dir = tmp.path();
+    let (book, summary) = build(dir, 20, 2, 0);
     let start = Board::default();
     let c = book.probe(&start);
     assert_eq!(c.len(), 2, "Nf3 was played once only");
@@ -129,7 +131,7 @@ fn min_games_and_win_percentage_filters() {
     assert!(summary.entries < summary.entries_before_filter);
 
     // WPCT 50: a move stays only when its wins are at least half its losses.
-    let (book, _) = build(&dir, 20, 1, 50);
+    let (book, _) = build(dir, 20, 1, 50);
     let c = book.probe(&start);
     assert!(wdl(&c, &start, "d4").is_none(), "d4: 0 wins, 2 losses");
     assert_eq!(wdl(&c, &start, "e4"), Some((3, 2, 1)));
@@ -142,15 +144,16 @@ fn min_games_and_win_percentage_filters() {
     );
     assert!(wdl(&c, &b, "e5").is_none());
     // WPCT 150 needs 1.5 wins per loss: e4 (3 vs 1) stays, c5 (1 vs 1) goes.
-    let (book, _) = build(&dir, 20, 1, 150);
+    let (book, _) = build(dir, 20, 1, 150);
     assert!(wdl(&book.probe(&start), &start, "e4").is_some());
     assert!(wdl(&book.probe(&b), &b, "c5").is_none());
 }
 
 #[test]
 fn rebuilding_replaces_the_file_and_header_records_parameters() {
-    let dir = tmp_dir("header");
-    let (book, _) = build(&dir, 12, 1, 0);
+    let tmp = tmp_dir("header");
+    let dir = tmp.path();
+    let (book, _) = build(dir, 12, 1, 0);
     let f = book.big().expect("loaded");
     assert_eq!(f.header().games, 10);
     assert_eq!(f.header().max_plies, 12);
@@ -160,8 +163,9 @@ fn rebuilding_replaces_the_file_and_header_records_parameters() {
 
 #[test]
 fn truncated_and_garbage_books_give_clear_errors() {
-    let dir = tmp_dir("damaged");
-    let (book, _) = build(&dir, 20, 1, 0);
+    let tmp = tmp_dir("damaged");
+    let dir = tmp.path();
+    let (book, _) = build(dir, 20, 1, 0);
     let path = book.big().expect("loaded").path().to_path_buf();
     drop(book);
     let bytes = std::fs::read(&path).expect("read");
@@ -203,7 +207,8 @@ fn truncated_and_garbage_books_give_clear_errors() {
 
 #[test]
 fn garbage_pgn_is_counted_not_fatal() {
-    let dir = tmp_dir("garbage-pgn");
+    let tmp = tmp_dir("garbage-pgn");
+    let dir = tmp.path();
     let pgn = dir.join("g.pgn");
     let mut text = std::fs::read_to_string(fixture("book_games.pgn")).expect("fixture");
     text.push_str("\n[Event \"broken\"]\n[Result \"1-0\"]\n\n1. e4 {never closed 1-0\n");

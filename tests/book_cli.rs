@@ -1,5 +1,7 @@
 //! The `wily book`, `wily books` and `wily learn` command lines, through the real binary.
 
+mod scratch;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -18,9 +20,9 @@ fn wily(args: &[&str]) -> (bool, String, String) {
 #[test]
 fn create_show_info_and_errors() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir = std::env::temp_dir().join(format!("wily-book-cli-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("dir");
+    // Every `wily` run below has exited (Command::output waits) before this guard drops.
+    let tmp = scratch::dir("book-cli");
+    let dir = tmp.path();
     let pgn = root.join("tests/fixtures/book_games.pgn");
     let out = dir.join("b.wbk");
     let (ok, stdout, stderr) = wily(&[
@@ -116,5 +118,4 @@ fn create_show_info_and_errors() {
         !ok && stderr.contains("g.db") && stderr.contains("move it aside"),
         "{stderr}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

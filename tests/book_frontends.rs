@@ -23,15 +23,16 @@ fn shipped() -> Option<PathBuf> {
 }
 
 /// A working folder with a copy of the shipped books in `book/` (the learning store the
-/// console may create there stays in the temporary folder).
-fn dir_with_books(tag: &str) -> Option<PathBuf> {
+/// console may create there stays in the temporary folder), removed when the guard drops.
+fn dir_with_books(tag: &str) -> Option<tempfile::TempDir> {
     let src = shipped()?;
-    let dir = temp_dir(tag);
+    let tmp = temp_dir(tag);
+    let dir = tmp.path();
     std::fs::create_dir_all(dir.join("book")).expect("book dir");
     for f in ["book.wbk", "books.wbk"] {
         std::fs::copy(src.join(f), dir.join("book").join(f)).expect("copy book");
     }
-    Some(dir)
+    Some(tmp)
 }
 
 /// The kept moves' rows of a rendered candidate table (`show book`, `bk`): columns move
@@ -72,10 +73,11 @@ fn assert_evaluated(terms: &[i32], who: &str) {
 
 #[test]
 fn console_passes_evaluation_and_search() {
-    let Some(dir) = dir_with_books("frontend-console") else {
+    let Some(tmp) = dir_with_books("frontend-console") else {
         return;
     };
-    let mut w = Wily::spawn(&[], &dir);
+    let dir = tmp.path();
+    let mut w = Wily::spawn(&[], dir);
     w.send("show book");
     w.expect("show book on", 10);
     let lines = w.drain(std::time::Duration::from_millis(500), 10);
@@ -90,11 +92,12 @@ fn console_passes_evaluation_and_search() {
 
 #[test]
 fn xboard_passes_evaluation_and_search() {
-    let Some(dir) = dir_with_books("frontend-xboard") else {
+    let Some(tmp) = dir_with_books("frontend-xboard") else {
         return;
     };
+    let dir = tmp.path();
     // `book random 0` is a console setting; the console's book goes on into xboard mode.
-    let mut w = Wily::spawn(&[], &dir);
+    let mut w = Wily::spawn(&[], dir);
     w.send("book random 0");
     w.send("xboard");
     w.send("protover 2");
@@ -154,9 +157,10 @@ fn bot_passes_evaluation_and_search() {
 /// forbade are never chosen from the book.
 #[test]
 fn xboard_book_choice_uses_the_learning_store() {
-    let Some(dir) = dir_with_books("frontend-xboard-learn") else {
+    let Some(tmp) = dir_with_books("frontend-xboard-learn") else {
         return;
     };
+    let dir = tmp.path();
     let start = Board::default();
     let mut lrn = String::new();
     let mut legal = Vec::new();
@@ -179,7 +183,7 @@ fn xboard_book_choice_uses_the_learning_store() {
         let mut l = wily::learn::Learner::open(&dir.join("book").join("learn.db")).expect("store");
         l.import(&file, false).expect("import");
     }
-    let mut w = Wily::spawn(&["xboard"], &dir);
+    let mut w = Wily::spawn(&["xboard"], dir);
     w.send("xboard");
     w.send("protover 2");
     w.expect("feature done=1", 10);

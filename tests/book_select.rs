@@ -2,6 +2,8 @@
 //! `book random 0` (search callback), reproducibility under a fixed seed, `show book`,
 //! the small book's `!`, `?` and `{play NN%}`, and Polyglot books as a source.
 
+mod scratch;
+
 use cozy_chess::{Board, Move};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -16,11 +18,8 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
-fn tmp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("wily-select-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
+fn tmp_dir(name: &str) -> tempfile::TempDir {
+    scratch::dir(&format!("select-{name}"))
 }
 
 fn board_after(moves: &str) -> Board {
@@ -67,8 +66,9 @@ fn tally(book: &mut Book, board: &Board, n: usize) -> HashMap<Move, usize> {
 
 #[test]
 fn zero_win_moves_are_culled_and_width_limits() {
-    let dir = tmp_dir("width");
-    let mut book = books(&dir, None);
+    let tmp = tmp_dir("width");
+    let dir = tmp.path();
+    let mut book = books(dir, None);
     let start = Board::default();
     let (e4, d4, nf3) = (san(&start, "e4"), san(&start, "d4"), san(&start, "Nf3"));
     let t = tally(&mut book, &start, 1000);
@@ -112,8 +112,9 @@ fn zero_win_moves_are_culled_and_width_limits() {
 
 #[test]
 fn weights_change_the_shares() {
-    let dir = tmp_dir("weights");
-    let mut book = books(&dir, None);
+    let tmp = tmp_dir("weights");
+    let dir = tmp.path();
+    let mut book = books(dir, None);
     let start = Board::default();
     let e4 = san(&start, "e4");
     book.settings.weights.ratio = 0.0;
@@ -134,8 +135,9 @@ fn weights_change_the_shares() {
 
 #[test]
 fn eval_hook_and_search_hook() {
-    let dir = tmp_dir("hooks");
-    let mut book = books(&dir, None);
+    let tmp = tmp_dir("hooks");
+    let dir = tmp.path();
+    let mut book = books(dir, None);
     let start = Board::default();
     let (e4, nf3) = (san(&start, "e4"), san(&start, "Nf3"));
     book.settings.weights.freq = 0.0;
@@ -182,8 +184,9 @@ fn eval_hook_and_search_hook() {
 
 #[test]
 fn same_seed_same_choices() {
-    let dir = tmp_dir("seed");
-    let mut a = books(&dir, None);
+    let tmp = tmp_dir("seed");
+    let dir = tmp.path();
+    let mut a = books(dir, None);
     let mut b = Book::open(a.paths().clone()).expect("open");
     a.set_seed(99);
     b.set_seed(99);
@@ -200,8 +203,9 @@ fn same_seed_same_choices() {
 
 #[test]
 fn show_book_lists_every_candidate_with_numbers() {
-    let dir = tmp_dir("show");
-    let mut book = books(&dir, None);
+    let tmp = tmp_dir("show");
+    let dir = tmp.path();
+    let mut book = books(dir, None);
     let start = Board::default();
     let text = wily::book::console::command(
         &mut book,
@@ -245,8 +249,9 @@ fn show_book_lists_every_candidate_with_numbers() {
 
 #[test]
 fn small_book_marks() {
-    let dir = tmp_dir("small");
-    let mut book = books(&dir, Some("book_small.pgn"));
+    let tmp = tmp_dir("small");
+    let dir = tmp.path();
+    let mut book = books(dir, Some("book_small.pgn"));
     let start = Board::default();
     // `?`: 1.e4 is marked `?` in the small book, so never played.
     let t = tally(&mut book, &start, 300);
@@ -276,7 +281,8 @@ fn small_book_marks() {
 
 #[test]
 fn polyglot_book_as_a_source() {
-    let dir = tmp_dir("polyglot");
+    let tmp = tmp_dir("polyglot");
+    let dir = tmp.path();
     let start = Board::default();
     let e4 = san(&start, "e4");
     let d4 = san(&start, "d4");

@@ -1,6 +1,8 @@
 //! The books shipped in `book/` work from a clean clone: they open, play sensible first
 //! moves, and `book/books.wbk` matches its source `book/small.pgn`.
 
+mod scratch;
+
 use cozy_chess::Board;
 use std::path::Path;
 use wily::book::create::create_small_from_pgn;
@@ -50,9 +52,8 @@ fn shipped_books_play_the_repertoire() {
 #[test]
 fn small_book_is_built_from_its_source() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir = std::env::temp_dir().join(format!("wily-shipped-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("dir");
-    let out = dir.join("books.wbk");
+    let dir = scratch::dir("shipped");
+    let out = dir.path().join("books.wbk");
     create_small_from_pgn(&root.join("book/small.pgn"), &out, 40).expect("build");
     let fresh = std::fs::read(&out).expect("read");
     let shipped = std::fs::read(root.join("book/books.wbk")).expect("read");
@@ -60,5 +61,4 @@ fn small_book_is_built_from_its_source() {
         fresh == shipped,
         "book/books.wbk is stale: run `wily books create book/small.pgn 40`"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

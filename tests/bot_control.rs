@@ -11,10 +11,11 @@ use wily::ics::server::{sparring_player, MoveChooser, SparringPolicy};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn filters_decline_a_challenge_politely() {
-    let dir = tmpdir("decline");
+    let tmp = tmpdir("decline");
+    let dir = tmp.path();
     let srv = server(None).await;
     let addr = srv.local_addr();
-    let mut cfg = bot_config(&dir, 1, 0);
+    let mut cfg = bot_config(dir, 1, 0);
     cfg.seek.enabled = false;
     let (stop, stop_rx) = watch::channel(0u32);
     let bot = tokio::spawn(run_bot(
@@ -62,10 +63,11 @@ async fn tell(client: &mut RawClient, text: &str) -> Option<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn operator_obeyed_stranger_ignored_and_list_change_takes_effect() {
-    let dir = tmpdir("operator");
+    let tmp = tmpdir("operator");
+    let dir = tmp.path();
     let srv = server(None).await;
     let addr = srv.local_addr();
-    let cfg = bot_config(&dir, 1, 0);
+    let cfg = bot_config(dir, 1, 0);
     let (stop, stop_rx) = watch::channel(0u32);
     let bot = tokio::spawn(run_bot(
         cfg,

@@ -30,12 +30,13 @@ async fn play_one(
     wily::ics::bot::driver::RunReport,
     wily::ics::server::SparringReport,
 ) {
-    let dir = tmpdir(tag);
+    let tmp = tmpdir(tag);
+    let dir = tmp.path();
     let srv = server(zero_base_ms).await;
     let addr = srv.local_addr();
     let spar =
         tokio::spawn(async move { sparring_player(addr, "Sparring", Some(SPAR_PW), policy).await });
-    let cfg = bot_config(&dir, base, inc);
+    let cfg = bot_config(dir, base, inc);
     let report = run_bot(
         cfg,
         connect_config(addr, "wily", WILY_PW),
@@ -45,7 +46,7 @@ async fn play_one(
     )
     .await;
     let spar = spar.await.expect("sparring task").expect("sparring ran");
-    let pgn = archive(&dir);
+    let pgn = archive(dir);
     srv.shutdown().await;
     (pgn, report, spar)
 }
@@ -98,7 +99,8 @@ async fn opponent_resigns() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn draw_offer_is_accepted_when_the_draw_score_says_so() {
-    let dir = tmpdir("draw");
+    let tmp = tmpdir("draw");
+    let dir = tmp.path();
     let srv = server(None).await;
     let addr = srv.local_addr();
     let policy = SparringPolicy {
@@ -107,7 +109,7 @@ async fn draw_offer_is_accepted_when_the_draw_score_says_so() {
     };
     let spar =
         tokio::spawn(async move { sparring_player(addr, "Sparring", Some(SPAR_PW), policy).await });
-    let mut cfg = bot_config(&dir, 1, 0);
+    let mut cfg = bot_config(dir, 1, 0);
     // A draw is worth more to wily than any ordinary position here.
     cfg.opponents.draw_score_default = 1000;
     let report = run_bot(
@@ -121,13 +123,14 @@ async fn draw_offer_is_accepted_when_the_draw_score_says_so() {
     let spar = spar.await.expect("task").expect("sparring");
     assert_eq!(report.totals.draws, 1, "{:?}", spar.games);
     assert_eq!(spar.games[0].result, "1/2-1/2");
-    assert!(archive(&dir).contains("mutual agreement"));
+    assert!(archive(dir).contains("mutual agreement"));
     srv.shutdown().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn draw_offer_is_declined_when_wily_is_better() {
-    let dir = tmpdir("nodraw");
+    let tmp = tmpdir("nodraw");
+    let dir = tmp.path();
     let srv = server(None).await;
     let addr = srv.local_addr();
     let policy = SparringPolicy {
@@ -137,7 +140,7 @@ async fn draw_offer_is_declined_when_wily_is_better() {
     };
     let spar =
         tokio::spawn(async move { sparring_player(addr, "Sparring", Some(SPAR_PW), policy).await });
-    let mut cfg = bot_config(&dir, 1, 0);
+    let mut cfg = bot_config(dir, 1, 0);
     cfg.opponents.draw_score_default = -1000;
     let report = run_bot(
         cfg,

@@ -16,7 +16,8 @@ async fn book_moves_and_learning_after_each_game() {
         eprintln!("skipping: no shipped book at {}", shipped.display());
         return;
     }
-    let dir = tmpdir("learning");
+    let tmp = tmpdir("learning");
+    let dir = tmp.path();
     let srv = server(None).await;
     let addr = srv.local_addr();
     let policy = SparringPolicy {
@@ -30,7 +31,7 @@ async fn book_moves_and_learning_after_each_game() {
     let spar =
         tokio::spawn(async move { sparring_player(addr, "Sparring", Some(SPAR_PW), policy).await });
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let mut cfg = bot_config(&dir, 1, 0);
+    let mut cfg = bot_config(dir, 1, 0);
     cfg.engine.book = true;
     // White: the first move is always a book move.
     cfg.seek.ads[0].color = wily::config::SeekColor::White;
@@ -45,7 +46,7 @@ async fn book_moves_and_learning_after_each_game() {
     .await;
     spar.await.expect("task").expect("sparring");
     assert_eq!(report.recorded, 2);
-    let pgn = archive(&dir);
+    let pgn = archive(dir);
     assert!(pgn.contains("{book}"), "book moves were played: {pgn}");
     let learner = Learner::open(&dir.join("learn.db")).expect("store opens");
     assert_eq!(learner.store().count("games").expect("count"), 2);

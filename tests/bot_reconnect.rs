@@ -9,7 +9,8 @@ use wily::ics::server::{sparring_player, MoveChooser, SparringPolicy};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn dropped_connection_then_reconnect_and_resume() {
-    let dir = tmpdir("reconnect");
+    let tmp = tmpdir("reconnect");
+    let dir = tmp.path();
     let srv = server(None).await;
     let addr = srv.local_addr();
     let proxy = Proxy::start(addr).await;
@@ -27,7 +28,7 @@ async fn dropped_connection_then_reconnect_and_resume() {
     let spar =
         tokio::spawn(async move { sparring_player(addr, "Sparring", Some(SPAR_PW), policy).await });
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let cfg = bot_config(&dir, 2, 0);
+    let cfg = bot_config(dir, 2, 0);
     let bot = tokio::spawn(run_bot(
         cfg,
         connect_config(proxy.addr, "wily", WILY_PW),
@@ -75,7 +76,7 @@ async fn dropped_connection_then_reconnect_and_resume() {
         "{:?}",
         spar.games[1]
     );
-    let pgn = archive(&dir);
+    let pgn = archive(dir);
     assert_eq!(pgn.matches("[Event ").count(), 1, "{pgn}");
     assert!(
         !pgn.contains("[FEN "),

@@ -18,7 +18,8 @@ async fn soak_bullet_games_with_garbage_lag_and_drops() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(100);
-    let dir = tmpdir("soak");
+    let tmp = tmpdir("soak");
+    let dir = tmp.path();
     let srv = server(None).await;
     let addr = srv.local_addr();
     let proxy = Proxy::start(addr).await;
@@ -33,7 +34,7 @@ async fn soak_bullet_games_with_garbage_lag_and_drops() {
     let spar =
         tokio::spawn(async move { sparring_player(addr, "Sparring", Some(SPAR_PW), policy).await });
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let mut cfg = bot_config(&dir, 1, 0);
+    let mut cfg = bot_config(dir, 1, 0);
     cfg.talk.whisper = 2;
     cfg.talk.noise = 0;
     let started = Instant::now();
@@ -58,7 +59,7 @@ async fn soak_bullet_games_with_garbage_lag_and_drops() {
             proxy.lag(200 + (tick * 37) % 600);
             spikes += 1;
         }
-        let recorded = archive(&dir).matches("[Event ").count() as u32;
+        let recorded = archive(dir).matches("[Event ").count() as u32;
         let drop_at = [games * 3 / 10, games * 7 / 10];
         if drops < 2 && recorded >= drop_at[drops] && recorded < games {
             // Let the next game get going, then cut the line mid-game.
@@ -70,7 +71,7 @@ async fn soak_bullet_games_with_garbage_lag_and_drops() {
     }
     let report = bot.await.expect("bot task");
     spar.abort();
-    let pgn = archive(&dir);
+    let pgn = archive(dir);
     let in_archive = pgn.matches("[Event ").count() as u32;
     println!(
         "soak: {} games in {:.0} s (+{} ={} -{}), recorded {} (archive {}), reconnects {}, lost on time {}, garbage lines {}, lag spikes {}, drops {}",

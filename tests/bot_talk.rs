@@ -18,10 +18,11 @@ async fn whispers(
     chooser: MoveChooser,
     resign_at: Option<u32>,
 ) -> Vec<String> {
-    let dir = tmpdir(tag);
+    let tmp = tmpdir(tag);
+    let dir = tmp.path();
     let srv = server(None).await;
     let addr = srv.local_addr();
-    let mut cfg = bot_config(&dir, 1, 0);
+    let mut cfg = bot_config(dir, 1, 0);
     cfg.talk.whisper = level;
     cfg.talk.noise = noise;
     cfg.talk.max_per_minute = 120;
@@ -135,7 +136,8 @@ async fn whisper_level_3_adds_the_pv_and_noise_silences() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn observes_a_followed_player_and_kibitzes_its_analysis() {
-    let dir = tmpdir("observe");
+    let tmp = tmpdir("observe");
+    let dir = tmp.path();
     let srv = server(None).await;
     let addr = srv.local_addr();
     let beta = tokio::spawn(async move {
@@ -187,7 +189,7 @@ async fn observes_a_followed_player_and_kibitzes_its_analysis() {
         }
     }
     assert!(observing, "{:?}", watcher.seen);
-    let mut cfg = bot_config(&dir, 1, 0);
+    let mut cfg = bot_config(dir, 1, 0);
     cfg.seek.enabled = false;
     cfg.observe.follow = vec!["Alpha".into()];
     cfg.observe.kibitz = 2;

@@ -6,8 +6,9 @@ use console_child::{temp_dir, Wily};
 
 #[test]
 fn analyze_moves_back_and_exit() {
-    let dir = temp_dir("console-analyze");
-    let mut w = Wily::spawn(&[], &dir);
+    let tmp = temp_dir("console-analyze");
+    let dir = tmp.path();
+    let mut w = Wily::spawn(&[], dir);
     w.send("analyze");
     w.expect("depth     time       score   variation", 10);
     w.expect("3->", 20);

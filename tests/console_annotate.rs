@@ -18,9 +18,10 @@ const GAME: &str = r#"[Event "Blunder test"]
 
 #[test]
 fn annotate_comments_the_blunder() {
-    let dir = temp_dir("console-annotate");
+    let tmp = temp_dir("console-annotate");
+    let dir = tmp.path();
     std::fs::write(dir.join("legal.pgn"), GAME).unwrap();
-    let mut w = Wily::spawn(&[], &dir);
+    let mut w = Wily::spawn(&[], dir);
     w.send("annotate legal.pgn b 1-999 1.0 0.3");
     w.expect("annotating game 1: Legal - Saint Brie", 30);
     w.expect("annotated 1 games", 120);

@@ -6,9 +6,10 @@ use console_child::{temp_dir, Wily};
 
 #[test]
 fn startup_file_runs_before_the_prompt() {
-    let dir = temp_dir("console-rc");
+    let tmp = temp_dir("console-rc");
+    let dir = tmp.path();
     std::fs::write(dir.join(".wilyrc"), "echo from-the-rc-file\nsd 2\n").unwrap();
-    let mut w = Wily::spawn(&[], &dir);
+    let mut w = Wily::spawn(&[], dir);
     w.expect("from-the-rc-file", 10);
     w.send("info");
     w.expect("search depth limit: 2", 10);
@@ -16,7 +17,7 @@ fn startup_file_runs_before_the_prompt() {
     assert!(w.wait_exit(10));
 
     std::fs::write(dir.join("other.rc"), "echo other-rc\n").unwrap();
-    let mut w = Wily::spawn(&["--rc", "other.rc"], &dir);
+    let mut w = Wily::spawn(&["--rc", "other.rc"], dir);
     w.expect("other-rc", 10);
     w.send("quit");
     assert!(w.wait_exit(10));
@@ -24,8 +25,9 @@ fn startup_file_runs_before_the_prompt() {
 
 #[test]
 fn resume_reloads_the_last_game() {
-    let dir = temp_dir("console-resume");
-    let mut w = Wily::spawn(&[], &dir);
+    let tmp = temp_dir("console-resume");
+    let dir = tmp.path();
+    let mut w = Wily::spawn(&[], dir);
     w.send("force");
     for m in ["e4", "c5", "Nf3", "d6"] {
         w.send(m);
@@ -34,7 +36,7 @@ fn resume_reloads_the_last_game() {
     assert!(w.wait_exit(10));
     assert!(dir.join("logs/game.001").exists());
 
-    let mut w = Wily::spawn(&["--resume"], &dir);
+    let mut w = Wily::spawn(&["--resume"], dir);
     w.expect("resumed", 10);
     w.send("history");
     w.expect("2. Nf3", 10);
@@ -46,13 +48,14 @@ fn resume_reloads_the_last_game() {
 
 #[test]
 fn savegame_read_log_off_and_input() {
-    let dir = temp_dir("console-savegame");
+    let tmp = temp_dir("console-savegame");
+    let dir = tmp.path();
     std::fs::write(
         dir.join("cmds.txt"),
         "pgn Event Test match\necho input-file-ran\n",
     )
     .unwrap();
-    let mut w = Wily::spawn(&[], &dir);
+    let mut w = Wily::spawn(&[], dir);
     w.send("log off");
     w.send("force");
     w.send("d4");

@@ -13,8 +13,9 @@ fn is_result(l: &str) -> bool {
 
 #[test]
 fn human_move_gets_an_answer_in_crafty_shape() {
-    let dir = temp_dir("console-answer");
-    let mut w = Wily::spawn(&[], &dir);
+    let tmp = temp_dir("console-answer");
+    let dir = tmp.path();
+    let mut w = Wily::spawn(&[], dir);
     w.send("sd 4");
     w.send("e4");
     w.expect("depth     time       score   variation", 20);
@@ -35,8 +36,9 @@ fn human_move_gets_an_answer_in_crafty_shape() {
 
 #[test]
 fn console_game_reaches_a_result() {
-    let dir = temp_dir("console-result");
-    let mut w = Wily::spawn(&[], &dir);
+    let tmp = temp_dir("console-result");
+    let dir = tmp.path();
+    let mut w = Wily::spawn(&[], dir);
     w.send("sd 3");
     w.send("setboard 8/8/8/4k3/8/8/8/4K2Q w - - 0 1");
     // `go` makes the computer play the side to move: both sides, one move at a time.
@@ -85,8 +87,9 @@ fn console_game_reaches_a_result() {
 
 #[test]
 fn force_mode_and_take_backs() {
-    let dir = temp_dir("console-force");
-    let mut w = Wily::spawn(&[], &dir);
+    let tmp = temp_dir("console-force");
+    let dir = tmp.path();
+    let mut w = Wily::spawn(&[], dir);
     w.send("force");
     w.send("e4");
     w.send("e5");
@@ -113,8 +116,9 @@ fn force_mode_and_take_backs() {
 
 #[test]
 fn pondering_and_a_ponder_hit() {
-    let dir = temp_dir("console-ponder");
-    let mut w = Wily::spawn(&[], &dir);
+    let tmp = temp_dir("console-ponder");
+    let dir = tmp.path();
+    let mut w = Wily::spawn(&[], dir);
     w.send("ponder on");
     w.send("st 0.3");
     w.send("e4");

@@ -6,8 +6,9 @@ use console_child::{temp_dir, Wily};
 
 #[test]
 fn garbage_lines_are_answered() {
-    let dir = temp_dir("console-garbage");
-    let mut w = Wily::spawn(&[], &dir);
+    let tmp = temp_dir("console-garbage");
+    let dir = tmp.path();
+    let mut w = Wily::spawn(&[], dir);
     w.send("");
     w.send("12345");
     w.expect("unknown command or move: '12345'", 10);
@@ -55,8 +56,9 @@ fn garbage_lines_are_answered() {
 
 #[test]
 fn help_lists_every_command() {
-    let dir = temp_dir("console-help");
-    let mut w = Wily::spawn(&[], &dir);
+    let tmp = temp_dir("console-help");
+    let dir = tmp.path();
+    let mut w = Wily::spawn(&[], dir);
     w.send("help");
     w.send("echo end-of-help");
     let start = w.transcript.len();

@@ -54,8 +54,9 @@ fn resizing_the_pawn_table_changes_its_entries_not_the_search() {
 
 #[test]
 fn console_hashp_resizes_reports_and_rejects() {
-    let dir = temp_dir("hashp");
-    let mut w = Wily::spawn(&[], &dir);
+    let tmp = temp_dir("hashp");
+    let dir = tmp.path();
+    let mut w = Wily::spawn(&[], dir);
     let entries = pawn_hash_entries(2 << 20).unwrap();
     w.send("hashp=2M");
     w.expect(&format!("pawn hash table: {entries} entries"), 10);
@@ -76,8 +77,9 @@ fn console_hashp_resizes_reports_and_rejects() {
 
 #[test]
 fn uci_offers_pawn_hash_and_xboard_memory_takes_both_tables() {
-    let dir = temp_dir("hashp-uci");
-    let mut w = Wily::spawn(&["uci"], &dir);
+    let tmp = temp_dir("hashp-uci");
+    let dir = tmp.path();
+    let mut w = Wily::spawn(&["uci"], dir);
     w.send("uci");
     w.expect(
         "option name Pawn Hash type spin default 1 min 1 max 1024",
@@ -96,8 +98,9 @@ fn uci_offers_pawn_hash_and_xboard_memory_takes_both_tables() {
     w.send("quit");
     assert!(w.wait_exit(10));
 
-    let dir = temp_dir("hashp-xboard");
-    let mut w = Wily::spawn(&[], &dir);
+    let tmp = temp_dir("hashp-xboard");
+    let dir = tmp.path();
+    let mut w = Wily::spawn(&[], dir);
     w.send("xboard");
     w.send("protover 2");
     w.expect("feature done=1", 10);

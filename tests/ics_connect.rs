@@ -6,6 +6,7 @@
 //! bounded in time.
 
 mod ics_common;
+mod scratch;
 
 use std::time::Duration;
 
@@ -410,9 +411,9 @@ async fn close_sends_quit_and_ends_the_stream() {
     ));
     let mut cfg = config(port, registered());
     cfg.setup = false;
-    let dir = std::env::temp_dir().join(format!("wily-ics-wire-{}.log", std::process::id()));
-    let _ = std::fs::remove_file(&dir);
-    cfg.wire_log = Some(dir.clone());
+    let dir = scratch::dir("ics-wire");
+    let wire = dir.path().join("wire.log");
+    cfg.wire_log = Some(wire.clone());
     let (conn, rx) = connect(cfg).await.expect("logs in");
     conn.close();
     let events = collect(rx).await;
@@ -431,8 +432,7 @@ async fn close_sends_quit_and_ends_the_stream() {
         .await
         .expect("task ends");
     assert!(conn.send("x").is_err());
-    let log = std::fs::read_to_string(&dir).expect("wire log written");
-    let _ = std::fs::remove_file(&dir);
+    let log = std::fs::read_to_string(&wire).expect("wire log written");
     assert!(!log.contains("wily-secret-pw"), "password in the wire log");
     assert!(log.contains("-> \"********\""));
     assert!(log.contains("-> \"quit\""));

@@ -2,6 +2,8 @@
 //! the middle of its work; the store must reopen, pass SQLite's integrity check, and
 //! hold only whole games (every game with all of its training samples, nothing partial).
 
+mod scratch;
+
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -45,10 +47,10 @@ fn games_reported(db: &std::path::Path, kill_after: u64) -> u64 {
 
 #[test]
 fn sigkill_mid_write_leaves_a_readable_store() {
-    let dir = std::env::temp_dir().join(format!("wily-learn-crash-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("dir");
-    let db = dir.join("learn.db");
+    // One folder for the whole test: every round restarts the writer on the same store
+    // (`games_reported` waits for each killed child before returning).
+    let dir = scratch::dir("learn-crash");
+    let db = dir.path().join("learn.db");
     let mut total_reported = 0;
     // Kill it at three different points, reopening the same store each time.
     for (round, kill_after) in [5u64, 17, 31].into_iter().enumerate() {
@@ -92,5 +94,4 @@ fn sigkill_mid_write_leaves_a_readable_store() {
             .expect("query");
         assert_eq!(orphans, 0);
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

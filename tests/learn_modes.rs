@@ -1,18 +1,17 @@
 //! Each learning mode changes the next game's choice as documented, through the bot's
 //! game-end hook (`Learner::after_game`), and the change survives a restart.
 
+mod scratch;
+
 use cozy_chess::{Board, Color, Move};
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use wily::book::create::{create_big_from_pgn, CreateOptions};
 use wily::book::{Book, BookPaths, ChooseHooks};
 use wily::learn::{GameOutcome, GameRecord, Learner, SearchRecord, LEARN_BOOK, LEARN_RESULT};
 
-fn tmp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("wily-modes-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
+fn tmp_dir(name: &str) -> tempfile::TempDir {
+    scratch::dir(&format!("modes-{name}"))
 }
 
 fn book(dir: &Path) -> Book {
@@ -71,8 +70,9 @@ fn ruy_game(scores: &[i32], outcome: GameOutcome, reason: &str) -> GameRecord {
 
 #[test]
 fn book_learning_demotes_then_promotes_and_survives_restart() {
-    let dir = tmp_dir("book");
-    let mut book = book(&dir);
+    let tmp = tmp_dir("book");
+    let dir = tmp.path();
+    let mut book = book(dir);
     let db = dir.join("learn.db");
     let b = {
         let mut b = Board::default();
@@ -143,8 +143,9 @@ fn book_learning_demotes_then_promotes_and_survives_restart() {
 
 #[test]
 fn result_learning_forbids_the_last_choice() {
-    let dir = tmp_dir("result");
-    let mut book = book(&dir);
+    let tmp = tmp_dir("result");
+    let dir = tmp.path();
+    let mut book = book(dir);
     let db = dir.join("learn.db");
     let mut learner = Learner::open(&db).expect("open");
     learner.set_mode(LEARN_RESULT).expect("mode");
@@ -215,8 +216,9 @@ fn result_learning_forbids_the_last_choice() {
 
 #[test]
 fn learning_as_black_uses_black_moves() {
-    let dir = tmp_dir("black");
-    let mut book = book(&dir);
+    let tmp = tmp_dir("black");
+    let dir = tmp.path();
+    let mut book = book(dir);
     let mut learner = Learner::open(&dir.join("learn.db")).expect("open");
     let after_e4 = {
         let mut b = Board::default();

@@ -6,8 +6,9 @@
 //! plays a different move, or, where no other move is better, scores the old one with the
 //! drop it learned. With position learning switched off it plays the old move.
 
+mod scratch;
+
 use cozy_chess::{Board, Color, Move};
-use std::path::PathBuf;
 use tokio::sync::mpsc;
 use wily::config::Config;
 use wily::engine::{EngineOptions, Limits, SearchResult};
@@ -37,11 +38,8 @@ const POSITIONS: &[&str] = &[
     "rnb1k1nr/pp3ppp/4p3/3pP3/q1pP4/P1P5/2PB1PPP/RQ2KBNR w KQkq - 0 1",
 ];
 
-fn tmp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("wily-poslearn-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
+fn tmp_dir(name: &str) -> tempfile::TempDir {
+    scratch::dir(&format!("poslearn-{name}"))
 }
 
 /// The bot's engine thread and the channel its results come back on.
@@ -225,11 +223,12 @@ fn story(fen: &str, dir: &std::path::Path, n: usize) -> Option<Story> {
 
 #[test]
 fn a_learned_position_changes_the_move_after_a_restart() {
-    let dir = tmp_dir("story");
+    let tmp = tmp_dir("story");
+    let dir = tmp.path();
     let mut drops = 0;
     let mut changed = 0;
     for (n, fen) in POSITIONS.iter().enumerate() {
-        if let Some(st) = story(fen, &dir, n) {
+        if let Some(st) = story(fen, dir, n) {
             drops += 1;
             // Without position learning wily repeats itself (the searches are
             // deterministic), so any change comes from what was learned.

@@ -1,15 +1,14 @@
 //! The learning store: survives a restart, refuses damaged and foreign files with a clear
 //! message, export/import round trip, position learning's cap, opponent statistics.
 
+mod scratch;
+
 use cozy_chess::{Board, Color, Move};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use wily::learn::{GameOutcome, GameRecord, LearnError, Learner, SearchRecord};
 
-fn tmp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("wily-learn-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
+fn tmp_dir(name: &str) -> tempfile::TempDir {
+    scratch::dir(&format!("learn-{name}"))
 }
 
 fn play(uci: &str) -> (Vec<Move>, Vec<Board>) {
@@ -58,7 +57,8 @@ fn dropping_game() -> (GameRecord, Board, Move) {
 
 #[test]
 fn position_learning_survives_a_restart() {
-    let dir = tmp_dir("restart");
+    let tmp = tmp_dir("restart");
+    let dir = tmp.path();
     let db = dir.join("learn.db");
     let (rec, board, best) = dropping_game();
     {
@@ -96,7 +96,8 @@ fn position_learning_survives_a_restart() {
 
 #[test]
 fn no_drop_no_position_and_mode_off_learns_nothing() {
-    let dir = tmp_dir("nodrop");
+    let tmp = tmp_dir("nodrop");
+    let dir = tmp.path();
     let mut l = Learner::open(&dir.join("l.db")).expect("open");
     let (mut rec, _, _) = dropping_game();
     rec.searches[2].score = 20; // fell by 15 only
@@ -112,7 +113,8 @@ fn no_drop_no_position_and_mode_off_learns_nothing() {
 
 #[test]
 fn oldest_positions_are_replaced_first() {
-    let dir = tmp_dir("cap");
+    let tmp = tmp_dir("cap");
+    let dir = tmp.path();
     let mut l = Learner::open(&dir.join("l.db")).expect("open");
     l.settings.max_positions = 2;
     l.settings.sample_rate = 0.0;
@@ -158,7 +160,8 @@ fn oldest_positions_are_replaced_first() {
 
 #[test]
 fn export_then_import_into_a_fresh_store() {
-    let dir = tmp_dir("export");
+    let tmp = tmp_dir("export");
+    let dir = tmp.path();
     let mut l = Learner::open(&dir.join("a.db")).expect("open");
     let (rec, board, best) = dropping_game();
     l.after_game(&rec, None).expect("learn");
@@ -205,7 +208,8 @@ fn expect_clear_error(db: &Path, e: LearnError) {
 
 #[test]
 fn garbage_truncated_and_foreign_stores_are_refused() {
-    let dir = tmp_dir("bad");
+    let tmp = tmp_dir("bad");
+    let dir = tmp.path();
     // Garbage.
     let db = dir.join("garbage.db");
     let noise: Vec<u8> = (0..20_000u32)
@@ -269,7 +273,8 @@ fn garbage_truncated_and_foreign_stores_are_refused() {
 
 #[test]
 fn schema_version_and_too_new() {
-    let dir = tmp_dir("version");
+    let tmp = tmp_dir("version");
+    let dir = tmp.path();
     let db = dir.join("v.db");
     {
         let l = Learner::open(&db).expect("open");

@@ -2,6 +2,8 @@
 //! (tests/python_chess_games.py): the engine tools people use to drive wily.
 //! Skips with a message when python3 or the `chess` package is not installed.
 
+mod scratch;
+
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -21,6 +23,9 @@ fn run_games(proto: &str, games: u32) -> Option<String> {
         }
     }
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python_chess_games.py");
+    // wily's game files; the script (and the engine it started) has exited before this
+    // guard drops.
+    let logs = scratch::dir(&format!("pychess-{proto}"));
     let mut child = Command::new("python3")
         .args([
             script,
@@ -28,6 +33,7 @@ fn run_games(proto: &str, games: u32) -> Option<String> {
             &games.to_string(),
             proto,
         ])
+        .arg(logs.path())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Plays full games against wily through python-chess's XBoard or UCI engine class.
 
-Usage: python_chess_games.py WILY_BINARY [GAMES] [xboard|uci]
+Usage: python_chess_games.py WILY_BINARY [GAMES] [xboard|uci] [LOG_DIR]
 
 wily plays against a random mover, alternating colours, until each game is over by the
 rules (or 300 plies, which fails): over xboard with a short time per move, over UCI with a
 real clock (wtime/btime/winc/binc) that wily must not overstep. Prints one line per game
-and exits non-zero on any protocol or rules problem.
+and exits non-zero on any protocol or rules problem. wily's xboard game files go to LOG_DIR
+(default /tmp/wily-pychess-logs).
 """
 import time
 import random
@@ -50,13 +51,14 @@ def main():
     binary = sys.argv[1]
     games = int(sys.argv[2]) if len(sys.argv) > 2 else 2
     proto = sys.argv[3] if len(sys.argv) > 3 else "xboard"
+    log_dir = sys.argv[4] if len(sys.argv) > 4 else "/tmp/wily-pychess-logs"
     rng = random.Random(7)
     if proto == "uci":
         engine = chess.engine.SimpleEngine.popen_uci([binary, "uci"])
         engine.configure({"Hash": 32})
     else:
         engine = chess.engine.SimpleEngine.popen_xboard(
-            [binary, "xboard", "--log-dir", "/tmp/wily-pychess-logs"])
+            [binary, "xboard", "--log-dir", log_dir])
     try:
         wins = 0
         for g in range(games):

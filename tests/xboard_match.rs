@@ -6,7 +6,7 @@
 //! keeps the clocks and the rules itself: an illegal move or a flag fails the test.
 
 mod console_child;
-use console_child::{temp_dir, Wily};
+use console_child::Wily;
 use std::time::{Duration, Instant};
 use wily::chess::position::Position;
 
@@ -36,7 +36,7 @@ fn openings() -> Vec<String> {
 }
 
 fn start(tag: &str) -> Wily {
-    let mut w = Wily::spawn(&["xboard"], &temp_dir(tag));
+    let mut w = Wily::spawn_in_scratch(&["xboard"], tag);
     w.send("xboard");
     w.send("protover 2");
     let mut features = Vec::new();

@@ -2,11 +2,10 @@
 //! setboard, undo/remove, draw offers, results, analysis, pondering, and garbage input.
 
 mod console_child;
-use console_child::{temp_dir, Wily};
+use console_child::Wily;
 
 fn start(tag: &str, args: &[&str]) -> Wily {
-    let dir = temp_dir(tag);
-    let mut w = Wily::spawn(args, &dir);
+    let mut w = Wily::spawn_in_scratch(args, tag);
     w.send("xboard");
     w.send("protover 2");
     w.expect("feature done=1", 10);

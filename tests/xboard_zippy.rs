@@ -7,6 +7,7 @@
 //! test prints why it skips. Xvfb, xboard and the engine xboard starts are killed when the
 //! test ends, pass or fail.
 
+mod scratch;
 mod server_support;
 
 use cozy_chess::{Board, Color, Move, Piece};
@@ -163,9 +164,9 @@ async fn xboard_zippy_plays_a_game_with_wily_on_the_local_server() {
         println!("skipped: xboard and Xvfb are not installed (apt-get install xboard xvfb)");
         return;
     };
-    let dir = std::env::temp_dir().join(format!("wily-zippy-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    // Declared before the xboard process group: dropped after it, once xboard has died.
+    let scratch = scratch::dir("zippy");
+    let dir = scratch.path();
     let server = server_with(|c| {
         c.with_account(Account::new("zippy", "zpass").computer())
             .with_account(Account::new("tester", "tpass"))
@@ -173,7 +174,7 @@ async fn xboard_zippy_plays_a_game_with_wily_on_the_local_server() {
     .await;
     let addr = server.local_addr();
     let (_display, display) = start_display(&xvfb);
-    let xboard_proc = start_xboard(&dir, addr.port(), &xboard, &display);
+    let xboard_proc = start_xboard(dir, addr.port(), &xboard, &display);
     let debug = dir.join("xboard.debug");
     bounded(240, async {
         let mut me = Client::login(addr, "tester", Some("tpass")).await;
@@ -255,5 +256,4 @@ async fn xboard_zippy_plays_a_game_with_wily_on_the_local_server() {
     // xboard goes first (it would spin on a closed server connection), then the server.
     drop(xboard_proc);
     server.shutdown().await;
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -61,8 +61,8 @@ mod tests {
 
     #[test]
     fn replaces_and_cleans_up() {
-        let dir = std::env::temp_dir().join(format!("wily-atomic-{}", std::process::id()));
-        fs::create_dir_all(&dir).expect("dir");
+        let scratch = crate::scratch::dir("atomic");
+        let dir = scratch.path();
         let target = dir.join("x.bin");
         write_atomically(&target, |w| w.write_all(b"one")).expect("write");
         write_atomically(&target, |w| w.write_all(b"two")).expect("write");
@@ -73,8 +73,7 @@ mod tests {
         });
         assert!(failed.is_err());
         assert_eq!(fs::read(&target).expect("read"), b"two");
-        let leftovers = fs::read_dir(&dir).expect("ls").count();
+        let leftovers = fs::read_dir(dir).expect("ls").count();
         assert_eq!(leftovers, 1);
-        let _ = fs::remove_dir_all(&dir);
     }
 }

@@ -567,8 +567,8 @@ mod tests {
 
     #[test]
     fn spilled_runs_merge_to_the_same_counts() {
-        let dir = std::env::temp_dir().join(format!("wily-create-{}", std::process::id()));
-        fs::create_dir_all(&dir).expect("dir");
+        let scratch = crate::scratch::dir("create");
+        let dir = scratch.path();
         let build = |threshold: usize, name: &str| {
             let out = dir.join(name);
             let mut opts = CreateOptions::new(10);
@@ -599,12 +599,11 @@ mod tests {
             assert!(e.games() >= 2);
             assert!(u64::from(e.wins) * 100 >= 50 * u64::from(e.losses));
         }
-        let leftovers: Vec<_> = fs::read_dir(&dir)
+        let leftovers: Vec<_> = fs::read_dir(dir)
             .expect("ls")
             .flatten()
             .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
             .collect();
         assert!(leftovers.is_empty());
-        let _ = fs::remove_dir_all(&dir);
     }
 }

@@ -384,10 +384,11 @@ impl BookFile {
 mod tests {
     use super::*;
 
-    fn tmp(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("wily-format-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("dir");
-        dir.join(name)
+    /// A file `name` in a fresh scratch folder, with the folder's guard.
+    fn tmp(name: &str) -> (tempfile::TempDir, PathBuf) {
+        let dir = crate::scratch::dir("format");
+        let path = dir.path().join(name);
+        (dir, path)
     }
 
     fn header() -> BookHeader {
@@ -403,7 +404,7 @@ mod tests {
 
     #[test]
     fn round_trip_and_probe() {
-        let path = tmp("rt.wbk");
+        let (_dir, path) = tmp("rt.wbk");
         let entries: Vec<BookEntry> = [(1u64, 5u16), (3, 1), (3, 9), (8, 2)]
             .iter()
             .map(|&(key, mv)| BookEntry {
@@ -426,7 +427,7 @@ mod tests {
 
     #[test]
     fn damaged_files_are_refused() {
-        let path = tmp("dmg.wbk");
+        let (_dir, path) = tmp("dmg.wbk");
         let entries = vec![BookEntry {
             key: 1,
             mv: 2,

@@ -392,11 +392,8 @@ pub fn write_atomic(path: &Path, data: &[u8]) -> std::io::Result<()> {
 mod tests {
     use super::*;
 
-    fn tmpdir(tag: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("wily-lists-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        d
+    fn tmpdir(tag: &str) -> tempfile::TempDir {
+        crate::scratch::dir(&format!("lists-{tag}"))
     }
 
     #[test]
@@ -412,13 +409,14 @@ mod tests {
 
     #[test]
     fn load_skips_malformed_lines_and_reports_them() {
-        let d = tmpdir("load");
+        let tmp = tmpdir("load");
+        let d = tmp.path();
         std::fs::write(
             d.join("GM"),
             "# grandmasters\nKasparov\ncarlsen # the champion\nnot a handle\n\nbad;name\n",
         )
         .unwrap();
-        let (l, w) = OpponentLists::load(&d);
+        let (l, w) = OpponentLists::load(d);
         assert!(l.contains(ListKind::Gm, "kasparov"));
         assert!(l.contains(ListKind::Gm, "Carlsen"));
         assert_eq!(w.len(), 2, "{w:?}");
@@ -454,19 +452,20 @@ mod tests {
 
     #[test]
     fn command_edits_and_saves_atomically_keeping_comments() {
-        let d = tmpdir("edit");
+        let tmp = tmpdir("edit");
+        let d = tmp.path();
         std::fs::write(d.join("C"), "# computers\nrybka\nmalformed line\n").unwrap();
-        let (mut l, w) = OpponentLists::load(&d);
+        let (mut l, w) = OpponentLists::load(d);
         assert_eq!(w.len(), 1);
-        let msg = l.command(&d, "c +Stockfish -rybka").unwrap();
+        let msg = l.command(d, "c +Stockfish -rybka").unwrap();
         assert!(msg.contains("stockfish"), "{msg}");
         let text = std::fs::read_to_string(d.join("C")).unwrap();
         assert_eq!(text, "# computers\nmalformed line\nstockfish\n");
-        let (l2, _) = OpponentLists::load(&d);
+        let (l2, _) = OpponentLists::load(d);
         assert!(l2.contains(ListKind::C, "stockfish"));
         assert!(!l2.contains(ListKind::C, "rybka"));
         // no temporary files left behind
-        let leftovers: Vec<_> = std::fs::read_dir(&d)
+        let leftovers: Vec<_> = std::fs::read_dir(d)
             .unwrap()
             .filter_map(|e| e.ok())
             .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
@@ -476,17 +475,18 @@ mod tests {
 
     #[test]
     fn command_rejects_bad_input_without_changes() {
-        let d = tmpdir("bad");
+        let tmp = tmpdir("bad");
+        let d = tmp.path();
         let mut l = OpponentLists::default();
-        assert!(matches!(l.command(&d, "XX +a"), Err(ListError::Usage(_))));
-        assert!(matches!(l.command(&d, "GM a"), Err(ListError::Usage(_))));
+        assert!(matches!(l.command(d, "XX +a"), Err(ListError::Usage(_))));
+        assert!(matches!(l.command(d, "GM a"), Err(ListError::Usage(_))));
         assert!(matches!(
-            l.command(&d, "GM +../../etc/passwd"),
+            l.command(d, "GM +../../etc/passwd"),
             Err(ListError::Usage(_))
         ));
         assert!(!d.join("GM").exists());
-        assert!(l.command(&d, "GM").unwrap().contains("empty"));
-        assert!(l.command(&d, "").unwrap().starts_with("lists:"));
+        assert!(l.command(d, "GM").unwrap().contains("empty"));
+        assert!(l.command(d, "").unwrap().starts_with("lists:"));
     }
 
     #[test]

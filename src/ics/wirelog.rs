@@ -106,18 +106,17 @@ mod tests {
 
     #[test]
     fn password_never_reaches_the_file() {
-        let dir = std::env::temp_dir().join(format!("wily-wirelog-{}", std::process::id()));
-        let _ = std::fs::remove_file(&dir);
+        let scratch = crate::scratch::dir("wirelog");
+        let file = scratch.path().join("wire.log");
         {
-            let mut w = WireLog::open(&dir, Some("hunter2")).expect("opens");
+            let mut w = WireLog::open(&file, Some("hunter2")).expect("opens");
             w.note("connected");
             w.received(b"password: \xff\xfb\x01");
             w.sent("hunter2", true);
             w.sent("tell x my password is hunter2", false);
             w.received(b"echo hunter2\n\r");
         }
-        let text = std::fs::read_to_string(&dir).expect("reads");
-        let _ = std::fs::remove_file(&dir);
+        let text = std::fs::read_to_string(&file).expect("reads");
         assert!(!text.contains("hunter2"), "{text}");
         assert_eq!(text.matches(MASK).count(), 3);
         assert!(text.contains("<- \"password: \\xff\\xfb\\x01\""));

@@ -226,15 +226,16 @@ impl GameFiles {
 mod tests {
     use super::*;
 
-    fn temp_dir(tag: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("wily-gamefiles-{tag}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&d);
-        d
+    /// A scratch folder's guard and a `logs` path inside it that does not exist yet.
+    fn temp_dir(tag: &str) -> (tempfile::TempDir, PathBuf) {
+        let scratch = crate::scratch::dir(&format!("gamefiles-{tag}"));
+        let d = scratch.path().join("logs");
+        (scratch, d)
     }
 
     #[test]
     fn numbers_files_and_finds_the_last_game() {
-        let d = temp_dir("num");
+        let (_scratch, d) = temp_dir("num");
         let mut g = GameFiles::new(&d, true);
         assert!(last_game_file(&d).is_none());
         g.log_line("hello");
@@ -251,12 +252,11 @@ mod tests {
         g.log_line("x");
         g.save_game("1. c4 *\n");
         assert!(d.join("log.040").exists());
-        let _ = fs::remove_dir_all(&d);
     }
 
     #[test]
     fn disabled_writes_nothing() {
-        let d = temp_dir("off");
+        let (_scratch, d) = temp_dir("off");
         let mut g = GameFiles::new(&d, false);
         g.log_line("x");
         g.save_game("y");

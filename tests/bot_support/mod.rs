@@ -3,9 +3,12 @@
 //! walks into mates, and a TCP proxy that can inject garbage, lag and drops.
 #![allow(dead_code)]
 
+#[path = "../scratch/mod.rs"]
+mod scratch;
+
 use cozy_chess::{Board, GameStatus, Move};
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -22,8 +25,9 @@ pub const WILY_PW: &str = "wilypass";
 pub const SPAR_PW: &str = "sparpass";
 pub const BOSS_PW: &str = "bosspass";
 
-/// A fresh temporary folder.
-pub fn tmpdir(tag: &str) -> PathBuf {
+/// A fresh scratch folder with an empty `lists` folder in it, removed when the returned
+/// guard drops: keep it alive until the bot has finished.
+pub fn tmpdir(tag: &str) -> tempfile::TempDir {
     if std::env::var("WILY_TEST_LOG").is_ok() {
         let _ = tracing_subscriber::fmt()
             .with_env_filter(tracing_subscriber::EnvFilter::new(
@@ -32,9 +36,8 @@ pub fn tmpdir(tag: &str) -> PathBuf {
             .with_test_writer()
             .try_init();
     }
-    let d = std::env::temp_dir().join(format!("wily-bot-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(d.join("lists")).expect("temp dir");
+    let d = scratch::dir(&format!("bot-{tag}"));
+    std::fs::create_dir_all(d.path().join("lists")).expect("lists folder");
     d
 }
 

@@ -4,8 +4,11 @@
 
 #![allow(dead_code)]
 
+#[path = "../scratch/mod.rs"]
+mod scratch;
+
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -15,14 +18,15 @@ pub struct Wily {
     stdin: Option<ChildStdin>,
     rx: Receiver<String>,
     pub transcript: Vec<String>,
+    /// The working folder when the child owns it ([`Wily::spawn_in_scratch`]): a field is
+    /// dropped after `Drop::drop`, so the folder goes once the child has exited.
+    scratch: Option<tempfile::TempDir>,
 }
 
-/// A fresh empty working directory for one test.
-pub fn temp_dir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("wily-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
+/// A fresh empty working directory for one test, removed when the guard drops: keep it
+/// alive (declared before the [`Wily`]) until the child has exited.
+pub fn temp_dir(tag: &str) -> tempfile::TempDir {
+    scratch::dir(tag)
 }
 
 impl Wily {
@@ -65,7 +69,17 @@ impl Wily {
             stdin,
             rx,
             transcript: Vec::new(),
+            scratch: None,
         }
+    }
+
+    /// Starts the binary with `args` in a fresh working folder of its own, removed once
+    /// the child has exited (for tests that never look in the folder).
+    pub fn spawn_in_scratch(args: &[&str], tag: &str) -> Wily {
+        let dir = temp_dir(tag);
+        let mut w = Wily::spawn(args, dir.path());
+        w.scratch = Some(dir);
+        w
     }
 
     pub fn send(&mut self, line: &str) {

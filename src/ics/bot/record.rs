@@ -344,8 +344,9 @@ mod tests {
 
     #[test]
     fn appends_and_logs() {
-        let d = std::env::temp_dir().join(format!("wily-record-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
+        let scratch = crate::scratch::dir("record");
+        // A logs folder that does not exist yet: appending makes it.
+        let d = scratch.path().join("logs");
         let a = archive_path(&d);
         rec().append_to(&a).unwrap();
         rec().append_to(&a).unwrap();

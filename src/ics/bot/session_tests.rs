@@ -21,7 +21,9 @@ fn cfg() -> Config {
     c.talk.whisper = 0;
     c.engine.book = false;
     c.operators.handles = vec!["Boss".into()];
-    c.paths.lists = std::env::temp_dir().join(format!("wily-session-lists-{}", std::process::id()));
+    // A test that edits the lists gives its own scratch folder; any other write fails here
+    // instead of leaving a folder behind.
+    c.paths.lists = "/proc/wily-session-tests-no-lists".into();
     c
 }
 
@@ -489,7 +491,10 @@ fn operator_obeyed_stranger_answered_once() {
 
 #[test]
 fn list_change_changes_the_resign_threshold_mid_game() {
-    let (mut s, now) = session();
+    let lists = crate::scratch::dir("session-lists");
+    let mut c = cfg();
+    c.paths.lists = lists.path().to_path_buf();
+    let (mut s, now) = session_with(c, Box::new(NoBook));
     start_game(&mut s, now);
     assert_eq!(
         s.game.as_ref().unwrap().policy.profile().resign_cp,
