@@ -134,6 +134,20 @@ impl CheckInfo {
         self.blockers.has(mv.from) && !get_line_rays(self.king, mv.from).has(mv.to)
     }
 
+    /// [`CheckInfo::gives_check_by`] for a move known to capture nothing, promote nothing
+    /// and not to be en passant, as the move picker's quiet moves are (castling, the king
+    /// onto its own rook, is still answered exactly).
+    #[inline(always)]
+    pub fn quiet_gives_check(&self, board: &Board, mv: Move, piece: Piece) -> bool {
+        if self.by_piece[piece as usize].has(mv.to) {
+            return true;
+        }
+        if piece == Piece::King && board.colors(board.side_to_move()).has(mv.to) {
+            return Self::gives_check_played(board, mv);
+        }
+        self.blockers.has(mv.from) && !get_line_rays(self.king, mv.from).has(mv.to)
+    }
+
     /// The rare cases, answered by playing the move on a copy.
     #[cold]
     #[inline(never)]
@@ -174,6 +188,16 @@ mod tests {
                         !b.checkers().is_empty(),
                         "{fen} {mv}"
                     );
+                    let piece = board.piece_on(mv.from).expect("a piece moves");
+                    let enemy = board.colors(!board.side_to_move());
+                    let en_passant = piece == Piece::Pawn && mv.from.file() != mv.to.file();
+                    if !enemy.has(mv.to) && mv.promotion.is_none() && !en_passant {
+                        assert_eq!(
+                            info.quiet_gives_check(&board, mv, piece),
+                            !b.checkers().is_empty(),
+                            "quiet {fen} {mv}"
+                        );
+                    }
                 }
                 // And from the other side's point of view after a null move.
                 match board.null_move() {

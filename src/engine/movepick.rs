@@ -409,7 +409,7 @@ impl MovePicker {
                     continue;
                 }
                 if let (true, Some(info)) = (CHECKS_ONLY, &checks_only) {
-                    if !info.gives_check_by(board, mv, piece) {
+                    if !info.quiet_gives_check(board, mv, piece) {
                         continue;
                     }
                 }
@@ -460,7 +460,7 @@ impl MovePicker {
         for i in self.quiet_idx..self.len {
             let k = self.keys[i];
             let slot = key_slot(k);
-            if info.gives_check_by(board, self.moves[slot], self.pieces[slot]) {
+            if info.quiet_gives_check(board, self.moves[slot], self.pieces[slot]) {
                 self.keys[kept] = k;
                 kept += 1;
             }
@@ -525,7 +525,7 @@ impl MovePicker {
             return None;
         }
         match &self.skip_quiets {
-            Some(info) if !info.gives_check_by(board, mv, piece) => None,
+            Some(info) if !info.quiet_gives_check(board, mv, piece) => None,
             _ => Some(piece),
         }
     }
