@@ -474,11 +474,9 @@ impl<'a> Searcher<'a> {
             // decisions and the making of the move.
             self.tt.prefetch(key_after(board, mv, piece, victim));
             let quiet = victim.is_none() && mv.promotion.is_none();
-            let hist_score = if quiet {
-                self.hist.quiet_score(us, mv, piece, ctx.prev1, ctx.prev2)
-            } else {
-                0
-            };
+            // The quiet move's history score, looked up on first need (history pruning near
+            // the leaves, late-move reductions): most moves need neither.
+            let mut hist_score: Option<i32> = None;
 
             // Shallow-depth pruning once a non-losing score is secured. Late-move and
             // futility pruning of quiet moves happen in the picker (see `skip_quiets` after
@@ -488,7 +486,10 @@ impl<'a> Searcher<'a> {
             if ply > 0 && best_score > -MATE_BOUND && non_pawn {
                 let prune = if quiet {
                     let lmr_depth = (depth - 1 - self.lmr.get(depth, moves_searched)).max(0);
-                    lmr_depth <= 3 && hist_score < -3000 * depth
+                    lmr_depth <= 3
+                        && *hist_score.get_or_insert_with(|| {
+                            self.hist.quiet_score(us, mv, piece, ctx.prev1, ctx.prev2)
+                        }) < -3000 * depth
                         || !see_ge_known(board, mv, piece, victim, -25 * lmr_depth * lmr_depth)
                 } else {
                     depth <= 6
@@ -550,7 +551,9 @@ impl<'a> Searcher<'a> {
                         r -= 1;
                     }
                     if quiet {
-                        r -= hist_score / 8192;
+                        r -= *hist_score.get_or_insert_with(|| {
+                            self.hist.quiet_score(us, mv, piece, ctx.prev1, ctx.prev2)
+                        }) / 8192;
                     }
                     // One ply less than the table: measured better on tactics.
                     r -= 1;
