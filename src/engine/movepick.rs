@@ -15,9 +15,6 @@ use cozy_chess::{
 };
 
 const GOOD_CAPTURE: i32 = 40_000_000;
-const KILLER_1: i32 = 30_000_000;
-const KILLER_2: i32 = 29_000_000;
-const COUNTER: i32 = 28_000_000;
 const BAD_CAPTURE: i32 = -30_000_000;
 const UNDER_PROMOTION: i32 = -40_000_000;
 
@@ -335,9 +332,9 @@ impl MovePicker {
     }
 
     /// Generates the quiet moves into the back slots (the first generated in the last
-    /// slot) and makes their keys: killers, then the counter move, then history. This
-    /// happens only when the quiet stage is reached: a node that cuts off on the hash move
-    /// or a capture never pays for it. Once late-move pruning has started only checking
+    /// slot) and makes their keys by history (the killers and the counter move, already
+    /// tried, are skipped when met). This happens only when the quiet stage is reached: a
+    /// node that cuts off on the hash move, a capture or a refutation never pays for it. Once late-move pruning has started only checking
     /// quiet moves can still be returned, so only pieces that may give check are asked
     /// for, only their moves to checking squares (or off a discovered-check line) are
     /// looked at, and only those that do give check are kept.
@@ -416,16 +413,7 @@ impl MovePicker {
                 back -= 1;
                 moves[back] = mv;
                 pieces[back] = piece;
-                let score = if Some(mv) == ctx.killers[0] {
-                    KILLER_1
-                } else if Some(mv) == ctx.killers[1] {
-                    KILLER_2
-                } else if Some(mv) == ctx.counter {
-                    COUNTER
-                } else {
-                    rows.score(to)
-                };
-                keys[n] = key(score, back);
+                keys[n] = key(rows.score(to), back);
                 n += 1;
             }
             false
@@ -635,11 +623,8 @@ impl MovePicker {
                     let k = self.keys[self.quiet_idx];
                     self.quiet_idx += 1;
                     let slot = key_slot(k);
-                    // Refutations score above every other quiet move, so only those keys
-                    // can be moves already returned before generation.
-                    if key_score(k) >= COUNTER
-                        && self.early[..self.n_early].contains(&self.moves[slot])
-                    {
+                    // A refutation met again (returned before generation) is skipped.
+                    if self.n_early > 0 && self.early[..self.n_early].contains(&self.moves[slot]) {
                         continue;
                     }
                     self.last_piece = self.pieces[slot];
