@@ -1,21 +1,8 @@
-//! Scratch folders of the integration tests: a `tempfile::TempDir` named
-//! `wily-<tag>-XXXXXX` in the system temp folder, removed when the guard drops, so when the
-//! test ends, passed or failed. `WILY_KEEP_TMP=1` keeps the folders and prints where they
-//! are, for looking at a failure. `src/scratch.rs` is the same helper for the unit tests.
+//! Scratch folders of the integration tests: the unit tests' helper (`src/scratch.rs`,
+//! a `tempfile::TempDir` removed when the test ends; `WILY_KEEP_TMP=1` keeps it), compiled
+//! into each test crate that needs it.
 
-use tempfile::TempDir;
+#[path = "../../src/scratch.rs"]
+mod shared;
 
-/// A fresh empty folder; keep the guard alive for as long as the test (or a `wily` child
-/// it started) uses the folder.
-pub fn dir(tag: &str) -> TempDir {
-    let keep = std::env::var_os("WILY_KEEP_TMP").is_some_and(|v| !v.is_empty() && v != "0");
-    let dir = tempfile::Builder::new()
-        .prefix(&format!("wily-{tag}-"))
-        .disable_cleanup(keep)
-        .tempdir()
-        .expect("scratch folder");
-    if keep {
-        eprintln!("WILY_KEEP_TMP: kept {}", dir.path().display());
-    }
-    dir
-}
+pub(crate) use shared::dir;
