@@ -6,7 +6,8 @@ use cozy_chess::{Board, Move, Square};
 /// Capacity of a move list (legal moves never exceed 218).
 pub const MAX_MOVES: usize = 256;
 
-const NULL_MOVE: Move = Move {
+/// A placeholder for slots not yet written (never returned as a move).
+pub(crate) const NULL_MOVE: Move = Move {
     from: Square::A1,
     to: Square::A1,
     promotion: None,

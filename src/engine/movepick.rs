@@ -7,6 +7,7 @@
 
 use super::checks::CheckInfo;
 use super::history::{History, Played, NO_ROW};
+use super::movelist::NULL_MOVE;
 pub use super::movelist::{MoveList, MAX_MOVES};
 use super::see::{captured_piece, piece_value, see_ge_known};
 use cozy_chess::{
@@ -17,12 +18,6 @@ use cozy_chess::{
 const GOOD_CAPTURE: i32 = 40_000_000;
 const BAD_CAPTURE: i32 = -30_000_000;
 const UNDER_PROMOTION: i32 = -40_000_000;
-
-const NULL_MOVE: Move = Move {
-    from: Square::A1,
-    to: Square::A1,
-    promotion: None,
-};
 
 /// What the picker needs to know about the path leading to this node.
 #[derive(Clone, Copy)]
@@ -334,10 +329,11 @@ impl MovePicker {
     /// Generates the quiet moves into the back slots (the first generated in the last
     /// slot) and makes their keys by history (the killers and the counter move, already
     /// tried, are skipped when met). This happens only when the quiet stage is reached: a
-    /// node that cuts off on the hash move, a capture or a refutation never pays for it. Once late-move pruning has started only checking
-    /// quiet moves can still be returned, so only pieces that may give check are asked
-    /// for, only their moves to checking squares (or off a discovered-check line) are
-    /// looked at, and only those that do give check are kept.
+    /// node that cuts off on the hash move, a capture or a refutation never pays for it.
+    /// Once late-move pruning has started only checking quiet moves can still be returned,
+    /// so only pieces that may give check are asked for, only their moves to checking
+    /// squares (or off a discovered-check line) are looked at, and only those that do give
+    /// check are kept.
     #[inline(never)]
     fn generate_quiets(&mut self, board: &Board, hist: &History, ctx: &OrderContext) {
         match self.skip_quiets {
@@ -496,9 +492,8 @@ impl MovePicker {
 
     /// The moving piece of refutation move `mv` (a killer or the counter move, from other
     /// positions), when it is a legal quiet move here that was not returned already, and,
-    /// once late-move pruning has started, gives check: the same moves, in the same order,
-    /// as the quiet stage would return first (their scores rank them above every other
-    /// quiet move), but found without generating the quiet moves.
+    /// once late-move pruning has started, gives check. Found without generating the quiet
+    /// moves; the quiet stage skips it if it meets it again.
     #[inline(never)]
     fn refutation_ok(&self, board: &Board, mv: Move) -> Option<Piece> {
         if Some(mv) == self.tt_move

@@ -11,6 +11,7 @@ use super::history::{bonus, History, Played};
 use super::keyahead::key_after;
 use super::learned::LearnedTable;
 use super::limits::Limits;
+use super::movelist::NULL_MOVE;
 use super::movepick::{MoveList, MovePicker, OrderContext};
 use super::see::{captured_piece, is_capture, see_ge_known};
 use super::threads::Shared;
@@ -78,15 +79,10 @@ pub struct TriedMoves {
 
 impl Default for TriedMoves {
     fn default() -> Self {
-        const NONE: Move = Move {
-            from: cozy_chess::Square::A1,
-            to: cozy_chess::Square::A1,
-            promotion: None,
-        };
         TriedMoves {
-            quiets: [(NONE, Piece::Pawn); 64],
+            quiets: [(NULL_MOVE, Piece::Pawn); 64],
             n_quiets: 0,
-            captures: [(NONE, Piece::Pawn, Piece::Pawn); 32],
+            captures: [(NULL_MOVE, Piece::Pawn, Piece::Pawn); 32],
             n_captures: 0,
         }
     }
@@ -476,6 +472,7 @@ impl<'a> Searcher<'a> {
             let quiet = victim.is_none() && mv.promotion.is_none();
             // The quiet move's history score, looked up on first need (history pruning near
             // the leaves, late-move reductions): most moves need neither.
+            let history_of = |h: &History| h.quiet_score(us, mv, piece, ctx.prev1, ctx.prev2);
             let mut hist_score: Option<i32> = None;
 
             // Shallow-depth pruning once a non-losing score is secured. Late-move and
@@ -487,9 +484,7 @@ impl<'a> Searcher<'a> {
                 let prune = if quiet {
                     let lmr_depth = (depth - 1 - self.lmr.get(depth, moves_searched)).max(0);
                     lmr_depth <= 3
-                        && *hist_score.get_or_insert_with(|| {
-                            self.hist.quiet_score(us, mv, piece, ctx.prev1, ctx.prev2)
-                        }) < -3000 * depth
+                        && *hist_score.get_or_insert_with(|| history_of(self.hist)) < -3000 * depth
                         || !see_ge_known(board, mv, piece, victim, -25 * lmr_depth * lmr_depth)
                 } else {
                     depth <= 6
@@ -551,9 +546,7 @@ impl<'a> Searcher<'a> {
                         r -= 1;
                     }
                     if quiet {
-                        r -= *hist_score.get_or_insert_with(|| {
-                            self.hist.quiet_score(us, mv, piece, ctx.prev1, ctx.prev2)
-                        }) / 8192;
+                        r -= *hist_score.get_or_insert_with(|| history_of(self.hist)) / 8192;
                     }
                     // One ply less than the table: measured better on tactics.
                     r -= 1;
