@@ -4,6 +4,11 @@
 
 use super::*;
 
+/// A fixed order of moves, for comparing move sets.
+fn order(m: &Move) -> (u8, u8, Option<u8>) {
+    (m.from as u8, m.to as u8, m.promotion.map(|p| p as u8))
+}
+
 fn all_moves(fen: &str, captures_only: bool) -> Vec<Move> {
     let board: Board = fen.parse().expect("fen");
     let hist = History::new();
@@ -22,7 +27,7 @@ fn picker_returns_every_legal_move_once_with_captures_first() {
     let v = all_moves(fen, false);
     assert_eq!(v.len(), 48);
     let mut dedup = v.clone();
-    dedup.sort_by_key(|m| (m.from as u8, m.to as u8, m.promotion.map(|p| p as u8)));
+    dedup.sort_by_key(order);
     dedup.dedup();
     assert_eq!(dedup.len(), 48);
     let board: Board = fen.parse().expect("fen");
@@ -103,10 +108,9 @@ fn refutations_come_first_among_quiet_moves_and_every_move_comes_once() {
             let got_quiets: Vec<Move> = got.iter().copied().filter(quiet_here).collect();
             assert_eq!(got_quiets[..want_first.len()], want_first[..], "{board}");
             early_seen += want_first.len();
-            let key = |m: &Move| (m.from as u8, m.to as u8, m.promotion.map(|p| p as u8));
             let mut want: Vec<Move> = legal.as_slice().to_vec();
-            want.sort_by_key(key);
-            got.sort_by_key(key);
+            want.sort_by_key(order);
+            got.sort_by_key(order);
             assert_eq!(got, want, "{board}");
             let mv = legal.as_slice()[rng.gen_range(0..legal.len())];
             others.push(mv);
@@ -151,9 +155,8 @@ fn with_quiets_skipped_exactly_the_checking_quiet_moves_remain() {
                 .filter(|m| tactical(m) || info.gives_check(&board, *m))
                 .collect();
             checks_seen += want.iter().filter(|m| !tactical(m)).count();
-            let key = |m: &Move| (m.from as u8, m.to as u8, m.promotion.map(|p| p as u8));
-            want.sort_by_key(key);
-            got.sort_by_key(key);
+            want.sort_by_key(order);
+            got.sort_by_key(order);
             assert_eq!(got, want, "{board}");
             board.play_unchecked(legal.as_slice()[rng.gen_range(0..legal.len())]);
         }
