@@ -66,7 +66,6 @@ const KNOWN_LOOPS: &[&[&str]] = &[
         "src/bot/play.rs",
         "src/bot/session.rs",
     ],
-    &["src/ics/board.rs", "src/ics/events.rs"],
     &["src/server/conn.rs", "src/server/session.rs"],
     &[
         "src/server/core.rs",
