@@ -60,7 +60,6 @@ const KNOWN_LOOPS: &[&[&str]] = &[
         "src/engine/eval/pieces.rs",
     ],
     &["src/engine/search.rs", "src/engine/threads.rs"],
-    &["src/config.rs", "src/config/validate.rs"],
     &[
         "src/bot/observe.rs",
         "src/bot/play.rs",
