@@ -1,7 +1,7 @@
 //! Range and consistency checks for a parsed [`Config`]; every problem names its key.
 
 use super::sections::{Config, SeekAd};
-use crate::bot::lists::valid_handle;
+use crate::lists::valid_handle;
 use std::fmt;
 
 /// One invalid value: its dotted key and what is wrong with it.
