@@ -6,6 +6,7 @@
 //! - [`protocol`]: the three front ends (Crafty-style console, xboard, UCI).
 //! - [`ics`]: chess-server protocol (telnet, timeseal, parsers, events, session, local server).
 //! - [`book`], [`learn`]: opening book and learning.
+//! - [`match`](crate::r#match): `wily match`, the match runner and its statistics.
 //! - [`tools`]: perft, bench and test-suite runners.
 //! - [`config`]: the bot's settings file; [`datadir`]: where `book/` and `lists/` are found.
 
@@ -16,6 +17,7 @@ pub mod datadir;
 pub mod engine;
 pub mod ics;
 pub mod learn;
+pub mod r#match;
 pub mod protocol;
 #[cfg(test)]
 mod scratch;
