@@ -132,7 +132,7 @@ pub fn fault_end(c: Color, fault: &Fault) -> GameEnd {
         ),
         FaultKind::IllegalMove => (
             EndKind::RulesInfraction,
-            format!("illegal move: {}", fault.detail),
+            format!("played an illegal move {}", fault.detail),
         ),
         FaultKind::Garbage => (
             EndKind::RulesInfraction,

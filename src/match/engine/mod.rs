@@ -9,7 +9,7 @@ mod xboard;
 
 use super::config::{EngineSpec, Protocol, ScoreView, Variant};
 use super::timecontrol::{format_seconds, GameClock, Limits};
-use crate::chess::{move_to_uci, to_san, Position};
+use crate::chess::{move_to_uci, to_san, MoveParseError, Position};
 use cozy_chess::{Board, Color, Move};
 use process::{Process, Recv, Registry};
 use std::fmt;
@@ -108,6 +108,20 @@ impl Fault {
             kind,
             detail: detail.into(),
         }
+    }
+
+    /// An engine's move that is not a legal move: `'e2e5' (not legal in this position)`.
+    pub fn bad_move(text: &str, err: &MoveParseError) -> Self {
+        let why = match err {
+            MoveParseError::Empty => "no move".to_string(),
+            MoveParseError::Syntax { reason, .. } => format!("not a move: {reason}"),
+            MoveParseError::Illegal { reason, .. } => reason.clone(),
+            MoveParseError::Ambiguous { candidates, .. } => {
+                format!("ambiguous: {}", candidates.join(", "))
+            }
+        };
+        let shown: String = text.chars().take(40).collect();
+        Fault::new(FaultKind::IllegalMove, format!("'{shown}' ({why})"))
     }
 }
 

@@ -236,9 +236,8 @@ impl Uci {
                 Some("bestmove") => {
                     let text = words.next().unwrap_or("");
                     let board = turn.pos.board();
-                    let mv = move_from_uci(board, text, self.chess960).map_err(|e| {
-                        Fault::new(FaultKind::IllegalMove, format!("played '{text}' ({e})"))
-                    })?;
+                    let mv = move_from_uci(board, text, self.chess960)
+                        .map_err(|e| Fault::bad_move(text, &e))?;
                     return Ok(Reply {
                         mv,
                         score: last.score,

@@ -48,6 +48,9 @@ const KNOWN_FEATURES: [&str; 26] = [
 /// How long a protocol-2 engine gets to start its `feature` lines (the protocol's rule).
 const FEATURE_WAIT: Duration = Duration::from_secs(2);
 
+/// Silence while waiting for features after which the engine is nudged with a `ping`.
+const NUDGE_AFTER: Duration = Duration::from_millis(250);
+
 pub(super) struct Xboard {
     pub myname: Option<String>,
     pub warnings: Vec<String>,
@@ -195,10 +198,21 @@ impl Xboard {
         let mut done = false;
         let mut extended = false;
         let mut r = Reader { proc, bytes: 0 };
+        let mut nudges = 0u64;
         while !done {
-            let line = match r.next(deadline, &|| Fault::new(FaultKind::Hung, "")) {
+            let slice = deadline.min(Instant::now() + NUDGE_AFTER);
+            let line = match r.next(slice, &|| Fault::new(FaultKind::Hung, "")) {
                 Ok((l, _)) => l,
-                Err(f) if f.kind == FaultKind::Hung => break,
+                Err(f) if f.kind == FaultKind::Hung => {
+                    if Instant::now() >= deadline {
+                        break;
+                    }
+                    // Some engines (GNU Chess 6) print their features only as more
+                    // input arrives: a ping is harmless and gets them going.
+                    nudges += 1;
+                    r.proc.send(&format!("ping {nudges}")).map_err(io)?;
+                    continue;
+                }
                 Err(f) => return Err(Fault::new(FaultKind::StartFailed, f.detail)),
             };
             if !line.trim_start().starts_with("feature") {
@@ -241,12 +255,16 @@ impl Xboard {
             }
         }
         if extended && !done {
-            x.warnings.push(format!(
-                "{} sent 'feature done=0' but no 'done=1' within {} s; going on",
-                spec.name,
-                secs(spec.timeout)
+            return Err(Fault::new(
+                FaultKind::StartFailed,
+                format!(
+                    "sent 'feature done=0' but no 'done=1' within {} s",
+                    secs(spec.timeout)
+                ),
             ));
         }
+        // Pongs to the nudges may still come; `sync` waits for a later number.
+        x.ping_count = nudges;
         if x.chess960
             && !x
                 .variants
@@ -457,11 +475,14 @@ impl Xboard {
         loop {
             let (line, at) = r.next(deadline, &on_timeout)?;
             let t = line.trim();
-            if let Some(m) = t.strip_prefix("move ") {
+            // `move e2e4`, or the first protocol's `My move is : e2e4` (GNU Chess 6).
+            let played = t.strip_prefix("move ").or_else(|| {
+                t.strip_prefix("My move is")
+                    .and_then(|r| r.trim_start().strip_prefix(':'))
+            });
+            if let Some(m) = played {
                 let m = m.trim();
-                let mv = parse_any_move(board, m).map_err(|e| {
-                    Fault::new(FaultKind::IllegalMove, format!("played '{m}' ({e})"))
-                })?;
+                let mv = parse_any_move(board, m).map_err(|e| Fault::bad_move(m, &e))?;
                 self.known += 1;
                 return Ok(Reply {
                     mv,
@@ -492,7 +513,7 @@ impl Xboard {
             if t.starts_with("Illegal move") {
                 let what = t.chars().take(120).collect::<String>();
                 return Err(Fault::new(
-                    FaultKind::IllegalMove,
+                    FaultKind::Garbage,
                     format!("refused a legal move: '{what}'"),
                 ));
             }
