@@ -73,6 +73,12 @@ pub fn summary_text(settings: &config::MatchSettings, s: &runner::Summary) -> St
         out.push_str(&format!("Training samples written: {}\n", s.samples));
     }
     out.push_str(&format!("{}\n", s.overhead));
+    let moves = s.overhead.moves.max(1) as f64;
+    out.push_str(&format!(
+        "runner CPU: {:.2} s ({:.0} µs per engine move, engines not included)\n",
+        s.cpu.as_secs_f64(),
+        s.cpu.as_secs_f64() * 1e6 / moves
+    ));
     out
 }
 

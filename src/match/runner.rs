@@ -69,6 +69,21 @@ impl std::fmt::Display for Overhead {
     }
 }
 
+/// CPU time (user + system) this process has used so far, all its threads together.
+pub fn process_cpu() -> Duration {
+    // SAFETY: getrusage fills the zeroed struct it is given; nothing else is touched.
+    let ru = unsafe {
+        let mut ru: libc::rusage = std::mem::zeroed();
+        if libc::getrusage(libc::RUSAGE_SELF, &mut ru) != 0 {
+            return Duration::ZERO;
+        }
+        ru
+    };
+    let tv =
+        |t: libc::timeval| Duration::new(t.tv_sec.max(0) as u64, (t.tv_usec.max(0) as u32) * 1000);
+    tv(ru.ru_utime) + tv(ru.ru_stime)
+}
+
 /// How a match went.
 #[derive(Debug)]
 pub struct Summary {
@@ -79,6 +94,8 @@ pub struct Summary {
     pub llr: Option<f64>,
     pub interrupted: bool,
     pub overhead: Overhead,
+    /// CPU the runner itself used (all its threads), engines not included.
+    pub cpu: Duration,
     pub wall: Duration,
     pub samples: u64,
 }
@@ -213,7 +230,7 @@ fn worker(shared: &Shared, tx: Sender<Msg>) -> Vec<Duration> {
 fn preflight(settings: &MatchSettings) -> Result<(), String> {
     let registry = Registry::default();
     for spec in &settings.engines {
-        let p = Process::spawn(&spec.launch, &registry, false)
+        let p = Process::spawn(&spec.launch, &registry, false, |_| false)
             .map_err(|e| format!("engine {}: {e}", spec.name))?;
         p.close(&[], Duration::ZERO);
     }
@@ -232,6 +249,7 @@ fn status_text(standings: &Standings, llr: Option<(f64, (f64, f64))>) -> String 
 /// Plays the match and returns its summary (the caller prints it).
 pub fn run(settings: &MatchSettings) -> Result<Summary, String> {
     let started = Instant::now();
+    let cpu_start = process_cpu();
     let mut warnings = Vec::new();
     let book = OpeningBook::load(settings.openings.as_ref(), &mut warnings)?;
     for w in &warnings {
@@ -358,6 +376,7 @@ pub fn run(settings: &MatchSettings) -> Result<Summary, String> {
         llr,
         interrupted,
         overhead: Overhead::from_samples(overhead),
+        cpu: process_cpu().saturating_sub(cpu_start),
         wall: started.elapsed(),
         samples: samples.map_or(0, |s| s.written),
     })

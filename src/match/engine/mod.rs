@@ -198,7 +198,7 @@ pub struct Engine {
 }
 
 /// Most output accepted while waiting for one answer.
-const FLOOD_BYTES: usize = 4 << 20;
+const FLOOD_BYTES: usize = 16 << 20;
 
 /// Reads lines until `deadline`, turning the end of output and overlong or flooding
 /// output into faults. `on_timeout` is the fault for a timeout.
@@ -247,7 +247,11 @@ impl Engine {
         log: Option<&Path>,
         variant: Variant,
     ) -> Result<Engine, Fault> {
-        let mut proc = Process::spawn(&spec.launch, registry, log.is_some())
+        let defer: process::Defer = match spec.protocol {
+            Protocol::Uci => |l| l.starts_with("info"),
+            Protocol::Xboard => |l| xboard::parse_post(l).is_some(),
+        };
+        let mut proc = Process::spawn(&spec.launch, registry, log.is_some(), defer)
             .map_err(|e| Fault::new(FaultKind::StartFailed, e))?;
         proc.log_to(log);
         let proto = match spec.protocol {

@@ -6,7 +6,7 @@
 //! Every live process is listed in a [`Registry`]; [`Registry::abort_all`] kills them all
 //! (the runner's stop on Ctrl-C or a finished SPRT), which ends any wait for a line.
 
-use std::collections::HashSet;
+use std::collections::{HashSet, VecDeque};
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::os::unix::process::CommandExt;
@@ -21,11 +21,28 @@ use std::time::{Duration, Instant};
 /// Longest output line kept whole; longer lines are cut and flagged.
 pub const MAX_LINE: usize = 64 * 1024;
 
+/// One output line: its text (without the end of line), when it was read, and whether
+/// it was cut at [`MAX_LINE`].
+#[derive(Debug)]
+struct OutLine {
+    text: String,
+    at: Instant,
+    cut: bool,
+}
+
+/// Which output lines may wait (search reports): the reader holds them and sends them
+/// with the next line that may not, so the game thread wakes once per answer rather
+/// than once per report.
+pub type Defer = fn(&str) -> bool;
+
+/// Most bytes of deferred lines held before they are sent anyway.
+const HOLD_BYTES: usize = 64 * 1024;
+
 /// What the reader thread saw.
 #[derive(Debug)]
 enum Event {
-    /// A line (without its end-of-line), when it was read, and whether it was cut.
-    Line(String, Instant, bool),
+    /// Lines in order: any held ones, then the one that released them.
+    Lines(Vec<OutLine>),
     /// A line on the engine's standard error (only read when logging).
     Stderr(String),
     /// End of output: the engine closed it or exited.
@@ -109,6 +126,7 @@ pub struct Process {
     pid: u32,
     stdin: Option<ChildStdin>,
     rx: Receiver<Event>,
+    pending: VecDeque<OutLine>,
     readers: Vec<JoinHandle<()>>,
     registry: Registry,
     log: Option<BufWriter<File>>,
@@ -119,8 +137,14 @@ pub struct Process {
 
 impl Process {
     /// Starts the program with piped input and output. `log_stderr` also reads its
-    /// standard error (into the I/O log); otherwise standard error is discarded.
-    pub fn spawn(launch: &Launch, registry: &Registry, log_stderr: bool) -> Result<Self, String> {
+    /// standard error (into the I/O log); otherwise standard error is discarded. Lines
+    /// `defer` accepts are delivered with the next line it does not.
+    pub fn spawn(
+        launch: &Launch,
+        registry: &Registry,
+        log_stderr: bool,
+        defer: Defer,
+    ) -> Result<Self, String> {
         let mut cmd = Command::new(&launch.program);
         cmd.args(&launch.args)
             .stdin(Stdio::piped())
@@ -145,10 +169,10 @@ impl Process {
         let (tx, rx) = mpsc::channel();
         let mut readers = Vec::new();
         if let Some(out) = child.stdout.take() {
-            readers.push(spawn_reader(out, tx.clone(), true));
+            readers.push(spawn_reader(out, tx.clone(), Some(defer)));
         }
         if let Some(err) = child.stderr.take() {
-            readers.push(spawn_reader(err, tx.clone(), false));
+            readers.push(spawn_reader(err, tx.clone(), None));
         }
         drop(tx);
         let stdin = child.stdin.take();
@@ -157,6 +181,7 @@ impl Process {
             pid,
             stdin,
             rx,
+            pending: VecDeque::new(),
             readers,
             registry: registry.clone(),
             log: None,
@@ -181,8 +206,12 @@ impl Process {
     }
 
     fn log_line(&mut self, dir: &str, line: &str) {
+        self.log_at(Instant::now(), dir, line);
+    }
+
+    fn log_at(&mut self, at: Instant, dir: &str, line: &str) {
         if let Some(log) = &mut self.log {
-            let t = self.started.elapsed().as_secs_f64();
+            let t = at.saturating_duration_since(self.started).as_secs_f64();
             let _ = writeln!(log, "{t:10.4} {dir} {line}");
         }
     }
@@ -206,6 +235,10 @@ impl Process {
     /// Waits for the next output line until `deadline`.
     pub fn recv(&mut self, deadline: Instant) -> Recv {
         loop {
+            if let Some(l) = self.pending.pop_front() {
+                self.log_at(l.at, "<", &l.text);
+                return Recv::Line(l.text, l.at, l.cut);
+            }
             if self.eof {
                 return Recv::Eof;
             }
@@ -219,10 +252,7 @@ impl Process {
                 self.rx.recv_timeout(wait)
             };
             match ev {
-                Ok(Event::Line(l, at, cut)) => {
-                    self.log_line("<", &l);
-                    return Recv::Line(l, at, cut);
-                }
+                Ok(Event::Lines(v)) => self.pending.extend(v),
                 Ok(Event::Stderr(l)) => self.log_line("!", &l),
                 Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => {
                     self.eof = true;
@@ -237,10 +267,13 @@ impl Process {
     pub fn drain(&mut self) {
         while let Ok(ev) = self.rx.try_recv() {
             match ev {
-                Event::Line(l, _, _) => self.log_line("<", &l),
+                Event::Lines(v) => self.pending.extend(v),
                 Event::Stderr(l) => self.log_line("!", &l),
                 Event::Eof => self.eof = true,
             }
+        }
+        while let Some(l) = self.pending.pop_front() {
+            self.log_at(l.at, "<", &l.text);
         }
     }
 
@@ -315,15 +348,18 @@ pub fn describe_exit(st: ExitStatus) -> String {
     }
 }
 
-/// Reads lines until the end and sends them: stdout lines as [`Event::Line`] followed
-/// by one [`Event::Eof`]; stderr lines as [`Event::Stderr`].
-fn spawn_reader<R>(src: R, tx: Sender<Event>, stdout: bool) -> JoinHandle<()>
+/// Reads lines until the end and sends them: stdout lines (`defer` given) as
+/// [`Event::Lines`], holding deferred ones, followed by one [`Event::Eof`]; stderr
+/// lines as [`Event::Stderr`].
+fn spawn_reader<R>(src: R, tx: Sender<Event>, defer: Option<Defer>) -> JoinHandle<()>
 where
     R: Read + Send + 'static,
 {
     std::thread::spawn(move || {
         let mut reader = BufReader::with_capacity(64 * 1024, src);
         let mut buf = Vec::with_capacity(256);
+        let mut held: Vec<OutLine> = Vec::new();
+        let mut held_bytes = 0;
         loop {
             buf.clear();
             // Read one line, keeping at most MAX_LINE bytes of it.
@@ -348,17 +384,27 @@ where
             while matches!(buf.last(), Some(b'\n' | b'\r')) {
                 buf.pop();
             }
-            let line = String::from_utf8_lossy(&buf).into_owned();
-            let ev = if stdout {
-                Event::Line(line, at, cut)
-            } else {
-                Event::Stderr(line)
+            let text = String::from_utf8_lossy(&buf).into_owned();
+            let Some(defer) = defer else {
+                if tx.send(Event::Stderr(text)).is_err() {
+                    return;
+                }
+                continue;
             };
-            if tx.send(ev).is_err() {
-                return;
+            let wait = !cut && defer(&text);
+            held_bytes += text.len();
+            held.push(OutLine { text, at, cut });
+            if !wait || held_bytes > HOLD_BYTES {
+                held_bytes = 0;
+                if tx.send(Event::Lines(std::mem::take(&mut held))).is_err() {
+                    return;
+                }
             }
         }
-        if stdout {
+        if defer.is_some() {
+            if !held.is_empty() {
+                let _ = tx.send(Event::Lines(held));
+            }
             let _ = tx.send(Event::Eof);
         }
     })
