@@ -59,14 +59,6 @@ const KNOWN_LOOPS: &[&[&str]] = &[
         "src/bot/play.rs",
         "src/bot/session.rs",
     ],
-    &["src/server/conn.rs", "src/server/session.rs"],
-    &[
-        "src/server/core.rs",
-        "src/server/games.rs",
-        "src/server/offers.rs",
-        "src/server/seeks.rs",
-        "src/server/style12.rs",
-    ],
     &[
         "src/protocol/annotate/mod.rs",
         "src/protocol/annotate/writer.rs",
