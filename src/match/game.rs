@@ -205,7 +205,6 @@ pub fn play(ctx: &mut GameContext, engines: [&mut Engine; 2], opening: &Opening)
             start: &opening.board,
             variant: ctx.variant,
             limits: e.spec.limits,
-            color,
         };
         if let Err(f) = e.new_game(&setup) {
             record.end = fault_end(color, &f);

@@ -11,9 +11,11 @@
 //! - [`config`], [`openings`], [`adjudicate`]: what a match is made of;
 //! - [`engine`]: engine processes and the two protocols;
 //! - [`game`]: one game; [`report`], [`pgnout`], [`sample`], [`progress`]: outputs;
-//! - [`runner`]: the whole match; [`cli`]: the command line and the TOML match file.
+//! - [`runner`]: the whole match; [`args`], [`cli`]: the command line and the TOML match
+//!   file.
 
 pub mod adjudicate;
+pub mod args;
 pub mod cli;
 pub mod config;
 pub mod engine;

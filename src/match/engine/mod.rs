@@ -161,8 +161,6 @@ pub struct Setup<'a> {
     pub variant: Variant,
     /// This engine's limits.
     pub limits: Limits,
-    /// Its colour.
-    pub color: Color,
 }
 
 /// One request for a move.
