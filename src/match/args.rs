@@ -120,6 +120,29 @@ pub fn toml_args(text: &str) -> Result<Vec<Group>, String> {
     Ok(groups)
 }
 
+/// A match file for the tests of this layer and of the settings built from it.
+#[cfg(test)]
+pub(crate) const SAMPLE_TOML: &str = r#"
+games = 20
+repeat = true
+gauntlet = false
+pgn = ["out.pgn", 0]
+[each]
+tc = "10+0.1"
+[each.option]
+Hash = 16
+[[engine]]
+cmd = "./wily uci"
+name = "new"
+[[engine]]
+cmd = "./old uci"
+name = "old"
+option = { Threads = 1 }
+[openings]
+file = "book.epd"
+order = "random"
+"#;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,21 +166,7 @@ mod tests {
 
     #[test]
     fn toml_file_becomes_groups() {
-        let text = r#"
-            games = 20
-            repeat = true
-            gauntlet = false
-            pgn = ["out.pgn", 0]
-            [each]
-            tc = "10+0.1"
-            [each.option]
-            Hash = 16
-            [[engine]]
-            cmd = "./wily uci"
-            [[engine]]
-            cmd = "./old uci"
-            option = { Threads = 1 }
-        "#;
+        let text = SAMPLE_TOML;
         let g = toml_args(text).unwrap();
         let shape: Vec<(&str, Vec<&str>)> = g
             .iter()
@@ -172,9 +181,13 @@ mod tests {
             shape,
             vec![
                 ("each", vec!["option.Hash=16", "tc=10+0.1"]),
-                ("engine", vec!["cmd=./wily uci"]),
-                ("engine", vec!["cmd=./old uci", "option.Threads=1"]),
+                ("engine", vec!["cmd=./wily uci", "name=new"]),
+                (
+                    "engine",
+                    vec!["cmd=./old uci", "name=old", "option.Threads=1"]
+                ),
                 ("games", vec!["20"]),
+                ("openings", vec!["file=book.epd", "order=random"]),
                 ("pgn", vec!["out.pgn", "0"]),
                 ("repeat", vec![]),
             ]

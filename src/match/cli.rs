@@ -604,26 +604,7 @@ mod tests {
     }
     #[test]
     fn settings_from_a_toml_file() {
-        let text = r#"
-            games = 20
-            repeat = true
-            gauntlet = false
-            pgn = ["out.pgn", 0]
-            [each]
-            tc = "10+0.1"
-            [each.option]
-            Hash = 16
-            [[engine]]
-            cmd = "./wily uci"
-            name = "new"
-            [[engine]]
-            cmd = "./old uci"
-            name = "old"
-            option = { Threads = 1 }
-            [openings]
-            file = "book.epd"
-            order = "random"
-        "#;
+        let text = crate::r#match::args::SAMPLE_TOML;
         let groups = toml_args(text).unwrap();
         let s = settings_from_groups(&groups).unwrap();
         assert_eq!(s.games, 20);

@@ -354,6 +354,34 @@ impl Engine {
     }
 }
 
+/// Sends each engine option as `line(name, value)` (a button when the value is empty),
+/// warning about names `listed` says the engine did not announce (they are sent anyway).
+pub(crate) fn send_options(
+    proc: &mut Process,
+    spec: &EngineSpec,
+    options: &[(String, String)],
+    listed: impl Fn(&str) -> bool,
+    line: impl Fn(&str, Option<&str>) -> String,
+    warnings: &mut Vec<String>,
+) -> Result<(), Fault> {
+    let proto = match spec.protocol {
+        Protocol::Uci => "UCI",
+        Protocol::Xboard => "xboard",
+    };
+    for (name, value) in options {
+        if !listed(name) {
+            warnings.push(format!(
+                "{} does not list the {proto} option '{name}' (sent anyway)",
+                spec.name
+            ));
+        }
+        let text = line(name, (!value.is_empty()).then_some(value.as_str()));
+        proc.send(&text)
+            .map_err(|e| Fault::new(FaultKind::StartFailed, e))?;
+    }
+    Ok(())
+}
+
 /// Seconds with the shortest form, for messages.
 pub(crate) fn secs(d: Duration) -> String {
     format_seconds(Duration::from_millis(d.as_millis() as u64))

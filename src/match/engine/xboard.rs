@@ -7,7 +7,7 @@
 
 use super::process::Process;
 use super::uci::timeout_fault;
-use super::{secs, Fault, FaultKind, PlyText, Reader, Reply, Score, Setup, Turn};
+use super::{secs, send_options, Fault, FaultKind, PlyText, Reader, Reply, Score, Setup, Turn};
 use crate::chess::fen::to_fen;
 use crate::chess::parse_any_move;
 use crate::r#match::config::{EngineSpec, Variant};
@@ -282,20 +282,17 @@ impl Xboard {
         if let Some(c) = spec.cores {
             proc.send(&format!("cores {c}")).map_err(io)?;
         }
-        for (name, value) in &spec.options {
-            if !options.iter().any(|o| o == name) {
-                x.warnings.push(format!(
-                    "{} does not list the xboard option '{name}' (sent anyway)",
-                    spec.name
-                ));
-            }
-            let line = if value.is_empty() {
-                format!("option {name}")
-            } else {
-                format!("option {name}={value}")
-            };
-            proc.send(&line).map_err(io)?;
-        }
+        send_options(
+            proc,
+            spec,
+            &spec.options,
+            |n| options.iter().any(|o| o == n),
+            |n, v| match v {
+                Some(v) => format!("option {n}={v}"),
+                None => format!("option {n}"),
+            },
+            &mut x.warnings,
+        )?;
         x.sync(proc)
             .map_err(|f| Fault::new(FaultKind::StartFailed, f.detail))?;
         Ok(x)
