@@ -7,7 +7,7 @@
 
 use super::record::GameRecord;
 use crate::engine::{Limits, SearchInfo, SearchResult};
-use crate::ics::lists::ServerTitles;
+use crate::lists::ServerTitles;
 use cozy_chess::{Board, Color, Move};
 use std::time::Instant;
 

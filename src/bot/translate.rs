@@ -5,7 +5,7 @@
 use super::input::{BoardUpdate, Challenge, EndKind, OfferKind, Relation, ServerEvent};
 use crate::chess::fen::parse_fen;
 use crate::ics::events::{self, ChatKind, EndReason, Event, Rating};
-use crate::ics::lists::ServerTitles;
+use crate::lists::ServerTitles;
 use cozy_chess::Board;
 use std::time::Instant;
 

@@ -2,7 +2,7 @@
 //! from the opponent's class (lists, then server titles) and `[opponents]`.
 
 use crate::config::OpponentsSection;
-use crate::ics::lists::{Category, OpponentClass};
+use crate::lists::{Category, OpponentClass};
 
 /// How wily treats one opponent for a whole game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

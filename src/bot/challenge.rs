@@ -3,7 +3,7 @@
 //! `[accept]`, and the recent games against each opponent.
 
 use crate::config::{AcceptSection, DeclineMessages};
-use crate::ics::lists::Category;
+use crate::lists::Category;
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
