@@ -61,15 +61,6 @@ const KNOWN_LOOPS: &[&[&str]] = &[
     ],
     &["src/server/conn.rs", "src/server/session.rs"],
     &[
-        "src/match/adjudicate.rs",
-        "src/match/config.rs",
-        "src/match/engine/mod.rs",
-        "src/match/engine/uci.rs",
-        "src/match/engine/xboard.rs",
-        "src/match/game.rs",
-        "src/match/sample.rs",
-    ],
-    &[
         "src/server/core.rs",
         "src/server/games.rs",
         "src/server/offers.rs",

@@ -5,10 +5,11 @@
 
 use super::adjudicate::{DrawRule, ResignRule, Rules};
 use super::args::{group_args, toml_args, Group};
-use super::config::{EngineSpec, MatchSettings, PgnSpec, Protocol, ScoreView, Tournament, Variant};
+use super::config::{EngineSpec, PgnSpec, Protocol, ScoreView, Tournament, Variant};
 use super::engine::process::Launch;
 use super::openings::{parse_frc_range, OpeningSpec, Order};
 use super::sample::SampleSpec;
+use super::settings::MatchSettings;
 use super::sprt::{EloModel, SprtSpec};
 use super::timecontrol::{parse_seconds, Limits};
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 //! clocks or limits, reading `info` lines for the score and `bestmove` for the move.
 
 use super::process::Process;
-use super::{secs, send_options, Fault, FaultKind, Reader, Reply, Score, Setup, Turn};
+use super::types::{secs, send_options, Fault, FaultKind, Reader, Reply, Score, Setup, Turn};
 use crate::chess::fen::to_fen;
 use crate::chess::move_from_uci;
 use crate::r#match::config::{EngineSpec, Variant};

@@ -6,8 +6,10 @@
 //! engine set `san=1`), reading `move` and the thinking output for the score.
 
 use super::process::Process;
+use super::types::{
+    secs, send_options, Fault, FaultKind, PlyText, Reader, Reply, Score, Setup, Turn,
+};
 use super::uci::timeout_fault;
-use super::{secs, send_options, Fault, FaultKind, PlyText, Reader, Reply, Score, Setup, Turn};
 use crate::chess::fen::to_fen;
 use crate::chess::parse_any_move;
 use crate::r#match::config::{EngineSpec, Variant};
