@@ -10,7 +10,7 @@
 //! without a score breaks the engine's run.
 
 use super::engine::Score;
-use super::game::Outcome;
+use super::outcome::Outcome;
 use cozy_chess::{Board, Color};
 use std::sync::Arc;
 
