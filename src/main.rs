@@ -103,7 +103,7 @@ enum Command {
     /// Run the local chess server (FICS dialect) for offline play and tests.
     Serve {
         /// Port to listen on (0: any free port).
-        #[arg(long, default_value_t = wily::ics::server::DEFAULT_PORT)]
+        #[arg(long, default_value_t = wily::server::DEFAULT_PORT)]
         port: u16,
         /// Accounts file: `handle password [flags]` a line.
         #[arg(long)]
@@ -127,7 +127,7 @@ fn serve(
     auto_flag: bool,
     idle_minutes: Option<u64>,
 ) -> Result<(), String> {
-    wily::ics::server::serve_cli(port, accounts.as_deref(), bind, auto_flag, idle_minutes)
+    wily::server::serve_cli(port, accounts.as_deref(), bind, auto_flag, idle_minutes)
         .map_err(|e| e.to_string())
 }
 
@@ -206,7 +206,7 @@ fn main() -> ExitCode {
             games,
             wire_debug,
             quiet,
-        }) => wily::ics::bot::app::ics_cli(wily::ics::bot::app::IcsArgs {
+        }) => wily::bot::app::ics_cli(wily::bot::app::IcsArgs {
             config,
             local,
             games,

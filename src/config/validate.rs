@@ -1,7 +1,7 @@
 //! Range and consistency checks for a parsed [`Config`]; every problem names its key.
 
 use super::{Config, Problem, SeekAd};
-use crate::ics::lists::valid_handle;
+use crate::bot::lists::valid_handle;
 
 struct Checker {
     problems: Vec<Problem>,

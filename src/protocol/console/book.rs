@@ -5,9 +5,9 @@
 
 use super::{CmdResult, Console, Flow};
 use crate::book::{Book, BookPaths, ChooseHooks, LearnedValues, NoLearning};
+use crate::bot::lists::OpponentLists;
 use crate::engine::eval::Evaluator;
 use crate::engine::Engine;
-use crate::ics::lists::OpponentLists;
 use crate::learn::Learner;
 use cozy_chess::{Board, Move};
 use std::time::Duration;

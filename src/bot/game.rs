@@ -5,9 +5,9 @@
 use super::input::{BoardUpdate, EndKind, FinishedGame};
 use super::policy::{Clocks, GamePolicy};
 use super::record::{time_control, GameRecord, RecordedMove};
+use crate::bot::talk::Talker;
 use crate::chess::fen::to_fen;
 use crate::chess::san::{parse_ics_verbose, to_san};
-use crate::ics::talk::Talker;
 use cozy_chess::{Board, Color, Move, Piece};
 use std::time::Instant;
 
@@ -320,10 +320,10 @@ impl PlayedGame {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bot::input::Relation;
+    use crate::bot::lists::{Category, OpponentClass};
+    use crate::bot::opponent::OpponentProfile;
     use crate::config::OpponentsSection;
-    use crate::ics::bot::input::Relation;
-    use crate::ics::bot::opponent::OpponentProfile;
-    use crate::ics::lists::{Category, OpponentClass};
 
     fn update(fen: &str, verbose: Option<&str>) -> BoardUpdate {
         BoardUpdate {

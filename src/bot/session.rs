@@ -2,23 +2,23 @@
 //! of its own (the caller passes `now`). Login → idle/seeking → playing | observing.
 //!
 //! This file holds the session itself, login, seeking, challenges, tells and timers; the
-//! game in progress is handled in [`crate::ics::bot::play`], observing in
-//! [`crate::ics::bot::observe`], operator commands in [`crate::ics::bot::command`].
+//! game in progress is handled in [`crate::bot::play`], observing in
+//! [`crate::bot::observe`], operator commands in [`crate::bot::command`].
 
+use crate::bot::challenge::{judge, ChallengeInfo, OpponentHistory};
+use crate::bot::game::PlayedGame;
+use crate::bot::hooks::BookSource;
+use crate::bot::input::{Action, Challenge, Input, ServerEvent};
+use crate::bot::lists::{valid_handle, OpponentLists, ServerTitles};
+use crate::bot::observe::Observer;
+use crate::bot::operator;
+use crate::bot::talk::Report;
 use crate::config::{Config, Dialect, SeekColor};
-use crate::ics::bot::challenge::{judge, ChallengeInfo, OpponentHistory};
-use crate::ics::bot::game::PlayedGame;
-use crate::ics::bot::hooks::BookSource;
-use crate::ics::bot::input::{Action, Challenge, Input, ServerEvent};
-use crate::ics::bot::observe::Observer;
-use crate::ics::bot::operator;
-use crate::ics::lists::{valid_handle, OpponentLists, ServerTitles};
-use crate::ics::talk::Report;
 use cozy_chess::{Board, Move};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-pub use crate::ics::bot::input::{BoardUpdate, MoveSource, Relation};
+pub use crate::bot::input::{BoardUpdate, MoveSource, Relation};
 
 /// What a running search is for.
 #[derive(Debug, Clone, PartialEq)]
@@ -84,7 +84,7 @@ pub struct Session {
     pub(crate) adjourned: Option<PlayedGame>,
     /// When the adjourned game started waiting (seeks wait a while for it).
     pub(crate) adjourned_at: Option<Instant>,
-    pub(crate) start_info: Option<crate::ics::bot::play::StartInfo>,
+    pub(crate) start_info: Option<crate::bot::play::StartInfo>,
     pub(crate) ratings: HashMap<String, u32>,
     pub(crate) titles: HashMap<String, ServerTitles>,
     pub(crate) history: OpponentHistory,

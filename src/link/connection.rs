@@ -5,8 +5,8 @@
 //! out and notices a dead connection.
 //!
 //! ```no_run
-//! # async fn demo() -> Result<(), wily::ics::connection::ConnectError> {
-//! use wily::ics::connection::{connect, ConnectConfig};
+//! # async fn demo() -> Result<(), wily::link::connection::ConnectError> {
+//! use wily::link::connection::{connect, ConnectConfig};
 //! use wily::ics::login::Login;
 //! let (conn, mut events) = connect(ConnectConfig::new("127.0.0.1", 5000, Login::Guest)).await?;
 //! conn.send("sought").ok();
@@ -33,7 +33,7 @@ use crate::ics::outqueue::{OutLine, OutQueue, RateLimit};
 use crate::ics::parse::ClockUnit;
 use crate::ics::pipeline::{Output, Pipeline, PipelineOptions};
 use crate::ics::timeseal;
-use crate::ics::wirelog::WireLog;
+use crate::link::wirelog::WireLog;
 
 /// A write that does not finish in this time means the connection is gone.
 const WRITE_TIMEOUT: Duration = Duration::from_secs(30);

@@ -1,6 +1,6 @@
 //! The server bot's parts: opponent profiles, draw/resign policy, challenge filters,
 //! talk, records, operators, observing and the reconnect supervisor. The state machine
-//! that ties them together is [`crate::ics::session`].
+//! that ties them together is [`session`].
 
 pub mod app;
 pub mod brain;
@@ -11,6 +11,7 @@ pub mod game;
 pub mod hooks;
 pub mod input;
 pub mod learning;
+pub mod lists;
 pub mod local;
 pub mod logging;
 pub mod observe;
@@ -20,6 +21,8 @@ pub mod play;
 pub mod policy;
 pub mod reconnect;
 pub mod record;
+pub mod session;
+pub mod talk;
 pub mod translate;
 
 #[cfg(test)]

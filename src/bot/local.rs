@@ -5,11 +5,12 @@
 
 use crate::config::{Config, SeekAd, SeekColor};
 use crate::engine::{Engine, EngineOptions, Limits, SearchRequest};
-use crate::ics::server::{
+use crate::ics::{Dialect, Login, Password};
+use crate::link::ConnectConfig;
+use crate::server::{
     self, sparring_player, Account, MoveChooser, ServerConfig, ServerHandle, SparringPolicy,
     SparringReport,
 };
-use crate::ics::{ConnectConfig, Dialect, Login, Password};
 use rand::distributions::Alphanumeric;
 use rand::Rng;
 use std::sync::{Arc, Mutex};

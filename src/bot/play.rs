@@ -7,11 +7,11 @@ use super::input::{Action, BoardUpdate, EndKind, MoveSource, OfferKind, Relation
 use super::opponent::OpponentProfile;
 use super::policy::{GamePolicy, MATE_CP};
 use super::record::move_comment;
+use crate::bot::session::{ActiveSearch, Purpose, Session};
+use crate::bot::talk::{Report, TalkBound, TalkScore, Talker};
 use crate::chess::san::to_ics_move;
 use crate::engine::time::TimeManager;
 use crate::engine::{Bound, Limits, Score, SearchInfo, SearchResult};
-use crate::ics::session::{ActiveSearch, Purpose, Session};
-use crate::ics::talk::{Report, TalkBound, TalkScore, Talker};
 use cozy_chess::{Board, Color};
 use std::time::{Duration, Instant};
 
@@ -121,7 +121,7 @@ impl Session {
             if !hello.trim().is_empty() {
                 out.push(Action::Send(format!(
                     "say {}",
-                    crate::ics::session::sanitize(&hello)
+                    crate::bot::session::sanitize(&hello)
                 )));
             }
         }
@@ -676,7 +676,7 @@ impl Session {
             if !bye.trim().is_empty() && kind != EndKind::Aborted {
                 out.push(Action::Send(format!(
                     "say {}",
-                    crate::ics::session::sanitize(&bye)
+                    crate::bot::session::sanitize(&bye)
                 )));
             }
             let f = g.finish(&self.site, result, kind, text);
