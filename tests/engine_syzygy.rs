@@ -5,36 +5,13 @@
 //! and a missing or truncated table reported while the engine goes on.
 
 mod scratch;
+mod syzygy_support;
 
 use cozy_chess::{Board, GameStatus, Move};
-use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard};
+use std::path::Path;
+use syzygy_support::{serial, syzygy_dir};
 use wily::engine::tablebase::{self, Wdl};
 use wily::engine::{Engine, EngineOptions, Limits, Score, SearchRequest, SearchResult, TB_WIN};
-
-/// Loaded tables are per process: the tests take turns.
-static SERIAL: Mutex<()> = Mutex::new(());
-
-fn serial() -> MutexGuard<'static, ()> {
-    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-fn syzygy_dir() -> Option<PathBuf> {
-    let base = match std::env::var_os("WILY_SHARED") {
-        Some(p) => PathBuf::from(p),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"),
-    };
-    let dir = base.join("data/syzygy");
-    if dir.join("KQvK.rtbw").is_file() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "SKIP: Syzygy tables not found at {} (set WILY_SHARED)",
-            dir.display()
-        );
-        None
-    }
-}
 
 fn engine_with(dir: &Path, threads: usize) -> Engine {
     let mut e = Engine::new(EngineOptions {

@@ -4,24 +4,12 @@
 //! shown, and a folder without tables is an error the session survives.
 
 mod console_child;
+mod syzygy_support;
 use console_child::Wily;
-use std::path::PathBuf;
 
-fn syzygy_dir() -> Option<String> {
-    let base = match std::env::var_os("WILY_SHARED") {
-        Some(p) => PathBuf::from(p),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"),
-    };
-    let dir = base.join("data/syzygy");
-    if dir.join("KQvK.rtbw").is_file() {
-        Some(dir.to_string_lossy().into_owned())
-    } else {
-        eprintln!(
-            "SKIP: Syzygy tables not found at {} (set WILY_SHARED)",
-            dir.display()
-        );
-        None
-    }
+/// The shared tables' folder as text, for the commands.
+fn tables() -> Option<String> {
+    syzygy_support::syzygy_dir().map(|d| d.to_string_lossy().into_owned())
 }
 
 /// KQvK, won in 15 plies (tablebase score 20000 - 15).
@@ -29,7 +17,7 @@ const KQK: &str = "4k3/8/8/8/8/8/8/3QK3 w - - 0 1";
 
 #[test]
 fn uci_syzygy_options_scores_and_tbhits() {
-    let Some(dir) = syzygy_dir() else { return };
+    let Some(dir) = tables() else { return };
     let mut w = Wily::spawn_in_scratch(&["uci"], "tb-uci");
     w.send("uci");
     w.expect("option name SyzygyPath type string", 10);
@@ -61,7 +49,7 @@ fn uci_syzygy_options_scores_and_tbhits() {
 
 #[test]
 fn xboard_egtpath_and_post_output() {
-    let Some(dir) = syzygy_dir() else { return };
+    let Some(dir) = tables() else { return };
     let mut w = Wily::spawn_in_scratch(&["xboard"], "tb-xboard");
     w.send("xboard");
     w.send("protover 2");
@@ -88,7 +76,7 @@ fn xboard_egtpath_and_post_output() {
 
 #[test]
 fn console_tbpath_egtb_and_the_stats_line() {
-    let Some(dir) = syzygy_dir() else { return };
+    let Some(dir) = tables() else { return };
     let mut w = Wily::spawn_in_scratch(&[], "tb-console");
     w.send("egtb");
     w.expect("none loaded", 10);

@@ -526,4 +526,6 @@ fn load(source: &str) -> Result<Tablebases, String> {
 }
 
 #[cfg(test)]
+mod testdir;
+#[cfg(test)]
 mod tests;

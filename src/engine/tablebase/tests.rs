@@ -4,31 +4,8 @@
 
 use super::*;
 use crate::chess::parse_fen;
-use std::sync::Mutex;
 
-/// The loaded tables are process-wide: tests that load tables run one at a time.
-static SERIAL: Mutex<()> = Mutex::new(());
-
-fn serial() -> std::sync::MutexGuard<'static, ()> {
-    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-fn syzygy_dir() -> Option<PathBuf> {
-    let base = match std::env::var_os("WILY_SHARED") {
-        Some(p) => PathBuf::from(p),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"),
-    };
-    let dir = base.join("data/syzygy");
-    if dir.join("KQvK.rtbw").is_file() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "SKIP: Syzygy tables not found at {} (set WILY_SHARED)",
-            dir.display()
-        );
-        None
-    }
-}
+use super::testdir::{serial, syzygy_dir};
 
 fn board(fen: &str) -> Board {
     parse_fen(fen).expect(fen)
