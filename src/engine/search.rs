@@ -15,7 +15,6 @@ use super::movelist::NULL_MOVE;
 use super::movepick::{MoveList, MovePicker, OrderContext};
 use super::see::{captured_piece, is_capture, see_ge_known};
 use super::tablebase::Tablebases;
-use super::tbsearch::TbOutcome;
 use super::threads::Shared;
 use super::tt::{TranspositionTable, TtBound};
 use super::types::{Bound, InfoCallback, INF, MATE, MAX_PLY, NO_EVAL, TB_WIN_BOUND};
@@ -57,6 +56,16 @@ impl LmrTable {
     pub fn get(&self, depth: i32, moves: usize) -> i32 {
         self.table[(depth.clamp(0, 63)) as usize][moves.min(63)]
     }
+}
+
+/// What a tablebase probe means for a node (see `tbsearch.rs`).
+pub(crate) enum TbOutcome {
+    /// The node's value: return it.
+    Cut(i32),
+    /// The value is at least this (a win not yet proven by mate).
+    Floor(i32),
+    /// The value is at most this (a loss).
+    Ceiling(i32),
 }
 
 /// Per-ply scratch data of the current path.

@@ -9,21 +9,11 @@
 //! otherwise a principal-variation node searches on with the result as a floor (win) or
 //! a ceiling (loss).
 
-use super::search::Searcher;
+use super::search::{Searcher, TbOutcome};
 use super::tablebase::Wdl;
 use super::tt::TtBound;
 use super::types::{MAX_PLY, NO_EVAL, TB_WIN};
 use cozy_chess::Board;
-
-/// What a tablebase probe means for the node.
-pub(crate) enum TbOutcome {
-    /// The node's value: return it.
-    Cut(i32),
-    /// The value is at least this (a win not yet proven by mate).
-    Floor(i32),
-    /// The value is at most this (a loss).
-    Ceiling(i32),
-}
 
 impl<'a> Searcher<'a> {
     /// Probes `board` (reached by a zeroing move) when the tables and the depth allow.

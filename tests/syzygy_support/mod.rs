@@ -3,4 +3,8 @@
 
 #![allow(dead_code)]
 
-include!("../../src/engine/tablebase/testdir.rs");
+#[path = "../../src/engine/tablebase/testdir.rs"]
+mod testdir;
+
+#[allow(unused_imports)]
+pub use testdir::{serial, syzygy_dir};
