@@ -16,6 +16,7 @@ mod qsearch;
 mod root;
 pub mod search;
 pub mod see;
+pub mod shared;
 pub mod tablebase;
 mod tablemem;
 mod tbsearch;
