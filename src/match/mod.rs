@@ -8,7 +8,7 @@
 //!
 //! Layout, each depending only on those above it:
 //! - [`timecontrol`], [`stats`], [`sprt`], [`schedule`]: pure data and formulas;
-//! - [`config`], [`openings`], [`adjudicate`]: what a match is made of;
+//! - [`config`], [`openings`], [`adjudicate`], [`syzygy`]: what a match is made of;
 //! - [`engine`]: engine processes and the two protocols;
 //! - [`game`]: one game; [`report`], [`pgnout`], [`sample`], [`progress`]: outputs;
 //! - [`runner`]: the whole match; [`cli`]: the command line and the TOML match file.
@@ -28,6 +28,7 @@ pub mod schedule;
 mod signal;
 pub mod sprt;
 pub mod stats;
+pub mod syzygy;
 pub mod timecontrol;
 
 /// The summary printed at the end of a match.

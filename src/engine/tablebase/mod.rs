@@ -528,4 +528,6 @@ fn load(source: &str) -> Result<Tablebases, String> {
 #[cfg(test)]
 mod testdir;
 #[cfg(test)]
+pub(crate) use testdir::{serial as test_serial, syzygy_dir as test_tables};
+#[cfg(test)]
 mod tests;
