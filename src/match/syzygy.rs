@@ -5,7 +5,7 @@
 //! DTZ table is missing.
 
 use super::adjudicate::{Tablebase, Wdl};
-use crate::engine::tablebase::{self, Tablebases, Wdl as TbWdl};
+use crate::engine::tablebase::{self, Tablebases};
 use cozy_chess::Board;
 use std::sync::Arc;
 
@@ -32,16 +32,6 @@ impl SyzygyAdjudicator {
     }
 }
 
-fn convert(w: TbWdl) -> Wdl {
-    match w {
-        TbWdl::Loss => Wdl::Loss,
-        TbWdl::BlessedLoss => Wdl::BlessedLoss,
-        TbWdl::Draw => Wdl::Draw,
-        TbWdl::CursedWin => Wdl::CursedWin,
-        TbWdl::Win => Wdl::Win,
-    }
-}
-
 impl Tablebase for SyzygyAdjudicator {
     fn max_pieces(&self) -> u32 {
         self.tables.largest()
@@ -56,9 +46,7 @@ impl Tablebase for SyzygyAdjudicator {
                 .probe_root(board)
                 .and_then(|moves| moves.iter().map(|m| m.wdl).max())
         };
-        counted
-            .or_else(|| self.tables.probe_wdl(board))
-            .map(convert)
+        counted.or_else(|| self.tables.probe_wdl(board))
     }
 }
 
