@@ -58,6 +58,7 @@ const KNOWN_LOOPS: &[&[&str]] = &[
         "src/protocol/annotate/mod.rs",
         "src/protocol/annotate/writer.rs",
         "src/protocol/console/book.rs",
+        "src/protocol/console/cmd_egtb.rs",
         "src/protocol/console/cmd_eval.rs",
         "src/protocol/console/cmd_files.rs",
         "src/protocol/console/cmd_game.rs",
