@@ -7,9 +7,11 @@
 //! Nothing here panics on a bad file: every problem comes back as a [`ConfigError`].
 
 mod sections;
+mod strength;
 mod validate;
 
 pub use sections::*;
+pub use strength::{RatingRule, StrengthSection};
 pub use validate::Problem;
 
 use std::fmt;
