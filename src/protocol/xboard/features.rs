@@ -14,7 +14,7 @@ pub const OPT_CLEAR: &str = "Clear Hash";
 pub const OPT_SYZYGY_DEPTH: &str = "Syzygy probe depth";
 pub const OPT_SYZYGY_50: &str = "Syzygy 50-move rule";
 /// Strength limiting: 0 is full strength, else the Elo of the level (800 to 2600).
-pub const OPT_ELO: &str = "Strength (Elo, 0 = full)";
+pub const OPT_ELO: &str = "Strength (Elo, 0 off)";
 
 /// Current values shown as option defaults.
 pub struct OptionValues {
@@ -110,7 +110,7 @@ mod tests {
             "Hash (MB) -spin 64",
             "egt=\"syzygy\"",
             "Syzygy probe depth -spin 1",
-            "Strength (Elo, 0 = full) -spin 0 0 2600",
+            "Strength (Elo, 0 off) -spin 0 0 2600",
         ] {
             assert!(all.contains(f), "{f} missing");
         }
