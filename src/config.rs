@@ -11,7 +11,7 @@ mod strength;
 mod validate;
 
 pub use sections::*;
-pub use strength::{RatingRule, StrengthSection};
+pub use strength::{RatingRule, StrengthSection, ELO_RANGE};
 pub use validate::Problem;
 
 use std::fmt;

@@ -63,6 +63,7 @@ const KNOWN_LOOPS: &[&[&str]] = &[&[
     "src/protocol/console/cmd_game.rs",
     "src/protocol/console/cmd_info.rs",
     "src/protocol/console/cmd_settings.rs",
+    "src/protocol/console/cmd_skill.rs",
     "src/protocol/console/cmd_tools.rs",
     "src/protocol/console/commands.rs",
     "src/protocol/console/mod.rs",

@@ -61,6 +61,11 @@ fn the_same_seed_gives_the_same_moves_and_another_seed_differs() {
 }
 
 #[test]
+fn the_bot_configuration_accepts_the_engine_range() {
+    assert_eq!(wily::config::ELO_RANGE, (ELO_MIN, ELO_MAX));
+}
+
+#[test]
 fn a_limited_search_respects_the_level_limits() {
     let p = SkillParams::for_elo(ELO_MIN);
     let mut e = engine(Some(ELO_MIN), 3);

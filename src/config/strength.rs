@@ -4,8 +4,9 @@
 use crate::lists::{Category, OpponentClass};
 use serde::Deserialize;
 
-/// Lowest and highest Elo a level can ask for (the engine's range).
-const ELO_RANGE: (u32, u32) = (crate::engine::skill::ELO_MIN, crate::engine::skill::ELO_MAX);
+/// Lowest and highest Elo a level can ask for: the engine's `skill::ELO_MIN` and
+/// `ELO_MAX` (config sits below the engine; `tests/strength.rs` checks they agree).
+pub const ELO_RANGE: (u32, u32) = (800, 2600);
 
 /// `[strength]`. The first setting that applies wins: the opponent's S-list entry
 /// (`special`), the list or title class (`gm`, `im`, `computer`), the `below_rating`
