@@ -15,9 +15,16 @@ use super::sink::{Sink, Term};
 use super::tables::{file_bb, relative_rank, FORWARD_RANKS, KING_ZONE};
 
 /// Shelter and storm for a king of `color` standing on `ksq`, over the three files around
-/// it (b-g as the middle one).
+/// it (b-g as the middle one). `used` is shown every weight added.
 #[inline(always)]
-fn shelter(p: &EvalParams, color: Color, ksq: usize, own: u64, opp: u64) -> S {
+fn shelter(
+    p: &EvalParams,
+    color: Color,
+    ksq: usize,
+    own: u64,
+    opp: u64,
+    mut used: impl FnMut(&S),
+) -> S {
     let us = color as usize;
     let centre = (ksq & 7).clamp(1, 6);
     let kr = relative_rank(color, ksq);
@@ -41,6 +48,7 @@ fn shelter(p: &EvalParams, color: Color, ksq: usize, own: u64, opp: u64) -> S {
         } else {
             distance(nearest(ours))
         };
+        used(&p.king_shield[shield_idx]);
         total += p.king_shield[shield_idx];
         let theirs = opp & ahead;
         if theirs != 0 {
@@ -51,11 +59,13 @@ fn shelter(p: &EvalParams, color: Color, ksq: usize, own: u64, opp: u64) -> S {
                 Color::White => sq - 8,
                 Color::Black => sq + 8,
             };
-            total += if ours & (1u64 << stop) != 0 {
-                p.king_storm_blocked[distance(sq)]
+            let storm = if ours & (1u64 << stop) != 0 {
+                &p.king_storm_blocked[distance(sq)]
             } else {
-                p.king_storm[distance(sq)]
+                &p.king_storm[distance(sq)]
             };
+            used(storm);
+            total += *storm;
         }
     }
     total
@@ -95,31 +105,53 @@ const SHELTER_SQUARE: [u8; 64] = {
 /// the squares castling would take it to.
 #[inline(always)]
 pub(crate) fn best_shelter(p: &EvalParams, board: &Board, color: Color, ksq: usize) -> S {
+    best_shelter_square(p, board, color, ksq).0
+}
+
+/// `best_shelter`, with the weights of the shelter chosen counted in `sink` (the trace's
+/// and the tuner's form).
+pub(crate) fn best_shelter_counted<K: Sink>(
+    p: &EvalParams,
+    board: &Board,
+    color: Color,
+    ksq: usize,
+    sink: &mut K,
+) -> S {
+    let (best, square) = best_shelter_square(p, board, color, ksq);
+    let own = board.colored_pieces(color, Piece::Pawn).0;
+    let opp = board.colored_pieces(!color, Piece::Pawn).0;
+    shelter(p, color, square, own, opp, |w| sink.count(color, w, 1));
+    best
+}
+
+/// The best shelter and the square it is for.
+#[inline(always)]
+fn best_shelter_square(p: &EvalParams, board: &Board, color: Color, ksq: usize) -> (S, usize) {
     match color {
         Color::White => best_shelter_of::<0>(p, board, ksq),
         Color::Black => best_shelter_of::<1>(p, board, ksq),
     }
 }
 
-/// `best_shelter` for the colour of index `US`, a constant in the shelter code.
+/// `best_shelter_square` for the colour of index `US`, a constant in the shelter code.
 #[inline(never)]
-fn best_shelter_of<const US: usize>(p: &EvalParams, board: &Board, ksq: usize) -> S {
+fn best_shelter_of<const US: usize>(p: &EvalParams, board: &Board, ksq: usize) -> (S, usize) {
     let color = if US == 0 { Color::White } else { Color::Black };
     let own = board.colored_pieces(color, Piece::Pawn).0;
     let opp = board.colored_pieces(!color, Piece::Pawn).0;
-    let mut best = shelter(p, color, ksq, own, opp);
+    let mut best = (shelter(p, color, ksq, own, opp, |_| ()), ksq);
     let rights = board.castle_rights(color);
     let back = if color == Color::White { 0 } else { 56 };
     if rights.short.is_some() {
-        let alt = shelter(p, color, back + 6, own, opp);
-        if alt.mg > best.mg {
-            best = alt;
+        let alt = shelter(p, color, back + 6, own, opp, |_| ());
+        if alt.mg > best.0.mg {
+            best = (alt, back + 6);
         }
     }
     if rights.long.is_some() {
-        let alt = shelter(p, color, back + 2, own, opp);
-        if alt.mg > best.mg {
-            best = alt;
+        let alt = shelter(p, color, back + 2, own, opp, |_| ());
+        if alt.mg > best.0.mg {
+            best = (alt, back + 2);
         }
     }
     best
@@ -128,26 +160,35 @@ fn best_shelter_of<const US: usize>(p: &EvalParams, board: &Board, ksq: usize) -
 /// Danger to the king of `color` from the enemy pieces recorded in `m`. The common "no
 /// attack" answer is decided inline; the rest is `attack_danger`.
 #[inline(always)]
-fn danger(p: &EvalParams, board: &Board, color: Color, m: &Maps) -> i32 {
+fn danger<K: Sink>(p: &EvalParams, board: &Board, color: Color, m: &Maps, sink: &mut K) -> i32 {
     let attackers = m.zone_attackers[color as usize ^ 1];
     let enemy_queen = board.colored_pieces(!color, Piece::Queen).0 != 0;
     if attackers < 2 && !(attackers == 1 && enemy_queen) {
         return 0;
     }
-    attack_danger(p, board, color, m, enemy_queen)
+    attack_danger(p, board, color, m, enemy_queen, sink)
 }
 
 /// `danger` once the king zone is attacked by two pieces, or by one with a queen on board.
 #[inline(never)]
-fn attack_danger(p: &EvalParams, board: &Board, color: Color, m: &Maps, enemy_queen: bool) -> i32 {
+fn attack_danger<K: Sink>(
+    p: &EvalParams,
+    board: &Board,
+    color: Color,
+    m: &Maps,
+    enemy_queen: bool,
+    sink: &mut K,
+) -> i32 {
     let us = color as usize;
     let them = us ^ 1;
     let k = m.kings[us];
     let ksq = square(k);
     let mut d = m.zone_weight[them] + p.king_zone_attack * m.zone_hits[them];
+    sink.count(color, &p.king_zone_attack, m.zone_hits[them]);
     let zone = KING_ZONE[us][k];
     let weak = zone & m.all[them] & !m.all_no_king[us];
     d += p.king_weak_square * weak.count_ones() as i32;
+    sink.count(color, &p.king_weak_square, weak.count_ones() as i32);
 
     let occ = board.occupied();
     let safe = !board.colors(!color).0 & !m.all[us];
@@ -163,11 +204,14 @@ fn attack_danger(p: &EvalParams, board: &Board, color: Color, m: &Maps, enemy_qu
     for (piece, from) in checks {
         if from & m.by[them][piece as usize] & safe != 0 {
             d += p.king_safe_check[piece as usize];
+            sink.count(color, &p.king_safe_check[piece as usize], 1);
         }
     }
     if !enemy_queen {
         d -= p.king_no_queen;
+        sink.count(color, &p.king_no_queen, -1);
     }
+    sink.danger(color);
     d.clamp(0, p.king_danger_max.max(0))
 }
 
@@ -197,7 +241,7 @@ fn king_safety_of<K: Sink>(
     sink: &mut K,
 ) {
     let cover = shelter[color as usize];
-    let d = danger(p, board, color, m);
+    let d = danger(p, board, color, m, sink);
     // No danger (the common case) costs nothing; skipping the divisions gives the
     // same zero.
     let penalty = if d == 0 {

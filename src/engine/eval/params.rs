@@ -16,8 +16,11 @@
 use super::pst::PST;
 use super::score::{s, S};
 
-/// Every tunable weight of the evaluation.
+/// Every tunable weight of the evaluation. Only `i32`s and [`S`]s (`repr(C)`), so the
+/// fields form one flat run of `i32` in declaration order (see `layout`, which the tuner
+/// reads and writes them through).
 #[derive(Clone, Debug, PartialEq)]
+#[repr(C)]
 pub struct EvalParams {
     // ---- material and placement -------------------------------------------------------
     /// Material value by `Piece as usize` (pawn, knight, bishop, rook, queen, king = 0).
@@ -116,9 +119,10 @@ pub struct EvalParams {
     pub rook_open_file: S,
     /// Rook on a file without own pawns but with an enemy pawn.
     pub rook_half_open_file: S,
-    /// Rook (or queen, at half weight) on the 7th rank with the enemy king on the 8th or
-    /// enemy pawns on the 7th.
+    /// Rook on the 7th rank with the enemy king on the 8th or enemy pawns on the 7th.
     pub rook_seventh: S,
+    /// Queen on the 7th rank under the same condition as `rook_seventh`.
+    pub queen_seventh: S,
     /// Knight on an outpost (relative rank 4-6, never attackable by enemy pawns):
     /// `[unsupported, supported by an own pawn]`.
     pub knight_outpost: [S; 2],
@@ -274,6 +278,7 @@ impl Default for EvalParams {
             rook_open_file: s(25, 8),
             rook_half_open_file: s(15, 11),
             rook_seventh: s(3, 40),
+            queen_seventh: s(1, 20),
             knight_outpost: [s(31, 6), s(12, 40)],
             bishop_outpost: [s(6, 2), s(28, 6)],
             threat_by_pawn: [s(0, 0), s(14, 18), s(14, 18), s(19, 22), s(24, 29), s(0, 0)],
