@@ -7,6 +7,7 @@
 //! - [`ics`]: chess-server protocol (telnet, timeseal, parsers, events, session, local server).
 //! - [`book`], [`learn`]: opening book and learning.
 //! - [`tools`]: perft, bench and test-suite runners.
+//! - [`tune`]: `wily tune`, Texel tuning of the evaluation weights.
 //! - [`config`]: the bot's settings file; [`datadir`]: where `book/` and `lists/` are found.
 
 pub mod book;
@@ -20,3 +21,4 @@ pub mod protocol;
 #[cfg(test)]
 mod scratch;
 pub mod tools;
+pub mod tune;

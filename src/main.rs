@@ -97,6 +97,8 @@ enum Command {
         #[arg(long)]
         quiet: bool,
     },
+    /// Fit every evaluation weight to game results (Texel tuning) and write the defaults.
+    Tune(wily::tune::cli::TuneArgs),
     /// Run the local chess server (FICS dialect) for offline play and tests.
     Serve {
         /// Port to listen on (0: any free port).
@@ -208,6 +210,7 @@ fn main() -> ExitCode {
             wire_debug,
             quiet,
         }),
+        Some(Command::Tune(args)) => wily::tune::cli::run_tune(&args, &mut std::io::stdout()),
         Some(Command::Serve {
             port,
             accounts,

@@ -35,11 +35,11 @@ pub mod layout;
 mod params;
 mod pawns;
 mod pieces;
-mod pst;
 mod score;
 mod sink;
 mod tables;
 mod trace;
+mod tuned;
 
 #[cfg(test)]
 mod tests;
