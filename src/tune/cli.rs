@@ -110,6 +110,52 @@ fn thousands(n: u64) -> String {
     out
 }
 
+/// The command that repeats the run `args` describes (every setting spelled out).
+fn command_line(args: &TuneArgs) -> String {
+    let mut words = vec!["wily tune".to_string()];
+    for (flag, paths) in [
+        ("--pgn", &args.pgn),
+        ("--csv", &args.csv),
+        ("--learn", &args.learn),
+    ] {
+        words.extend(paths.iter().map(|p| format!("{flag} {}", p.display())));
+    }
+    words.push(format!(
+        "--positions {} --sample-rate {} --skip-plies {} --seed {} --iterations {} --rate {} \
+         --lambda {} --prior {} --holdout {} --threads {}",
+        args.positions,
+        args.sample_rate,
+        args.skip_plies,
+        args.seed,
+        args.iterations,
+        args.rate,
+        args.lambda,
+        args.prior,
+        args.holdout,
+        args.threads
+    ));
+    words.join(" ")
+}
+
+/// `text` in lines of at most `width` characters (a longer word stands alone).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.len() + 1 + word.len() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
 fn check(args: &TuneArgs) -> Result<(), String> {
     if args.pgn.is_empty() && args.csv.is_empty() && args.learn.is_empty() {
         return Err("no positions: give --pgn, --csv or --learn".into());
@@ -302,8 +348,8 @@ pub fn run_tune(args: &TuneArgs, out: &mut impl Write) -> Result<(), String> {
         "error after: {after:.7} (rounded weights; {fitted:.7} before rounding)"
     )
     .map_err(io)?;
+    let held_after = error(held, &t_held, &th_rounded);
     if !held.is_empty() {
-        let held_after = error(held, &t_held, &th_rounded);
         writeln!(out, "held-out error after: {held_after:.7}").map_err(io)?;
     }
     let tunable = model.roles().iter().filter(|r| **r != Role::Fixed).count();
@@ -336,23 +382,22 @@ pub fn run_tune(args: &TuneArgs, out: &mut impl Write) -> Result<(), String> {
         writeln!(out, "nothing written").map_err(io)?;
         return Ok(());
     }
-    let sources: Vec<String> = (args.pgn.iter().chain(&args.csv).chain(&args.learn))
-        .map(|p| {
-            p.file_name()
-                .map_or_else(|| p.display().to_string(), |f| f.to_string_lossy().into())
-        })
-        .collect();
-    let provenance = vec![
+    let held_note = if held.is_empty() {
+        String::new()
+    } else {
         format!(
-            "Fitted by `wily tune` to {} quiet positions ({}), K = {k:.4}: mean squared",
-            thousands(train.len() as u64),
-            sources.join(", ")
-        ),
-        format!(
-            "error {before:.7} -> {after:.7} after {} passes of Adam (step {}, prior {}).",
-            args.iterations, args.rate, args.prior
-        ),
-    ];
+            " (on {} held-out positions {held_before:.7} -> {held_after:.7})",
+            thousands(held.len() as u64)
+        )
+    };
+    let summary = format!(
+        "Fitted by `wily tune` to {} quiet positions, K = {k:.4}: mean squared error \
+         {before:.7} -> {after:.7}{held_note} after {} passes. Command: {}",
+        thousands(train.len() as u64),
+        args.iterations,
+        command_line(args)
+    );
+    let provenance = wrap(&summary, 88);
     render::write(&args.out, &tuned, &provenance)?;
     writeln!(out, "wrote {}", args.out.display()).map_err(io)?;
     Ok(())
@@ -361,6 +406,15 @@ pub fn run_tune(args: &TuneArgs, out: &mut impl Write) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wrapping_keeps_every_word() {
+        let text = "one two three four five six seven";
+        let lines = wrap(text, 9);
+        assert_eq!(lines, ["one two", "three", "four five", "six seven"]);
+        assert_eq!(wrap("a-very-long-word x", 4), ["a-very-long-word", "x"]);
+        assert!(wrap("", 10).is_empty());
+    }
 
     #[test]
     fn thousands_separators() {
