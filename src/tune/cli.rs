@@ -30,7 +30,7 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = 1_000_000)]
     pub positions: usize,
     /// Chance that a game position is sampled.
-    #[arg(long, default_value_t = 0.3)]
+    #[arg(long, default_value_t = 0.35)]
     pub sample_rate: f64,
     /// Plies skipped at the start of every game.
     #[arg(long, default_value_t = 16)]
@@ -39,21 +39,21 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Passes of gradient descent (0: fit K and report the error only).
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 300)]
     pub iterations: usize,
     /// Adam's step size (centipawns).
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 2.0)]
     pub rate: f64,
     /// Share of a sample's search score in its target (0: the game result alone).
     #[arg(long, default_value_t = 0.0)]
     pub lambda: f64,
     /// Pull of every weight towards its current value, as strong as this many positions
     /// (keeps weights seen in few positions from fitting noise; 0: none).
-    #[arg(long, default_value_t = 100.0)]
+    #[arg(long, default_value_t = 300.0)]
     pub prior: f64,
     /// Share of the positions (the last ones read) kept out of the fit to measure the
     /// error on positions it did not see.
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, default_value_t = 0.1)]
     pub holdout: f64,
     /// Threads.
     #[arg(long, default_value_t = 2)]
