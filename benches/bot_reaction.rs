@@ -14,15 +14,15 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 use wily::book::{Book, BookPaths, ChooseHooks, NoLearning};
+use wily::bot::brain::{Brain, BrainCmd};
+use wily::bot::input::{Action, Input, ServerEvent};
+use wily::bot::session::Session;
+use wily::bot::translate::translate;
 use wily::chess::san::to_san;
 use wily::config::Config;
 use wily::engine::EngineOptions;
-use wily::ics::bot::brain::{Brain, BrainCmd};
-use wily::ics::bot::input::{Action, Input, ServerEvent};
-use wily::ics::bot::translate::translate;
-use wily::ics::lists::OpponentLists;
 use wily::ics::pipeline::{Output, Pipeline, PipelineOptions};
-use wily::ics::session::Session;
+use wily::lists::OpponentLists;
 
 fn piece_char(b: &Board, sq: Square) -> char {
     let Some(p) = b.piece_on(sq) else {
@@ -154,7 +154,7 @@ impl Rig {
     }
 }
 
-fn rig(cfg: Config, book: Box<dyn wily::ics::bot::hooks::BookSource>) -> Rig {
+fn rig(cfg: Config, book: Box<dyn wily::bot::hooks::BookSource>) -> Rig {
     let (tx, rx) = mpsc::unbounded_channel();
     let brain = Brain::start(
         EngineOptions {
@@ -224,7 +224,7 @@ fn main() {
         let mut bc = cfg.clone();
         bc.engine.book = true;
         bc.engine.ponder = false;
-        let (hook, _) = wily::ics::bot::learning::open(&bc);
+        let (hook, _) = wily::bot::learning::open(&bc);
         let mut r = rig(bc, Box::new(hook));
         let (mut opp, _) = Book::load(BookPaths::in_dir(&root.join("book")));
         while book_samples.len() < n {
@@ -275,7 +275,7 @@ fn main() {
     pc.engine.book = false;
     pc.engine.ponder = true;
     pc.engine.move_overhead_ms = 50;
-    let mut r = rig(pc, Box::new(wily::ics::bot::hooks::NoBook));
+    let mut r = rig(pc, Box::new(wily::bot::hooks::NoBook));
     let mut samples = Vec::new();
     let clock = 1_000; // ms: a budget of a few tens of milliseconds per move
     let target = n.min(200);

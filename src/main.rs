@@ -72,13 +72,13 @@ enum Command {
     Xboard,
     /// Opening book: `book create FILE.pgn M [N] [WPCT]`, `book show`, `book info`.
     #[command(subcommand)]
-    Book(wily::book::cli::BookCmd),
+    Book(wily::tools::book::BookCmd),
     /// The small hand-edited book: `books create FILE.pgn M`.
     #[command(subcommand)]
-    Books(wily::book::cli::BooksCmd),
+    Books(wily::tools::book::BooksCmd),
     /// The learning store: status, export, import, check.
     #[command(subcommand)]
-    Learn(wily::learn::cli::LearnCmd),
+    Learn(wily::tools::learn::LearnCmd),
     /// Play on a chess server unattended (FICS/ICC), or offline with --local.
     Ics {
         /// Settings file (default: ./config.toml when present, else built-in defaults).
@@ -97,12 +97,23 @@ enum Command {
         #[arg(long)]
         quiet: bool,
     },
+    /// Play engines against each other: `wily match -engine cmd=... -engine cmd=...
+    /// -each tc=10+0.1 -games 100 -concurrency 2 ...` (see the README's `wily match`).
+    #[command(disable_help_flag = true)]
+    Match {
+        /// c-chess-cli style options (`wily match -help` lists them): -file MATCH.toml,
+        /// -engine, -each, -games, -rounds, -gauntlet, -repeat, -concurrency, -openings,
+        /// -variant, -resign, -draw, -maxmoves, -sprt, -pgn, -sample, -log, -srand,
+        /// -event, -quiet.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
     /// Fit every evaluation weight to game results (Texel tuning) and write the defaults.
     Tune(wily::tune::cli::TuneArgs),
     /// Run the local chess server (FICS dialect) for offline play and tests.
     Serve {
         /// Port to listen on (0: any free port).
-        #[arg(long, default_value_t = wily::ics::server::DEFAULT_PORT)]
+        #[arg(long, default_value_t = wily::server::DEFAULT_PORT)]
         port: u16,
         /// Accounts file: `handle password [flags]` a line.
         #[arg(long)]
@@ -126,7 +137,7 @@ fn serve(
     auto_flag: bool,
     idle_minutes: Option<u64>,
 ) -> Result<(), String> {
-    wily::ics::server::serve_cli(port, accounts.as_deref(), bind, auto_flag, idle_minutes)
+    wily::server::serve_cli(port, accounts.as_deref(), bind, auto_flag, idle_minutes)
         .map_err(|e| e.to_string())
 }
 
@@ -194,22 +205,23 @@ fn main() -> ExitCode {
         }
         Some(Command::Uci) => wily::protocol::uci::run(),
         Some(Command::Xboard) => wily::protocol::xboard::run(cli.log_dir),
-        Some(Command::Book(cmd)) => wily::book::cli::run_book(cmd).map(|s| print!("{s}")),
-        Some(Command::Books(cmd)) => wily::book::cli::run_books(cmd).map(|s| print!("{s}")),
-        Some(Command::Learn(cmd)) => wily::learn::cli::run_learn(cmd).map(|s| print!("{s}")),
+        Some(Command::Book(cmd)) => wily::tools::book::run_book(cmd).map(|s| print!("{s}")),
+        Some(Command::Books(cmd)) => wily::tools::book::run_books(cmd).map(|s| print!("{s}")),
+        Some(Command::Learn(cmd)) => wily::tools::learn::run_learn(cmd).map(|s| print!("{s}")),
         Some(Command::Ics {
             config,
             local,
             games,
             wire_debug,
             quiet,
-        }) => wily::ics::bot::app::ics_cli(wily::ics::bot::app::IcsArgs {
+        }) => wily::bot::app::ics_cli(wily::bot::app::IcsArgs {
             config,
             local,
             games,
             wire_debug,
             quiet,
         }),
+        Some(Command::Match { args }) => wily::r#match::run_cli(&args),
         Some(Command::Tune(args)) => wily::tune::cli::run_tune(&args, &mut std::io::stdout()),
         Some(Command::Serve {
             port,

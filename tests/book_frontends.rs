@@ -7,9 +7,9 @@ mod console_child;
 use console_child::{temp_dir, Wily};
 use cozy_chess::Board;
 use std::path::{Path, PathBuf};
+use wily::bot::hooks::BookSource;
+use wily::bot::learning;
 use wily::config::Config;
-use wily::ics::bot::hooks::BookSource;
-use wily::ics::bot::learning;
 
 /// The checkout's `book/`, or `None` after printing why the test skips.
 fn shipped() -> Option<PathBuf> {

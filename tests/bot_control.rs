@@ -7,7 +7,7 @@ mod bot_support;
 use bot_support::*;
 use std::time::Duration;
 use tokio::sync::watch;
-use wily::ics::server::{sparring_player, MoveChooser, SparringPolicy};
+use wily::server::{sparring_player, MoveChooser, SparringPolicy};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn filters_decline_a_challenge_politely() {

@@ -6,7 +6,7 @@ mod bot_support;
 
 use bot_support::*;
 use std::time::Duration;
-use wily::ics::server::{sparring_player, MoveChooser, SparringPolicy};
+use wily::server::{sparring_player, MoveChooser, SparringPolicy};
 
 fn sparring(chooser: MoveChooser) -> SparringPolicy {
     SparringPolicy {
@@ -27,8 +27,8 @@ async fn play_one(
     zero_base_ms: Option<u64>,
 ) -> (
     String,
-    wily::ics::bot::driver::RunReport,
-    wily::ics::server::SparringReport,
+    wily::bot::driver::RunReport,
+    wily::server::SparringReport,
 ) {
     let tmp = tmpdir(tag);
     let dir = tmp.path();

@@ -6,8 +6,8 @@ mod bot_support;
 use bot_support::*;
 use std::path::Path;
 use std::time::Duration;
-use wily::ics::server::{sparring_player, MoveChooser, SparringPolicy};
 use wily::learn::Learner;
+use wily::server::{sparring_player, MoveChooser, SparringPolicy};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn book_moves_and_learning_after_each_game() {
@@ -50,10 +50,7 @@ async fn book_moves_and_learning_after_each_game() {
     assert!(pgn.contains("{book}"), "book moves were played: {pgn}");
     let learner = Learner::open(&dir.join("learn.db")).expect("store opens");
     assert_eq!(learner.store().count("games").expect("count"), 2);
-    if let Some(r) = report
-        .reactions
-        .summary(wily::ics::bot::input::MoveSource::Book)
-    {
+    if let Some(r) = report.reactions.summary(wily::bot::input::MoveSource::Book) {
         println!(
             "book reaction: n={} median {:?} p99 {:?} max {:?}",
             r.0, r.1, r.2, r.3

@@ -5,7 +5,7 @@ mod bot_support;
 
 use bot_support::*;
 use std::time::Duration;
-use wily::ics::server::{sparring_player, MoveChooser, SparringPolicy};
+use wily::server::{sparring_player, MoveChooser, SparringPolicy};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn dropped_connection_then_reconnect_and_resume() {

@@ -8,8 +8,8 @@ mod bot_support;
 
 use bot_support::*;
 use std::time::{Duration, Instant};
-use wily::ics::bot::input::MoveSource;
-use wily::ics::server::{sparring_player, SparringPolicy};
+use wily::bot::input::MoveSource;
+use wily::server::{sparring_player, SparringPolicy};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "long: run explicitly"]

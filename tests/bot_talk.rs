@@ -7,7 +7,7 @@ mod bot_support;
 use bot_support::*;
 use std::time::Duration;
 use tokio::sync::watch;
-use wily::ics::server::{sparring_player, MoveChooser, SparringPolicy};
+use wily::server::{sparring_player, MoveChooser, SparringPolicy};
 
 /// Plays one game with the given whisper level and noise; returns every whisper an
 /// observer saw.

@@ -14,10 +14,8 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpListener;
 use tokio::sync::mpsc::Receiver;
 use wily::ics::events::{DisconnectReason, EndReason, Event};
-use wily::ics::{
-    connect, timeseal, ConnectConfig, ConnectError, KeepAlive, Login, LoginFailure, Password,
-    RateLimit,
-};
+use wily::ics::{timeseal, Login, LoginFailure, Password, RateLimit};
+use wily::link::{connect, ConnectConfig, ConnectError, KeepAlive};
 
 const LIMIT: Duration = Duration::from_secs(20);
 

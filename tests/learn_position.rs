@@ -10,14 +10,14 @@ mod scratch;
 
 use cozy_chess::{Board, Color, Move};
 use tokio::sync::mpsc;
+use wily::bot::brain::{Brain, BrainCmd};
+use wily::bot::hooks::LearnSink;
+use wily::bot::input::{EndKind, FinishedGame, Input, SearchSpec};
+use wily::bot::learning;
+use wily::bot::play::score_cp;
+use wily::bot::record::GameRecord;
 use wily::config::Config;
 use wily::engine::{EngineOptions, Limits, SearchResult};
-use wily::ics::bot::brain::{Brain, BrainCmd};
-use wily::ics::bot::hooks::LearnSink;
-use wily::ics::bot::input::{EndKind, FinishedGame, Input, SearchSpec};
-use wily::ics::bot::learning;
-use wily::ics::bot::play::score_cp;
-use wily::ics::bot::record::GameRecord;
 use wily::learn::Learner;
 
 /// Depth of wily's search before its move, and of the search one move later that sees

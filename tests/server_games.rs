@@ -7,7 +7,7 @@ mod server_support;
 
 use server_support::*;
 use std::time::Duration;
-use wily::ics::server::ServerConfig;
+use wily::server::ServerConfig;
 
 const START_W: &str = "<12> rnbqkbnr pppppppp -------- -------- -------- -------- PPPPPPPP RNBQKBNR W -1 1 1 1 1 0 1 AlphaBot BetaBot 1 5 0 39 39 300 300 1 none (0:00) none 0 0";
 const AFTER_F3_W: &str = "<12> rnbqkbnr pppppppp -------- -------- -------- -----P-- PPPPP-PP RNBQKBNR B -1 1 1 1 1 0 1 AlphaBot BetaBot -1 5 0 39 39 300 300 1 P/f2-f3 (0:00) f3 0 0";

@@ -1,4 +1,4 @@
-//! wily's own protocol layer (`ics::connect`) against the local server: login
+//! wily's own protocol layer (`link::connect`) against the local server: login
 //! (registered, guest, wrong password), the dialect setup, a whole game
 //! against the sparring player, read as typed events.
 
@@ -11,8 +11,9 @@ use server_support::*;
 use std::time::Duration;
 use wily::ics::board::Relation;
 use wily::ics::events::{EndReason, GameResult};
-use wily::ics::server::{sparring_player, MoveChooser, SparringPolicy};
-use wily::ics::{connect, ConnectConfig, Event, Login, Password, RateLimit};
+use wily::ics::{Event, Login, Password, RateLimit};
+use wily::link::{connect, ConnectConfig};
+use wily::server::{sparring_player, MoveChooser, SparringPolicy};
 
 fn config(port: u16, login: Login) -> ConnectConfig {
     let mut c = ConnectConfig::new("127.0.0.1", port, login);

@@ -283,7 +283,7 @@ async fn connections_that_come_and_go() {
 #[tokio::test]
 async fn login_and_idle_timeouts() {
     bounded(30, async {
-        let srv = server_with(|c| wily::ics::server::ServerConfig {
+        let srv = server_with(|c| wily::server::ServerConfig {
             login_timeout: Duration::from_millis(400),
             idle_timeout: Some(Duration::from_millis(600)),
             ..c

@@ -8,7 +8,7 @@ use cozy_chess::{Board, Move};
 use server_support::*;
 use std::sync::Arc;
 use std::time::Duration;
-use wily::ics::server::{sparring_player, MoveChooser, ServerConfig, SparringPolicy};
+use wily::server::{sparring_player, MoveChooser, ServerConfig, SparringPolicy};
 
 fn script(moves: &'static [&'static str]) -> MoveChooser {
     // Play the listed coordinate moves in order (by position in the game).

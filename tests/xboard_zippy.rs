@@ -17,7 +17,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 use wily::ics::board::Relation;
 use wily::ics::parse::{style12, ClockUnit};
-use wily::ics::server::Account;
+use wily::server::Account;
 
 fn which(names: &[&str]) -> Option<PathBuf> {
     let path = std::env::var_os("PATH").unwrap_or_default();

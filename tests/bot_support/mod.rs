@@ -15,11 +15,12 @@ use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
+use wily::bot::driver::{run, RunOptions, RunReport};
 use wily::config::{Config, SeekAd, SeekColor};
-use wily::ics::bot::driver::{run, RunOptions, RunReport};
-use wily::ics::lists::OpponentLists;
-use wily::ics::server::{self, Account, MoveChooser, ServerConfig, ServerHandle};
-use wily::ics::{ConnectConfig, Login, Password};
+use wily::ics::{Login, Password};
+use wily::link::ConnectConfig;
+use wily::lists::OpponentLists;
+use wily::server::{self, Account, MoveChooser, ServerConfig, ServerHandle};
 
 pub const WILY_PW: &str = "wilypass";
 pub const SPAR_PW: &str = "sparpass";
@@ -131,7 +132,7 @@ pub async fn run_bot_learning(
     limit: Duration,
 ) -> RunReport {
     let lists = OpponentLists::load(&cfg.paths.lists).0;
-    let (book, learn) = wily::ics::bot::learning::open(&cfg);
+    let (book, learn) = wily::bot::learning::open(&cfg);
     let opts = RunOptions {
         lists,
         max_games,

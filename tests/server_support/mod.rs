@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
-use wily::ics::server::{start, Account, ServerConfig, ServerHandle};
+use wily::server::{start, Account, ServerConfig, ServerHandle};
 
 /// How long any single wait may take before the test fails.
 pub const WAIT: Duration = Duration::from_secs(10);

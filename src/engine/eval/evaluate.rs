@@ -6,11 +6,12 @@
 use cozy_chess::{Board, Color, Piece};
 
 use super::endgame::{is_insufficient_material, phase, scale, SCALE_NORMAL};
-use super::king::{best_shelter_counted, king_safety};
+use super::king::king_safety;
 use super::params::EvalParams;
 use super::pawns::{evaluate_pawns, PawnEntry};
 use super::pieces::{material_and_pst, pieces, Maps, PieceTables};
 use super::score::S;
+use super::shelter::best_shelter_counted;
 use super::sink::{Sink, Term};
 use super::tables::{distance, relative_rank, squares, FORWARD_FILE};
 

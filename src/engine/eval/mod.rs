@@ -36,6 +36,7 @@ mod params;
 mod pawns;
 mod pieces;
 mod score;
+mod shelter;
 mod sink;
 mod tables;
 mod trace;

@@ -191,6 +191,13 @@ impl Default for EvalParams {
     }
 }
 
+/// Material plus placement of piece kind `piece` (index) on `sq`, from White's side (a
+/// Black piece's square is mirrored by the caller).
+#[inline(always)]
+pub(crate) fn psq_value(p: &EvalParams, piece: usize, sq: usize) -> S {
+    p.piece_value[piece] + p.pst[piece][sq]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -224,7 +231,10 @@ mod tests {
         // Pawn: e4 (28) better than e2 (12) in the middlegame.
         assert!(pst[0][28].mg > pst[0][12].mg);
         // Nothing on the pawns' impossible ranks.
-        assert!(pst[0][..8].iter().chain(&pst[0][56..]).all(|v| *v == S::ZERO));
+        assert!(pst[0][..8]
+            .iter()
+            .chain(&pst[0][56..])
+            .all(|v| *v == S::ZERO));
         // Material: pawn < knight, bishop < rook < queen in both halves.
         let v = p.piece_value;
         for half in [|s: S| s.mg, |s: S| s.eg] {

@@ -1,0 +1,219 @@
+//! `wily ics`: reads the settings, sets up logging and signals, and runs the bot against
+//! the configured server or, offline, against the in-process local server.
+
+use super::driver::{run, Commentary, RunOptions, RunReport};
+use super::hooks::{BookSource, LearnSink};
+use super::local;
+use super::logging;
+use crate::config::{Config, ConfigError};
+use crate::ics::{Dialect, Login, Password};
+use crate::link::{ConnectConfig, KeepAlive};
+use crate::lists::OpponentLists;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::watch;
+
+/// The `wily ics` command line.
+#[derive(Debug, Clone, Default)]
+pub struct IcsArgs {
+    /// Settings file (default `config.toml` when it exists, else built-in defaults).
+    pub config: Option<PathBuf>,
+    /// Play offline on the local server whatever `server.local` says.
+    pub local: bool,
+    /// Stop after this many games.
+    pub games: Option<u32>,
+    /// Log every line sent and received (passwords masked).
+    pub wire_debug: bool,
+    /// No running commentary on stdout.
+    pub quiet: bool,
+}
+
+/// Loads the settings the way `wily ics` does.
+pub fn load_config(path: Option<&Path>) -> Result<Config, ConfigError> {
+    match path {
+        Some(p) => Config::load(p),
+        None => {
+            let p = Path::new("config.toml");
+            if p.exists() {
+                Config::load(p)
+            } else {
+                Ok(Config::default())
+            }
+        }
+    }
+}
+
+/// How to connect to the configured (remote) server.
+pub fn remote_connect(cfg: &Config) -> Result<ConnectConfig, String> {
+    let login = if cfg.is_guest() {
+        Login::Guest
+    } else {
+        match cfg.password().map_err(|e| e.to_string())? {
+            Some(p) => Login::Registered {
+                handle: cfg.server.handle.clone(),
+                password: Password::new(p.expose().to_string()),
+            },
+            None => Login::Unregistered {
+                name: cfg.server.handle.clone(),
+            },
+        }
+    };
+    let mut c = ConnectConfig::new(cfg.server.host.clone(), cfg.server.port, login);
+    c.dialect = match cfg.server.dialect {
+        crate::config::Dialect::Fics => Dialect::Fics,
+        crate::config::Dialect::Icc => Dialect::Icc,
+    };
+    c.timeseal = cfg.server.timeseal && c.dialect == Dialect::Fics;
+    c.connect_timeout = Duration::from_secs(cfg.server.connect_timeout_secs);
+    c.keepalive = KeepAlive {
+        idle: (cfg.server.keepalive_secs > 0)
+            .then(|| Duration::from_secs(cfg.server.keepalive_secs)),
+        ..KeepAlive::default()
+    };
+    Ok(c)
+}
+
+fn wire_log(cfg: &Config) -> Option<PathBuf> {
+    cfg.log.wire_debug.then(|| cfg.paths.logs.join("wire.log"))
+}
+
+/// The book and learning hooks for a run.
+fn hooks(cfg: &Config) -> (Box<dyn BookSource>, Box<dyn LearnSink>) {
+    let (book, learn) = super::learning::open(cfg);
+    (Box::new(book), Box::new(learn))
+}
+
+/// Counts SIGTERM/SIGINT into a watch channel (1: finish the game, 2: leave now).
+fn signals() -> watch::Receiver<u32> {
+    let (tx, rx) = watch::channel(0u32);
+    tokio::spawn(async move {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{signal, SignalKind};
+            let (Ok(mut term), Ok(mut int)) = (
+                signal(SignalKind::terminate()),
+                signal(SignalKind::interrupt()),
+            ) else {
+                tracing::warn!("cannot install signal handlers");
+                return;
+            };
+            loop {
+                tokio::select! {
+                    _ = term.recv() => {}
+                    _ = int.recv() => {}
+                }
+                let n = *tx.borrow() + 1;
+                tracing::info!("shutdown signal {n}");
+                if tx.send(n).is_err() {
+                    return;
+                }
+            }
+        }
+        #[cfg(not(unix))]
+        loop {
+            if tokio::signal::ctrl_c().await.is_err() {
+                return;
+            }
+            let n = *tx.borrow() + 1;
+            if tx.send(n).is_err() {
+                return;
+            }
+        }
+    });
+    rx
+}
+
+fn summary(r: &RunReport) -> String {
+    let t = r.totals;
+    let mut s = format!(
+        "games {} (+{} ={} -{}), recorded {}, declined {}, reconnects {}, lost on time {}",
+        t.games, t.wins, t.draws, t.losses, r.recorded, t.declined, r.reconnects, r.time_losses
+    );
+    let reactions = r.reactions.report();
+    if !reactions.is_empty() {
+        s.push_str("\nreaction time (board received -> move sent):\n");
+        s.push_str(&reactions);
+    }
+    s
+}
+
+/// Runs `wily ics`.
+pub fn ics_cli(args: IcsArgs) -> Result<(), String> {
+    let mut cfg = load_config(args.config.as_deref()).map_err(|e| e.to_string())?;
+    if args.wire_debug {
+        cfg.log.wire_debug = true;
+    }
+    let local = args.local || cfg.server.local;
+    if let Some(g) = args.games {
+        cfg.local.games = g;
+    }
+    let commentary_on = local && cfg.local.commentary && !args.quiet;
+    let stderr_level = if commentary_on {
+        "warn".to_string()
+    } else {
+        cfg.log.level.clone()
+    };
+    let _guard = logging::init(&cfg, &stderr_level);
+    let (lists, warnings) = OpponentLists::load(&cfg.paths.lists);
+    for w in &warnings {
+        tracing::warn!("{w}");
+    }
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the runtime: {e}"))?;
+    rt.block_on(async move {
+        let shutdown = signals();
+        let (book, learn) = hooks(&cfg);
+        let commentary: Option<Commentary> = commentary_on.then(|| {
+            Arc::new(|line: &str| println!("{line}")) as Commentary
+        });
+        if local {
+            let world = local::start(&cfg).await?;
+            if let Some(c) = &commentary {
+                c(&format!(
+                    "wily local server on {} - {} plays {} (wily at depth {}), {}+{}; Ctrl-C to stop",
+                    world.server.local_addr(),
+                    cfg.local.handle,
+                    cfg.local.sparring_handle,
+                    cfg.local.sparring_depth,
+                    cfg.local.base,
+                    cfg.local.increment
+                ));
+            }
+            let mut connect = world.connect.clone();
+            connect.wire_log = wire_log(&cfg);
+            let opts = RunOptions {
+                lists,
+                book,
+                learn,
+                max_games: cfg.local.games,
+                commentary: commentary.clone(),
+                shutdown: Some(shutdown),
+                ..RunOptions::new(connect)
+            };
+            let report = run(world.config.clone(), opts).await.map_err(|e| e.to_string())?;
+            world.sparring.abort();
+            world.server.shutdown().await;
+            println!("{}", summary(&report));
+            Ok(())
+        } else {
+            let mut connect = remote_connect(&cfg)?;
+            connect.wire_log = wire_log(&cfg);
+            let opts = RunOptions {
+                lists,
+                book,
+                learn,
+                max_games: args.games.unwrap_or(0),
+                commentary,
+                shutdown: Some(shutdown),
+                ..RunOptions::new(connect)
+            };
+            let report = run(cfg, opts).await.map_err(|e| e.to_string())?;
+            eprintln!("{}", summary(&report));
+            Ok(())
+        }
+    })
+}

@@ -1,0 +1,31 @@
+//! The server bot's parts: opponent profiles, draw/resign policy, challenge filters,
+//! talk, records, operators, observing and the reconnect supervisor. The state machine
+//! that ties them together is [`session`].
+
+pub mod app;
+pub mod brain;
+pub mod challenge;
+pub mod command;
+pub mod driver;
+pub mod game;
+pub mod hooks;
+pub mod input;
+pub mod learning;
+pub mod local;
+pub mod logging;
+pub mod observe;
+pub mod operator;
+pub mod opponent;
+pub mod play;
+pub mod policy;
+pub mod reconnect;
+pub mod record;
+pub mod seeking;
+pub mod session;
+pub mod state;
+pub mod talk;
+pub mod translate;
+pub mod watchlist;
+
+#[cfg(test)]
+mod session_tests;

@@ -1,0 +1,126 @@
+//! The per-opponent settings: resign threshold, book width, draw score and talk flags,
+//! from the opponent's class (lists, then server titles) and `[opponents]`.
+
+use crate::config::OpponentsSection;
+use crate::lists::{Category, OpponentClass};
+
+/// How wily treats one opponent for a whole game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OpponentProfile {
+    pub class: OpponentClass,
+    /// Resign when the score stays below minus this (centipawns); `None` = never.
+    pub resign_cp: Option<i32>,
+    /// Consecutive moves below the threshold before resigning.
+    pub resign_moves: u32,
+    /// Number of candidate book moves kept.
+    pub book_width: u32,
+    /// Value of a draw for wily, centipawns from wily's side.
+    pub draw_score: i32,
+}
+
+impl OpponentProfile {
+    /// Builds the profile from the class and the thresholds in the settings.
+    pub fn new(class: OpponentClass, s: &OpponentsSection) -> OpponentProfile {
+        let resign_pawns = match class.category {
+            Category::Gm => s.resign_gm,
+            Category::Im => s.resign_im,
+            Category::Computer | Category::Other => s.resign_default,
+        };
+        let book_width = match class.category {
+            Category::Gm | Category::Im => s.book_width_titled,
+            Category::Computer => s.book_width_computer,
+            Category::Other => s.book_width_default,
+        };
+        let draw_score = match class.category {
+            // Against computers a draw is worth exactly nothing either way.
+            Category::Computer => 0,
+            _ if class.special => -s.special_contempt,
+            Category::Gm => s.draw_score_gm,
+            Category::Im => s.draw_score_im,
+            Category::Other => s.draw_score_default,
+        };
+        OpponentProfile {
+            class,
+            resign_cp: (resign_pawns > 0).then(|| resign_pawns as i32 * 100),
+            resign_moves: s.resign_moves.max(1),
+            book_width,
+            draw_score,
+        }
+    }
+
+    /// A one-line description for logs and `status`.
+    pub fn describe(&self) -> String {
+        format!(
+            "{}{}{}: resign {}, book width {}, draw score {}",
+            self.class.category,
+            if self.class.special { " (special)" } else { "" },
+            if self.class.autokibitz {
+                " (auto-kibitz)"
+            } else {
+                ""
+            },
+            self.resign_cp.map_or("never".to_string(), |c| format!(
+                "at -{:.0}",
+                c as f64 / 100.0
+            )),
+            self.book_width,
+            self.draw_score
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn class(category: Category, special: bool) -> OpponentClass {
+        OpponentClass {
+            category,
+            autokibitz: false,
+            special,
+        }
+    }
+
+    #[test]
+    fn crafty_defaults() {
+        let s = OpponentsSection::default();
+        let gm = OpponentProfile::new(class(Category::Gm, false), &s);
+        assert_eq!((gm.resign_cp, gm.book_width), (Some(300), 3));
+        let im = OpponentProfile::new(class(Category::Im, false), &s);
+        assert_eq!((im.resign_cp, im.book_width), (Some(600), 3));
+        let c = OpponentProfile::new(class(Category::Computer, true), &s);
+        assert_eq!((c.resign_cp, c.book_width, c.draw_score), (Some(900), 2, 0));
+        let o = OpponentProfile::new(class(Category::Other, false), &s);
+        assert_eq!((o.resign_cp, o.book_width), (Some(900), 5));
+        let sp = OpponentProfile::new(class(Category::Other, true), &s);
+        assert_eq!(sp.draw_score, -50);
+    }
+
+    #[test]
+    fn computers_draw_score_is_zero_whatever_the_settings() {
+        let s = OpponentsSection {
+            draw_score_default: 40,
+            special_contempt: 80,
+            ..OpponentsSection::default()
+        };
+        assert_eq!(
+            OpponentProfile::new(class(Category::Computer, true), &s).draw_score,
+            0
+        );
+        assert_eq!(
+            OpponentProfile::new(class(Category::Other, false), &s).draw_score,
+            40
+        );
+    }
+
+    #[test]
+    fn zero_threshold_never_resigns() {
+        let s = OpponentsSection {
+            resign_default: 0,
+            ..OpponentsSection::default()
+        };
+        let p = OpponentProfile::new(class(Category::Other, false), &s);
+        assert_eq!(p.resign_cp, None);
+        assert!(p.describe().contains("never"));
+    }
+}

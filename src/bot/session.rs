@@ -1,0 +1,355 @@
+//! The server bot's state machine: [`Input`] in, [`Action`]s out, no sockets, no clocks
+//! of its own (the caller passes `now`). Login → idle/seeking → playing | observing.
+//!
+//! This file is the entry point ([`Session::handle`]) and the dispatch: each input goes
+//! down to the handler that owns it: the game in progress to [`crate::bot::play`],
+//! observed games and their analysis to [`crate::bot::observe`], operator tells to
+//! [`crate::bot::command`], seeks to [`crate::bot::seeking`]; login, challenges, tells,
+//! timers and shutdown are handled here. The state they share is [`crate::bot::state`].
+//! Nothing below this file calls back into it.
+
+use crate::bot::challenge::{judge, ChallengeInfo};
+use crate::bot::input::{Action, Challenge, Input, ServerEvent};
+use crate::bot::operator;
+use crate::bot::play::report_of;
+use crate::bot::state::{sanitize, PendingChallenge, Purpose};
+use crate::config::Dialect;
+use crate::engine::SearchInfo;
+use crate::lists::{valid_handle, ServerTitles};
+use std::time::{Duration, Instant};
+
+pub use crate::bot::input::{BoardUpdate, MoveSource, Relation};
+pub use crate::bot::state::{ActiveSearch, Session, Totals};
+
+/// Wait this long after a challenge for the computer notice before deciding.
+const CHALLENGE_GRACE: Duration = Duration::from_millis(150);
+/// Answer a stranger's tells at most this often.
+const STRANGER_GAP: Duration = Duration::from_secs(600);
+
+impl Session {
+    /// The one entry point: feed an input, get the actions to perform.
+    pub fn handle(&mut self, input: Input, now: Instant) -> Vec<Action> {
+        let mut out = Vec::new();
+        // A challenge waits for its computer notice only until the next other server
+        // event (or a tick after a short grace).
+        let other_server_event = matches!(&input, Input::Server(e)
+            if !matches!(e, ServerEvent::IsComputer { .. }));
+        if other_server_event {
+            if let Some(p) = self.pending.take() {
+                self.decide_challenge(p.challenge, now, &mut out);
+            }
+        }
+        match input {
+            Input::Server(ev) => self.server_event(ev, now, &mut out),
+            Input::Info { id, info } => self.search_info(id, info, now, &mut out),
+            Input::Done { id, result } => self.search_done(id, result, now, &mut out),
+            Input::Tick => self.tick(now, &mut out),
+            Input::Shutdown { now: at_once } => self.shutdown(at_once, &mut out),
+        }
+        out
+    }
+
+    /// A search report: to the game's log and whispers while thinking or pondering, to
+    /// the observed game's analysis while analysing.
+    fn search_info(&mut self, id: u64, info: SearchInfo, now: Instant, out: &mut Vec<Action>) {
+        let Some(s) = self.search.as_mut().filter(|s| s.id == id) else {
+            return;
+        };
+        if info.multipv > 1 {
+            return;
+        }
+        let report = report_of(&info);
+        s.last_report = Some(report.clone());
+        let root = s.root.clone();
+        match s.purpose {
+            Purpose::Think { .. } => self.thinking_iteration(false, &root, &report, now, out),
+            Purpose::Ponder { .. } => self.thinking_iteration(true, &root, &report, now, out),
+            Purpose::Analyse { .. } => self.analysis_iteration(&root, &report, now, out),
+        }
+    }
+
+    fn server_event(&mut self, ev: ServerEvent, now: Instant, out: &mut Vec<Action>) {
+        match ev {
+            ServerEvent::LoggedIn { handle } => self.logged_in(handle, now, out),
+            ServerEvent::Disconnected => self.disconnected(out),
+            ServerEvent::Board(u) => match u.relation {
+                Relation::MyMove | Relation::OpponentMove => self.own_board(*u, now, out),
+                Relation::Observing => self.observed_board(*u, now, out),
+                Relation::Other => {}
+            },
+            ServerEvent::Creating {
+                white,
+                black,
+                white_rating,
+                black_rating,
+            } => {
+                for (n, r) in [(white, white_rating), (black, black_rating)] {
+                    if let Some(r) = r {
+                        self.ratings.insert(n.to_ascii_lowercase(), r);
+                    }
+                }
+            }
+            ServerEvent::GameStart {
+                game,
+                white,
+                black,
+                continuing,
+                rated,
+                category,
+            } => self.game_start(game, white, black, continuing, rated, category, now, out),
+            ServerEvent::GameEnd {
+                game,
+                white,
+                black,
+                result,
+                kind,
+                text,
+            } => {
+                let ours = self.game_end(game, &white, &black, &result, kind, &text, now, out);
+                if !ours && self.observer.has(game) {
+                    self.observed_end(game, &result, &text, now, out);
+                }
+            }
+            ServerEvent::Challenge(c) => {
+                if let Some(r) = c.rating {
+                    self.ratings.insert(c.name.to_ascii_lowercase(), r);
+                }
+                self.remember_titles(&c.name, c.titles);
+                self.pending = Some(PendingChallenge {
+                    challenge: c,
+                    at: now,
+                });
+            }
+            ServerEvent::IsComputer { name } => {
+                self.remember_titles(
+                    &name,
+                    ServerTitles {
+                        computer: true,
+                        ..ServerTitles::default()
+                    },
+                );
+                if let Some(p) = &mut self.pending {
+                    if p.challenge.name.eq_ignore_ascii_case(&name) {
+                        p.challenge.titles.computer = true;
+                    }
+                }
+            }
+            ServerEvent::Offer { from, kind } => self.offer(&from, kind, out),
+            ServerEvent::Tell { from, titles, text } => {
+                self.remember_titles(&from, titles);
+                self.tell(&from, &text, now, out);
+            }
+            ServerEvent::Arrival { name, adjourned } => {
+                let ours = self
+                    .adjourned
+                    .as_ref()
+                    .is_some_and(|g| g.opponent().eq_ignore_ascii_case(&name));
+                if (adjourned || ours) && self.game.is_none() && valid_handle(&name) {
+                    out.push(Action::Send(format!("match {name}")));
+                }
+            }
+            ServerEvent::Titles { name, titles } => self.remember_titles(&name, titles),
+            ServerEvent::AdjournedGames { count } => {
+                // After a restart wily does not know its adjourned games; the server
+                // does: ask it to resume one with a player who is online.
+                if count > 0
+                    && self.game.is_none()
+                    && self.adjourned.is_none()
+                    && !self.resume_asked
+                {
+                    self.resume_asked = true;
+                    out.push(Action::Send("resume".into()));
+                }
+            }
+            ServerEvent::IllegalMove { text } => self.illegal_move(&text, out),
+            ServerEvent::NotYourMove => self.illegal_move("It is not your move.", out),
+            ServerEvent::ObserveStarted { game } => self.observer.started(game),
+            ServerEvent::ObserveStopped { game } => self.observe_stopped(game, now, out),
+        }
+    }
+
+    fn logged_in(&mut self, handle: String, now: Instant, out: &mut Vec<Action>) {
+        tracing::info!("logged in as {handle}");
+        self.me = handle;
+        self.connected = true;
+        self.last_seek = None;
+        // A game interrupted by the disconnect is adjourned (or lost) on the server.
+        if let Some(g) = self.game.take() {
+            self.adjourned = Some(g);
+            self.adjourned_at = Some(now);
+        }
+        if let Some(g) = &self.adjourned {
+            let opp = g.opponent().to_string();
+            if valid_handle(&opp) {
+                out.push(Action::Commentary(format!(
+                    "reconnected; asking {opp} to resume game {}",
+                    g.number
+                )));
+                out.push(Action::Send(format!("match {opp}")));
+            }
+        }
+        for cmd in self.observer.login_commands() {
+            out.push(Action::Send(cmd));
+        }
+        self.maybe_seek(now, true, out);
+    }
+
+    fn disconnected(&mut self, out: &mut Vec<Action>) {
+        if self.connected {
+            tracing::warn!("disconnected from the server");
+        }
+        self.connected = false;
+        self.resume_asked = false;
+        self.pending = None;
+        self.stop_search(out);
+        self.observer.clear();
+    }
+
+    fn decide_challenge(&mut self, c: Challenge, now: Instant, out: &mut Vec<Action>) {
+        if !valid_handle(&c.name) || self.is_me(&c.name) {
+            tracing::warn!("ignoring a challenge from an odd name {:?}", c.name);
+            return;
+        }
+        let titles = self
+            .titles
+            .get(&c.name.to_ascii_lowercase())
+            .copied()
+            .unwrap_or_default()
+            .merge(c.titles);
+        let class = self.lists.classify(&c.name, titles);
+        let kind = c.variant.clone().unwrap_or_else(|| c.kind.clone());
+        let info = ChallengeInfo {
+            name: c.name.clone(),
+            rating: c.rating,
+            registered: c.registered,
+            category: class.category,
+            rated: c.rated,
+            kind,
+            base: c.base,
+            increment: c.increment,
+            adjourned: c.adjourned,
+        };
+        let mut accept = self.cfg.accept.clone();
+        accept.enabled = self.accepting && !self.quitting;
+        let busy = self.game.is_some();
+        match judge(&info, &accept, &self.history, busy, now) {
+            Ok(()) => {
+                tracing::info!(
+                    "accepting {} {} {} {} from {} ({})",
+                    if c.rated { "rated" } else { "unrated" },
+                    c.kind,
+                    c.base,
+                    c.increment,
+                    c.name,
+                    class.category
+                );
+                out.push(Action::SendNow(format!("accept {}", c.name)));
+            }
+            Err(reason) => {
+                tracing::info!("declining {} from {}: {:?}", c.kind, c.name, reason);
+                self.totals.declined += 1;
+                if let Some(msg) = reason.message(&self.cfg.accept.decline, &c.name) {
+                    out.push(Action::Send(format!("tell {} {}", c.name, msg)));
+                }
+                out.push(Action::Send(format!("decline {}", c.name)));
+                out.push(Action::Commentary(format!(
+                    "declined a challenge from {} ({reason:?})",
+                    c.name
+                )));
+            }
+        }
+    }
+
+    fn tell(&mut self, from: &str, text: &str, now: Instant, out: &mut Vec<Action>) {
+        if !valid_handle(from) || self.is_me(from) {
+            return;
+        }
+        let operator = self
+            .cfg
+            .operators
+            .handles
+            .iter()
+            .any(|h| h.eq_ignore_ascii_case(from));
+        if operator {
+            tracing::info!("operator {from}: {text}");
+            let reply = match operator::parse(text) {
+                Ok(cmd) => self.operator_command(cmd, now, out),
+                Err(e) => format!("{e}. {}", operator::HELP),
+            };
+            for line in reply.lines() {
+                out.push(Action::Send(format!("tell {from} {}", sanitize(line))));
+            }
+            return;
+        }
+        tracing::debug!("tell from {from} (not an operator) ignored");
+        let reply = self.cfg.operators.stranger_reply.trim();
+        if reply.is_empty() {
+            return;
+        }
+        let key = from.to_ascii_lowercase();
+        let recent = self
+            .strangers
+            .get(&key)
+            .is_some_and(|t| now.saturating_duration_since(*t) < STRANGER_GAP);
+        if recent {
+            return;
+        }
+        if self.strangers.len() > 1000 {
+            self.strangers.clear();
+        }
+        self.strangers.insert(key, now);
+        out.push(Action::Send(format!("tell {from} {}", sanitize(reply))));
+    }
+
+    fn tick(&mut self, now: Instant, out: &mut Vec<Action>) {
+        if let Some(p) = &self.pending {
+            if now.saturating_duration_since(p.at) >= CHALLENGE_GRACE {
+                if let Some(p) = self.pending.take() {
+                    self.decide_challenge(p.challenge, now, out);
+                }
+            }
+        }
+        self.flag_check(now, out);
+        self.maybe_seek(now, false, out);
+        if self.game.is_none() && self.connected && !self.quitting {
+            let fics = self.cfg.server.dialect == Dialect::Fics;
+            for cmd in self.observer.idle_commands(now, fics) {
+                out.push(Action::Send(cmd));
+            }
+        }
+        if self.finished() {
+            out.push(Action::Quit);
+        }
+    }
+
+    fn shutdown(&mut self, at_once: bool, out: &mut Vec<Action>) {
+        if at_once || self.game.is_none() || !self.connected {
+            self.quitting = true;
+            self.stop_search(out);
+            if self.connected && self.seeking {
+                out.push(Action::Send("unseek".into()));
+            }
+            if let Some(g) = &self.game {
+                if at_once {
+                    // Leaving mid-game: ask for an adjournment; the server adjourns or
+                    // scores the game when the connection closes.
+                    out.push(Action::SendNow("adjourn".into()));
+                    tracing::warn!("quitting during game {}", g.number);
+                }
+            }
+            out.push(Action::Quit);
+            return;
+        }
+        if !self.quitting {
+            self.quitting = true;
+            tracing::info!("shutdown requested: finishing the current game first");
+            out.push(Action::Commentary(
+                "shutdown requested: finishing the current game (adjournment offered)".into(),
+            ));
+            if self.seeking {
+                out.push(Action::Send("unseek".into()));
+            }
+            out.push(Action::SendNow("adjourn".into()));
+        }
+    }
+}

@@ -1,0 +1,11 @@
+//! The connection to a chess server: the socket I/O on top of the pure protocol client in
+//! [`crate::ics`]. [`connection`] connects with a timeout, runs the login exchange and the
+//! dialect's setup, reads the socket through the [`crate::ics::pipeline::Pipeline`], sends
+//! through the rate-limited [`crate::ics::outqueue::OutQueue`] (timeseal-encoded when on),
+//! keeps the session alive and notices a dead connection; [`wirelog`] is the optional
+//! transcript of the traffic.
+
+pub mod connection;
+pub mod wirelog;
+
+pub use connection::{connect, Closed, ConnectConfig, ConnectError, Connection, KeepAlive};

@@ -1,0 +1,473 @@
+//! Command dispatch of the local server (moves first, then commands by name
+//! or unique prefix) and the session-variable commands `set`, `iset`,
+//! `variables`, `promote`, plus `quit`, `help` and `date`.
+
+use super::aliases::{expand, strip_dollar};
+use super::conn::Sid;
+use super::core::Core;
+use super::notation::looks_like_move;
+use cozy_chess::Piece;
+
+/// Every command the server knows, in the order prefixes are resolved.
+const COMMANDS: &[&str] = &[
+    "abort",
+    "accept",
+    "adjourn",
+    "alias",
+    "allobservers",
+    "date",
+    "decline",
+    "draw",
+    "exit",
+    "finger",
+    "flag",
+    "games",
+    "help",
+    "iset",
+    "ivariables",
+    "kibitz",
+    "match",
+    "moves",
+    "observe",
+    "pending",
+    "play",
+    "promote",
+    "quit",
+    "refresh",
+    "resign",
+    "resume",
+    "say",
+    "seek",
+    "set",
+    "sought",
+    "stored",
+    "style",
+    "tell",
+    "time",
+    "unalias",
+    "unobserve",
+    "unseek",
+    "variables",
+    "whisper",
+    "who",
+    "withdraw",
+    "xtell",
+];
+
+fn resolve(word: &str) -> Option<&'static str> {
+    let w = word.to_ascii_lowercase();
+    match w.as_str() {
+        "t" => return Some("tell"),
+        "f" => return Some("finger"),
+        "w" => return Some("who"),
+        "obs" => return Some("observe"),
+        "unobs" => return Some("unobserve"),
+        "bye" | "logout" => return Some("quit"),
+        "vars" => return Some("variables"),
+        "ivars" => return Some("ivariables"),
+        "ref" => return Some("refresh"),
+        "wh" => return Some("whisper"),
+        "kib" => return Some("kibitz"),
+        _ => {}
+    }
+    if let Some(c) = COMMANDS.iter().find(|c| **c == w) {
+        return Some(c);
+    }
+    let mut hits = COMMANDS.iter().filter(|c| c.starts_with(&w));
+    match (hits.next(), hits.next()) {
+        (Some(c), None) => Some(c),
+        _ => None,
+    }
+}
+
+fn on_off(v: &str) -> Option<bool> {
+    match v.to_ascii_lowercase().as_str() {
+        "1" | "on" | "true" | "yes" => Some(true),
+        "0" | "off" | "false" | "no" => Some(false),
+        _ => None,
+    }
+}
+
+const SET_USAGE: &str = "Command:  set\nPurpose:  fix a value of a variable\nUsage:    set variable_name [value]\nExamples: set style 12; set time 5; set inc 0; set seek 0\n\nSee 'help set' for a complete description.\n";
+
+const HELP: &str = "Commands of wily's local server:\n\
+  accounts: finger who quit\n\
+  settings: set style iset variables ivariables promote alias unalias\n\
+  playing:  match accept decline withdraw pending seek unseek sought play\n\
+            draw abort adjourn resign flag refresh moves time stored resume\n\
+  watching: games observe unobserve allobservers\n\
+  talking:  tell xtell say kibitz whisper\n\
+Moves: e2e4, e2-e4, e7e8=q, o-o, o-o-o, or SAN (Nf3, exd5, e8=Q).\n";
+
+impl Core {
+    /// A line from a logged-in client.
+    pub fn on_command(&mut self, sid: Sid, line: &str) {
+        let (line, raw) = strip_dollar(line.trim());
+        if line.is_empty() {
+            self.reply(sid, "");
+            return;
+        }
+        let expanded = if raw {
+            None
+        } else {
+            self.sess(sid).and_then(|s| expand(&s.aliases, line))
+        };
+        let line = expanded.as_deref().unwrap_or(line);
+        let playing = self.sess(sid).and_then(|s| s.game);
+        if looks_like_move(line) {
+            match playing {
+                Some(g) => self.on_move(sid, g, line),
+                None => self.reply(sid, "You are not playing or examining a game.\n"),
+            }
+            return;
+        }
+        let (word, rest) = match line.split_once(char::is_whitespace) {
+            Some((w, r)) => (w, r.trim()),
+            None => (line, ""),
+        };
+        let args: Vec<&str> = rest.split_whitespace().collect();
+        let Some(cmd) = resolve(word) else {
+            self.reply(sid, &format!("{word}: Command not found.\n"));
+            return;
+        };
+        match cmd {
+            "set" => self.cmd_set(sid, &args, rest),
+            "iset" => self.cmd_iset(sid, &args),
+            "style" => {
+                let value = args.first().copied().unwrap_or("");
+                self.cmd_set(sid, &["style", value], rest)
+            }
+            "alias" => self.cmd_alias(sid, &args, rest),
+            "unalias" => self.cmd_unalias(sid, &args),
+            "variables" => self.cmd_variables(sid),
+            "ivariables" => self.cmd_ivariables(sid),
+            "promote" => self.cmd_promote(sid, &args),
+            "quit" | "exit" => self.cmd_quit(sid),
+            "help" => self.reply(sid, HELP),
+            "date" => {
+                let now = chrono::Utc::now().format("%a %b %e, %H:%M UTC %Y");
+                self.reply(sid, &format!("Server time - {now}\n"))
+            }
+            "who" => self.cmd_who(sid),
+            "finger" => self.cmd_finger(sid, &args),
+            "games" => self.cmd_games(sid),
+            "tell" => self.cmd_tell(sid, &args, rest, true),
+            "xtell" => self.cmd_tell(sid, &args, rest, false),
+            "say" => self.cmd_say(sid, rest),
+            "kibitz" => self.cmd_kibitz(sid, rest, true),
+            "whisper" => self.cmd_kibitz(sid, rest, false),
+            "seek" => self.cmd_seek(sid, &args),
+            "unseek" => self.cmd_unseek(sid),
+            "sought" => self.cmd_sought(sid),
+            "play" => self.cmd_play(sid, &args),
+            "match" => self.cmd_match(sid, &args),
+            "resume" => self.cmd_resume(sid, &args),
+            "accept" => self.cmd_accept(sid, &args),
+            "decline" => self.cmd_decline(sid, &args),
+            "withdraw" => self.cmd_withdraw(sid, &args),
+            "pending" => self.cmd_pending(sid),
+            "stored" => self.cmd_stored(sid, &args),
+            "draw" => self.cmd_draw(sid),
+            "abort" => self.cmd_abort(sid),
+            "adjourn" => self.cmd_adjourn(sid),
+            "resign" => self.cmd_resign(sid),
+            "flag" => self.cmd_flag(sid),
+            "time" => self.cmd_time(sid, &args),
+            "refresh" => self.cmd_refresh(sid, &args),
+            "moves" => self.cmd_moves(sid, &args),
+            "observe" => self.cmd_observe(sid, &args),
+            "unobserve" => self.cmd_unobserve(sid, &args),
+            "allobservers" => self.cmd_allobservers(sid, &args),
+            _ => self.reply(sid, &format!("{word}: Command not found.\n")),
+        }
+    }
+
+    fn cmd_quit(&mut self, sid: Sid) {
+        self.send(
+            sid,
+            "\nThank you for using a Free (GNU) Internet Chess server.\n\n",
+        );
+        self.close(sid);
+    }
+
+    fn cmd_promote(&mut self, sid: Sid, args: &[&str]) {
+        let piece = match args.first().map(|a| a.to_ascii_lowercase()) {
+            None => Some(Piece::Queen),
+            Some(a) => match a.as_str() {
+                "q" | "queen" => Some(Piece::Queen),
+                "r" | "rook" => Some(Piece::Rook),
+                "b" | "bishop" => Some(Piece::Bishop),
+                "n" | "knight" => Some(Piece::Knight),
+                _ => None,
+            },
+        };
+        let Some(piece) = piece else {
+            self.reply(sid, "Promote to what? Use q, r, b or n.\n");
+            return;
+        };
+        if let Some(s) = self.sessions.get_mut(&sid) {
+            s.vars.promote = piece;
+        }
+        let name = match piece {
+            Piece::Queen => "QUEEN",
+            Piece::Rook => "ROOK",
+            Piece::Bishop => "BISHOP",
+            _ => "KNIGHT",
+        };
+        self.reply(sid, &format!("Promotion piece set to {name}.\n"));
+    }
+
+    fn cmd_set(&mut self, sid: Sid, args: &[&str], rest: &str) {
+        let Some(var) = args.first().map(|v| v.to_ascii_lowercase()) else {
+            self.reply(sid, SET_USAGE);
+            return;
+        };
+        let value = args.get(1).copied().unwrap_or("");
+        let flag = on_off(value);
+        let Some(s) = self.sessions.get_mut(&sid) else {
+            return;
+        };
+        let v = &mut s.vars;
+        let msg: String = match var.as_str() {
+            "style" => match value.parse::<u32>() {
+                Ok(n @ 1..=12) => {
+                    v.style = n;
+                    format!("Style {n} set.\n")
+                }
+                _ => "Bad value given for variable \"style\".\n".into(),
+            },
+            "seek" => {
+                v.seek = flag.unwrap_or(!v.seek);
+                if v.seek {
+                    "You will now hear ads.\n"
+                } else {
+                    "You will not hear ads.\n"
+                }
+                .into()
+            }
+            "open" => {
+                v.open = flag.unwrap_or(!v.open);
+                if v.open {
+                    "You are now open to receive match requests.\n"
+                } else {
+                    "You are no longer receiving match requests.\n"
+                }
+                .into()
+            }
+            "bell" => {
+                v.bell = flag.unwrap_or(!v.bell);
+                if v.bell { "Bell on.\n" } else { "Bell off.\n" }.into()
+            }
+            "kibitz" => {
+                v.kibitz = flag.unwrap_or(!v.kibitz);
+                if v.kibitz {
+                    "You will now hear kibitzes.\n"
+                } else {
+                    "You will not hear kibitzes.\n"
+                }
+                .into()
+            }
+            "tell" => {
+                v.tell = flag.unwrap_or(!v.tell);
+                if v.tell {
+                    "You will now hear direct tells from unregistered users.\n"
+                } else {
+                    "You will not hear direct tells from unregistered users.\n"
+                }
+                .into()
+            }
+            "shout" => {
+                v.shout = flag.unwrap_or(!v.shout);
+                if v.shout {
+                    "You will now hear shouts.\n"
+                } else {
+                    "You will not hear shouts.\n"
+                }
+                .into()
+            }
+            "rated" => {
+                v.rated = flag.unwrap_or(!v.rated);
+                if v.rated {
+                    "Games will be rated by default.\n"
+                } else {
+                    "Games will be unrated by default.\n"
+                }
+                .into()
+            }
+            "time" => match value.parse::<u32>() {
+                Ok(n) if n <= 999 => {
+                    v.time = n;
+                    format!("Default time set to {n}.\n")
+                }
+                _ => "Bad value given for variable \"time\".\n".into(),
+            },
+            "inc" => match value.parse::<u32>() {
+                Ok(n) if n <= 999 => {
+                    v.inc = n;
+                    format!("Default increment set to {n}.\n")
+                }
+                _ => "Bad value given for variable \"inc\".\n".into(),
+            },
+            "width" => match value.parse::<u32>() {
+                Ok(n @ 32..=240) => {
+                    v.width = n;
+                    format!("Width set to {n}.\n")
+                }
+                _ => "Bad value given for variable \"width\".\n".into(),
+            },
+            "interface" => {
+                let text = rest
+                    .split_once(char::is_whitespace)
+                    .map_or("", |(_, t)| t.trim());
+                v.interface = text.chars().take(60).collect();
+                String::new()
+            }
+            "pin" | "gin" | "mailmess" | "highlight" | "cshout" | "jprivate" | "private"
+            | "automail" | "pgn" | "notifiedby" | "flip" | "ropen" | "simopen" | "tourney"
+            | "kiblevel" | "availinfo" | "availmin" | "availmax" | "height" | "prompt" => {
+                format!("{var} set.\n")
+            }
+            _ => format!("No such variable \"{var}\".\n"),
+        };
+        self.reply(sid, &msg);
+    }
+
+    fn cmd_iset(&mut self, sid: Sid, args: &[&str]) {
+        let Some(var) = args.first().map(|v| v.to_ascii_lowercase()) else {
+            self.reply(sid, "Usage: iset ivariable [value]\n");
+            return;
+        };
+        let value = on_off(args.get(1).copied().unwrap_or("1"));
+        let Some(s) = self.sessions.get_mut(&sid) else {
+            return;
+        };
+        if s.vars.lock {
+            self.reply(sid, "Cannot alter: Interface setting locked.\n");
+            return;
+        }
+        let Some(on) = value else {
+            self.reply(sid, &format!("Bad value given for ivariable \"{var}\".\n"));
+            return;
+        };
+        let v = &mut s.vars;
+        let known = match var.as_str() {
+            "ms" => {
+                v.ms = on;
+                true
+            }
+            "nowrap" => {
+                v.nowrap = on;
+                true
+            }
+            "defprompt" => {
+                v.defprompt = on;
+                true
+            }
+            "seekinfo" => {
+                v.seekinfo = on;
+                true
+            }
+            "pendinfo" => {
+                v.pendinfo = on;
+                true
+            }
+            "seekremove" => {
+                v.seekremove = on;
+                true
+            }
+            "lock" => {
+                v.lock = on;
+                true
+            }
+            "startpos" | "block" | "gameinfo" | "graph" | "extascii" | "showownseek"
+            | "premove" | "smartmove" | "movecase" | "compressmove" | "allresults"
+            | "singleboard" | "pin" | "audiochat" | "xml" => true,
+            _ => false,
+        };
+        if !known {
+            self.reply(sid, &format!("No such ivariable \"{var}\".\n"));
+            return;
+        }
+        let mut text = format!("{var} set\n");
+        if var == "seekinfo" && on {
+            text.push_str("<sc>\n");
+            for line in self.seekinfo_lines() {
+                text.push_str(&line);
+                text.push('\n');
+            }
+        }
+        if var == "pendinfo" && on {
+            for line in self.pendinfo_lines(sid) {
+                text.push_str(&line);
+                text.push('\n');
+            }
+        }
+        self.reply(sid, &text);
+    }
+
+    fn cmd_variables(&mut self, sid: Sid) {
+        let Some(s) = self.sess(sid) else { return };
+        let v = &s.vars;
+        let b = |x: bool| u8::from(x);
+        let text = format!(
+            "Variable settings of {}:\n\n\
+             time={:<6} inc={:<6} rated={:<5} open={:<5} seek={}\n\
+             style={:<5} bell={:<6} kibitz={:<4} tell={:<5} shout={}\n\
+             width={:<5} Interface: {}\n\n",
+            s.handle,
+            v.time,
+            v.inc,
+            b(v.rated),
+            b(v.open),
+            b(v.seek),
+            v.style,
+            b(v.bell),
+            b(v.kibitz),
+            b(v.tell),
+            b(v.shout),
+            v.width,
+            if v.interface.is_empty() {
+                "NONE"
+            } else {
+                &v.interface
+            },
+        );
+        self.reply(sid, &text);
+    }
+
+    fn cmd_ivariables(&mut self, sid: Sid) {
+        let Some(s) = self.sess(sid) else { return };
+        let v = &s.vars;
+        let b = |x: bool| u8::from(x);
+        let text = format!(
+            "Interface variable settings of {}:\n\n\
+             ms={}  nowrap={}  defprompt={}  seekinfo={}  pendinfo={}  seekremove={}  lock={}\n\n",
+            s.handle,
+            b(v.ms),
+            b(v.nowrap),
+            b(v.defprompt),
+            b(v.seekinfo),
+            b(v.pendinfo),
+            b(v.seekremove),
+            b(v.lock)
+        );
+        self.reply(sid, &text);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::resolve;
+
+    #[test]
+    fn prefixes_and_aliases() {
+        assert_eq!(resolve("obs"), Some("observe"));
+        assert_eq!(resolve("sough"), Some("sought"));
+        assert_eq!(resolve("QUIT"), Some("quit"));
+        assert_eq!(resolve("s"), None);
+        assert_eq!(resolve("se"), None);
+        assert_eq!(resolve("see"), Some("seek"));
+        assert_eq!(resolve("set"), Some("set"));
+        assert_eq!(resolve("nosuchcommand"), None);
+    }
+}

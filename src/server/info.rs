@@ -1,0 +1,337 @@
+//! Information commands of the local server: `who`, `finger`, `games`,
+//! `moves`, `time`, `stored`, and the lookups of adjourned games.
+
+use super::clock::min_sec;
+use super::conn::Sid;
+use super::core::Core;
+use super::game::Game;
+use super::ratings::{rating_text, Category};
+use cozy_chess::Color;
+use std::time::Instant;
+
+fn secs_text(s: u64) -> String {
+    if s < 60 {
+        format!("{s} secs")
+    } else if s < 3600 {
+        format!("{} mins", s / 60)
+    } else {
+        format!("{} hrs, {} mins", s / 3600, (s % 3600) / 60)
+    }
+}
+
+impl Core {
+    /// The adjourned game between two handles, either colour.
+    pub fn stored_between(&self, a: &str, b: &str) -> Option<&Game> {
+        self.stored.iter().find(|g| {
+            (g.white.name.eq_ignore_ascii_case(a) && g.black.name.eq_ignore_ascii_case(b))
+                || (g.white.name.eq_ignore_ascii_case(b) && g.black.name.eq_ignore_ascii_case(a))
+        })
+    }
+
+    /// Online players who have an adjourned game with `name`.
+    pub fn adjourned_partners_online(&self, name: &str) -> Vec<String> {
+        let mut v = Vec::new();
+        for g in &self.stored {
+            let other = if g.white.name.eq_ignore_ascii_case(name) {
+                &g.black.name
+            } else if g.black.name.eq_ignore_ascii_case(name) {
+                &g.white.name
+            } else {
+                continue;
+            };
+            if let Some(o) = self.find_online(other) {
+                if self.name_of(o).eq_ignore_ascii_case(other) && !v.contains(other) {
+                    v.push(other.clone());
+                }
+            }
+        }
+        v
+    }
+
+    /// `stored [NAME]`.
+    pub fn cmd_stored(&mut self, sid: Sid, args: &[&str]) {
+        let name = match args.first() {
+            Some(n) => self
+                .find_online(n)
+                .map(|o| self.name_of(o))
+                .or_else(|| self.account(n).map(|a| a.handle.clone())),
+            None => Some(self.name_of(sid)),
+        };
+        let Some(name) = name else {
+            let n = args.first().copied().unwrap_or("");
+            self.reply(sid, &format!("There is no player matching the name {n}.\n"));
+            return;
+        };
+        let list: Vec<String> = self
+            .stored
+            .iter()
+            .filter(|g| {
+                g.white.name.eq_ignore_ascii_case(&name) || g.black.name.eq_ignore_ascii_case(&name)
+            })
+            .map(|g| {
+                format!(
+                    "   {} vs. {}",
+                    g.white.name.to_ascii_lowercase(),
+                    g.black.name.to_ascii_lowercase()
+                )
+            })
+            .collect();
+        if list.is_empty() {
+            self.reply(sid, &format!("{name} has no adjourned games.\n"));
+            return;
+        }
+        let n = list.len();
+        let mut t = format!("Stored games for {name}:\n");
+        for l in list {
+            t.push_str(&l);
+            t.push('\n');
+        }
+        t.push_str(&format!(
+            "{n} stored game{} found.\n",
+            if n == 1 { "" } else { "s" }
+        ));
+        self.reply(sid, &t);
+    }
+
+    /// `who`.
+    pub fn cmd_who(&mut self, sid: Sid) {
+        let mut rows: Vec<(u32, String)> = Vec::new();
+        for s in self.sessions.values().filter(|s| s.online()) {
+            let r = if s.registered {
+                self.rating(&s.handle, Category::Blitz)
+            } else {
+                None
+            };
+            let status = if s.game.is_some() {
+                '^'
+            } else if !s.vars.open {
+                ':'
+            } else {
+                ' '
+            };
+            let name = if s.registered {
+                s.display_name()
+            } else {
+                s.handle.clone()
+            };
+            rows.push((
+                r.unwrap_or(0),
+                format!("{:>4}{status}{name}", rating_text(s.registered, r)),
+            ));
+        }
+        rows.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let n = rows.len();
+        let mut t = String::from("\n");
+        for (_, r) in rows {
+            t.push_str(&r);
+            t.push('\n');
+        }
+        t.push_str(&format!(
+            "\n {n} players displayed (of {n}). (*) indicates system administrator.\n"
+        ));
+        self.reply(sid, &t);
+    }
+
+    /// `finger [NAME]` (short form).
+    pub fn cmd_finger(&mut self, sid: Sid, args: &[&str]) {
+        let target = match args.first() {
+            None => Some(sid),
+            Some(n) => self.find_online(n),
+        };
+        let now = Instant::now();
+        let table = |core: &Core, handle: &str| {
+            let mut t =
+                String::from("\n         rating     RD     win   loss   draw  total   best\n");
+            if let Some(r) = core.ratings.get(&handle.to_ascii_lowercase()) {
+                for cat in [Category::Blitz, Category::Standard, Category::Lightning] {
+                    if let Some(e) = r.entry(cat) {
+                        let total = e.wins + e.losses + e.draws;
+                        t.push_str(&format!(
+                            "{:<10}{:>4}{:>9}{:>7}{:>7}{:>7}{:>7}{:>7}\n",
+                            cat.title(),
+                            e.rating,
+                            "350.0",
+                            e.wins,
+                            e.losses,
+                            e.draws,
+                            total,
+                            e.best
+                        ));
+                    }
+                }
+            }
+            t
+        };
+        let text = match target.and_then(|t| self.sess(t)) {
+            Some(s) => {
+                let on = secs_text(now.saturating_duration_since(s.connected).as_secs());
+                let idle = secs_text(now.saturating_duration_since(s.last_input).as_secs());
+                let name = if s.registered {
+                    s.display_name()
+                } else {
+                    s.handle.clone()
+                };
+                let mut t = format!("\nStatistics for {name:<17}On for: {on}   Idle: {idle}\n");
+                if s.registered {
+                    t.push_str(&table(self, &s.handle));
+                    if let Some(g) = s.game {
+                        t.push_str(&format!("\n(playing game {g})\n"));
+                    }
+                } else {
+                    t.push_str(&format!("{} is NOT a registered player.\n\n\n", s.handle));
+                }
+                t.push_str(&format!(
+                    "\nTimeseal: {}\n",
+                    if s.timeseal { "On" } else { "no" }
+                ));
+                t
+            }
+            None => {
+                let n = args.first().copied().unwrap_or("");
+                match self.account(n) {
+                    Some(a) => {
+                        let handle = a.handle.clone();
+                        let name = format!("{}{}", a.handle, a.title_suffix());
+                        format!(
+                            "\nStatistics for {name:<17}(Not logged in.)\n{}\n",
+                            table(self, &handle)
+                        )
+                    }
+                    None => format!("There is no player matching the name {n}.\n"),
+                }
+            }
+        };
+        self.reply(sid, &text);
+    }
+
+    /// `games`.
+    pub fn cmd_games(&mut self, sid: Sid) {
+        if self.games.is_empty() {
+            self.reply(sid, "There are no games in progress.\n");
+            return;
+        }
+        let now = Instant::now();
+        let mut t = String::from("\n");
+        for g in self.games.values() {
+            let r = |side: &super::game::Side| rating_text(side.registered, side.rating);
+            t.push_str(&format!(
+                "{:3} {:>4} {:<11} {:>4} {:<10} {} {:>6} -{:>6} ({:2}-{:2}) {}: {:2}\n",
+                g.number,
+                r(&g.white),
+                g.white.name,
+                r(&g.black),
+                g.black.name,
+                g.type_code(),
+                min_sec(g.clock.remaining(Color::White, now)),
+                min_sec(g.clock.remaining(Color::Black, now)),
+                super::notation::material(&g.board, Color::White),
+                super::notation::material(&g.board, Color::Black),
+                if g.board.side_to_move() == Color::White {
+                    'W'
+                } else {
+                    'B'
+                },
+                g.board.fullmove_number()
+            ));
+        }
+        let n = self.games.len();
+        t.push_str(&format!(
+            "\n  {n} game{} displayed.\n",
+            if n == 1 { "" } else { "s" }
+        ));
+        self.reply(sid, &t);
+    }
+
+    /// `moves [N|NAME]`.
+    pub fn cmd_moves(&mut self, sid: Sid, args: &[&str]) {
+        let g = match args.first() {
+            Some(a) => match self.game_from_arg(sid, a) {
+                Some(g) => g,
+                None => return,
+            },
+            None => match self.current_game(sid) {
+                Some(g) => g,
+                None => {
+                    self.reply(
+                        sid,
+                        "You are neither playing, observing nor examining a game.\n",
+                    );
+                    return;
+                }
+            },
+        };
+        let Some(game) = self.games.get(&g) else {
+            return;
+        };
+        let r = |x: Option<u32>| {
+            x.filter(|v| *v > 0)
+                .map_or("UNR".to_string(), |v| v.to_string())
+        };
+        let date = game.started.format("%a %b %e, %H:%M UTC %Y");
+        let mut t = format!(
+            "\n{} ({}) vs. {} ({}) --- {date}\n{} {} match, initial time: {} minutes, increment: {} seconds.\n\n",
+            game.white.name,
+            r(game.white.rating),
+            game.black.name,
+            r(game.black.rating),
+            if game.rated { "Rated" } else { "Unrated" },
+            game.category.name(),
+            game.base,
+            game.inc
+        );
+        t.push_str(&format!(
+            "Move  {:<19}{:<19}\n",
+            game.white.name, game.black.name
+        ));
+        t.push_str("----  ----------------   ----------------\n");
+        let cell = |m: &super::game::MoveRecord| format!("{:<8}({})", m.san, min_sec(m.took_ms));
+        for (i, pair) in game.moves.chunks(2).enumerate() {
+            match pair {
+                [w, b] => t.push_str(&format!(
+                    "{:3}.  {:<16}   {:<16}\n",
+                    i + 1,
+                    cell(w),
+                    cell(b)
+                )),
+                [w] => t.push_str(&format!("{:3}.  {:<16}\n", i + 1, cell(w))),
+                _ => {}
+            }
+        }
+        t.push_str("      {Still in progress} *\n\n");
+        self.reply(sid, &t);
+    }
+
+    /// `time [N|NAME]`.
+    pub fn cmd_time(&mut self, sid: Sid, args: &[&str]) {
+        let g = match args.first() {
+            Some(a) => match self.game_from_arg(sid, a) {
+                Some(g) => g,
+                None => return,
+            },
+            None => match self.current_game(sid) {
+                Some(g) => g,
+                None => {
+                    self.reply(sid, "You are not playing a game.\n");
+                    return;
+                }
+            },
+        };
+        let Some(game) = self.games.get(&g) else {
+            return;
+        };
+        let now = Instant::now();
+        let f = |ms: i64| {
+            let neg = if ms < 0 { "-" } else { "" };
+            let s = ms.unsigned_abs() / 1000;
+            format!("{neg}{} mins, {} secs", s / 60, s % 60)
+        };
+        let t = format!(
+            "White ({}) : {}\nBlack ({}) : {}\n",
+            game.white.name,
+            f(game.clock.remaining(Color::White, now)),
+            game.black.name,
+            f(game.clock.remaining(Color::Black, now))
+        );
+        self.reply(sid, &t);
+    }
+}

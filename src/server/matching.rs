@@ -1,0 +1,270 @@
+//! Challenges on the local server: `match` (with the `Issuing:` and
+//! `Challenge:` lines, rating-change lines for rated games, the computer
+//! notice, lasker's line wrapping) and `resume` of adjourned games.
+
+use super::conn::Sid;
+use super::core::Core;
+use super::offer::{MatchTerms, Notes, OfferKind};
+use super::offers::wrap;
+use super::ratings::{apply_delta, delta, Category, FIRST_RATING};
+use cozy_chess::Color;
+
+impl Core {
+    fn rating_change_lines(&self, me: Sid, them: Sid, cat: Category) -> String {
+        let mine = self
+            .sess(me)
+            .map(|s| self.rating(&s.handle, cat))
+            .unwrap_or(None)
+            .unwrap_or(FIRST_RATING);
+        let theirs = self
+            .sess(them)
+            .map(|s| self.rating(&s.handle, cat))
+            .unwrap_or(None)
+            .unwrap_or(FIRST_RATING);
+        let f = |score: f64| {
+            let d = delta(mine, theirs, score);
+            let _ = apply_delta(mine, d);
+            if d >= 0 {
+                format!("+{d}")
+            } else {
+                d.to_string()
+            }
+        };
+        format!(
+            "Your {} rating will change:  Win: {},  Draw: {},  Loss: {}\nYour new RD will be 350.0\n",
+            cat.name(),
+            f(1.0),
+            f(0.5),
+            f(0.0)
+        )
+    }
+
+    /// `match NAME [base inc] [rated|unrated] [white|black]`.
+    pub fn cmd_match(&mut self, sid: Sid, args: &[&str]) {
+        let Some(name) = args.first() else {
+            self.reply(
+                sid,
+                "Usage: match name [time inc] [rated|unrated] [white|black]\n",
+            );
+            return;
+        };
+        let Some(to) = self.find_online(name) else {
+            self.reply(sid, &format!("No user named '{name}' is logged in.\n"));
+            return;
+        };
+        if to == sid {
+            self.reply(sid, "You can't match yourself.\n");
+            return;
+        }
+        let (me, them) = (self.name_of(sid), self.name_of(to));
+        if self.sess(sid).is_some_and(|s| s.game.is_some()) {
+            self.reply(sid, "You cannot challenge while you are playing a game.\n");
+            return;
+        }
+        if self.sess(to).is_some_and(|s| s.game.is_some()) {
+            self.reply(sid, &format!("{them} is playing a game.\n"));
+            return;
+        }
+        if !self.sess(to).is_some_and(|s| s.vars.open) {
+            self.reply(sid, &format!("{them} is not open to match requests.\n"));
+            return;
+        }
+        if args.len() == 1 && self.stored_between(&me, &them).is_some() {
+            self.issue_resume(sid, to);
+            return;
+        }
+        let Some(s) = self.sess(sid) else { return };
+        let both_registered = s.registered && self.sess(to).is_some_and(|t| t.registered);
+        let (mut base, mut inc, mut rated, mut color) = (None, None, s.vars.rated, None);
+        let (dtime, dinc) = (s.vars.time, s.vars.inc);
+        for a in args.iter().skip(1) {
+            let l = a.to_ascii_lowercase();
+            match l.as_str() {
+                "r" | "rated" => rated = true,
+                "u" | "unrated" => rated = false,
+                "w" | "white" => color = Some(Color::White),
+                "b" | "black" => color = Some(Color::Black),
+                _ => match l.parse::<u32>() {
+                    Ok(n) if n <= 999 && base.is_none() => base = Some(n),
+                    Ok(n) if n <= 999 && inc.is_none() => inc = Some(n),
+                    _ => {
+                        self.reply(
+                            sid,
+                            "Usage: match name [time inc] [rated|unrated] [white|black]\n",
+                        );
+                        return;
+                    }
+                },
+            }
+        }
+        let base = base.unwrap_or(dtime);
+        let inc = inc.unwrap_or(
+            if args.len() > 1 && args.iter().skip(1).any(|a| a.parse::<u32>().is_ok()) {
+                0
+            } else {
+                dinc
+            },
+        );
+        let rated = rated && both_registered && !(base == 0 && inc == 0);
+        let terms = MatchTerms {
+            base,
+            inc,
+            rated,
+            color,
+            resume: false,
+        };
+        let cat = Category::of(base, inc);
+        let col = match color {
+            Some(Color::White) => "[white] ",
+            Some(Color::Black) => "[black] ",
+            None => "",
+        };
+        let text = format!(
+            "{me} ({}) {col}{them} ({}) {} {} {base} {inc}",
+            self.rating_shown(sid, cat),
+            self.rating_shown(to, cat),
+            if rated { "rated" } else { "unrated" },
+            cat.name()
+        );
+        let mut notes = Notes::new();
+        let mut prefix = String::new();
+        if let Some(old) = self
+            .offers
+            .iter()
+            .find(|o| o.from == sid && o.to == to && matches!(o.kind, OfferKind::Match(_)))
+            .map(|o| o.id)
+        {
+            self.drop_offer(old, &mut notes);
+            prefix = format!("Updating offer already made to \"{them}\".\n");
+        }
+        let id = self.new_offer(OfferKind::Match(terms), sid, to, text.clone());
+        self.send_issue(sid, to, id, &text, rated.then_some(cat), prefix, notes);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn send_issue(
+        &mut self,
+        sid: Sid,
+        to: Sid,
+        id: u32,
+        text: &str,
+        rated: Option<Category>,
+        prefix: String,
+        notes: Notes,
+    ) {
+        let wrap_for = |core: &Core, s: Sid, line: String| {
+            if core.sess(s).is_some_and(|x| x.vars.nowrap) {
+                line
+            } else {
+                wrap(&line, 79)
+            }
+        };
+        let mut mine = prefix;
+        mine.push_str(&wrap_for(self, sid, format!("Issuing: {text}.")));
+        mine.push('\n');
+        let mut theirs = String::from("\n");
+        theirs.push_str(&wrap_for(self, to, format!("Challenge: {text}.")));
+        theirs.push('\n');
+        if let Some(cat) = rated {
+            mine.push_str(&self.rating_change_lines(sid, to, cat));
+            theirs.push_str(&self.rating_change_lines(to, sid, cat));
+        }
+        if self.sess(sid).is_some_and(|s| s.computer) {
+            theirs.push_str(&format!("--** {} is a computer **--\n", self.name_of(sid)));
+        }
+        theirs.push_str("You can \"accept\" or \"decline\", or propose different parameters.\n");
+        let offer = self.offers.iter().find(|o| o.id == id).cloned();
+        for (who, to_side) in [(sid, false), (to, true)] {
+            if let (true, Some(o)) = (self.pendinfo(who), &offer) {
+                let line = format!("{}\n", self.pf_line(o, to_side));
+                if to_side {
+                    theirs.push_str(&line)
+                } else {
+                    mine.push_str(&line)
+                }
+            }
+        }
+        self.flush_notes(notes);
+        self.reply(sid, &mine);
+        self.reply(to, &theirs);
+    }
+
+    fn issue_resume(&mut self, sid: Sid, to: Sid) {
+        let (me, them) = (self.name_of(sid), self.name_of(to));
+        let Some(g) = self.stored_between(&me, &them) else {
+            return;
+        };
+        let (base, inc, rated, cat) = (g.base, g.inc, g.rated, g.category);
+        let text = format!(
+            "{me} ({}) {them} ({}) {} wild {base} {inc} Loaded from {}/0 (adjourned)",
+            self.rating_shown(sid, cat),
+            self.rating_shown(to, cat),
+            if rated { "rated" } else { "unrated" },
+            cat.name()
+        );
+        let terms = MatchTerms {
+            base,
+            inc,
+            rated,
+            color: None,
+            resume: true,
+        };
+        let mut notes = Notes::new();
+        if let Some(old) = self
+            .offers
+            .iter()
+            .find(|o| o.from == sid && o.to == to && matches!(o.kind, OfferKind::Match(_)))
+            .map(|o| o.id)
+        {
+            self.drop_offer(old, &mut notes);
+        }
+        let id = self.new_offer(OfferKind::Match(terms), sid, to, text.clone());
+        self.send_issue(sid, to, id, &text, None, String::new(), notes);
+    }
+
+    /// `resume NAME`: continue an adjourned game.
+    pub fn cmd_resume(&mut self, sid: Sid, args: &[&str]) {
+        let me = self.name_of(sid);
+        let name = match args.first() {
+            Some(n) => n.to_string(),
+            None => {
+                let partners: Vec<String> = self
+                    .stored
+                    .iter()
+                    .filter_map(|g| {
+                        if g.white.name.eq_ignore_ascii_case(&me) {
+                            Some(g.black.name.clone())
+                        } else if g.black.name.eq_ignore_ascii_case(&me) {
+                            Some(g.white.name.clone())
+                        } else {
+                            None
+                        }
+                    })
+                    .filter(|n| self.find_online(n).is_some())
+                    .collect();
+                match partners.first() {
+                    Some(n) => n.clone(),
+                    None => {
+                        self.reply(
+                            sid,
+                            "You have no stored games with players who are logged in.\n",
+                        );
+                        return;
+                    }
+                }
+            }
+        };
+        let Some(to) = self.find_online(&name) else {
+            self.reply(sid, &format!("No user named '{name}' is logged in.\n"));
+            return;
+        };
+        if self.stored_between(&me, &self.name_of(to)).is_none() {
+            self.reply(
+                sid,
+                &format!("You have no stored game with {}.\n", self.name_of(to)),
+            );
+            return;
+        }
+        self.cmd_match(sid, &[name.as_str()]);
+    }
+}

@@ -1,0 +1,179 @@
+//! Watching games on the local server: `observe`, `unobserve`,
+//! `allobservers`, and `refresh` (a fresh style 12 of the game one plays or
+//! observes).
+
+use super::conn::Sid;
+use super::core::Core;
+
+/// Most games one session may observe at once.
+const MAX_OBSERVED: usize = 30;
+
+impl Core {
+    /// Game number from an argument: a number, or the game a player plays.
+    /// Replies with the reason when there is none.
+    pub fn game_from_arg(&mut self, sid: Sid, arg: &str) -> Option<u32> {
+        if let Ok(n) = arg.parse::<u32>() {
+            if self.games.contains_key(&n) {
+                return Some(n);
+            }
+            self.reply(sid, "There is no such game.\n");
+            return None;
+        }
+        let Some(o) = self.find_online(arg) else {
+            self.reply(sid, &format!("No user named '{arg}' is logged in.\n"));
+            return None;
+        };
+        match self.sess(o).and_then(|s| s.game) {
+            Some(g) => Some(g),
+            None => {
+                let name = self.name_of(o);
+                self.reply(sid, &format!("{name} is not playing a game.\n"));
+                None
+            }
+        }
+    }
+
+    /// The game `sid` plays, else the one it observed last.
+    pub fn current_game(&self, sid: Sid) -> Option<u32> {
+        let s = self.sess(sid)?;
+        s.game.or_else(|| s.observing.last().copied())
+    }
+
+    /// `observe N|NAME`.
+    pub fn cmd_observe(&mut self, sid: Sid, args: &[&str]) {
+        let Some(arg) = args.first() else {
+            self.reply(sid, "Usage: observe game-number|player\n");
+            return;
+        };
+        let Some(g) = self.game_from_arg(sid, arg) else {
+            return;
+        };
+        let Some(s) = self.sess(sid) else { return };
+        if s.game == Some(g) {
+            self.reply(sid, "You cannot observe a game that you are playing.\n");
+            return;
+        }
+        if s.observing.contains(&g) {
+            self.reply(sid, &format!("You are already observing game {g}.\n"));
+            return;
+        }
+        if s.observing.len() >= MAX_OBSERVED {
+            self.reply(
+                sid,
+                &format!(
+                    "You are already observing the maximum number of games ({MAX_OBSERVED}).\n"
+                ),
+            );
+            return;
+        }
+        if let Some(s) = self.sessions.get_mut(&sid) {
+            s.observing.push(g);
+        }
+        if let Some(game) = self.games.get_mut(&g) {
+            game.observers.push(sid);
+        }
+        let board = self.board_for(g, sid);
+        self.reply(
+            sid,
+            &format!("You are now observing game {g}.\n\n{board}\n"),
+        );
+    }
+
+    /// `unobserve [N|NAME]`.
+    pub fn cmd_unobserve(&mut self, sid: Sid, args: &[&str]) {
+        let list: Vec<u32> = match args.first() {
+            None => self
+                .sess(sid)
+                .map(|s| s.observing.clone())
+                .unwrap_or_default(),
+            Some(a) => {
+                let g = match a.parse::<u32>() {
+                    Ok(n) => Some(n),
+                    Err(_) => self
+                        .find_online(a)
+                        .and_then(|o| self.sess(o).and_then(|s| s.game)),
+                };
+                match g {
+                    Some(g) if self.sess(sid).is_some_and(|s| s.observing.contains(&g)) => vec![g],
+                    Some(g) => {
+                        self.reply(sid, &format!("You are not observing game {g}.\n"));
+                        return;
+                    }
+                    None => {
+                        self.reply(sid, "You are not observing that game.\n");
+                        return;
+                    }
+                }
+            }
+        };
+        if list.is_empty() {
+            self.reply(sid, "You are not observing any games.\n");
+            return;
+        }
+        let mut text = String::new();
+        for g in list {
+            if let Some(s) = self.sessions.get_mut(&sid) {
+                s.observing.retain(|x| *x != g);
+            }
+            if let Some(game) = self.games.get_mut(&g) {
+                game.observers.retain(|o| *o != sid);
+            }
+            text.push_str(&format!("Removing game {g} from observation list.\n"));
+        }
+        self.reply(sid, &text);
+    }
+
+    /// `allobservers [N|NAME]`.
+    pub fn cmd_allobservers(&mut self, sid: Sid, args: &[&str]) {
+        let games: Vec<u32> = match args.first() {
+            Some(a) => match self.game_from_arg(sid, a) {
+                Some(g) => vec![g],
+                None => return,
+            },
+            None => self.games.keys().copied().collect(),
+        };
+        let mut text = String::new();
+        for g in games {
+            let Some(game) = self.games.get(&g) else {
+                continue;
+            };
+            if game.observers.is_empty() {
+                continue;
+            }
+            let names: Vec<String> = game.observers.iter().map(|o| self.name_of(*o)).collect();
+            text.push_str(&format!(
+                "Observing {:2} [{} vs. {}]: {}\n",
+                g,
+                game.white.name,
+                game.black.name,
+                names.join(" ")
+            ));
+        }
+        if text.is_empty() {
+            text = "No games are being observed.\n".into();
+        }
+        self.reply(sid, &text);
+    }
+
+    /// `refresh [N|NAME]`.
+    pub fn cmd_refresh(&mut self, sid: Sid, args: &[&str]) {
+        let g = match args.first() {
+            Some(a) => match self.game_from_arg(sid, a) {
+                Some(g) => g,
+                None => return,
+            },
+            None => match self.current_game(sid) {
+                Some(g) => g,
+                None => {
+                    self.reply(
+                        sid,
+                        "You are neither playing, observing nor examining a game.\n",
+                    );
+                    return;
+                }
+            },
+        };
+        let board = self.board_for(g, sid);
+        self.notify(sid, &format!("{board}\n"));
+    }
+}

@@ -1,0 +1,545 @@
+//! Offers between players on the local server: match challenges (`match`,
+//! `accept`, `decline`, `withdraw`, `pending`, the `Challenge:`/`Issuing:`
+//! lines, the computer notice, `<pf>`/`<pt>`/`<pr>` for `iset pendinfo 1`)
+//! and the in-game draw/abort/adjourn requests, which share the same list. The
+//! offer itself, as a value, is in `offer.rs`.
+
+use super::conn::Sid;
+use super::core::{Core, PROMPT};
+use super::offer::{Notes, Offer, OfferKind};
+use super::ratings::Category;
+use cozy_chess::Color;
+use std::collections::HashMap;
+
+/// Wrap a long line as the lasker server does without `iset nowrap 1`.
+pub fn wrap(line: &str, width: usize) -> String {
+    let mut out = String::with_capacity(line.len() + 8);
+    let mut col = 0;
+    for (i, word) in line.split(' ').enumerate() {
+        let piece = if i == 0 {
+            word.to_string()
+        } else {
+            format!(" {word}")
+        };
+        if col > 0 && col + piece.len() > width {
+            out.push_str(" \n\\   ");
+            out.push_str(word);
+            col = 4 + word.len();
+        } else {
+            out.push_str(&piece);
+            col += piece.len();
+        }
+    }
+    out
+}
+
+impl Core {
+    pub fn new_offer(&mut self, kind: OfferKind, from: Sid, to: Sid, text: String) -> u32 {
+        let id = self.next_offer;
+        self.next_offer = self.next_offer.wrapping_add(1).max(1);
+        self.offers.push(Offer {
+            id,
+            kind,
+            from,
+            to,
+            text,
+        });
+        id
+    }
+
+    pub fn pendinfo(&self, sid: Sid) -> bool {
+        self.sess(sid).is_some_and(|s| s.vars.pendinfo)
+    }
+
+    pub fn pf_line(&self, o: &Offer, to_side: bool) -> String {
+        let (tag, who) = if to_side {
+            ("<pf>", o.from)
+        } else {
+            ("<pt>", o.to)
+        };
+        let p = match &o.kind {
+            OfferKind::Match(_) => o.text.clone(),
+            _ => "#".to_string(),
+        };
+        format!(
+            "{tag} {} w={} t={} p={}",
+            o.id,
+            self.name_of(who),
+            o.kind.word(),
+            p
+        )
+    }
+
+    /// `<pf>`/`<pt>` lines of every offer involving `sid`.
+    pub fn pendinfo_lines(&self, sid: Sid) -> Vec<String> {
+        let mut v = Vec::new();
+        for o in &self.offers {
+            if o.to == sid {
+                v.push(self.pf_line(o, true));
+            } else if o.from == sid {
+                v.push(self.pf_line(o, false));
+            }
+        }
+        v
+    }
+
+    /// Remove one offer; pendinfo users get `<pr>` notes.
+    pub fn drop_offer(&mut self, id: u32, notes: &mut Notes) -> Option<Offer> {
+        let pos = self.offers.iter().position(|o| o.id == id)?;
+        let o = self.offers.remove(pos);
+        for s in [o.from, o.to] {
+            if self.pendinfo(s) {
+                notes.push((s, format!("<pr> {}\n", o.id)));
+            }
+        }
+        Some(o)
+    }
+
+    /// Send notes with a prompt each, grouped per session.
+    pub fn flush_notes(&mut self, notes: Notes) {
+        let mut order: Vec<Sid> = Vec::new();
+        let mut by: HashMap<Sid, String> = HashMap::new();
+        for (sid, text) in notes {
+            if !by.contains_key(&sid) {
+                order.push(sid);
+            }
+            by.entry(sid).or_default().push_str(&text);
+        }
+        for sid in order {
+            if let Some(t) = by.remove(&sid) {
+                self.reply(sid, &t);
+            }
+        }
+    }
+
+    /// A departing session's offers go silently (pendinfo gets `<pr>`).
+    pub fn remove_offers_involving(&mut self, sid: Sid) {
+        let ids: Vec<u32> = self
+            .offers
+            .iter()
+            .filter(|o| o.from == sid || o.to == sid)
+            .map(|o| o.id)
+            .collect();
+        let mut notes = Notes::new();
+        for id in ids {
+            self.drop_offer(id, &mut notes);
+        }
+        notes.retain(|(s, _)| *s != sid);
+        self.flush_notes(notes);
+    }
+
+    /// Remove the draw/abort/adjourn offers between the players of a game.
+    pub fn remove_game_offers(&mut self, a: Sid, b: Sid, notes: &mut Notes) {
+        let ids: Vec<u32> = self
+            .offers
+            .iter()
+            .filter(|o| {
+                !matches!(o.kind, OfferKind::Match(_))
+                    && (o.from == a || o.to == a || o.from == b || o.to == b)
+            })
+            .map(|o| o.id)
+            .collect();
+        for id in ids {
+            self.drop_offer(id, notes);
+        }
+    }
+
+    /// Match offers of two players about to start a game are withdrawn, with
+    /// the lasker server's messages.
+    pub fn clear_match_offers_for_start(&mut self, a: Sid, b: Sid, notes: &mut Notes) {
+        let ids: Vec<(u32, Sid, Sid)> = self
+            .offers
+            .iter()
+            .filter(|o| {
+                matches!(o.kind, OfferKind::Match(_))
+                    && [a, b].iter().any(|p| *p == o.from || *p == o.to)
+            })
+            .map(|o| (o.id, o.from, o.to))
+            .collect();
+        for (id, from, to) in ids {
+            self.drop_offer(id, notes);
+            let partner = |p: Sid| if p == a { b } else { a };
+            if from == a || from == b {
+                let (fname, pname) = (self.name_of(from), self.name_of(partner(from)));
+                notes.push((
+                    to,
+                    format!(
+                        "\n{fname}, who was challenging you, has joined a match with {pname}.\n"
+                    ),
+                ));
+                notes.push((
+                    from,
+                    format!("Challenge to {} withdrawn.\n", self.name_of(to)),
+                ));
+            } else {
+                let (tname, pname) = (self.name_of(to), self.name_of(partner(to)));
+                notes.push((
+                    from,
+                    format!(
+                        "\n{tname}, whom you were challenging, has joined a match with {pname}.\n"
+                    ),
+                ));
+                notes.push((
+                    to,
+                    format!("Challenge from {} removed.\n", self.name_of(from)),
+                ));
+            }
+        }
+    }
+
+    /// Start a game that `acceptor` accepted from `challenger` (a challenge
+    /// or a seek): accept texts, tidy-up notes, then the game.
+    #[allow(clippy::too_many_arguments)]
+    pub fn start_accepted(
+        &mut self,
+        acceptor: Sid,
+        challenger: Sid,
+        white: Sid,
+        black: Sid,
+        rated: bool,
+        base: u32,
+        inc: u32,
+        resume: bool,
+    ) {
+        let mut notes = Notes::new();
+        self.clear_match_offers_for_start(acceptor, challenger, &mut notes);
+        self.remove_seeks_for_start(acceptor, challenger, &mut notes);
+        let mut own: HashMap<Sid, String> = HashMap::new();
+        let mut others = Notes::new();
+        for (sid, text) in notes {
+            if sid == acceptor || sid == challenger {
+                own.entry(sid).or_default().push_str(&text);
+            } else {
+                others.push((sid, text));
+            }
+        }
+        let (aname, cname) = (self.name_of(acceptor), self.name_of(challenger));
+        let a_extra = own.remove(&acceptor).unwrap_or_default();
+        self.send(
+            acceptor,
+            &format!("You accept the challenge of {cname}.\n{a_extra}{PROMPT}"),
+        );
+        let c_extra = own.remove(&challenger).unwrap_or_default();
+        self.send(
+            challenger,
+            &format!("\n{aname} accepts your challenge.\n{PROMPT}{c_extra}"),
+        );
+        self.flush_notes(others);
+        let resumed = if resume {
+            let (wn, bn) = (self.name_of(white), self.name_of(black));
+            let pos = self.stored.iter().position(|g| {
+                g.white.name.eq_ignore_ascii_case(&wn) && g.black.name.eq_ignore_ascii_case(&bn)
+            });
+            pos.map(|p| self.stored.remove(p))
+        } else {
+            None
+        };
+        self.create_game(white, black, rated, base, inc, resumed);
+    }
+
+    /// Offers to `sid` chosen by `accept`/`decline` arguments.
+    fn pick_offer(&self, sid: Sid, args: &[&str], incoming: bool) -> Result<u32, &'static str> {
+        let mine: Vec<&Offer> = self
+            .offers
+            .iter()
+            .filter(|o| if incoming { o.to == sid } else { o.from == sid })
+            .collect();
+        if mine.is_empty() {
+            return Err("none");
+        }
+        match args.first() {
+            None if mine.len() == 1 => Ok(mine[0].id),
+            None => Err("many"),
+            Some(a) => {
+                let a = a.to_ascii_lowercase();
+                if let Ok(n) = a.parse::<u32>() {
+                    return mine
+                        .iter()
+                        .find(|o| o.id == n)
+                        .map(|o| o.id)
+                        .ok_or("nosuch");
+                }
+                let kind_hit: Vec<&&Offer> = mine.iter().filter(|o| o.kind.word() == a).collect();
+                if let [o] = kind_hit.as_slice() {
+                    return Ok(o.id);
+                }
+                let hits: Vec<&&Offer> = mine
+                    .iter()
+                    .filter(|o| {
+                        let other = if incoming { o.from } else { o.to };
+                        self.name_of(other).to_ascii_lowercase().starts_with(&a)
+                    })
+                    .collect();
+                match hits.as_slice() {
+                    [o] => Ok(o.id),
+                    [] => Err("nosuch"),
+                    _ => Err("many"),
+                }
+            }
+        }
+    }
+
+    /// `accept [n|name|draw|abort|adjourn]`.
+    pub fn cmd_accept(&mut self, sid: Sid, args: &[&str]) {
+        let id = match self.pick_offer(sid, args, true) {
+            Ok(id) => id,
+            Err("none") => return self.reply(sid, "You have no offers to accept.\n"),
+            Err("many") => {
+                return self.reply(sid, "You have more than one offer to accept.\nUse \"pending\" to see them and \"accept n\" to choose which one.\n")
+            }
+            Err(_) => return self.reply(sid, "There is no such offer.\n"),
+        };
+        let Some(o) = self.offers.iter().find(|o| o.id == id).cloned() else {
+            return;
+        };
+        match o.kind {
+            OfferKind::Draw => self.cmd_draw(sid),
+            OfferKind::Abort => self.cmd_abort(sid),
+            OfferKind::Adjourn => self.cmd_adjourn(sid),
+            OfferKind::Match(t) => {
+                if self.sess(sid).is_some_and(|s| s.game.is_some()) {
+                    return self.reply(
+                        sid,
+                        "You cannot accept a challenge while you are playing a game.\n",
+                    );
+                }
+                if self
+                    .sess(o.from)
+                    .is_none_or(|s| !s.online() || s.game.is_some())
+                {
+                    let mut notes = Notes::new();
+                    self.drop_offer(id, &mut notes);
+                    self.flush_notes(notes);
+                    return self.reply(sid, "That offer is no longer available.\n");
+                }
+                let (white, black) = if t.resume {
+                    let (c, me) = (self.name_of(o.from), self.name_of(sid));
+                    match self.stored_between(&c, &me) {
+                        Some(g) if g.white.name.eq_ignore_ascii_case(&c) => (o.from, sid),
+                        Some(_) => (sid, o.from),
+                        None => return self.reply(sid, "That adjourned game no longer exists.\n"),
+                    }
+                } else {
+                    match t.color {
+                        Some(Color::White) => (o.from, sid),
+                        Some(Color::Black) => (sid, o.from),
+                        None => {
+                            use rand::Rng;
+                            if self.rng.gen_bool(0.5) {
+                                (o.from, sid)
+                            } else {
+                                (sid, o.from)
+                            }
+                        }
+                    }
+                };
+                self.start_accepted(sid, o.from, white, black, t.rated, t.base, t.inc, t.resume);
+            }
+        }
+    }
+
+    /// `decline [n|name|draw|abort|adjourn]`.
+    pub fn cmd_decline(&mut self, sid: Sid, args: &[&str]) {
+        let id = match self.pick_offer(sid, args, true) {
+            Ok(id) => id,
+            Err("none") => return self.reply(sid, "You have no offers to decline.\n"),
+            Err("many") => {
+                return self.reply(sid, "You have more than one offer to decline.\nUse \"pending\" to see them and \"decline n\" to choose which one.\n")
+            }
+            Err(_) => return self.reply(sid, "There is no such offer.\n"),
+        };
+        let mut notes = Notes::new();
+        let Some(o) = self.drop_offer(id, &mut notes) else {
+            return;
+        };
+        let (me, them) = (self.name_of(sid), self.name_of(o.from));
+        let (mine, theirs) = match o.kind {
+            OfferKind::Match(_) => (
+                format!("You decline the match offer from {them}.\n"),
+                format!("\n{me} declines the match offer.\n"),
+            ),
+            k => (
+                format!("You decline the {} request from {them}.\n", k.word()),
+                format!("\n{me} declines {} request.\n", k.word()),
+            ),
+        };
+        notes.push((o.from, theirs));
+        let own: String = notes
+            .iter()
+            .filter(|(s, _)| *s == sid)
+            .map(|(_, t)| t.as_str())
+            .collect();
+        notes.retain(|(s, _)| *s != sid);
+        self.reply(sid, &format!("{mine}{own}"));
+        self.flush_notes(notes);
+    }
+
+    /// `withdraw [n|name|draw|abort|adjourn]`.
+    pub fn cmd_withdraw(&mut self, sid: Sid, args: &[&str]) {
+        let id = match self.pick_offer(sid, args, false) {
+            Ok(id) => id,
+            Err("none") => return self.reply(sid, "You have no offers to withdraw.\n"),
+            Err("many") => {
+                return self.reply(sid, "You have more than one offer to withdraw.\nUse \"pending\" to see them and \"withdraw n\" to choose which one.\n")
+            }
+            Err(_) => return self.reply(sid, "There is no such offer.\n"),
+        };
+        let mut notes = Notes::new();
+        let Some(o) = self.drop_offer(id, &mut notes) else {
+            return;
+        };
+        let (me, them) = (self.name_of(sid), self.name_of(o.to));
+        let (mine, theirs) = match o.kind {
+            OfferKind::Match(_) => (
+                format!("You withdraw the match offer to {them}.\n"),
+                format!("\n{me} withdraws the match offer.\n"),
+            ),
+            k => (
+                format!("You withdraw the {} request to {them}.\n", k.word()),
+                format!("\n{me} withdraws the {} request.\n", k.word()),
+            ),
+        };
+        notes.push((o.to, theirs));
+        let own: String = notes
+            .iter()
+            .filter(|(s, _)| *s == sid)
+            .map(|(_, t)| t.as_str())
+            .collect();
+        notes.retain(|(s, _)| *s != sid);
+        self.reply(sid, &format!("{mine}{own}"));
+        self.flush_notes(notes);
+    }
+
+    fn offer_summary(&self, o: &Offer) -> String {
+        match &o.kind {
+            OfferKind::Match(t) => {
+                let cat = Category::of(t.base, t.inc);
+                format!(
+                    "{} {} {} {}",
+                    if t.rated { "rated" } else { "unrated" },
+                    cat.name(),
+                    t.base,
+                    t.inc
+                )
+            }
+            OfferKind::Draw => "a draw".into(),
+            OfferKind::Abort => "to abort the game".into(),
+            OfferKind::Adjourn => "to adjourn the game".into(),
+        }
+    }
+
+    /// `pending`.
+    pub fn cmd_pending(&mut self, sid: Sid) {
+        let to: Vec<String> = self
+            .offers
+            .iter()
+            .filter(|o| o.from == sid)
+            .map(|o| {
+                format!(
+                    " {}: You are offering {} {}.",
+                    o.id,
+                    self.name_of(o.to),
+                    self.offer_summary(o)
+                )
+            })
+            .collect();
+        let from: Vec<String> = self
+            .offers
+            .iter()
+            .filter(|o| o.to == sid)
+            .map(|o| {
+                format!(
+                    " {}: {} is offering {}.",
+                    o.id,
+                    self.name_of(o.from),
+                    self.offer_summary(o)
+                )
+            })
+            .collect();
+        let mut t = String::new();
+        if to.is_empty() {
+            t.push_str("There are no offers pending TO other players.\n");
+        } else {
+            t.push_str("Offers TO other players:\n");
+            for l in to {
+                t.push_str(&l);
+                t.push('\n');
+            }
+            t.push_str("\nIf you wish to withdraw any of these offers type 'withdraw n'\nor just 'withdraw' if there is only one offer.\n");
+        }
+        t.push('\n');
+        if from.is_empty() {
+            t.push_str("There are no offers pending FROM other players.\n");
+        } else {
+            t.push_str("Offers FROM other players:\n");
+            for l in from {
+                t.push_str(&l);
+                t.push('\n');
+            }
+            t.push_str("\nIf you wish to accept any of these offers type 'accept n'\nor just 'accept' if there is only one offer.\n");
+        }
+        self.reply(sid, &t);
+    }
+
+    /// Record a draw/abort/adjourn request from `from` to `to` (unless it is
+    /// already there) and announce it.
+    pub fn offer_in_game(&mut self, kind: OfferKind, from: Sid, to: Sid) {
+        let exists = self
+            .offers
+            .iter()
+            .any(|o| o.from == from && o.to == to && o.kind == kind);
+        let me = self.name_of(from);
+        let (sent, told) = match kind {
+            OfferKind::Draw => ("Draw request sent.\n", format!("{me} offers you a draw.\n")),
+            OfferKind::Abort => (
+                "Abort request sent.\n",
+                format!("{me} would like to abort the game; type \"abort\" to accept.\n"),
+            ),
+            _ => (
+                "Adjourn request sent.\n",
+                format!("{me} would like to adjourn the game; type \"adjourn\" to accept.\n"),
+            ),
+        };
+        let mut told = told;
+        let mut sent = sent.to_string();
+        if !exists {
+            let id = self.new_offer(kind, from, to, String::new());
+            if let Some(o) = self.offers.iter().find(|o| o.id == id).cloned() {
+                if self.pendinfo(to) {
+                    told.push_str(&self.pf_line(&o, true));
+                    told.push('\n');
+                }
+                if self.pendinfo(from) {
+                    sent.push_str(&self.pf_line(&o, false));
+                    sent.push('\n');
+                }
+            }
+        }
+        self.reply(from, &sent);
+        self.notify(to, &told);
+    }
+
+    /// The id of a pending `kind` offer from `from` to `to`.
+    pub fn find_offer(&self, kind: &OfferKind, from: Sid, to: Sid) -> Option<u32> {
+        self.offers
+            .iter()
+            .find(|o| o.from == from && o.to == to && o.kind == *kind)
+            .map(|o| o.id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrap;
+
+    #[test]
+    fn wraps_like_lasker() {
+        let l = "Challenge: BetaBot (1720) AlphaBot (1720) unrated wild 5 0 Loaded from blitz/0 (adjourned).";
+        assert_eq!(
+            wrap(l, 79),
+            "Challenge: BetaBot (1720) AlphaBot (1720) unrated wild 5 0 Loaded from blitz/0 \n\\   (adjourned)."
+        );
+        let s = "Challenge: AlphaBot (----) [black] BetaBot (----) rated blitz 2 12.";
+        assert_eq!(wrap(s, 79), s);
+    }
+}

@@ -1,0 +1,285 @@
+//! Seek ads of the local server, lasker style: `seek`, `unseek`, `sought`,
+//! `play N`, the ad lines (`  0 1500 BetaBot   5   0 rated   blitz`),
+//! `AD_DESTROY: n`, `Ads removed: n`, and FICS `<s>`/`<sr>` lines for
+//! clients that `iset seekinfo 1`. The ad itself, as a value, is in `seek.rs`.
+
+use super::conn::Sid;
+use super::core::Core;
+use super::offer::Notes;
+use super::ratings::Category;
+use super::seek::Seek;
+use cozy_chess::Color;
+use rand::Rng;
+
+/// Most ads one player may have at once.
+const MAX_SEEKS: usize = 3;
+
+impl Core {
+    /// `<s>` lines of every ad, for `iset seekinfo 1`.
+    pub fn seekinfo_lines(&self) -> Vec<String> {
+        self.seeks.values().map(Seek::s_line).collect()
+    }
+
+    fn free_seek_id(&self) -> u32 {
+        (0..).find(|n| !self.seeks.contains_key(n)).unwrap_or(0)
+    }
+
+    /// `seek [base inc] [rated|unrated] [white|black] ...`.
+    pub fn cmd_seek(&mut self, sid: Sid, args: &[&str]) {
+        let Some(s) = self.sess(sid) else { return };
+        if s.game.is_some() {
+            self.reply(sid, "You cannot seek while you are playing a game.\n");
+            return;
+        }
+        let (mut base, mut inc, mut rated, mut color) = (None, None, s.vars.rated, None);
+        for a in args {
+            let l = a.to_ascii_lowercase();
+            match l.as_str() {
+                "r" | "rated" => rated = true,
+                "u" | "unrated" => rated = false,
+                "w" | "white" => color = Some(Color::White),
+                "b" | "black" => color = Some(Color::Black),
+                "m" | "manual" | "a" | "auto" | "f" | "formula" => {}
+                _ => match l.parse::<u32>() {
+                    Ok(n) if n <= 999 && base.is_none() => base = Some(n),
+                    Ok(n) if n <= 999 && inc.is_none() => inc = Some(n),
+                    _ if l.contains('-') && l.split('-').all(|p| p.parse::<u32>().is_ok()) => {}
+                    _ => {
+                        self.reply(sid, "Usage: seek [time inc] [rated|unrated] [white|black] [manual|auto] [formula] [min-max]\n");
+                        return;
+                    }
+                },
+            }
+        }
+        let base = base.unwrap_or(s.vars.time);
+        let inc = inc.unwrap_or(if args.iter().any(|a| a.parse::<u32>().is_ok()) {
+            0
+        } else {
+            s.vars.inc
+        });
+        let category = Category::of(base, inc);
+        let rated = rated && s.registered && category != Category::Untimed;
+        let own = self.seeks.values().filter(|k| k.owner == sid).count();
+        if own >= MAX_SEEKS {
+            self.reply(
+                sid,
+                &format!("You can only have {MAX_SEEKS} active seeks.\n"),
+            );
+            return;
+        }
+        let dup = self.seeks.values().any(|k| {
+            k.owner == sid && k.base == base && k.inc == inc && k.rated == rated && k.color == color
+        });
+        if dup {
+            self.reply(
+                sid,
+                "You already have an active seek with the same parameters.\n",
+            );
+            return;
+        }
+        let seek = Seek {
+            id: self.free_seek_id(),
+            owner: sid,
+            name: s.handle.clone(),
+            rating: if s.registered {
+                self.rating(&s.handle, category)
+            } else {
+                None
+            },
+            registered: s.registered,
+            computer: s.computer,
+            base,
+            inc,
+            rated,
+            color,
+            category,
+        };
+        let (ad, sline) = (seek.ad_line(), seek.s_line());
+        self.seeks.insert(seek.id, seek);
+        for o in self.online_sids() {
+            let Some(v) = self.sess(o).map(|x| x.vars.clone()) else {
+                continue;
+            };
+            if v.seekinfo {
+                self.send(o, &format!("{sline}\n"));
+            } else if v.seek {
+                self.send(o, &format!("{ad}\n"));
+            }
+        }
+        self.reply(sid, "");
+    }
+
+    /// Remove ads; the owner gets `Ads removed`, others `AD_DESTROY`/`<sr>`.
+    fn remove_seek_ids(&mut self, ids: &[u32], notes: &mut Notes) {
+        if ids.is_empty() {
+            return;
+        }
+        let mut owners: Vec<(Sid, Vec<u32>)> = Vec::new();
+        for id in ids {
+            if let Some(k) = self.seeks.remove(id) {
+                match owners.iter_mut().find(|(o, _)| *o == k.owner) {
+                    Some((_, v)) => v.push(*id),
+                    None => owners.push((k.owner, vec![*id])),
+                }
+            }
+        }
+        for (owner, list) in owners {
+            let nums: Vec<String> = list.iter().map(u32::to_string).collect();
+            notes.push((owner, format!("Ads removed: {}\n", nums.join(" "))));
+            for o in self.online_sids() {
+                if o == owner {
+                    continue;
+                }
+                let Some(v) = self.sess(o).map(|x| (x.vars.seekinfo, x.vars.seek)) else {
+                    continue;
+                };
+                for n in &nums {
+                    match v {
+                        (true, _) => notes.push((o, format!("<sr> {n}\n"))),
+                        (false, true) => notes.push((o, format!("AD_DESTROY: {n}\n"))),
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+
+    /// Drop every ad of `sid` (it left, or `quiet`: no note to itself).
+    pub fn remove_seeks_of(&mut self, sid: Sid, to_self: bool) {
+        let ids: Vec<u32> = self
+            .seeks
+            .values()
+            .filter(|k| k.owner == sid)
+            .map(|k| k.id)
+            .collect();
+        let mut notes = Notes::new();
+        self.remove_seek_ids(&ids, &mut notes);
+        if !to_self {
+            notes.retain(|(s, _)| *s != sid);
+        }
+        self.flush_notes(notes);
+    }
+
+    /// Ads of two players about to start a game go.
+    pub fn remove_seeks_for_start(&mut self, a: Sid, b: Sid, notes: &mut Notes) {
+        let ids: Vec<u32> = self
+            .seeks
+            .values()
+            .filter(|k| k.owner == a || k.owner == b)
+            .map(|k| k.id)
+            .collect();
+        self.remove_seek_ids(&ids, notes);
+    }
+
+    /// `unseek [n]`.
+    pub fn cmd_unseek(&mut self, sid: Sid) {
+        let ids: Vec<u32> = self
+            .seeks
+            .values()
+            .filter(|k| k.owner == sid)
+            .map(|k| k.id)
+            .collect();
+        if ids.is_empty() {
+            self.reply(sid, "You have no active seeks.\n");
+            return;
+        }
+        let mut notes = Notes::new();
+        self.remove_seek_ids(&ids, &mut notes);
+        let own: String = notes
+            .iter()
+            .filter(|(s, _)| *s == sid)
+            .map(|(_, t)| t.as_str())
+            .collect();
+        notes.retain(|(s, _)| *s != sid);
+        self.flush_notes(notes);
+        self.reply(sid, &own);
+    }
+
+    /// `sought`.
+    pub fn cmd_sought(&mut self, sid: Sid) {
+        let mut t = String::new();
+        for k in self.seeks.values() {
+            t.push_str(&k.ad_line());
+            t.push('\n');
+        }
+        self.reply(sid, &t);
+    }
+
+    /// `play N` (or `play NAME`).
+    pub fn cmd_play(&mut self, sid: Sid, args: &[&str]) {
+        let Some(arg) = args.first() else {
+            self.reply(sid, "Usage: play ad-number\n");
+            return;
+        };
+        if self.sess(sid).is_some_and(|s| s.game.is_some()) {
+            self.reply(sid, "You cannot play while you are playing a game.\n");
+            return;
+        }
+        let id = match arg.parse::<u32>() {
+            Ok(n) => Some(n),
+            Err(_) => self
+                .find_online(arg)
+                .and_then(|o| self.seeks.values().find(|k| k.owner == o).map(|k| k.id)),
+        };
+        let Some(seek) = id.and_then(|n| self.seeks.get(&n)).cloned() else {
+            self.reply(sid, "That seek is not available.\n");
+            return;
+        };
+        if seek.owner == sid {
+            self.reply(sid, "ERROR: You cannot respond to your own seek ads\n");
+            return;
+        }
+        if self
+            .sess(seek.owner)
+            .is_none_or(|s| !s.online() || s.game.is_some())
+        {
+            self.reply(sid, "That seek is not available.\n");
+            return;
+        }
+        let rated = seek.rated && self.sess(sid).is_some_and(|s| s.registered);
+        let (white, black) = match seek.color {
+            Some(Color::White) => (seek.owner, sid),
+            Some(Color::Black) => (sid, seek.owner),
+            None => {
+                if self.rng.gen_bool(0.5) {
+                    (seek.owner, sid)
+                } else {
+                    (sid, seek.owner)
+                }
+            }
+        };
+        self.start_accepted(
+            sid, seek.owner, white, black, rated, seek.base, seek.inc, false,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ad_line_matches_lasker_columns() {
+        let k = Seek {
+            id: 0,
+            owner: 1,
+            name: "BetaBot".into(),
+            rating: None,
+            registered: true,
+            computer: false,
+            base: 5,
+            inc: 0,
+            rated: true,
+            color: None,
+            category: Category::Blitz,
+        };
+        assert_eq!(
+            k.ad_line(),
+            "  0    0 BetaBot             5   0 rated   blitz     "
+        );
+        assert_eq!(
+            k.s_line(),
+            "<s> 0 w=BetaBot ti=00 rt=0P t=5 i=0 r=r tp=blitz c=? rr=0-9999 a=t f=f"
+        );
+    }
+}

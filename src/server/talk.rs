@@ -1,0 +1,141 @@
+//! Talking on the local server: `tell`/`xtell`, `say` (to the opponent),
+//! `kibitz` (players and observers) and `whisper` (observers only), in the
+//! line shapes the lasker server uses (`X tells you: ...`,
+//! `X(1500) kibitzes: ...`, `(told X)`, `kibitzed to 2.`).
+
+use super::conn::Sid;
+use super::core::Core;
+
+/// Longest message passed on (longer text is cut).
+const MAX_TEXT: usize = 400;
+
+fn clip(text: &str) -> String {
+    text.chars().take(MAX_TEXT).collect()
+}
+
+impl Core {
+    /// `tell NAME text` (`echo`: answer `(told X)`).
+    pub fn cmd_tell(&mut self, sid: Sid, args: &[&str], rest: &str, echo: bool) {
+        let Some(name) = args.first() else {
+            self.reply(sid, "Usage: tell name message\n");
+            return;
+        };
+        let text = rest
+            .split_once(char::is_whitespace)
+            .map_or("", |(_, t)| t.trim());
+        if text.is_empty() {
+            self.reply(sid, "Usage: tell name message\n");
+            return;
+        }
+        let Some(to) = self.find_online(name) else {
+            self.reply(sid, &format!("No user named '{name}' is logged in.\n"));
+            return;
+        };
+        let Some(me) = self.sess(sid) else { return };
+        let from = me.display_name();
+        let registered = me.registered;
+        let them = self.name_of(to);
+        if !registered && !self.sess(to).is_some_and(|s| s.vars.tell) {
+            self.reply(
+                sid,
+                &format!("Player \"{them}\" isn't listening to unregistered users' tells.\n"),
+            );
+            return;
+        }
+        let from = if registered {
+            from
+        } else {
+            self.name_of(sid) + "(U)"
+        };
+        self.notify(to, &format!("{from} tells you: {}\n", clip(text)));
+        if let Some(s) = self.sessions.get_mut(&sid) {
+            s.last_told = Some(them.clone());
+        }
+        self.reply(
+            sid,
+            &if echo {
+                format!("(told {them})\n")
+            } else {
+                String::new()
+            },
+        );
+    }
+
+    /// `say text`: to the opponent, or the last opponent after a game.
+    pub fn cmd_say(&mut self, sid: Sid, text: &str) {
+        if text.is_empty() {
+            self.reply(sid, "Usage: say message\n");
+            return;
+        }
+        let Some(s) = self.sess(sid) else { return };
+        let opp = match s.game.and_then(|g| self.games.get(&g)) {
+            Some(game) => match game.color_of(sid) {
+                Some(c) => game.side(!c).sid,
+                None => None,
+            },
+            None => s.last_opponent.clone().and_then(|n| self.find_online(&n)),
+        };
+        let Some(opp) = opp else {
+            self.reply(sid, "I don't know whom to say that to.\n");
+            return;
+        };
+        let from = self.sess(sid).map(|s| {
+            if s.registered {
+                s.display_name()
+            } else {
+                format!("{}(U)", s.handle)
+            }
+        });
+        let from = from.unwrap_or_default();
+        self.notify(opp, &format!("{from} says: {}\n", clip(text)));
+        let them = self.name_of(opp);
+        self.reply(sid, &format!("(told {them})\n"));
+    }
+
+    /// `kibitz text` (`kibitz` true) or `whisper text`.
+    pub fn cmd_kibitz(&mut self, sid: Sid, text: &str, kibitz: bool) {
+        let verb = if kibitz { "kibitz" } else { "whisper" };
+        if text.is_empty() {
+            self.reply(sid, &format!("Usage: {verb} message\n"));
+            return;
+        }
+        let Some(g) = self.current_game(sid) else {
+            self.reply(sid, "You are not playing or observing a game.\n");
+            return;
+        };
+        let Some(s) = self.sess(sid) else { return };
+        let playing = s.game == Some(g);
+        if !playing && !s.registered {
+            self.reply(
+                sid,
+                &format!("You must be registered to {verb} other people's games.\n"),
+            );
+            return;
+        }
+        let Some(game) = self.games.get(&g) else {
+            return;
+        };
+        let rating = self.rating_shown(sid, game.category);
+        let name = if s.registered {
+            s.display_name()
+        } else {
+            s.handle.clone()
+        };
+        let line = format!(
+            "{name}({rating}) {}: {}\n",
+            if kibitz { "kibitzes" } else { "whispers" },
+            clip(text)
+        );
+        let mut to: Vec<Sid> = game.observers.clone();
+        if kibitz {
+            to.extend([game.white.sid, game.black.sid].into_iter().flatten());
+        }
+        to.retain(|o| *o != sid && self.sess(*o).is_some_and(|x| x.vars.kibitz));
+        to.dedup();
+        for o in &to {
+            self.notify(*o, &line);
+        }
+        let n = to.len();
+        self.reply(sid, &format!("{}ed to {n}.\n", verb));
+    }
+}
