@@ -6,6 +6,7 @@
 //! [`crate::bot::observe`], operator commands in [`crate::bot::command`].
 
 use crate::bot::challenge::{judge, ChallengeInfo, OpponentHistory};
+use crate::bot::follow::FollowSync;
 use crate::bot::game::PlayedGame;
 use crate::bot::hooks::BookSource;
 use crate::bot::input::{Action, Challenge, Input, ServerEvent};
@@ -90,6 +91,10 @@ pub struct Session {
     pub(crate) history: OpponentHistory,
     pub(crate) pending: Option<PendingChallenge>,
     pub(crate) observer: Observer,
+    /// The account's follow state on the server.
+    pub(crate) follow: FollowSync,
+    /// A newer login of this account took over the last connection.
+    pub(crate) taken_over: bool,
     pub(crate) search: Option<ActiveSearch>,
     pub(crate) next_id: u64,
     pub(crate) new_game_flag: bool,
@@ -113,6 +118,8 @@ impl Session {
             seeking: cfg.seek.enabled,
             accepting: cfg.accept.enabled,
             observer: Observer::new(&cfg.observe),
+            follow: FollowSync::new(cfg.server.dialect == Dialect::Icc),
+            taken_over: false,
             cfg,
             lists,
             book,
@@ -163,6 +170,13 @@ impl Session {
     /// True once the session wants to exit (quit requested and no game in progress).
     pub fn finished(&self) -> bool {
         self.quitting && self.game.is_none()
+    }
+
+    /// True (once) when a newer login of the account took over the last connection: the
+    /// caller waits longer before reconnecting, so two running bots do not keep
+    /// replacing each other's session.
+    pub fn take_taken_over(&mut self) -> bool {
+        std::mem::take(&mut self.taken_over)
     }
 
     /// Sets the name the server knows wily by (tests, or before the login event).
@@ -301,6 +315,28 @@ impl Session {
             ServerEvent::NotYourMove => self.illegal_move("It is not your move.", out),
             ServerEvent::ObserveStarted { game } => self.observer.started(game),
             ServerEvent::ObserveStopped { game } => self.observe_stopped(game, now, out),
+            ServerEvent::FollowList { names } => {
+                let wanted = self.observer.followed();
+                let cmds = self.follow.members(&wanted, &names);
+                out.extend(cmds.into_iter().map(Action::Send));
+            }
+            ServerEvent::FollowChanged { name, present } => {
+                let wanted = self.observer.followed();
+                let cmds = self.follow.changed(&wanted, &name, present);
+                out.extend(cmds.into_iter().map(Action::Send));
+            }
+            ServerEvent::NoFollowList => {
+                let wanted = self.observer.followed();
+                let cmds = self.follow.no_list(&wanted);
+                out.extend(cmds.into_iter().map(Action::Send));
+            }
+            ServerEvent::TakenOver { text } => {
+                tracing::warn!("{text}: another login of this account took over");
+                out.push(Action::Commentary(
+                    "another login of this account took over this session".into(),
+                ));
+                self.taken_over = true;
+            }
         }
     }
 
@@ -335,7 +371,11 @@ impl Session {
                 out.push(Action::Send(format!("match {opp}")));
             }
         }
-        for cmd in self.observer.login_commands() {
+        let wanted = self.observer.followed();
+        for cmd in self.follow.login(&wanted) {
+            out.push(Action::Send(cmd));
+        }
+        for cmd in self.observer.login_commands(now) {
             out.push(Action::Send(cmd));
         }
         self.maybe_seek(now, true, out);

@@ -14,6 +14,7 @@ mod conn;
 mod core;
 mod games;
 mod info;
+mod lists;
 mod login;
 mod matching;
 mod notation;
