@@ -10,7 +10,7 @@ use ics_common::*;
 use std::time::Instant;
 use wily::bot::hooks::NoBook;
 use wily::bot::input::{Action, Input, ServerEvent};
-use wily::bot::lists::OpponentLists;
+use wily::lists::OpponentLists;
 use wily::bot::session::Session;
 use wily::bot::translate::translate;
 use wily::config::Config;

@@ -13,7 +13,7 @@
 //! without the list makes wily fall back to FICS's one-player `follow`. On ICC the first
 //! followed player is followed with `follow NAME`.
 
-use crate::bot::lists::valid_handle;
+use crate::lists::valid_handle;
 use std::collections::HashMap;
 
 /// Corrections of one name per login, at most (a server that keeps flipping a name back
