@@ -54,44 +54,15 @@ fn live() -> Option<Live> {
     })
 }
 
-/// The account's follow list (the names after `=follow`'s header) from session `c`.
-async fn follow_list(c: &mut RawClient) -> Vec<String> {
-    c.send("=follow").await;
-    let Some(header) = c.wait_line("-- follow list: ", 5).await else {
-        return Vec::new(); // lasker shows nothing for a list never used
+/// The bot's login sequence is through (its wire log shows it): the follow list read
+/// back (`=follow`) holding `name`, or `name` added after a read-back without it.
+fn follow_settled(log: &str, name: &str) -> bool {
+    let Some(at) = log.find("-- follow list: ") else {
+        return false;
     };
-    let n: usize = header
-        .split_whitespace()
-        .nth(3)
-        .and_then(|x| x.parse().ok())
-        .unwrap_or(0);
-    let mut names = Vec::new();
-    while names.len() < n {
-        let Some(line) = c.wait_line("", 5).await else {
-            break;
-        };
-        names.extend(line.split_whitespace().map(str::to_string));
-    }
-    names
-}
-
-/// Waits until the bot's wire log shows its login sequence through: the follow list read
-/// back (`=follow`) holding `name`, or `name` added after an empty read-back.
-async fn login_settled(wire: &std::path::Path, name: &str) -> bool {
-    for _ in 0..300 {
-        let log = std::fs::read_to_string(wire).unwrap_or_default();
-        if let Some(at) = log.find("-- follow list: ") {
-            let rest = &log[at..];
-            let shown = rest.lines().next().unwrap_or("");
-            if shown.contains(&format!("\\n\\r{name} "))
-                || rest.contains(&format!("[{name}] added"))
-            {
-                return true;
-            }
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    false
+    let rest = &log[at..];
+    let shown = rest.lines().next().unwrap_or("");
+    shown.contains(&format!("\\n\\r{name} ")) || rest.contains(&format!("[{name}] added"))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -139,7 +110,7 @@ async fn restarts_over_a_live_session_and_plays() {
         // The login commands go out at the rate limit (2 lines/s after a burst): once the
         // follow list is settled, the opponent challenges the bot.
         assert!(
-            login_settled(&wire, &l.opponent).await,
+            wait_wire(&wire, 30, |log| follow_settled(log, &l.opponent)).await,
             "start {start}: the follow list was read back and set ({})",
             wire.display()
         );
@@ -178,7 +149,7 @@ async fn restarts_over_a_live_session_and_plays() {
         );
         // The next old session, and the follow list as the settings say.
         stale = RawClient::login(l.addr, &l.handle, Some(&l.password)).await;
-        let names = follow_list(&mut stale).await;
+        let names = stale.follow_list().await;
         eprintln!("start {start}: the account follows {names:?}");
         assert_eq!(names, vec![l.opponent.clone()], "start {start}");
     }

@@ -12,27 +12,6 @@ use std::time::Duration;
 use tokio::sync::watch;
 use wily::server::{sparring_player, MoveChooser, SparringPolicy};
 
-/// Logs in as wily and shows its follow list: the names after the header line.
-async fn follow_list(addr: std::net::SocketAddr) -> (RawClient, Vec<String>) {
-    let mut c = RawClient::login(addr, "wily", Some(WILY_PW)).await;
-    c.send("=follow").await;
-    let header = c
-        .wait_line("-- follow list: ", 5)
-        .await
-        .expect("list shown");
-    let n: usize = header
-        .split_whitespace()
-        .nth(3)
-        .and_then(|x| x.parse().ok())
-        .expect("count");
-    let mut names = Vec::new();
-    while names.len() < n {
-        let line = c.wait_line("", 5).await.expect("names");
-        names.extend(line.split_whitespace().map(str::to_string));
-    }
-    (c, names)
-}
-
 /// Waits until `stale` (logged in as wily) is thrown out by the bot's new login.
 async fn kicked(stale: &mut RawClient) {
     let line = stale.wait_line("you can't both be logged in", 20).await;
@@ -43,13 +22,25 @@ async fn kicked(stale: &mut RawClient) {
     );
 }
 
-fn player(policy: SparringPolicy) -> SparringPolicy {
-    SparringPolicy {
-        think: Duration::from_millis(300),
-        games: 1,
-        timeout: Duration::from_secs(60),
-        ..policy
-    }
+/// A scripted player (password: the name in lower case + `pass`) playing one game by
+/// `policy`, with random moves from `seed` at a human pace.
+fn player(
+    addr: std::net::SocketAddr,
+    name: &'static str,
+    seed: u64,
+    policy: SparringPolicy,
+) -> tokio::task::JoinHandle<std::io::Result<wily::server::SparringReport>> {
+    let password = format!("{}pass", name.to_ascii_lowercase());
+    tokio::spawn(async move {
+        let policy = SparringPolicy {
+            chooser: MoveChooser::Random { seed },
+            think: Duration::from_millis(300),
+            games: 1,
+            timeout: Duration::from_secs(60),
+            ..policy
+        };
+        sparring_player(addr, name, Some(&password), policy).await
+    })
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -74,38 +65,40 @@ async fn two_restarts_over_a_live_session_keep_the_follow_list_and_play() {
     cfg.seek.enabled = false;
     cfg.observe.follow = vec!["Alpha".into()];
     let (stop, stop_rx) = watch::channel(0u32);
+    let wire = dir.join("wire.log");
+    let mut connect = connect_config(addr, "wily", WILY_PW);
+    connect.wire_log = Some(wire.clone());
     let bot = tokio::spawn(run_bot(
         cfg.clone(),
-        connect_config(addr, "wily", WILY_PW),
+        connect,
         0,
         Some(stop_rx),
         Duration::from_secs(90),
     ));
     kicked(&mut stale).await;
-    // Let the login commands (and their corrections) go through before Alpha plays.
-    tokio::time::sleep(Duration::from_millis(1500)).await;
-    let beta = tokio::spawn(sparring_player(
-        addr,
-        "Beta",
-        Some("betapass"),
-        player(SparringPolicy {
-            chooser: MoveChooser::Random { seed: 41 },
-            ..SparringPolicy::default()
-        }),
-    ));
+    // The login commands go out at the rate limit; the last one takes Sparring off.
+    let settled = wait_wire(&wire, 20, |log| {
+        log.contains("[Sparring] removed from your follow list.")
+    })
+    .await;
+    assert!(
+        settled,
+        "{}",
+        std::fs::read_to_string(&wire).unwrap_or_default()
+    );
+    let beta = player(addr, "Beta", 41, SparringPolicy::default());
     tokio::time::sleep(Duration::from_millis(200)).await;
-    let alpha = tokio::spawn(sparring_player(
+    let alpha = player(
         addr,
         "Alpha",
-        Some("alphapass"),
-        player(SparringPolicy {
-            chooser: MoveChooser::Random { seed: 42 },
+        42,
+        SparringPolicy {
             challenge: Some(("Beta".into(), 5, 0)),
             accept_challenges: false,
             resign_at: Some(8),
             ..SparringPolicy::default()
-        }),
-    ));
+        },
+    );
     // The game started after the bot's login, and the bot's own look for Alpha's games
     // waits a minute: only the account's follow list can make wily observe it now.
     let mut boss = RawClient::login(addr, "Boss", Some(BOSS_PW)).await;
@@ -130,8 +123,8 @@ async fn two_restarts_over_a_live_session_keep_the_follow_list_and_play() {
     assert_eq!(first.totals.games, 0);
 
     // The account follows exactly what the settings say.
-    let (mut stale, names) = follow_list(addr).await;
-    assert_eq!(names, vec!["Alpha".to_string()]);
+    let mut stale = RawClient::login(addr, "wily", Some(WILY_PW)).await;
+    assert_eq!(stale.follow_list().await, vec!["Alpha".to_string()]);
 
     // Second start over the live session `stale`: it plays a game.
     let spar = tokio::spawn(sparring_player(
@@ -146,7 +139,6 @@ async fn two_restarts_over_a_live_session_keep_the_follow_list_and_play() {
             ..SparringPolicy::default()
         },
     ));
-    let mut cfg = cfg;
     cfg.seek.enabled = true;
     let second = tokio::spawn(run_bot(
         cfg,
@@ -160,9 +152,9 @@ async fn two_restarts_over_a_live_session_keep_the_follow_list_and_play() {
     assert_eq!(second.totals.games, 1, "the restarted bot played");
     assert_eq!(second.reconnects, 0);
     spar.await.expect("task").expect("sparring");
-    let (_c, names) = follow_list(addr).await;
+    let mut c = RawClient::login(addr, "wily", Some(WILY_PW)).await;
     assert_eq!(
-        names,
+        c.follow_list().await,
         vec!["Alpha".to_string()],
         "the second start left it so"
     );

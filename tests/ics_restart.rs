@@ -10,13 +10,13 @@ use ics_common::*;
 use std::time::Instant;
 use wily::bot::hooks::NoBook;
 use wily::bot::input::{Action, Input, ServerEvent};
-use wily::lists::OpponentLists;
 use wily::bot::session::Session;
 use wily::bot::translate::translate;
 use wily::config::Config;
 use wily::ics::events::ListChange;
 use wily::ics::login::{Login, LoginFailure, Password, Step};
 use wily::ics::Event;
+use wily::lists::OpponentLists;
 
 const FILES: [&str; 8] = [
     "lasker/follow_list_first_use.RsNew.raw",
@@ -178,6 +178,19 @@ fn feed(s: &mut Session, events: Vec<Event>) -> Vec<Action> {
     out
 }
 
+/// What a bot following RsAlpha sends at login on the FICS dialect.
+const LOGIN: [&str; 3] = ["+follow RsAlpha", "=follow", "observe RsAlpha"];
+
+/// `LOGIN`, then `more`.
+fn after_login(more: &[&'static str]) -> Vec<&'static str> {
+    LOGIN.iter().chain(more).copied().collect()
+}
+
+/// A bot following `follow` fed the recording `file`: every action.
+fn replay(follow: &[&str], file: &str) -> Vec<Action> {
+    feed(&mut bot(follow), events(&fixture(file)))
+}
+
 fn sends(a: &[Action]) -> Vec<&str> {
     a.iter()
         .filter_map(|x| match x {
@@ -189,43 +202,28 @@ fn sends(a: &[Action]) -> Vec<&str> {
 
 #[test]
 fn the_bot_never_toggles_the_stored_list_and_corrects_what_the_server_reports() {
-    let mut s = bot(&["RsAlpha"]);
-    let a = feed(
-        &mut s,
-        events(&fixture("lasker/follow_list_stored.RsBot_2.raw")),
-    );
+    let a = replay(&["RsAlpha"], "lasker/follow_list_stored.RsBot_2.raw");
     // Login: the adding form and a read-back, never lasker's toggling `follow NAME`.
     // Then each answer that differs from the settings is corrected: RsAlpha taken off
     // (by the toggles the recording sent) goes back on, twice at most in one login;
     // RsBeta, which the settings do not follow, comes off.
     assert_eq!(
         sends(&a),
-        vec![
-            "+follow RsAlpha",
-            "=follow",
-            "observe RsAlpha",
+        after_login(&[
             "+follow RsAlpha",
             "+follow RsAlpha",
             "-follow RsBeta",
             "-follow RsBeta",
-        ]
+        ])
     );
     // Following nobody: whatever the account held is taken off.
-    let mut s = bot(&[]);
-    let a = feed(
-        &mut s,
-        events(&fixture("lasker/follow_list_stored.RsBot_3.raw")),
-    );
+    let a = replay(&[], "lasker/follow_list_stored.RsBot_3.raw");
     assert_eq!(sends(&a), vec!["=follow", "-follow RsAlpha"]);
 }
 
 #[test]
 fn a_game_the_server_observes_for_the_follow_list_is_analysed() {
-    let mut s = bot(&["RsAlpha"]);
-    let a = feed(
-        &mut s,
-        events(&fixture("lasker/follow_list_stored.RsBot_3.raw")),
-    );
+    let a = replay(&["RsAlpha"], "lasker/follow_list_stored.RsBot_3.raw");
     let analyses = a
         .iter()
         .filter(|x| matches!(x, Action::StartSearch(spec) if spec.limits.infinite))
@@ -238,34 +236,16 @@ fn a_game_the_server_observes_for_the_follow_list_is_analysed() {
         .iter()
         .any(|x| matches!(x, Action::Commentary(c) if c.contains("observed game 1 ends"))));
     // The recorder took RsAlpha off at the end; the bot puts it back.
-    assert_eq!(
-        sends(&a),
-        vec![
-            "+follow RsAlpha",
-            "=follow",
-            "observe RsAlpha",
-            "+follow RsAlpha"
-        ]
-    );
+    assert_eq!(sends(&a), after_login(&["+follow RsAlpha"]));
 }
 
 #[test]
 fn the_first_add_that_lasker_drops_is_made_again_after_the_read_back() {
-    let mut s = bot(&["RsAlpha"]);
-    let a = feed(
-        &mut s,
-        events(&fixture("lasker/follow_list_first_use.RsNew.raw")),
-    );
+    let a = replay(&["RsAlpha"], "lasker/follow_list_first_use.RsNew.raw");
     // `+follow RsAlpha` got no answer; `=follow` shows the list empty: add it again.
     // The recorder's `-follow` at the end is answered the same way.
     assert_eq!(
         sends(&a),
-        vec![
-            "+follow RsAlpha",
-            "=follow",
-            "observe RsAlpha",
-            "+follow RsAlpha",
-            "+follow RsAlpha"
-        ]
+        after_login(&["+follow RsAlpha", "+follow RsAlpha"])
     );
 }

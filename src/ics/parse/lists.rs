@@ -71,36 +71,47 @@ fn is_word(s: &str) -> bool {
 mod tests {
     use super::*;
 
-    fn changed(list: &str, name: &str, change: ListChange) -> Option<Event> {
-        Some(Event::ListChanged {
-            list: list.into(),
-            name: name.into(),
-            change,
-        })
-    }
-
     #[test]
     fn answers_to_adding_and_removing() {
-        assert_eq!(
-            parse("[RsAlpha] added to your follow list."),
-            changed("follow", "RsAlpha", ListChange::Added)
-        );
-        assert_eq!(
-            parse("[RsAlpha] removed from your follow list."),
-            changed("follow", "RsAlpha", ListChange::Removed)
-        );
-        assert_eq!(
-            parse("[RsAlpha] is already on your follow list."),
-            changed("follow", "RsAlpha", ListChange::AlreadyOn)
-        );
-        assert_eq!(
-            parse("[RsAlpha] is not in your follow list."),
-            changed("follow", "RsAlpha", ListChange::NotOn)
-        );
-        assert_eq!(
-            parse("[Foo] added to the computer list."),
-            changed("computer", "Foo", ListChange::Added)
-        );
+        for (line, list, name, change) in [
+            (
+                "[RsAlpha] added to your follow list.",
+                "follow",
+                "RsAlpha",
+                ListChange::Added,
+            ),
+            (
+                "[RsAlpha] removed from your follow list.",
+                "follow",
+                "RsAlpha",
+                ListChange::Removed,
+            ),
+            (
+                "[RsAlpha] is already on your follow list.",
+                "follow",
+                "RsAlpha",
+                ListChange::AlreadyOn,
+            ),
+            (
+                "[RsAlpha] is not in your follow list.",
+                "follow",
+                "RsAlpha",
+                ListChange::NotOn,
+            ),
+            (
+                "[Foo] added to the computer list.",
+                "computer",
+                "Foo",
+                ListChange::Added,
+            ),
+        ] {
+            let want = Event::ListChanged {
+                list: list.into(),
+                name: name.into(),
+                change,
+            };
+            assert_eq!(parse(line), Some(want), "{line}");
+        }
         assert_eq!(
             parse("\"follow\" does not match any list name."),
             Some(Event::NoSuchList {
