@@ -72,13 +72,13 @@ enum Command {
     Xboard,
     /// Opening book: `book create FILE.pgn M [N] [WPCT]`, `book show`, `book info`.
     #[command(subcommand)]
-    Book(wily::book::cli::BookCmd),
+    Book(wily::tools::book::BookCmd),
     /// The small hand-edited book: `books create FILE.pgn M`.
     #[command(subcommand)]
-    Books(wily::book::cli::BooksCmd),
+    Books(wily::tools::book::BooksCmd),
     /// The learning store: status, export, import, check.
     #[command(subcommand)]
-    Learn(wily::learn::cli::LearnCmd),
+    Learn(wily::tools::learn::LearnCmd),
     /// Play on a chess server unattended (FICS/ICC), or offline with --local.
     Ics {
         /// Settings file (default: ./config.toml when present, else built-in defaults).
@@ -96,6 +96,17 @@ enum Command {
         /// No running commentary on stdout (local mode).
         #[arg(long)]
         quiet: bool,
+    },
+    /// Play engines against each other: `wily match -engine cmd=... -engine cmd=...
+    /// -each tc=10+0.1 -games 100 -concurrency 2 ...` (see the README's `wily match`).
+    #[command(disable_help_flag = true)]
+    Match {
+        /// c-chess-cli style options (`wily match -help` lists them): -file MATCH.toml,
+        /// -engine, -each, -games, -rounds, -gauntlet, -repeat, -concurrency, -openings,
+        /// -variant, -resign, -draw, -maxmoves, -sprt, -pgn, -sample, -log, -srand,
+        /// -event, -quiet.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
     },
     /// Run the local chess server (FICS dialect) for offline play and tests.
     Serve {
@@ -192,9 +203,9 @@ fn main() -> ExitCode {
         }
         Some(Command::Uci) => wily::protocol::uci::run(),
         Some(Command::Xboard) => wily::protocol::xboard::run(cli.log_dir),
-        Some(Command::Book(cmd)) => wily::book::cli::run_book(cmd).map(|s| print!("{s}")),
-        Some(Command::Books(cmd)) => wily::book::cli::run_books(cmd).map(|s| print!("{s}")),
-        Some(Command::Learn(cmd)) => wily::learn::cli::run_learn(cmd).map(|s| print!("{s}")),
+        Some(Command::Book(cmd)) => wily::tools::book::run_book(cmd).map(|s| print!("{s}")),
+        Some(Command::Books(cmd)) => wily::tools::book::run_books(cmd).map(|s| print!("{s}")),
+        Some(Command::Learn(cmd)) => wily::tools::learn::run_learn(cmd).map(|s| print!("{s}")),
         Some(Command::Ics {
             config,
             local,
@@ -208,6 +219,7 @@ fn main() -> ExitCode {
             wire_debug,
             quiet,
         }),
+        Some(Command::Match { args }) => wily::r#match::run_cli(&args),
         Some(Command::Serve {
             port,
             accounts,

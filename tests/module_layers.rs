@@ -55,17 +55,20 @@ const LAYERS: &[(&str, &[&str])] = &[
 /// that is gone must leave it, so the test fails on a stale entry too).
 const KNOWN_LOOPS: &[&[&str]] = &[
     &[
-        "src/engine/eval/king.rs",
-        "src/engine/eval/pawns.rs",
-        "src/engine/eval/pieces.rs",
-    ],
-    &["src/engine/search.rs", "src/engine/threads.rs"],
-    &[
         "src/bot/observe.rs",
         "src/bot/play.rs",
         "src/bot/session.rs",
     ],
     &["src/server/conn.rs", "src/server/session.rs"],
+    &[
+        "src/match/adjudicate.rs",
+        "src/match/config.rs",
+        "src/match/engine/mod.rs",
+        "src/match/engine/uci.rs",
+        "src/match/engine/xboard.rs",
+        "src/match/game.rs",
+        "src/match/sample.rs",
+    ],
     &[
         "src/server/core.rs",
         "src/server/games.rs",
@@ -94,11 +97,7 @@ const KNOWN_LOOPS: &[&[&str]] = &[
 ];
 
 /// Upward imports not removed yet, as `file -> module`; only ever shrinks.
-const KNOWN_UPWARD: &[&str] = &[
-    "src/book/cli.rs -> learn",
-    "src/protocol/console/cmd_tools.rs -> tools",
-    "src/protocol/uci.rs -> tools",
-];
+const KNOWN_UPWARD: &[&str] = &[];
 
 /// Paths into other crates that mean I/O, which `src/ics/` must not name.
 const IO_PATHS: &[&[&str]] = &[

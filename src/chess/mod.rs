@@ -1,5 +1,5 @@
 //! The rules layer over cozy-chess: coordinate moves, FEN, SAN and ICS move notation,
-//! EPD records, PGN streaming, Polyglot keys, and `Position` (a board plus its game
+//! EPD records, PGN streaming, Polyglot keys, perft, and `Position` (a board plus its game
 //! history).
 //!
 //! cozy-chess generates every legal move; nothing here generates moves on its own.
@@ -7,6 +7,7 @@
 pub mod coord;
 pub mod epd;
 pub mod fen;
+pub mod perft;
 pub mod pgn;
 pub mod polyglot;
 pub mod position;
