@@ -59,7 +59,6 @@ const KNOWN_LOOPS: &[&[&str]] = &[
         "src/bot/play.rs",
         "src/bot/session.rs",
     ],
-    &["src/server/conn.rs", "src/server/session.rs"],
     &[
         "src/match/adjudicate.rs",
         "src/match/config.rs",
@@ -68,13 +67,6 @@ const KNOWN_LOOPS: &[&[&str]] = &[
         "src/match/engine/xboard.rs",
         "src/match/game.rs",
         "src/match/sample.rs",
-    ],
-    &[
-        "src/server/core.rs",
-        "src/server/games.rs",
-        "src/server/offers.rs",
-        "src/server/seeks.rs",
-        "src/server/style12.rs",
     ],
     &[
         "src/protocol/annotate/mod.rs",
