@@ -7,7 +7,7 @@
 //! like a server without them: `"x" does not match any list name.`
 
 use super::core::Core;
-use super::session::Sid;
+use super::conn::Sid;
 
 /// The only list this server keeps.
 const FOLLOW: &str = "follow";
