@@ -55,11 +55,6 @@ const LAYERS: &[(&str, &[&str])] = &[
 /// that is gone must leave it, so the test fails on a stale entry too).
 const KNOWN_LOOPS: &[&[&str]] = &[
     &[
-        "src/bot/observe.rs",
-        "src/bot/play.rs",
-        "src/bot/session.rs",
-    ],
-    &[
         "src/match/adjudicate.rs",
         "src/match/config.rs",
         "src/match/engine/mod.rs",

@@ -6,8 +6,8 @@
 //! its players observes it, as if it had typed `observe NAME`. Other list names answer
 //! like a server without them: `"x" does not match any list name.`
 
-use super::core::Core;
 use super::conn::Sid;
+use super::core::Core;
 
 /// The only list this server keeps.
 const FOLLOW: &str = "follow";
