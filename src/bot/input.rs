@@ -7,6 +7,7 @@
 
 use super::record::GameRecord;
 use crate::bot::lists::ServerTitles;
+use crate::chess::castling::CastleFlags;
 use crate::engine::{Limits, SearchInfo, SearchResult};
 use cozy_chess::{Board, Color, Move};
 use std::time::Instant;
@@ -32,6 +33,9 @@ pub struct BoardUpdate {
     pub black: String,
     pub relation: Relation,
     pub board: Board,
+    /// The style-12 castling flags; which rook each one means is the game's business
+    /// (Chess960: see [`crate::chess::castling::CastlingRooks`]).
+    pub castling: CastleFlags,
     /// Clocks in milliseconds (negative: the flag has fallen).
     pub white_ms: i64,
     pub black_ms: i64,

@@ -94,6 +94,7 @@ pub async fn start(cfg: &Config) -> Result<LocalWorld, String> {
         min_rating: None,
         max_rating: None,
         formula: false,
+        variant: "chess".into(),
     }];
     config.server.reconnect_min_secs = 1;
     config.server.reconnect_max_secs = config.server.reconnect_max_secs.min(10);

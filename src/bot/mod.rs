@@ -26,4 +26,6 @@ pub mod talk;
 pub mod translate;
 
 #[cfg(test)]
+mod chess960_tests;
+#[cfg(test)]
 mod session_tests;

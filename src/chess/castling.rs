@@ -20,6 +20,18 @@ pub struct CastleFlags {
 }
 
 impl CastleFlags {
+    /// The flags a server shows for `board`: set where a castling right remains.
+    pub fn of_board(board: &Board) -> Self {
+        let w = board.castle_rights(Color::White);
+        let b = board.castle_rights(Color::Black);
+        CastleFlags {
+            white_short: w.short.is_some(),
+            white_long: w.long.is_some(),
+            black_short: b.short.is_some(),
+            black_long: b.long.is_some(),
+        }
+    }
+
     /// `(short, long)` for `color`.
     pub fn of(&self, color: Color) -> (bool, bool) {
         match color {
@@ -132,6 +144,7 @@ mod tests {
     fn standard_rooks() {
         let r = CastlingRooks::of_start(&Board::default());
         assert_eq!(r, CastlingRooks::default());
+        assert_eq!(CastleFlags::of_board(&Board::default()), ALL);
         let b = r.apply(&fen("r3k2r/8/8/8/8/8/8/R3K2R w - - 0 1"), ALL);
         assert_eq!(to_shredder_fen(&b), "r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1");
     }

@@ -58,6 +58,10 @@ pub struct ServerSection {
     pub keepalive_secs: u64,
     pub reconnect_min_secs: u64,
     pub reconnect_max_secs: u64,
+    /// The words that ask this server for a Chess960 game in `seek` and `match`: `wild
+    /// fr` on FICS, `fr` on lasker 2.2 / capablanca servers (whose `wild fr` is another
+    /// game), `w22` on ICC.
+    pub chess960: String,
 }
 
 impl Default for ServerSection {
@@ -75,6 +79,7 @@ impl Default for ServerSection {
             keepalive_secs: 600,
             reconnect_min_secs: 5,
             reconnect_max_secs: 600,
+            chess960: "wild fr".into(),
         }
     }
 }
@@ -139,6 +144,8 @@ pub struct SeekAd {
     pub max_rating: Option<u32>,
     /// Ask the server to check the seeker's formula.
     pub formula: bool,
+    /// `chess` or `chess960` (sent with the server's words, `server.chess960`).
+    pub variant: String,
 }
 
 impl Default for SeekAd {
@@ -151,6 +158,7 @@ impl Default for SeekAd {
             min_rating: None,
             max_rating: None,
             formula: false,
+            variant: "chess".into(),
         }
     }
 }
