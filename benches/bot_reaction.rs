@@ -16,13 +16,13 @@ use tokio::sync::mpsc;
 use wily::book::{Book, BookPaths, ChooseHooks, NoLearning};
 use wily::bot::brain::{Brain, BrainCmd};
 use wily::bot::input::{Action, Input, ServerEvent};
-use wily::bot::lists::OpponentLists;
 use wily::bot::session::Session;
 use wily::bot::translate::translate;
 use wily::chess::san::to_san;
 use wily::config::Config;
 use wily::engine::EngineOptions;
 use wily::ics::pipeline::{Output, Pipeline, PipelineOptions};
+use wily::lists::OpponentLists;
 
 fn piece_char(b: &Board, sq: Square) -> char {
     let Some(p) = b.piece_on(sq) else {

@@ -1,4 +1,4 @@
-//! Perft benchmark: wily's perft (`wily::tools::perft::perft`) against a reference bulk
+//! Perft benchmark: wily's perft (`wily::chess::perft::perft`) against a reference bulk
 //! perft written directly on cozy-chess's move generator (the algorithm of cozy-chess's
 //! own perft example: copy-make, leaf counting from the move sets at the last ply).
 //! Prints nodes and nps of both and the ratio. Run with `cargo bench --bench perft`.
@@ -62,7 +62,7 @@ fn main() {
             // Alternate the order so neither side always runs on a cold cache.
             let run_wily = |acc: &mut (u64, f64)| {
                 let t = Instant::now();
-                let n = wily::tools::perft::perft(black_box(&board), depth as u32);
+                let n = wily::chess::perft::perft(black_box(&board), depth as u32);
                 acc.0 += n;
                 acc.1 += t.elapsed().as_secs_f64();
                 n

@@ -1,7 +1,8 @@
 //! The bot's settings file (`config.toml`): loading, defaults and validation.
 //!
-//! Every section lives in [`sections`]; [`validate`] checks ranges and cross-key rules and
-//! names the offending key in its message. Unknown keys are rejected by serde
+//! The settings' shape, [`Config`] and every section, lives in `sections.rs`; `validate.rs`
+//! checks ranges and cross-key rules and names the offending key in its message; this
+//! file loads a file through both. Unknown keys are rejected by serde
 //! (`deny_unknown_fields`), so a typo is an error at start-up, never a silent default.
 //! Nothing here panics on a bad file: every problem comes back as a [`ConfigError`].
 
@@ -9,39 +10,10 @@ mod sections;
 mod validate;
 
 pub use sections::*;
+pub use validate::Problem;
 
-use serde::Deserialize;
 use std::fmt;
 use std::path::{Path, PathBuf};
-
-/// The whole settings file. Every section has sensible defaults, so an empty file (or no
-/// file at all) gives a bot that plays offline against the local server.
-#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
-pub struct Config {
-    /// Where to connect and how to log in.
-    pub server: ServerSection,
-    /// The in-process local server and its sparring partner (`wily ics --local`).
-    pub local: LocalSection,
-    /// What wily seeks.
-    pub seek: SeekSection,
-    /// Which challenges wily accepts.
-    pub accept: AcceptSection,
-    /// Search settings.
-    pub engine: EngineSection,
-    /// Whisper and kibitz.
-    pub talk: TalkSection,
-    /// Observing other games.
-    pub observe: ObserveSection,
-    /// Who may command the bot by tell.
-    pub operators: OperatorsSection,
-    /// Files and folders.
-    pub paths: PathsSection,
-    /// Per-opponent thresholds (resign, draw score, book width).
-    pub opponents: OpponentsSection,
-    /// Logging.
-    pub log: LogSection,
-}
 
 /// Why a settings file could not be used. The message always names the file, and for
 /// a bad value the dotted key (`talk.whisper`).
@@ -56,19 +28,6 @@ pub enum ConfigError {
         path: PathBuf,
         problems: Vec<Problem>,
     },
-}
-
-/// One invalid value: its dotted key and what is wrong with it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
-    pub key: String,
-    pub message: String,
-}
-
-impl fmt::Display for Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.key, self.message)
-    }
 }
 
 impl fmt::Display for ConfigError {

@@ -8,6 +8,7 @@
 //! - [`link`]: the socket I/O on top of it (connect, login, outgoing queue, keep-alive, wire log).
 //! - [`bot`]: the server bot (`wily ics`); [`server`]: the local chess server (`wily serve`).
 //! - [`book`], [`learn`]: opening book and learning.
+//! - [`lists`]: the opponent lists (`lists/GM`, ...) that the bot reads and the console edits.
 //! - [`tools`]: perft, bench and test-suite runners.
 //! - [`config`]: the bot's settings file; [`datadir`]: where `book/` and `lists/` are found.
 
@@ -20,6 +21,7 @@ pub mod engine;
 pub mod ics;
 pub mod learn;
 pub mod link;
+pub mod lists;
 pub mod protocol;
 #[cfg(test)]
 mod scratch;

@@ -72,13 +72,13 @@ enum Command {
     Xboard,
     /// Opening book: `book create FILE.pgn M [N] [WPCT]`, `book show`, `book info`.
     #[command(subcommand)]
-    Book(wily::book::cli::BookCmd),
+    Book(wily::tools::book::BookCmd),
     /// The small hand-edited book: `books create FILE.pgn M`.
     #[command(subcommand)]
-    Books(wily::book::cli::BooksCmd),
+    Books(wily::tools::book::BooksCmd),
     /// The learning store: status, export, import, check.
     #[command(subcommand)]
-    Learn(wily::learn::cli::LearnCmd),
+    Learn(wily::tools::learn::LearnCmd),
     /// Play on a chess server unattended (FICS/ICC), or offline with --local.
     Ics {
         /// Settings file (default: ./config.toml when present, else built-in defaults).
@@ -192,9 +192,9 @@ fn main() -> ExitCode {
         }
         Some(Command::Uci) => wily::protocol::uci::run(),
         Some(Command::Xboard) => wily::protocol::xboard::run(cli.log_dir),
-        Some(Command::Book(cmd)) => wily::book::cli::run_book(cmd).map(|s| print!("{s}")),
-        Some(Command::Books(cmd)) => wily::book::cli::run_books(cmd).map(|s| print!("{s}")),
-        Some(Command::Learn(cmd)) => wily::learn::cli::run_learn(cmd).map(|s| print!("{s}")),
+        Some(Command::Book(cmd)) => wily::tools::book::run_book(cmd).map(|s| print!("{s}")),
+        Some(Command::Books(cmd)) => wily::tools::book::run_books(cmd).map(|s| print!("{s}")),
+        Some(Command::Learn(cmd)) => wily::tools::learn::run_learn(cmd).map(|s| print!("{s}")),
         Some(Command::Ics {
             config,
             local,

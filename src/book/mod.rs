@@ -4,12 +4,11 @@
 //!
 //! Submodules: [`format`] (the book file), [`polyglot`] (Polyglot `.bin` reader),
 //! [`create`] (`book create` / `books create`), [`select`] (choosing a move),
-//! [`console`] (the `book`, `books`, `bookw` and `show book` commands), [`cli`] (the
-//! `wily book`/`wily books` command lines), [`atomic`]
-//! (atomic file replacement), [`error`].
+//! [`console`] (the `book`, `books`, `bookw` and `show book` commands), [`atomic`]
+//! (atomic file replacement), [`error`]. The `wily book`/`wily books` command lines are
+//! in [`crate::tools::book`].
 
 pub mod atomic;
-pub mod cli;
 pub mod console;
 pub mod create;
 pub mod error;

@@ -2,8 +2,8 @@
 //! when not. Pure logic over the challenge as the server described it, the settings in
 //! `[accept]`, and the recent games against each opponent.
 
-use crate::bot::lists::Category;
 use crate::config::{AcceptSection, DeclineMessages};
+use crate::lists::Category;
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 

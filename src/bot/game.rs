@@ -345,9 +345,9 @@ impl PlayedGame {
 mod tests {
     use super::*;
     use crate::bot::input::Relation;
-    use crate::bot::lists::{Category, OpponentClass};
     use crate::bot::opponent::OpponentProfile;
     use crate::config::OpponentsSection;
+    use crate::lists::{Category, OpponentClass};
 
     fn update(fen: &str, verbose: Option<&str>) -> BoardUpdate {
         BoardUpdate {

@@ -6,9 +6,9 @@
 //! Keeping this vocabulary separate lets the session be tested without sockets.
 
 use super::record::GameRecord;
-use crate::bot::lists::ServerTitles;
 use crate::chess::castling::CastleFlags;
 use crate::engine::{Limits, SearchInfo, SearchResult};
+use crate::lists::ServerTitles;
 use cozy_chess::{Board, Color, Move};
 use std::time::Instant;
 

@@ -11,7 +11,6 @@ pub mod game;
 pub mod hooks;
 pub mod input;
 pub mod learning;
-pub mod lists;
 pub mod local;
 pub mod logging;
 pub mod observe;

@@ -3,11 +3,11 @@
 //! kibitzed by level and noise; stopped when the game ends.
 
 use super::input::{Action, BoardUpdate, SearchSpec};
-use crate::bot::lists::valid_handle;
 use crate::bot::session::{ActiveSearch, Purpose, Session};
 use crate::bot::talk::{Report, Talker};
 use crate::config::ObserveSection;
 use crate::engine::Limits;
+use crate::lists::valid_handle;
 use cozy_chess::Board;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};

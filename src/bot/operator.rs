@@ -4,7 +4,7 @@
 //! path: every argument is a number, `on`/`off`, a list name, or a handle checked by
 //! [`valid_handle`]. Anything else is a usage error answered with a short help line.
 
-use crate::bot::lists::{valid_handle, ListKind};
+use crate::lists::{valid_handle, ListKind};
 
 /// Which opponent class a resign/draw setting applies to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

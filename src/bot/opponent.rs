@@ -1,8 +1,8 @@
 //! The per-opponent settings: resign threshold, book width, draw score and talk flags,
 //! from the opponent's class (lists, then server titles) and `[opponents]`.
 
-use crate::bot::lists::{Category, OpponentClass};
 use crate::config::OpponentsSection;
+use crate::lists::{Category, OpponentClass};
 
 /// How wily treats one opponent for a whole game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -142,7 +142,7 @@ impl GamePolicy {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bot::lists::{Category, OpponentClass};
+    use crate::lists::{Category, OpponentClass};
 
     fn policy(category: Category, special: bool) -> GamePolicy {
         let s = OpponentsSection::default();

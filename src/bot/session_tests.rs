@@ -2,12 +2,12 @@
 
 use super::hooks::{BookPick, BookSource, NoBook};
 use super::input::*;
-use crate::bot::lists::{OpponentLists, ServerTitles};
 use crate::bot::session::Session;
 use crate::chess::castling::CastleFlags;
 use crate::chess::{move_from_uci, parse_fen};
 use crate::config::Config;
 use crate::engine::{Score, SearchResult};
+use crate::lists::{OpponentLists, ServerTitles};
 use cozy_chess::Board;
 use std::time::{Duration, Instant};
 

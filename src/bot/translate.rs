@@ -3,10 +3,10 @@
 //! dropped (and logged at trace level by the caller).
 
 use super::input::{BoardUpdate, Challenge, EndKind, OfferKind, Relation, ServerEvent};
-use crate::bot::lists::ServerTitles;
 use crate::chess::castling::CastleFlags;
 use crate::chess::fen::parse_fen;
 use crate::ics::events::{self, ChatKind, EndReason, Event, Rating};
+use crate::lists::ServerTitles;
 use cozy_chess::Board;
 use std::time::Instant;
 

@@ -1,5 +1,5 @@
 //! The rules layer over cozy-chess: coordinate moves, FEN, SAN and ICS move notation,
-//! EPD records, PGN streaming, Polyglot keys, `Position` (a board plus its game
+//! EPD records, PGN streaming, Polyglot keys, perft, `Position` (a board plus its game
 //! history), Chess960 start positions and castling rights from per-wing flags.
 //!
 //! cozy-chess generates every legal move; nothing here generates moves on its own.
@@ -9,6 +9,7 @@ pub mod chess960;
 pub mod coord;
 pub mod epd;
 pub mod fen;
+pub mod perft;
 pub mod pgn;
 pub mod polyglot;
 pub mod position;

@@ -8,6 +8,35 @@ use serde::Deserialize;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+/// The whole settings file. Every section has sensible defaults, so an empty file (or no
+/// file at all) gives a bot that plays offline against the local server.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    /// Where to connect and how to log in.
+    pub server: ServerSection,
+    /// The in-process local server and its sparring partner (`wily ics --local`).
+    pub local: LocalSection,
+    /// What wily seeks.
+    pub seek: SeekSection,
+    /// Which challenges wily accepts.
+    pub accept: AcceptSection,
+    /// Search settings.
+    pub engine: EngineSection,
+    /// Whisper and kibitz.
+    pub talk: TalkSection,
+    /// Observing other games.
+    pub observe: ObserveSection,
+    /// Who may command the bot by tell.
+    pub operators: OperatorsSection,
+    /// Files and folders.
+    pub paths: PathsSection,
+    /// Per-opponent thresholds (resign, draw score, book width).
+    pub opponents: OpponentsSection,
+    /// Logging.
+    pub log: LogSection,
+}
+
 /// A password that never shows in `Debug` output or logs.
 #[derive(Clone, Deserialize, PartialEq, Eq)]
 #[serde(transparent)]

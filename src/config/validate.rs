@@ -1,7 +1,21 @@
 //! Range and consistency checks for a parsed [`Config`]; every problem names its key.
 
-use super::{Config, Problem, SeekAd};
-use crate::bot::lists::valid_handle;
+use super::sections::{Config, SeekAd};
+use crate::lists::valid_handle;
+use std::fmt;
+
+/// One invalid value: its dotted key and what is wrong with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub key: String,
+    pub message: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.key, self.message)
+    }
+}
 
 struct Checker {
     problems: Vec<Problem>,

@@ -1,7 +1,13 @@
 //! The style-12 board update as a value: every field of the line, plus the position as
-//! FEN and small helpers the bot needs (piece on a square, clock of a side).
+//! FEN and small helpers the bot needs (piece on a square, clock of a side), and the side
+//! [`Color`] the other events share. It imports nothing of the protocol layer.
 
-use crate::ics::events::Color;
+/// A side of the board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Color {
+    White,
+    Black,
+}
 
 /// The relation of the viewer to a style-12 board (field 20).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

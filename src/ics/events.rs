@@ -7,14 +7,7 @@
 
 use std::fmt;
 
-pub use crate::ics::board::{Relation, Style12};
-
-/// A side of the board.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Color {
-    White,
-    Black,
-}
+pub use crate::ics::board::{Color, Relation, Style12};
 
 /// A rating as the servers print it: a number with an optional provisional/estimated
 /// mark, `----` (no rating in this category yet) or `++++` (unregistered player).

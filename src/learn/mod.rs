@@ -16,9 +16,9 @@
 //! Everything one game teaches is written in one SQLite transaction
 //! ([`Learner::after_game`]). Submodules: [`store`] (database, schema, migrations),
 //! [`game`] (what a game teaches), [`lrn`] (`book.lrn`/`position.lrn` export and import),
-//! [`console`] (`learn`, `import`), [`cli`] (`wily learn ...`), [`error`].
+//! [`console`] (`learn`, `import`), [`error`]; the `wily learn ...` command line is
+//! [`crate::tools::learn`].
 
-pub mod cli;
 pub mod console;
 pub mod error;
 pub mod game;

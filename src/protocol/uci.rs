@@ -4,11 +4,11 @@
 //! Contempt) and `quit`. The search runs in the background, so input is read while it
 //! thinks and `stop` is answered at once; `bestmove` is printed by a waiter thread.
 
+use crate::chess::perft;
 use crate::chess::{move_from_uci, move_to_uci, parse_fen};
 use crate::engine::{
     Bound, Engine, EngineOptions, Limits, SearchControl, SearchInfo, SearchRequest,
 };
-use crate::tools::perft;
 use cozy_chess::{Board, Move};
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};

@@ -1,67 +1,17 @@
-//! `wily perft`: counts the leaf nodes of the legal move tree (bulk counting at the last
-//! ply), per root move with `--divide`, and checks EPD perft suites (`;D1 20 ;D2 400 ...`).
+//! `wily perft`: counts the leaf nodes of the legal move tree ([`crate::chess::perft`]),
+//! per root move with `--divide`, and checks EPD perft suites (`;D1 20 ;D2 400 ...`).
 
 use crate::chess::move_to_uci;
-use cozy_chess::{Board, Move};
+use crate::chess::perft::{divide, perft, summary_line};
+use cozy_chess::Board;
 use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
-
-/// Number of leaf nodes `depth` plies below `board`.
-pub fn perft(board: &Board, depth: u32) -> u64 {
-    match depth {
-        0 => 1,
-        1 => {
-            let mut n = 0u64;
-            board.generate_moves(|pm| {
-                n += pm.len() as u64;
-                false
-            });
-            n
-        }
-        _ => {
-            let mut n = 0u64;
-            board.generate_moves(|pm| {
-                for mv in pm {
-                    let mut child = board.clone();
-                    child.play_unchecked(mv);
-                    n += perft(&child, depth - 1);
-                }
-                false
-            });
-            n
-        }
-    }
-}
-
-/// Leaf counts below each root move (in generation order).
-pub fn divide(board: &Board, depth: u32) -> Vec<(Move, u64)> {
-    let mut out = Vec::new();
-    board.generate_moves(|pm| {
-        for mv in pm {
-            let mut child = board.clone();
-            child.play_unchecked(mv);
-            out.push((mv, perft(&child, depth.saturating_sub(1))));
-        }
-        false
-    });
-    out
-}
 
 /// Parses a FEN (standard, X-FEN or Shredder-FEN castling) into a board.
 pub fn parse_board(fen: &str) -> Result<Board, String> {
     let fen = fen.trim();
     crate::chess::parse_fen(fen).map_err(|e| format!("bad FEN '{fen}': {e}"))
-}
-
-/// Formats the closing summary line: `nodes <N> time <s> nps <N>`.
-pub fn summary_line(nodes: u64, secs: f64) -> String {
-    let nps = if secs > 0.0 {
-        (nodes as f64 / secs) as u64
-    } else {
-        0
-    };
-    format!("nodes {nodes} time {secs:.3} nps {nps}")
 }
 
 /// `wily perft <depth> [--fen FEN] [--divide]`.
@@ -191,16 +141,6 @@ pub fn run_suite(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn start_position_counts() {
-        let b = Board::default();
-        assert_eq!(perft(&b, 0), 1);
-        assert_eq!(perft(&b, 1), 20);
-        assert_eq!(perft(&b, 3), 8_902);
-        let d: u64 = divide(&b, 3).iter().map(|(_, n)| n).sum();
-        assert_eq!(d, 8_902);
-    }
 
     #[test]
     fn suite_lines_parse_and_reject_garbage() {

@@ -16,10 +16,10 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 use wily::bot::driver::{run, RunOptions, RunReport};
-use wily::bot::lists::OpponentLists;
 use wily::config::{Config, SeekAd, SeekColor};
 use wily::ics::{Login, Password};
 use wily::link::ConnectConfig;
+use wily::lists::OpponentLists;
 use wily::server::{self, Account, MoveChooser, ServerConfig, ServerHandle};
 
 pub const WILY_PW: &str = "wilypass";
@@ -72,6 +72,7 @@ pub fn bot_config(dir: &Path, base: u32, inc: u32) -> Config {
         min_rating: None,
         max_rating: None,
         formula: false,
+        ..SeekAd::default()
     }];
     c.seek.interval_secs = 0;
     c.engine.depth_limit = 3;

@@ -5,10 +5,10 @@
 
 use super::{CmdResult, Console, Flow};
 use crate::book::{Book, BookPaths, ChooseHooks, LearnedValues, NoLearning};
-use crate::bot::lists::OpponentLists;
 use crate::engine::eval::Evaluator;
 use crate::engine::Engine;
 use crate::learn::Learner;
+use crate::lists::OpponentLists;
 use cozy_chess::{Board, Move};
 use std::time::Duration;
 

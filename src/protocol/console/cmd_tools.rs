@@ -20,7 +20,7 @@ pub fn perft_cmd(c: &mut Console, args: &[&str]) -> CmdResult {
         .ok_or_else(|| format!("perft: '{d}' is not a depth from 1 to 8"))?;
     c.stop_pondering();
     let t = Instant::now();
-    let n = crate::tools::perft::perft(c.game.board(), depth);
+    let n = crate::chess::perft::perft(c.game.board(), depth);
     let secs = t.elapsed().as_secs_f64();
     let nps = if secs > 0.0 {
         (n as f64 / secs) as u64

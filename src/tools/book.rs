@@ -1,9 +1,10 @@
 //! The `wily book ...` and `wily books ...` command lines (argument definitions and their
-//! actions; `src/main.rs` only routes to them).
+//! actions; `src/main.rs` only routes to them). Here rather than in `book/` because
+//! `book show --learn` opens the learning store, which sits above the book.
 
-use super::console::parse_create;
-use super::create::{create_big_from_pgn, create_small_from_pgn};
-use super::{Book, BookPaths, ChooseHooks};
+use crate::book::console::parse_create;
+use crate::book::create::{create_big_from_pgn, create_small_from_pgn};
+use crate::book::{Book, BookPaths, ChooseHooks, LearnedValues, NoLearning};
 use crate::chess::fen::parse_fen;
 use crate::chess::san::parse_any_move;
 use crate::learn::Learner;
@@ -141,8 +142,8 @@ pub fn run_book(cmd: BookCmd) -> Result<String, String> {
                 Some(p) => Some(Learner::open(&p).map_err(|e| e.to_string())?),
                 None => None,
             };
-            let none = super::NoLearning;
-            let learned: &dyn super::LearnedValues = match &learner {
+            let none = NoLearning;
+            let learned: &dyn LearnedValues = match &learner {
                 Some(l) => l,
                 None => &none,
             };

@@ -1,7 +1,7 @@
 //! The `wily learn ...` command line (argument definitions and actions; `src/main.rs`
 //! only routes to them), including the hidden `stress-write` used by the crash test.
 
-use super::{GameOutcome, GameRecord, Learner, SearchRecord};
+use crate::learn::{GameOutcome, GameRecord, Learner, SearchRecord};
 use clap::Subcommand;
 use cozy_chess::{Board, Color, Move};
 use std::io::Write;
@@ -109,7 +109,7 @@ pub fn run_learn(cmd: LearnCmd) -> Result<String, String> {
     match cmd {
         LearnCmd::Status { db } => {
             let l = open_existing(db)?;
-            super::console::status(&l).map_err(|e| e.to_string())
+            crate::learn::console::status(&l).map_err(|e| e.to_string())
         }
         LearnCmd::Export { dir, db } => {
             let l = open_existing(db)?;

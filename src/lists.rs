@@ -4,6 +4,10 @@
 //! Each file holds one lower-case handle per line; `#` starts a comment (whole line or
 //! after the handle). A malformed line is reported and skipped, and kept verbatim when
 //! the file is rewritten, so an edit never loses what the operator wrote.
+//!
+//! A module of its own, below the bot and the front ends, because both use it: the bot
+//! classifies its opponents, the console's `list` command edits the files, and the
+//! settings check handles with [`valid_handle`]. It imports nothing of the crate.
 
 use std::collections::BTreeSet;
 use std::fmt;
