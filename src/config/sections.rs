@@ -132,6 +132,8 @@ pub struct LocalSection {
     pub games: u32,
     /// Print a running commentary (moves, scores, results) to stdout.
     pub commentary: bool,
+    /// `chess` or `chess960`: what wily seeks on the local server.
+    pub variant: String,
 }
 
 impl Default for LocalSection {
@@ -145,6 +147,7 @@ impl Default for LocalSection {
             increment: 1,
             games: 0,
             commentary: true,
+            variant: "chess".into(),
         }
     }
 }

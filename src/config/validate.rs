@@ -131,6 +131,7 @@ pub(super) fn check(cfg: &Config) -> Vec<Problem> {
         c.bad("local.sparring_handle", "must differ from local.handle");
     }
     c.range("local.sparring_depth", l.sparring_depth, 1, 64);
+    check_variant(&mut c, "local.variant", &l.variant);
     c.range("local.base", l.base, 0, 600);
     c.range("local.increment", l.increment, 0, 600);
     if l.base == 0 && l.increment == 0 {

@@ -49,6 +49,8 @@ pub struct Game {
     pub base: u32,
     pub inc: u32,
     pub category: Category,
+    /// A Chess960 game (lasker's `fischerandom`).
+    pub chess960: bool,
     pub board: Board,
     /// `Board::hash()` of every position so far, the start included.
     pub hashes: Vec<u64>,
@@ -115,12 +117,16 @@ impl Game {
         )
     }
 
-    /// `rated blitz` / `unrated lightning`.
+    /// `rated blitz` / `unrated lightning` / `rated fischerandom`.
     pub fn kind(&self) -> String {
         format!(
             "{} {}",
             if self.rated { "rated" } else { "unrated" },
-            self.category.name()
+            if self.chess960 {
+                "fischerandom"
+            } else {
+                self.category.name()
+            }
         )
     }
 
@@ -257,6 +263,7 @@ impl Core {
         rated: bool,
         base: u32,
         inc: u32,
+        chess960: bool,
         resumed: Option<Game>,
     ) -> u32 {
         let number = self.free_game_number();
@@ -271,7 +278,11 @@ impl Core {
             }
             None => {
                 let cat = Category::of(base, inc);
-                let board = Board::default();
+                let board = if chess960 {
+                    super::variant::random_start(&mut self.rng)
+                } else {
+                    Board::default()
+                };
                 Game {
                     number,
                     white: self.side_for(white, cat),
@@ -280,6 +291,7 @@ impl Core {
                     base,
                     inc,
                     category: cat,
+                    chess960,
                     hashes: vec![board.hash()],
                     board,
                     moves: Vec::new(),

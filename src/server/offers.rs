@@ -19,6 +19,8 @@ pub struct MatchTerms {
     pub color: Option<Color>,
     /// Continue the adjourned game between the two.
     pub resume: bool,
+    /// A Chess960 game (`match NAME ... fr` or `wild fr`).
+    pub chess960: bool,
 }
 
 /// What is offered.
@@ -246,6 +248,7 @@ impl Core {
         base: u32,
         inc: u32,
         resume: bool,
+        chess960: bool,
     ) {
         let mut notes = Notes::new();
         self.clear_match_offers_for_start(acceptor, challenger, &mut notes);
@@ -280,7 +283,7 @@ impl Core {
         } else {
             None
         };
-        self.create_game(white, black, rated, base, inc, resumed);
+        self.create_game(white, black, rated, base, inc, chess960, resumed);
     }
 
     /// Offers to `sid` chosen by `accept`/`decline` arguments.
@@ -379,7 +382,9 @@ impl Core {
                         }
                     }
                 };
-                self.start_accepted(sid, o.from, white, black, t.rated, t.base, t.inc, t.resume);
+                self.start_accepted(
+                    sid, o.from, white, black, t.rated, t.base, t.inc, t.resume, t.chess960,
+                );
             }
         }
     }

@@ -7,6 +7,7 @@ use super::core::Core;
 use super::offers::Notes;
 use super::ratings::Category;
 use super::session::Sid;
+use super::variant::{chess960_words, is_variant_word};
 use cozy_chess::Color;
 use rand::Rng;
 
@@ -27,6 +28,8 @@ pub struct Seek {
     pub rated: bool,
     pub color: Option<Color>,
     pub category: Category,
+    /// A Chess960 ad (`seek ... fr` or `wild fr`).
+    pub chess960: bool,
 }
 
 impl Seek {
@@ -40,8 +43,17 @@ impl Seek {
             self.base,
             self.inc,
             if self.rated { "rated" } else { "unrated" },
-            self.category.name()
+            self.variant_name()
         )
+    }
+
+    /// The game type as ads show it: `blitz`, or lasker's `fischerandom`.
+    fn variant_name(&self) -> &'static str {
+        if self.chess960 {
+            "fischerandom"
+        } else {
+            self.category.name()
+        }
     }
 
     /// The FICS `<s>` line.
@@ -71,7 +83,7 @@ impl Seek {
             self.base,
             self.inc,
             if self.rated { 'r' } else { 'u' },
-            self.category.name(),
+            self.variant_name(),
             c
         )
     }
@@ -95,7 +107,11 @@ impl Core {
             return;
         }
         let (mut base, mut inc, mut rated, mut color) = (None, None, s.vars.rated, None);
-        for a in args {
+        let chess960 = match chess960_words(args) {
+            Ok(v) => v,
+            Err(e) => return self.reply(sid, &e),
+        };
+        for a in args.iter().filter(|a| !is_variant_word(a)) {
             let l = a.to_ascii_lowercase();
             match l.as_str() {
                 "r" | "rated" => rated = true,
@@ -108,7 +124,7 @@ impl Core {
                     Ok(n) if n <= 999 && inc.is_none() => inc = Some(n),
                     _ if l.contains('-') && l.split('-').all(|p| p.parse::<u32>().is_ok()) => {}
                     _ => {
-                        self.reply(sid, "Usage: seek [time inc] [rated|unrated] [white|black] [manual|auto] [formula] [min-max]\n");
+                        self.reply(sid, "Usage: seek [time inc] [rated|unrated] [white|black] [fr] [manual|auto] [formula] [min-max]\n");
                         return;
                     }
                 },
@@ -131,7 +147,12 @@ impl Core {
             return;
         }
         let dup = self.seeks.values().any(|k| {
-            k.owner == sid && k.base == base && k.inc == inc && k.rated == rated && k.color == color
+            k.owner == sid
+                && k.base == base
+                && k.inc == inc
+                && k.rated == rated
+                && k.color == color
+                && k.chess960 == chess960
         });
         if dup {
             self.reply(
@@ -156,6 +177,7 @@ impl Core {
             rated,
             color,
             category,
+            chess960,
         };
         let (ad, sline) = (seek.ad_line(), seek.s_line());
         self.seeks.insert(seek.id, seek);
@@ -312,7 +334,15 @@ impl Core {
             }
         };
         self.start_accepted(
-            sid, seek.owner, white, black, rated, seek.base, seek.inc, false,
+            sid,
+            seek.owner,
+            white,
+            black,
+            rated,
+            seek.base,
+            seek.inc,
+            false,
+            seek.chess960,
         );
     }
 }
@@ -335,6 +365,7 @@ mod tests {
             rated: true,
             color: None,
             category: Category::Blitz,
+            chess960: false,
         };
         assert_eq!(
             k.ad_line(),
