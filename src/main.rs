@@ -97,6 +97,17 @@ enum Command {
         #[arg(long)]
         quiet: bool,
     },
+    /// Play engines against each other: `wily match -engine cmd=... -engine cmd=...
+    /// -each tc=10+0.1 -games 100 -concurrency 2 ...` (see the README's `wily match`).
+    #[command(disable_help_flag = true)]
+    Match {
+        /// c-chess-cli style options (`wily match -help` lists them): -file MATCH.toml,
+        /// -engine, -each, -games, -rounds, -gauntlet, -repeat, -concurrency, -openings,
+        /// -variant, -resign, -draw, -maxmoves, -sprt, -pgn, -sample, -log, -srand,
+        /// -event, -quiet.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
     /// Run the local chess server (FICS dialect) for offline play and tests.
     Serve {
         /// Port to listen on (0: any free port).
@@ -208,6 +219,7 @@ fn main() -> ExitCode {
             wire_debug,
             quiet,
         }),
+        Some(Command::Match { args }) => wily::r#match::run_cli(&args),
         Some(Command::Serve {
             port,
             accounts,

@@ -16,6 +16,7 @@ mod qsearch;
 mod root;
 pub mod search;
 pub mod see;
+pub mod shared;
 mod tablemem;
 pub mod threads;
 pub mod time;

@@ -14,7 +14,7 @@ use super::limits::Limits;
 use super::movelist::NULL_MOVE;
 use super::movepick::{MoveList, MovePicker, OrderContext};
 use super::see::{captured_piece, is_capture, see_ge_known};
-use super::threads::Shared;
+use super::shared::Shared;
 use super::tt::{TranspositionTable, TtBound};
 use super::types::{Bound, InfoCallback, INF, MATE, MATE_BOUND, MAX_PLY, NO_EVAL};
 use cozy_chess::{Board, Color, Move, Piece};

@@ -2,10 +2,11 @@
 //! `Challenge:` lines, rating-change lines for rated games, the computer
 //! notice, lasker's line wrapping) and `resume` of adjourned games.
 
+use super::conn::Sid;
 use super::core::Core;
-use super::offers::{wrap, MatchTerms, Notes, OfferKind};
+use super::offer::{MatchTerms, Notes, OfferKind};
+use super::offers::wrap;
 use super::ratings::{apply_delta, delta, Category, FIRST_RATING};
-use super::session::Sid;
 use super::variant::{chess960_words, is_variant_word};
 use cozy_chess::Color;
 

@@ -1,63 +1,15 @@
 //! Offers between players on the local server: match challenges (`match`,
 //! `accept`, `decline`, `withdraw`, `pending`, the `Challenge:`/`Issuing:`
 //! lines, the computer notice, `<pf>`/`<pt>`/`<pr>` for `iset pendinfo 1`)
-//! and the in-game draw/abort/adjourn requests, which share the same list.
+//! and the in-game draw/abort/adjourn requests, which share the same list. The
+//! offer itself, as a value, is in `offer.rs`.
 
+use super::conn::Sid;
 use super::core::{Core, PROMPT};
+use super::offer::{Notes, Offer, OfferKind};
 use super::ratings::Category;
-use super::session::Sid;
 use cozy_chess::Color;
 use std::collections::HashMap;
-
-/// Terms of a challenge.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MatchTerms {
-    pub base: u32,
-    pub inc: u32,
-    pub rated: bool,
-    /// The colour the challenger asked for.
-    pub color: Option<Color>,
-    /// Continue the adjourned game between the two.
-    pub resume: bool,
-    /// A Chess960 game (`match NAME ... fr` or `wild fr`).
-    pub chess960: bool,
-}
-
-/// What is offered.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum OfferKind {
-    Match(MatchTerms),
-    Draw,
-    Abort,
-    Adjourn,
-}
-
-impl OfferKind {
-    fn word(&self) -> &'static str {
-        match self {
-            OfferKind::Match(_) => "match",
-            OfferKind::Draw => "draw",
-            OfferKind::Abort => "abort",
-            OfferKind::Adjourn => "adjourn",
-        }
-    }
-}
-
-/// One pending offer.
-#[derive(Debug, Clone)]
-pub struct Offer {
-    pub id: u32,
-    pub kind: OfferKind,
-    pub from: Sid,
-    pub to: Sid,
-    /// The `Challenge:` text without its final period (matches only).
-    pub text: String,
-}
-
-/// Messages produced while tidying up: (who, text). Third parties get the
-/// prompt after their text; the two players get theirs woven into their
-/// accept texts.
-pub type Notes = Vec<(Sid, String)>;
 
 /// Wrap a long line as the lasker server does without `iset nowrap 1`.
 pub fn wrap(line: &str, width: usize) -> String {

@@ -33,6 +33,7 @@ mod pawns;
 mod pieces;
 mod pst;
 mod score;
+mod shelter;
 mod sink;
 mod tables;
 mod trace;

@@ -300,6 +300,13 @@ impl Default for EvalParams {
     }
 }
 
+/// Material plus placement of piece kind `piece` (index) on `sq`, from White's side (a
+/// Black piece's square is mirrored by the caller).
+#[inline(always)]
+pub(crate) fn psq_value(p: &EvalParams, piece: usize, sq: usize) -> S {
+    p.piece_value[piece] + p.pst[piece][sq]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,11 +7,9 @@
 
 use cozy_chess::{Board, Color, Piece};
 
-use super::king::{best_shelter, shelter_key};
-
-use super::params::EvalParams;
-use super::pieces::psq_value;
+use super::params::{psq_value, EvalParams};
 use super::score::S;
+use super::shelter::{best_shelter, shelter_key};
 use super::sink::{Sink, Sum, Term};
 use super::tables::{
     fill_forward, pawn_attacks, rank_bb, relative_rank, shift_forward, squares, ADJACENT_FILES,
@@ -34,10 +32,10 @@ pub(crate) struct PawnEntry {
     pub attacks: [u64; 2],
     /// Squares each colour's pawns attack now or could attack after advancing.
     pub span: [u64; 2],
-    /// `king::shelter_key` of the two most recent shelters per colour, `[color][way]`, the
+    /// `shelter::shelter_key` of the two most recent shelters per colour, `[color][way]`, the
     /// most recently used first; `u32::MAX` when not yet computed.
     shelter_key: [[u32; 2]; 2],
-    /// Cached king shelter/storm scores (see `king::best_shelter`) for those keys.
+    /// Cached king shelter/storm scores (see `shelter::best_shelter`) for those keys.
     shelter: [[S; 2]; 2],
 }
 

@@ -2,13 +2,15 @@
 //! attack counting, king tropism, bishops, rooks and outposts.
 
 use cozy_chess::{get_bishop_moves, get_king_moves, get_knight_moves, get_rook_moves};
-use cozy_chess::{Board, Color, Piece, Square};
+use cozy_chess::{Board, Color, Piece};
 
-use super::params::EvalParams;
+use super::params::{psq_value, EvalParams};
 use super::pawns::PawnEntry;
 use super::score::S;
 use super::sink::{Sink, Term};
-use super::tables::{file_bb, rank_bb, relative_rank, squares, DARK_SQUARES, DISTANCE, KING_ZONE};
+use super::tables::{
+    file_bb, rank_bb, relative_rank, square, squares, DARK_SQUARES, DISTANCE, KING_ZONE,
+};
 
 /// Attack information gathered by the piece pass, used by king safety and threats.
 #[derive(Default)]
@@ -27,19 +29,6 @@ pub(crate) struct Maps {
     pub zone_weight: [i32; 2],
     /// Number of (piece, zone square) attacks on the enemy king zone.
     pub zone_hits: [i32; 2],
-}
-
-/// The square of index `sq` (taken modulo 64).
-#[inline(always)]
-pub(crate) fn square(sq: usize) -> Square {
-    Square::index_const(sq & 63)
-}
-
-/// Material plus placement of piece kind `piece` (index) on `sq`, from White's side (a
-/// Black piece's square is mirrored by the caller).
-#[inline(always)]
-pub(crate) fn psq_value(p: &EvalParams, piece: usize, sq: usize) -> S {
-    p.piece_value[piece] + p.pst[piece][sq]
 }
 
 /// Material and piece-square terms for both colours, reported separately (trace form).

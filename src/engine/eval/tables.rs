@@ -4,7 +4,7 @@
 //! Squares are numbered a1 = 0, b1 = 1, ..., h8 = 63 (as in cozy-chess). Tables indexed by
 //! colour use `Color as usize` (White = 0, Black = 1).
 
-use cozy_chess::Color;
+use cozy_chess::{Color, Square};
 
 /// All squares of the a-file.
 pub const FILE_A: u64 = 0x0101_0101_0101_0101;
@@ -40,6 +40,12 @@ pub const fn relative_rank(color: Color, sq: usize) -> usize {
 #[inline(always)]
 pub fn distance(a: usize, b: usize) -> i32 {
     DISTANCE[a & 63][b & 63] as i32
+}
+
+/// The square of index `sq` (taken modulo 64).
+#[inline(always)]
+pub(crate) fn square(sq: usize) -> Square {
+    Square::index_const(sq & 63)
 }
 
 /// The squares of a raw bitboard as indices, lowest first (see [`squares`]).

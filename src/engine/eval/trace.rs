@@ -10,11 +10,11 @@ use cozy_chess::{Board, Color};
 
 use super::endgame::is_insufficient_material;
 use super::evaluate::{evaluate_rest, Blend};
-use super::king::best_shelter;
 use super::params::EvalParams;
 use super::pawns::evaluate_pawns;
 use super::pieces::{material_and_pst, PieceTables};
 use super::score::S;
+use super::shelter::best_shelter;
 use super::sink::{Breakdown, Sink, Term};
 
 /// One line of the trace.
