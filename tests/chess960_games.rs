@@ -2,14 +2,16 @@
 //! xboard (`variant fischerandom`: `O-O` / `O-O-O` out) and over UCI (`UCI_Chess960`:
 //! king takes rook), and each front end accepts the other's castling in the form its
 //! interface sends; wily over xboard plays a whole Chess960 game from a numbered start
-//! against wily over UCI, relayed by this test as a GUI would; the console starts a
-//! Chess960 game with `new N` or a FEN.
+//! against wily over UCI, relayed by this test as a GUI would, and again through `wily
+//! match -variant chess960`; the console starts a Chess960 game with `new N` or a FEN.
 //!
 //! Castling is forced where it must be seen: from positions where castling mates, any
 //! search plays it, so these checks do not depend on how the engine judges castling.
 
 mod console_child;
+mod match_support;
 use console_child::Wily;
+use match_support::{argv, games, run_match, wily_cmd};
 use wily::chess::chess960;
 use wily::chess::coord::is_castling;
 use wily::chess::{move_from_uci, move_to_uci, parse_any_move, parse_fen, GameStatus, Position};
@@ -191,4 +193,41 @@ fn console_new_takes_a_position_number_or_a_fen() {
     c.expect("O-O-O#", 10);
     c.send("quit");
     assert!(c.wait_exit(10));
+}
+
+#[test]
+fn wily_match_plays_chess960_between_uci_and_xboard() {
+    let dir = console_child::temp_dir("c960-match");
+    let pgn = dir.path().join("960.pgn");
+    let out = run_match(
+        dir.path(),
+        &argv(&[
+            "-engine",
+            &wily_cmd("uci"),
+            "@name=uci",
+            "-engine",
+            &wily_cmd("xboard"),
+            "@proto=xboard name=xboard",
+            "@-each depth=3 -variant chess960 -games 4 -repeat -maxmoves 80",
+            "@-openings frc=0-959 order=random srand=5 -pgn",
+            pgn.to_str().unwrap(),
+        ]),
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let g = games(&pgn);
+    assert_eq!(g.len(), 4, "{stdout}");
+    let mut castles = Vec::new();
+    for game in &g {
+        assert_eq!(game.tag("Variant"), Some("Chess960"));
+        let start = parse_fen(game.tag("FEN").expect("a FEN tag")).unwrap();
+        assert!(chess960::index_of(&start).is_some());
+        let pos = game.replay().unwrap_or_else(|e| panic!("{e}: {game:?}"));
+        // Neither side lost by an illegal move, a crash or the clock.
+        let term = game.tag("Termination").unwrap_or_default();
+        assert!(["normal", "adjudication"].contains(&term), "{term}: {game:?}");
+        castles.extend(pos.moves_san().into_iter().filter(|m| m.starts_with("O-O")));
+    }
+    eprintln!("castling in the match: {castles:?}");
 }
