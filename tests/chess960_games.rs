@@ -226,7 +226,10 @@ fn wily_match_plays_chess960_between_uci_and_xboard() {
         let pos = game.replay().unwrap_or_else(|e| panic!("{e}: {game:?}"));
         // Neither side lost by an illegal move, a crash or the clock.
         let term = game.tag("Termination").unwrap_or_default();
-        assert!(["normal", "adjudication"].contains(&term), "{term}: {game:?}");
+        assert!(
+            ["normal", "adjudication"].contains(&term),
+            "{term}: {game:?}"
+        );
         castles.extend(pos.moves_san().into_iter().filter(|m| m.starts_with("O-O")));
     }
     eprintln!("castling in the match: {castles:?}");
