@@ -15,6 +15,16 @@ use crate::chess::san::{parse_ics_verbose, to_san};
 use cozy_chess::{Board, Color, Move, Piece};
 use std::time::Instant;
 
+/// What the `{Game N ... Creating ...}` line said, kept until the first board.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StartInfo {
+    pub game: u32,
+    pub white: String,
+    pub black: String,
+    pub rated: bool,
+    pub category: String,
+}
+
 /// How an update related to the board wily had.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Sync {

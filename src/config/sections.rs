@@ -340,6 +340,8 @@ pub struct EngineSection {
     pub book_search_ms: u64,
     /// Fixed search depth (plies); 0 = no limit. Meant for reduced-strength sparring.
     pub depth_limit: u32,
+    /// Syzygy tablebase folders, `:`-separated; empty = none.
+    pub syzygy_path: String,
 }
 
 impl Default for EngineSection {
@@ -353,6 +355,7 @@ impl Default for EngineSection {
             learn: 7,
             book_search_ms: 0,
             depth_limit: 0,
+            syzygy_path: String::new(),
         }
     }
 }
