@@ -4,7 +4,7 @@
 use super::input::Action;
 use super::operator::{ObserveTarget, OpCommand, SettingClass, HELP};
 use super::opponent::OpponentProfile;
-use crate::bot::session::Session;
+use crate::bot::state::Session;
 use std::time::Instant;
 
 impl Session {
@@ -91,7 +91,7 @@ impl Session {
                 }
                 if matches!(
                     self.search.as_ref().map(|s| &s.purpose),
-                    Some(crate::bot::session::Purpose::Analyse { game: g }) if game.is_none_or(|n| n == *g)
+                    Some(crate::bot::state::Purpose::Analyse { game: g }) if game.is_none_or(|n| n == *g)
                 ) {
                     self.stop_search(out);
                 }

@@ -20,9 +20,14 @@ pub mod play;
 pub mod policy;
 pub mod reconnect;
 pub mod record;
+pub mod seeking;
 pub mod session;
+pub mod state;
 pub mod talk;
 pub mod translate;
+pub mod watchlist;
 
+#[cfg(test)]
+mod chess960_tests;
 #[cfg(test)]
 mod session_tests;

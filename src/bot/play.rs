@@ -2,28 +2,18 @@
 //! moves (book, ponder hit, search), draw/resign/abort decisions, offers, illegal-move
 //! recovery, flagging, and the end of the game.
 
-use super::game::{same_position, PlayedGame, Sync};
+use super::game::{same_position, PlayedGame, StartInfo, Sync};
 use super::input::{Action, BoardUpdate, EndKind, MoveSource, OfferKind, Relation, SearchSpec};
 use super::opponent::OpponentProfile;
 use super::policy::{GamePolicy, MATE_CP};
 use super::record::move_comment;
-use crate::bot::session::{ActiveSearch, Purpose, Session};
+use crate::bot::state::{sanitize, ActiveSearch, Purpose, Session};
 use crate::bot::talk::{Report, TalkBound, TalkScore, Talker};
 use crate::chess::san::to_ics_move;
 use crate::engine::time::TimeManager;
 use crate::engine::{Bound, Limits, Score, SearchInfo, SearchResult};
 use cozy_chess::{Board, Color};
 use std::time::{Duration, Instant};
-
-/// What the `{Game N ... Creating ...}` line said, kept until the first board.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StartInfo {
-    pub game: u32,
-    pub white: String,
-    pub black: String,
-    pub rated: bool,
-    pub category: String,
-}
 
 /// Thinking time in untimed games.
 const UNTIMED_MOVE: Duration = Duration::from_secs(5);
@@ -119,10 +109,7 @@ impl Session {
             self.history.record(opponent, now);
             let hello = self.cfg.talk.greeting.replace("{opponent}", opponent);
             if !hello.trim().is_empty() {
-                out.push(Action::Send(format!(
-                    "say {}",
-                    crate::bot::session::sanitize(&hello)
-                )));
+                out.push(Action::Send(format!("say {}", sanitize(&hello))));
             }
         }
         out.push(Action::GameLogOpen {
@@ -309,7 +296,7 @@ impl Session {
             out.push(Action::SendNow("draw".into()));
             out.push(Action::GameLog("claiming a draw".into()));
         }
-        if self.cfg.engine.book && g.plies() < 80 {
+        if self.cfg.engine.book && g.plies() < 80 && g.book_allowed() {
             let width = g.policy.profile().book_width;
             if let Some(pick) = self.book.pick(g.board(), width) {
                 if g.board().is_legal(pick.mv) {
@@ -411,40 +398,28 @@ impl Session {
         out.push(Action::StartSearch(Box::new(spec)));
     }
 
-    pub(crate) fn search_info(
+    /// One finished iteration of wily's own search (thinking, or pondering): into the
+    /// game log, and to the game's whispers when thinking.
+    pub(crate) fn thinking_iteration(
         &mut self,
-        id: u64,
-        info: SearchInfo,
+        pondering: bool,
+        root: &Board,
+        report: &Report,
         now: Instant,
         out: &mut Vec<Action>,
     ) {
-        let Some(s) = self.search.as_mut().filter(|s| s.id == id) else {
+        let Some(g) = self.game.as_mut() else {
             return;
         };
-        if info.multipv > 1 {
-            return;
-        }
-        let report = report_of(&info);
-        s.last_report = Some(report.clone());
-        let root = s.root.clone();
-        match s.purpose {
-            Purpose::Think { .. } | Purpose::Ponder { .. } => {
-                let pondering = matches!(s.purpose, Purpose::Ponder { .. });
-                let Some(g) = self.game.as_mut() else {
-                    return;
-                };
-                out.push(Action::GameLog(format!(
-                    "{}{}",
-                    if pondering { "(ponder) " } else { "" },
-                    Talker::move_text(6, &root, &report).unwrap_or_default()
-                )));
-                if !pondering {
-                    for cmd in g.talker.on_iteration(now, &root, &report) {
-                        out.push(Action::Send(cmd));
-                    }
-                }
+        out.push(Action::GameLog(format!(
+            "{}{}",
+            if pondering { "(ponder) " } else { "" },
+            Talker::move_text(6, root, report).unwrap_or_default()
+        )));
+        if !pondering {
+            for cmd in g.talker.on_iteration(now, root, report) {
+                out.push(Action::Send(cmd));
             }
-            Purpose::Analyse { .. } => self.analysis_iteration(&root, &report, now, out),
         }
     }
 
@@ -622,6 +597,8 @@ impl Session {
         }
     }
 
+    /// The end of a game: wily's own (records, totals, goodbye, seeking again), or, when
+    /// it is not wily's game, nothing (false: the caller passes it on to observing).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn game_end(
         &mut self,
@@ -633,16 +610,13 @@ impl Session {
         text: &str,
         now: Instant,
         out: &mut Vec<Action>,
-    ) {
+    ) -> bool {
         let ours = self.game.as_ref().is_some_and(|g| {
             g.number == game
                 || (g.white.eq_ignore_ascii_case(white) && g.black.eq_ignore_ascii_case(black))
         });
         if !ours {
-            if self.observer.has(game) {
-                self.observed_end(game, result, text, now, out);
-            }
-            return;
+            return false;
         }
         if matches!(
             self.search.as_ref().map(|s| &s.purpose),
@@ -651,7 +625,7 @@ impl Session {
             self.stop_search(out);
         }
         let Some(g) = self.game.take() else {
-            return;
+            return true;
         };
         let line = format!("game {game} ends: {result} ({text})");
         out.push(Action::GameLog(line.clone()));
@@ -674,10 +648,7 @@ impl Session {
             }
             let bye = self.cfg.talk.goodbye.replace("{opponent}", g.opponent());
             if !bye.trim().is_empty() && kind != EndKind::Aborted {
-                out.push(Action::Send(format!(
-                    "say {}",
-                    crate::bot::session::sanitize(&bye)
-                )));
+                out.push(Action::Send(format!("say {}", sanitize(&bye))));
             }
             let f = g.finish(&self.site, result, kind, text);
             out.push(Action::GameOver(Box::new(f)));
@@ -685,11 +656,12 @@ impl Session {
         self.new_game_flag = true;
         if self.quitting {
             out.push(Action::Quit);
-            return;
+            return true;
         }
         if self.cfg.seek.reseek_after_game {
             self.maybe_seek(now, true, out);
         }
+        true
     }
 }
 

@@ -1,192 +1,32 @@
 //! The server bot's state machine: [`Input`] in, [`Action`]s out, no sockets, no clocks
 //! of its own (the caller passes `now`). Login → idle/seeking → playing | observing.
 //!
-//! This file holds the session itself, login, seeking, challenges, tells and timers; the
-//! game in progress is handled in [`crate::bot::play`], observing in
-//! [`crate::bot::observe`], operator commands in [`crate::bot::command`].
+//! This file is the entry point ([`Session::handle`]) and the dispatch: each input goes
+//! down to the handler that owns it: the game in progress to [`crate::bot::play`],
+//! observed games and their analysis to [`crate::bot::observe`], operator tells to
+//! [`crate::bot::command`], seeks to [`crate::bot::seeking`]; login, challenges, tells,
+//! timers and shutdown are handled here. The state they share is [`crate::bot::state`].
+//! Nothing below this file calls back into it.
 
-use crate::bot::challenge::{judge, ChallengeInfo, OpponentHistory};
-use crate::bot::game::PlayedGame;
-use crate::bot::hooks::BookSource;
+use crate::bot::challenge::{judge, ChallengeInfo};
 use crate::bot::input::{Action, Challenge, Input, ServerEvent};
-use crate::bot::observe::Observer;
 use crate::bot::operator;
-use crate::bot::talk::Report;
-use crate::config::{Config, Dialect, SeekColor};
-use crate::lists::{valid_handle, OpponentLists, ServerTitles};
-use cozy_chess::{Board, Move};
-use std::collections::HashMap;
+use crate::bot::play::report_of;
+use crate::bot::state::{sanitize, PendingChallenge, Purpose};
+use crate::config::Dialect;
+use crate::engine::SearchInfo;
+use crate::lists::{valid_handle, ServerTitles};
 use std::time::{Duration, Instant};
 
 pub use crate::bot::input::{BoardUpdate, MoveSource, Relation};
-
-/// What a running search is for.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Purpose {
-    /// Choosing wily's move in game `game`.
-    Think { game: u32 },
-    /// Thinking on the opponent's time, expecting `predicted`.
-    Ponder { game: u32, predicted: Move },
-    /// Analysing an observed game.
-    Analyse { game: u32 },
-}
-
-/// The one search the engine runs.
-#[derive(Debug, Clone)]
-pub struct ActiveSearch {
-    pub id: u64,
-    pub purpose: Purpose,
-    pub root: Board,
-    /// When the update that asked for this search arrived.
-    pub since: Instant,
-    /// When the search was started.
-    pub started: Instant,
-    pub source: MoveSource,
-    pub last_report: Option<Report>,
-}
-
-/// A challenge waiting a moment for a `--** X is a computer **--` line.
-#[derive(Debug, Clone)]
-pub(crate) struct PendingChallenge {
-    pub challenge: Challenge,
-    pub at: Instant,
-}
-
-/// Running totals for `status`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Totals {
-    pub games: u32,
-    pub wins: u32,
-    pub draws: u32,
-    pub losses: u32,
-    pub declined: u32,
-}
+pub use crate::bot::state::{ActiveSearch, Session, Totals};
 
 /// Wait this long after a challenge for the computer notice before deciding.
 const CHALLENGE_GRACE: Duration = Duration::from_millis(150);
-/// Seeks wait this long for an adjourned game to be resumed.
-const ADJOURNED_WAIT: Duration = Duration::from_secs(300);
 /// Answer a stranger's tells at most this often.
 const STRANGER_GAP: Duration = Duration::from_secs(600);
 
-/// The bot.
-pub struct Session {
-    pub(crate) cfg: Config,
-    pub(crate) lists: OpponentLists,
-    pub(crate) book: Box<dyn BookSource>,
-    pub(crate) me: String,
-    pub(crate) connected: bool,
-    pub(crate) seeking: bool,
-    pub(crate) accepting: bool,
-    pub(crate) last_seek: Option<Instant>,
-    pub(crate) game: Option<PlayedGame>,
-    /// An adjourned (or interrupted) game waiting to be resumed.
-    pub(crate) adjourned: Option<PlayedGame>,
-    /// When the adjourned game started waiting (seeks wait a while for it).
-    pub(crate) adjourned_at: Option<Instant>,
-    pub(crate) start_info: Option<crate::bot::play::StartInfo>,
-    pub(crate) ratings: HashMap<String, u32>,
-    pub(crate) titles: HashMap<String, ServerTitles>,
-    pub(crate) history: OpponentHistory,
-    pub(crate) pending: Option<PendingChallenge>,
-    pub(crate) observer: Observer,
-    pub(crate) search: Option<ActiveSearch>,
-    pub(crate) next_id: u64,
-    pub(crate) new_game_flag: bool,
-    /// `resume` was sent on this connection.
-    pub(crate) resume_asked: bool,
-    pub(crate) quitting: bool,
-    pub(crate) strangers: HashMap<String, Instant>,
-    pub(crate) totals: Totals,
-    pub(crate) site: String,
-}
-
 impl Session {
-    /// A session for `cfg` with the opponent lists already loaded.
-    pub fn new(cfg: Config, lists: OpponentLists, book: Box<dyn BookSource>) -> Session {
-        let site = if cfg.server.local {
-            "127.0.0.1 (wily local server)".to_string()
-        } else {
-            cfg.server.host.clone()
-        };
-        Session {
-            seeking: cfg.seek.enabled,
-            accepting: cfg.accept.enabled,
-            observer: Observer::new(&cfg.observe),
-            cfg,
-            lists,
-            book,
-            me: String::new(),
-            connected: false,
-            last_seek: None,
-            game: None,
-            adjourned: None,
-            adjourned_at: None,
-            start_info: None,
-            ratings: HashMap::new(),
-            titles: HashMap::new(),
-            history: OpponentHistory::default(),
-            pending: None,
-            search: None,
-            next_id: 1,
-            new_game_flag: true,
-            resume_asked: false,
-            quitting: false,
-            strangers: HashMap::new(),
-            totals: Totals::default(),
-            site,
-        }
-    }
-
-    pub fn config(&self) -> &Config {
-        &self.cfg
-    }
-
-    pub fn lists(&self) -> &OpponentLists {
-        &self.lists
-    }
-
-    pub fn totals(&self) -> Totals {
-        self.totals
-    }
-
-    /// True while a game is in progress.
-    pub fn playing(&self) -> bool {
-        self.game.is_some()
-    }
-
-    /// The search in progress, if any.
-    pub fn active_search(&self) -> Option<&ActiveSearch> {
-        self.search.as_ref()
-    }
-
-    /// True once the session wants to exit (quit requested and no game in progress).
-    pub fn finished(&self) -> bool {
-        self.quitting && self.game.is_none()
-    }
-
-    /// Sets the name the server knows wily by (tests, or before the login event).
-    pub fn set_handle(&mut self, handle: &str) {
-        self.me = handle.to_string();
-    }
-
-    pub(crate) fn is_me(&self, name: &str) -> bool {
-        !self.me.is_empty() && name.eq_ignore_ascii_case(&self.me)
-    }
-
-    pub(crate) fn new_search_id(&mut self) -> u64 {
-        let id = self.next_id;
-        self.next_id += 1;
-        id
-    }
-
-    /// Stops the running search, if any (its result will be ignored).
-    pub(crate) fn stop_search(&mut self, out: &mut Vec<Action>) {
-        if let Some(s) = self.search.take() {
-            out.push(Action::StopSearch { id: s.id });
-        }
-    }
-
     /// The one entry point: feed an input, get the actions to perform.
     pub fn handle(&mut self, input: Input, now: Instant) -> Vec<Action> {
         let mut out = Vec::new();
@@ -207,6 +47,25 @@ impl Session {
             Input::Shutdown { now: at_once } => self.shutdown(at_once, &mut out),
         }
         out
+    }
+
+    /// A search report: to the game's log and whispers while thinking or pondering, to
+    /// the observed game's analysis while analysing.
+    fn search_info(&mut self, id: u64, info: SearchInfo, now: Instant, out: &mut Vec<Action>) {
+        let Some(s) = self.search.as_mut().filter(|s| s.id == id) else {
+            return;
+        };
+        if info.multipv > 1 {
+            return;
+        }
+        let report = report_of(&info);
+        s.last_report = Some(report.clone());
+        let root = s.root.clone();
+        match s.purpose {
+            Purpose::Think { .. } => self.thinking_iteration(false, &root, &report, now, out),
+            Purpose::Ponder { .. } => self.thinking_iteration(true, &root, &report, now, out),
+            Purpose::Analyse { .. } => self.analysis_iteration(&root, &report, now, out),
+        }
     }
 
     fn server_event(&mut self, ev: ServerEvent, now: Instant, out: &mut Vec<Action>) {
@@ -245,7 +104,12 @@ impl Session {
                 result,
                 kind,
                 text,
-            } => self.game_end(game, &white, &black, &result, kind, &text, now, out),
+            } => {
+                let ours = self.game_end(game, &white, &black, &result, kind, &text, now, out);
+                if !ours && self.observer.has(game) {
+                    self.observed_end(game, &result, &text, now, out);
+                }
+            }
             ServerEvent::Challenge(c) => {
                 if let Some(r) = c.rating {
                     self.ratings.insert(c.name.to_ascii_lowercase(), r);
@@ -304,17 +168,6 @@ impl Session {
         }
     }
 
-    pub(crate) fn remember_titles(&mut self, name: &str, t: ServerTitles) {
-        if t == ServerTitles::default() {
-            return;
-        }
-        if self.titles.len() > 10_000 {
-            self.titles.clear();
-        }
-        let e = self.titles.entry(name.to_ascii_lowercase()).or_default();
-        *e = e.merge(t);
-    }
-
     fn logged_in(&mut self, handle: String, now: Instant, out: &mut Vec<Action>) {
         tracing::info!("logged in as {handle}");
         self.me = handle;
@@ -350,78 +203,6 @@ impl Session {
         self.pending = None;
         self.stop_search(out);
         self.observer.clear();
-    }
-
-    /// Posts the seek ads when idle and seeking (again after `interval_secs`, or at once
-    /// with `force`).
-    pub(crate) fn maybe_seek(&mut self, now: Instant, force: bool, out: &mut Vec<Action>) {
-        if !self.connected || !self.seeking || self.game.is_some() || self.quitting {
-            return;
-        }
-        if self.cfg.seek.ads.is_empty() {
-            return;
-        }
-        let waiting = self.adjourned.is_some()
-            && self
-                .adjourned_at
-                .is_some_and(|t| now.saturating_duration_since(t) < ADJOURNED_WAIT);
-        if waiting {
-            return;
-        }
-        let due = match self.last_seek {
-            None => true,
-            Some(t) => {
-                force
-                    || (self.cfg.seek.interval_secs > 0
-                        && now.saturating_duration_since(t)
-                            >= Duration::from_secs(self.cfg.seek.interval_secs))
-            }
-        };
-        if !due {
-            return;
-        }
-        if self.last_seek.is_some() {
-            out.push(Action::Send("unseek".into()));
-        }
-        for cmd in self.seek_commands() {
-            out.push(Action::Send(cmd));
-        }
-        self.last_seek = Some(now);
-    }
-
-    /// The `seek` commands for the configured ads.
-    pub fn seek_commands(&self) -> Vec<String> {
-        let guest = self.me.to_ascii_lowercase().starts_with("guest") || self.cfg.is_guest();
-        self.cfg
-            .seek
-            .ads
-            .iter()
-            .map(|ad| {
-                let mut s = format!("seek {} {}", ad.base, ad.increment);
-                // Guests cannot play rated games.
-                s.push_str(if ad.rated && !guest {
-                    " rated"
-                } else {
-                    " unrated"
-                });
-                match ad.color {
-                    SeekColor::White => s.push_str(" white"),
-                    SeekColor::Black => s.push_str(" black"),
-                    SeekColor::Any => {}
-                }
-                if ad.formula {
-                    s.push_str(" formula");
-                }
-                if ad.min_rating.is_some() || ad.max_rating.is_some() {
-                    s.push_str(&format!(
-                        " {}-{}",
-                        ad.min_rating.unwrap_or(0),
-                        ad.max_rating.unwrap_or(9999)
-                    ));
-                }
-                s
-            })
-            .collect()
     }
 
     fn decide_challenge(&mut self, c: Challenge, now: Instant, out: &mut Vec<Action>) {
@@ -571,59 +352,4 @@ impl Session {
             out.push(Action::SendNow("adjourn".into()));
         }
     }
-
-    /// One line about the bot's state, for `status`.
-    pub fn status_line(&self) -> String {
-        let mut s = match &self.game {
-            Some(g) => format!(
-                "playing game {} vs {} [{}] (ply {}, last score {})",
-                g.number,
-                g.opponent(),
-                g.policy.profile().describe(),
-                g.plies(),
-                g.policy
-                    .last_score()
-                    .map_or("-".to_string(), |c| format!("{:+.2}", c as f64 / 100.0))
-            ),
-            None => "idle".to_string(),
-        };
-        let t = self.totals;
-        s.push_str(&format!(
-            "; seek {}, accept {}; games {} (+{} ={} -{}), declined {}; observing {}; whisper {} kibitz {} noise {}{}",
-            on_off(self.seeking),
-            on_off(self.accepting),
-            t.games,
-            t.wins,
-            t.draws,
-            t.losses,
-            t.declined,
-            self.observer.count(),
-            self.cfg.talk.whisper,
-            self.cfg.talk.kibitz,
-            self.cfg.talk.noise,
-            if self.quitting { "; quitting after this game" } else { "" }
-        ));
-        s
-    }
-}
-
-fn on_off(b: bool) -> &'static str {
-    if b {
-        "on"
-    } else {
-        "off"
-    }
-}
-
-/// Text wily sends in a tell: printable, one line, at most 400 bytes.
-pub(crate) fn sanitize(s: &str) -> String {
-    let mut t: String = s.chars().filter(|c| !c.is_control()).collect();
-    if t.len() > 400 {
-        let mut cut = 400;
-        while !t.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        t.truncate(cut);
-    }
-    t
 }

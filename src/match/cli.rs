@@ -263,6 +263,7 @@ wily match: play engines against each other (c-chess-cli style options)
   -resign [count=3] [score=700]      both engines agree, N moves each, centipawns
   -draw [number=40] [count=8] [score=10]
   -maxmoves N            draw after N moves
+  -tb PATH               adjudicate by the Syzygy tables of PATH (':'-separated folders)
   -sprt [elo0=0] [elo1=5] [alpha=0.05] [beta=0.05] [model=logistic|normalized]
   -pgn FILE [VERBOSITY]  append games; verbosity 1 (default) adds {score/depth time}
   -sample file=F [freq=1] [srand=N] [format=csv]   training positions
@@ -364,6 +365,11 @@ pub fn settings_from_groups(groups: &[Group]) -> Result<MatchSettings, String> {
                 rules.draw = Some(r);
             }
             "maxmoves" => rules.max_moves = Some(parse_num("-maxmoves", one_value(g)?)?),
+            "tb" => {
+                let adj = super::syzygy::adjudicator(one_value(g)?)?;
+                eprintln!("{}", adj.summary());
+                rules.tablebase = Some(std::sync::Arc::new(adj));
+            }
             "sprt" => sprt = Some(parse_sprt(&g.values)?),
             "pgn" => {
                 let mut spec = PgnSpec {

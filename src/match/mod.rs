@@ -8,8 +8,8 @@
 //!
 //! Layout, each depending only on those above it:
 //! - [`timecontrol`], [`stats`], [`sprt`], [`schedule`]: pure data and formulas;
-//! - [`outcome`], [`config`], [`openings`], [`adjudicate`], [`settings`]: what a match is
-//!   made of;
+//! - [`outcome`], [`config`], [`openings`], [`adjudicate`], [`syzygy`], [`settings`]: what a
+//!   match is made of;
 //! - [`engine`]: engine processes and the two protocols;
 //! - [`game`]: one game; [`report`], [`pgnout`], [`sample`], [`progress`]: outputs;
 //! - [`runner`]: the whole match; [`args`], [`cli`]: the command line and the TOML match
@@ -33,6 +33,7 @@ pub mod settings;
 mod signal;
 pub mod sprt;
 pub mod stats;
+pub mod syzygy;
 pub mod timecontrol;
 
 /// The summary printed at the end of a match.

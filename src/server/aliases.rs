@@ -3,8 +3,8 @@
 //! the rest of the line, otherwise the rest is appended), and the `$` prefix that
 //! sends a line past the aliases (xboard starts every session with `$`-lines).
 
+use super::conn::Sid;
 use super::core::Core;
-use super::session::Sid;
 
 /// Most aliases one session may hold (FICS has a similar cap).
 pub const MAX_ALIASES: usize = 64;

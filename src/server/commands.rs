@@ -3,9 +3,9 @@
 //! `variables`, `promote`, plus `quit`, `help` and `date`.
 
 use super::aliases::{expand, strip_dollar};
+use super::conn::Sid;
 use super::core::Core;
 use super::notation::looks_like_move;
-use super::session::Sid;
 use cozy_chess::Piece;
 
 /// Every command the server knows, in the order prefixes are resolved.

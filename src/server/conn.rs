@@ -3,7 +3,6 @@
 //! turns bytes into bounded lines. Nothing here knows chess; lines go to the
 //! core as events, output comes back through a bounded channel per client.
 
-use super::session::Sid;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -12,6 +11,9 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::tcp::OwnedWriteHalf;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{mpsc, oneshot, watch};
+
+/// Session id: unique for the life of the server.
+pub type Sid = u64;
 
 /// Longest input line kept (longer lines are cut here).
 pub const MAX_LINE: usize = 1024;

@@ -4,12 +4,12 @@
 //! a client whose queue is full is dropped).
 
 use super::accounts::Account;
-use super::conn::{Event, Out};
-use super::games::Game;
-use super::offers::Offer;
+use super::conn::{Event, Out, Sid};
+use super::game::Game;
+use super::offer::Offer;
 use super::ratings::Ratings;
-use super::seeks::Seek;
-use super::session::{LoginState, Session, Sid};
+use super::seek::Seek;
+use super::session::{LoginState, Session};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use std::collections::{BTreeMap, HashMap};

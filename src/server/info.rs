@@ -2,10 +2,10 @@
 //! `moves`, `time`, `stored`, and the lookups of adjourned games.
 
 use super::clock::min_sec;
+use super::conn::Sid;
 use super::core::Core;
-use super::games::Game;
+use super::game::Game;
 use super::ratings::{rating_text, Category};
-use super::session::Sid;
 use cozy_chess::Color;
 use std::time::Instant;
 
@@ -213,7 +213,7 @@ impl Core {
         let now = Instant::now();
         let mut t = String::from("\n");
         for g in self.games.values() {
-            let r = |side: &super::games::Side| rating_text(side.registered, side.rating);
+            let r = |side: &super::game::Side| rating_text(side.registered, side.rating);
             t.push_str(&format!(
                 "{:3} {:>4} {:<11} {:>4} {:<10} {} {:>6} -{:>6} ({:2}-{:2}) {}: {:2}\n",
                 g.number,
@@ -284,7 +284,7 @@ impl Core {
             game.white.name, game.black.name
         ));
         t.push_str("----  ----------------   ----------------\n");
-        let cell = |m: &super::games::MoveRecord| format!("{:<8}({})", m.san, min_sec(m.took_ms));
+        let cell = |m: &super::game::MoveRecord| format!("{:<8}({})", m.san, min_sec(m.took_ms));
         for (i, pair) in game.moves.chunks(2).enumerate() {
             match pair {
                 [w, b] => t.push_str(&format!(

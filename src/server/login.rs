@@ -4,8 +4,9 @@
 //! unregistered after "Press return", a wrong password answered with
 //! `**** Invalid password! ****` and the connection closed.
 
+use super::conn::Sid;
 use super::core::{Core, PROMPT};
-use super::session::{LoginState, Sid};
+use super::session::LoginState;
 use rand::Rng;
 
 const WILL_ECHO: [u8; 3] = [255, 251, 1];

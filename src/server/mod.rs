@@ -12,20 +12,24 @@ mod clock;
 mod commands;
 mod conn;
 mod core;
+mod game;
 mod games;
 mod info;
 mod login;
 mod matching;
 mod notation;
 mod observe;
+mod offer;
 mod offers;
 mod play;
 mod ratings;
+mod seek;
 mod seeks;
 mod session;
 mod sparring;
 mod style12;
 mod talk;
+mod variant;
 
 pub use accounts::{load_accounts, parse_accounts, valid_handle, Account, AccountLineError};
 pub use sparring::{

@@ -2,8 +2,8 @@
 //! `allobservers`, and `refresh` (a fresh style 12 of the game one plays or
 //! observes).
 
+use super::conn::Sid;
 use super::core::Core;
-use super::session::Sid;
 
 /// Most games one session may observe at once.
 const MAX_OBSERVED: usize = 30;

@@ -1,61 +1,15 @@
 //! Offers between players on the local server: match challenges (`match`,
 //! `accept`, `decline`, `withdraw`, `pending`, the `Challenge:`/`Issuing:`
 //! lines, the computer notice, `<pf>`/`<pt>`/`<pr>` for `iset pendinfo 1`)
-//! and the in-game draw/abort/adjourn requests, which share the same list.
+//! and the in-game draw/abort/adjourn requests, which share the same list. The
+//! offer itself, as a value, is in `offer.rs`.
 
+use super::conn::Sid;
 use super::core::{Core, PROMPT};
+use super::offer::{Notes, Offer, OfferKind};
 use super::ratings::Category;
-use super::session::Sid;
 use cozy_chess::Color;
 use std::collections::HashMap;
-
-/// Terms of a challenge.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MatchTerms {
-    pub base: u32,
-    pub inc: u32,
-    pub rated: bool,
-    /// The colour the challenger asked for.
-    pub color: Option<Color>,
-    /// Continue the adjourned game between the two.
-    pub resume: bool,
-}
-
-/// What is offered.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum OfferKind {
-    Match(MatchTerms),
-    Draw,
-    Abort,
-    Adjourn,
-}
-
-impl OfferKind {
-    fn word(&self) -> &'static str {
-        match self {
-            OfferKind::Match(_) => "match",
-            OfferKind::Draw => "draw",
-            OfferKind::Abort => "abort",
-            OfferKind::Adjourn => "adjourn",
-        }
-    }
-}
-
-/// One pending offer.
-#[derive(Debug, Clone)]
-pub struct Offer {
-    pub id: u32,
-    pub kind: OfferKind,
-    pub from: Sid,
-    pub to: Sid,
-    /// The `Challenge:` text without its final period (matches only).
-    pub text: String,
-}
-
-/// Messages produced while tidying up: (who, text). Third parties get the
-/// prompt after their text; the two players get theirs woven into their
-/// accept texts.
-pub type Notes = Vec<(Sid, String)>;
 
 /// Wrap a long line as the lasker server does without `iset nowrap 1`.
 pub fn wrap(line: &str, width: usize) -> String {
@@ -246,6 +200,7 @@ impl Core {
         base: u32,
         inc: u32,
         resume: bool,
+        chess960: bool,
     ) {
         let mut notes = Notes::new();
         self.clear_match_offers_for_start(acceptor, challenger, &mut notes);
@@ -280,7 +235,7 @@ impl Core {
         } else {
             None
         };
-        self.create_game(white, black, rated, base, inc, resumed);
+        self.create_game(white, black, rated, base, inc, chess960, resumed);
     }
 
     /// Offers to `sid` chosen by `accept`/`decline` arguments.
@@ -379,7 +334,9 @@ impl Core {
                         }
                     }
                 };
-                self.start_accepted(sid, o.from, white, black, t.rated, t.base, t.inc, t.resume);
+                self.start_accepted(
+                    sid, o.from, white, black, t.rated, t.base, t.inc, t.resume, t.chess960,
+                );
             }
         }
     }

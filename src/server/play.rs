@@ -2,13 +2,13 @@
 //! with `Illegal move.` / `It is not your move.`), and the game commands
 //! `draw`, `abort`, `adjourn`, `resign`, `flag`.
 
+use super::conn::Sid;
 use super::core::Core;
-use super::games::{End, LastMove, MoveRecord};
+use super::game::{End, LastMove, MoveRecord};
 use super::notation::{
     has_mating_material, legal_moves, parse_move, pretty_move, to_san, verbose_move, MoveError,
 };
-use super::offers::{Notes, OfferKind};
-use super::session::Sid;
+use super::offer::{Notes, OfferKind};
 use cozy_chess::{Color, Piece};
 use std::time::Instant;
 

@@ -1,81 +1,19 @@
 //! Seek ads of the local server, lasker style: `seek`, `unseek`, `sought`,
 //! `play N`, the ad lines (`  0 1500 BetaBot   5   0 rated   blitz`),
 //! `AD_DESTROY: n`, `Ads removed: n`, and FICS `<s>`/`<sr>` lines for
-//! clients that `iset seekinfo 1`.
+//! clients that `iset seekinfo 1`. The ad itself, as a value, is in `seek.rs`.
 
+use super::conn::Sid;
 use super::core::Core;
-use super::offers::Notes;
+use super::offer::Notes;
 use super::ratings::Category;
-use super::session::Sid;
+use super::seek::Seek;
+use super::variant::{chess960_words, is_variant_word};
 use cozy_chess::Color;
 use rand::Rng;
 
 /// Most ads one player may have at once.
 const MAX_SEEKS: usize = 3;
-
-/// One seek ad.
-#[derive(Debug, Clone)]
-pub struct Seek {
-    pub id: u32,
-    pub owner: Sid,
-    pub name: String,
-    pub rating: Option<u32>,
-    pub registered: bool,
-    pub computer: bool,
-    pub base: u32,
-    pub inc: u32,
-    pub rated: bool,
-    pub color: Option<Color>,
-    pub category: Category,
-}
-
-impl Seek {
-    /// The lasker ad line.
-    pub fn ad_line(&self) -> String {
-        format!(
-            "{:3} {:4} {:<17} {:3} {:3} {:<7} {:<10}",
-            self.id,
-            self.rating.unwrap_or(0),
-            self.name,
-            self.base,
-            self.inc,
-            if self.rated { "rated" } else { "unrated" },
-            self.category.name()
-        )
-    }
-
-    /// The FICS `<s>` line.
-    pub fn s_line(&self) -> String {
-        let mut ti = 0u32;
-        if !self.registered {
-            ti |= 0x1;
-        }
-        if self.computer {
-            ti |= 0x2;
-        }
-        let rt = match self.rating {
-            Some(r) => format!("{r} "),
-            None => "0P".into(),
-        };
-        let c = match self.color {
-            Some(Color::White) => 'W',
-            Some(Color::Black) => 'B',
-            None => '?',
-        };
-        format!(
-            "<s> {} w={} ti={:02X} rt={} t={} i={} r={} tp={} c={} rr=0-9999 a=t f=f",
-            self.id,
-            self.name,
-            ti,
-            rt,
-            self.base,
-            self.inc,
-            if self.rated { 'r' } else { 'u' },
-            self.category.name(),
-            c
-        )
-    }
-}
 
 impl Core {
     /// `<s>` lines of every ad, for `iset seekinfo 1`.
@@ -95,7 +33,11 @@ impl Core {
             return;
         }
         let (mut base, mut inc, mut rated, mut color) = (None, None, s.vars.rated, None);
-        for a in args {
+        let chess960 = match chess960_words(args) {
+            Ok(v) => v,
+            Err(e) => return self.reply(sid, &e),
+        };
+        for a in args.iter().filter(|a| !is_variant_word(a)) {
             let l = a.to_ascii_lowercase();
             match l.as_str() {
                 "r" | "rated" => rated = true,
@@ -108,7 +50,7 @@ impl Core {
                     Ok(n) if n <= 999 && inc.is_none() => inc = Some(n),
                     _ if l.contains('-') && l.split('-').all(|p| p.parse::<u32>().is_ok()) => {}
                     _ => {
-                        self.reply(sid, "Usage: seek [time inc] [rated|unrated] [white|black] [manual|auto] [formula] [min-max]\n");
+                        self.reply(sid, "Usage: seek [time inc] [rated|unrated] [white|black] [fr] [manual|auto] [formula] [min-max]\n");
                         return;
                     }
                 },
@@ -131,7 +73,12 @@ impl Core {
             return;
         }
         let dup = self.seeks.values().any(|k| {
-            k.owner == sid && k.base == base && k.inc == inc && k.rated == rated && k.color == color
+            k.owner == sid
+                && k.base == base
+                && k.inc == inc
+                && k.rated == rated
+                && k.color == color
+                && k.chess960 == chess960
         });
         if dup {
             self.reply(
@@ -156,6 +103,7 @@ impl Core {
             rated,
             color,
             category,
+            chess960,
         };
         let (ad, sline) = (seek.ad_line(), seek.s_line());
         self.seeks.insert(seek.id, seek);
@@ -312,7 +260,15 @@ impl Core {
             }
         };
         self.start_accepted(
-            sid, seek.owner, white, black, rated, seek.base, seek.inc, false,
+            sid,
+            seek.owner,
+            white,
+            black,
+            rated,
+            seek.base,
+            seek.inc,
+            false,
+            seek.chess960,
         );
     }
 }
@@ -335,6 +291,7 @@ mod tests {
             rated: true,
             color: None,
             category: Category::Blitz,
+            chess960: false,
         };
         assert_eq!(
             k.ad_line(),

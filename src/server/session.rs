@@ -2,14 +2,11 @@
 //! who it is once logged in, its `set`/`iset` variables, and what it plays
 //! or observes.
 
-use super::conn::Out;
+use super::conn::{Out, Sid};
 use cozy_chess::Piece;
 use std::net::SocketAddr;
 use std::time::Instant;
 use tokio::sync::mpsc;
-
-/// Session id: unique for the life of the server.
-pub type Sid = u64;
 
 /// Where a connection stands in the login dialogue.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -3,7 +3,8 @@
 //! milliseconds once the client has done `iset ms 1`.
 
 use super::clock::{min_sec, min_sec_ms, whole_seconds};
-use super::games::Game;
+use super::conn::Sid;
+use super::game::Game;
 use super::notation::material;
 use cozy_chess::{Color, File, Piece, Rank, Square};
 use std::fmt::Write;
@@ -119,4 +120,16 @@ pub fn style12(game: &Game, relation: Relation, flip: bool, ms: bool, now: Insta
         u8::from(game.clock.ticking()),
     );
     s
+}
+
+impl Game {
+    /// Style 12 for a player or an observer.
+    pub fn board_line(&self, sid: Sid, ms: bool, now: Instant) -> String {
+        let (rel, flip) = match self.color_of(sid) {
+            Some(c) if c == self.board.side_to_move() => (Relation::MyMove, c == Color::Black),
+            Some(c) => (Relation::OpponentsMove, c == Color::Black),
+            None => (Relation::Observing, false),
+        };
+        style12(self, rel, flip, ms, now)
+    }
 }

@@ -3,8 +3,8 @@
 //! line shapes the lasker server uses (`X tells you: ...`,
 //! `X(1500) kibitzes: ...`, `(told X)`, `kibitzed to 2.`).
 
+use super::conn::Sid;
 use super::core::Core;
-use super::session::Sid;
 
 /// Longest message passed on (longer text is cut).
 const MAX_TEXT: usize = 400;

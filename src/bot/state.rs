@@ -1,0 +1,245 @@
+//! The bot's state: the [`Session`] value (settings, lists, the game in progress, the
+//! adjourned game, the observer, the running search, totals) and the small helpers every
+//! handler uses (search ids, stopping the search, status). The state machine's entry point
+//! and dispatch are in `session.rs`, which hands each input down to the handlers of
+//! `play.rs`, `observe.rs`, `command.rs` and `seeking.rs`; those build on this file and
+//! never on `session.rs`.
+
+use crate::bot::challenge::OpponentHistory;
+use crate::bot::game::{PlayedGame, StartInfo};
+use crate::bot::hooks::BookSource;
+use crate::bot::input::{Action, Challenge, MoveSource};
+use crate::bot::talk::Report;
+use crate::bot::watchlist::Observer;
+use crate::config::Config;
+use crate::lists::{OpponentLists, ServerTitles};
+use cozy_chess::{Board, Move};
+use std::collections::HashMap;
+use std::time::Instant;
+
+/// What a running search is for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Purpose {
+    /// Choosing wily's move in game `game`.
+    Think { game: u32 },
+    /// Thinking on the opponent's time, expecting `predicted`.
+    Ponder { game: u32, predicted: Move },
+    /// Analysing an observed game.
+    Analyse { game: u32 },
+}
+
+/// The one search the engine runs.
+#[derive(Debug, Clone)]
+pub struct ActiveSearch {
+    pub id: u64,
+    pub purpose: Purpose,
+    pub root: Board,
+    /// When the update that asked for this search arrived.
+    pub since: Instant,
+    /// When the search was started.
+    pub started: Instant,
+    pub source: MoveSource,
+    pub last_report: Option<Report>,
+}
+
+/// A challenge waiting a moment for a `--** X is a computer **--` line.
+#[derive(Debug, Clone)]
+pub(crate) struct PendingChallenge {
+    pub challenge: Challenge,
+    pub at: Instant,
+}
+
+/// Running totals for `status`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Totals {
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    pub declined: u32,
+}
+
+/// The bot.
+pub struct Session {
+    pub(crate) cfg: Config,
+    pub(crate) lists: OpponentLists,
+    pub(crate) book: Box<dyn BookSource>,
+    pub(crate) me: String,
+    pub(crate) connected: bool,
+    pub(crate) seeking: bool,
+    pub(crate) accepting: bool,
+    pub(crate) last_seek: Option<Instant>,
+    pub(crate) game: Option<PlayedGame>,
+    /// An adjourned (or interrupted) game waiting to be resumed.
+    pub(crate) adjourned: Option<PlayedGame>,
+    /// When the adjourned game started waiting (seeks wait a while for it).
+    pub(crate) adjourned_at: Option<Instant>,
+    pub(crate) start_info: Option<StartInfo>,
+    pub(crate) ratings: HashMap<String, u32>,
+    pub(crate) titles: HashMap<String, ServerTitles>,
+    pub(crate) history: OpponentHistory,
+    pub(crate) pending: Option<PendingChallenge>,
+    pub(crate) observer: Observer,
+    pub(crate) search: Option<ActiveSearch>,
+    pub(crate) next_id: u64,
+    pub(crate) new_game_flag: bool,
+    /// `resume` was sent on this connection.
+    pub(crate) resume_asked: bool,
+    pub(crate) quitting: bool,
+    pub(crate) strangers: HashMap<String, Instant>,
+    pub(crate) totals: Totals,
+    pub(crate) site: String,
+}
+
+impl Session {
+    /// A session for `cfg` with the opponent lists already loaded.
+    pub fn new(cfg: Config, lists: OpponentLists, book: Box<dyn BookSource>) -> Session {
+        let site = if cfg.server.local {
+            "127.0.0.1 (wily local server)".to_string()
+        } else {
+            cfg.server.host.clone()
+        };
+        Session {
+            seeking: cfg.seek.enabled,
+            accepting: cfg.accept.enabled,
+            observer: Observer::new(&cfg.observe),
+            cfg,
+            lists,
+            book,
+            me: String::new(),
+            connected: false,
+            last_seek: None,
+            game: None,
+            adjourned: None,
+            adjourned_at: None,
+            start_info: None,
+            ratings: HashMap::new(),
+            titles: HashMap::new(),
+            history: OpponentHistory::default(),
+            pending: None,
+            search: None,
+            next_id: 1,
+            new_game_flag: true,
+            resume_asked: false,
+            quitting: false,
+            strangers: HashMap::new(),
+            totals: Totals::default(),
+            site,
+        }
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.cfg
+    }
+
+    pub fn lists(&self) -> &OpponentLists {
+        &self.lists
+    }
+
+    pub fn totals(&self) -> Totals {
+        self.totals
+    }
+
+    /// True while a game is in progress.
+    pub fn playing(&self) -> bool {
+        self.game.is_some()
+    }
+
+    /// The search in progress, if any.
+    pub fn active_search(&self) -> Option<&ActiveSearch> {
+        self.search.as_ref()
+    }
+
+    /// True once the session wants to exit (quit requested and no game in progress).
+    pub fn finished(&self) -> bool {
+        self.quitting && self.game.is_none()
+    }
+
+    /// Sets the name the server knows wily by (tests, or before the login event).
+    pub fn set_handle(&mut self, handle: &str) {
+        self.me = handle.to_string();
+    }
+
+    pub(crate) fn is_me(&self, name: &str) -> bool {
+        !self.me.is_empty() && name.eq_ignore_ascii_case(&self.me)
+    }
+
+    pub(crate) fn new_search_id(&mut self) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        id
+    }
+
+    /// Stops the running search, if any (its result will be ignored).
+    pub(crate) fn stop_search(&mut self, out: &mut Vec<Action>) {
+        if let Some(s) = self.search.take() {
+            out.push(Action::StopSearch { id: s.id });
+        }
+    }
+
+    pub(crate) fn remember_titles(&mut self, name: &str, t: ServerTitles) {
+        if t == ServerTitles::default() {
+            return;
+        }
+        if self.titles.len() > 10_000 {
+            self.titles.clear();
+        }
+        let e = self.titles.entry(name.to_ascii_lowercase()).or_default();
+        *e = e.merge(t);
+    }
+
+    /// One line about the bot's state, for `status`.
+    pub fn status_line(&self) -> String {
+        let mut s = match &self.game {
+            Some(g) => format!(
+                "playing game {} vs {} [{}] (ply {}, last score {})",
+                g.number,
+                g.opponent(),
+                g.policy.profile().describe(),
+                g.plies(),
+                g.policy
+                    .last_score()
+                    .map_or("-".to_string(), |c| format!("{:+.2}", c as f64 / 100.0))
+            ),
+            None => "idle".to_string(),
+        };
+        let t = self.totals;
+        s.push_str(&format!(
+            "; seek {}, accept {}; games {} (+{} ={} -{}), declined {}; observing {}; whisper {} kibitz {} noise {}{}",
+            on_off(self.seeking),
+            on_off(self.accepting),
+            t.games,
+            t.wins,
+            t.draws,
+            t.losses,
+            t.declined,
+            self.observer.count(),
+            self.cfg.talk.whisper,
+            self.cfg.talk.kibitz,
+            self.cfg.talk.noise,
+            if self.quitting { "; quitting after this game" } else { "" }
+        ));
+        s
+    }
+}
+
+fn on_off(b: bool) -> &'static str {
+    if b {
+        "on"
+    } else {
+        "off"
+    }
+}
+
+/// Text wily sends in a tell: printable, one line, at most 400 bytes.
+pub(crate) fn sanitize(s: &str) -> String {
+    let mut t: String = s.chars().filter(|c| !c.is_control()).collect();
+    if t.len() > 400 {
+        let mut cut = 400;
+        while !t.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        t.truncate(cut);
+    }
+    t
+}

@@ -1,0 +1,145 @@
+//! The games wily watches: games by number, followed players and the top game when idle,
+//! the server commands that start observing them, and the talker that comments on them.
+//! The session's handling of observed boards (analysis, whispers) is in `observe.rs`.
+
+use crate::bot::talk::Talker;
+use crate::config::ObserveSection;
+use crate::lists::valid_handle;
+use cozy_chess::Board;
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+/// How often, while idle, wily looks again for the followed players' games.
+const IDLE_LOOK: Duration = Duration::from_secs(60);
+
+/// One observed game.
+#[derive(Debug, Clone)]
+pub struct Watched {
+    pub white: String,
+    pub black: String,
+    pub board: Option<Board>,
+}
+
+/// The observing state.
+#[derive(Debug, Clone)]
+pub struct Observer {
+    pub(crate) games: BTreeMap<u32, Watched>,
+    wanted_games: Vec<u32>,
+    follow: Vec<String>,
+    top_when_idle: bool,
+    pub talker: Talker,
+    last_look: Option<Instant>,
+}
+
+impl Observer {
+    pub fn new(s: &ObserveSection) -> Observer {
+        Observer {
+            games: BTreeMap::new(),
+            wanted_games: s.games.clone(),
+            follow: s.follow.clone(),
+            top_when_idle: s.top_game_when_idle,
+            talker: Talker::new(s.whisper, s.kibitz, 0, 12),
+            last_look: None,
+        }
+    }
+
+    /// Commands after logging in: observe the configured games, follow the first
+    /// configured player (the server follows one), observe the others' games.
+    pub fn login_commands(&mut self) -> Vec<String> {
+        let mut v: Vec<String> = self
+            .wanted_games
+            .iter()
+            .map(|g| format!("observe {g}"))
+            .collect();
+        for (i, h) in self.follow.iter().filter(|h| valid_handle(h)).enumerate() {
+            if i == 0 {
+                v.push(format!("follow {h}"));
+            }
+            v.push(format!("observe {h}"));
+        }
+        self.last_look = None;
+        v
+    }
+
+    /// Commands while idle, at most once a minute: look for the followed players'
+    /// games, and (FICS) the highest-rated blitz game when nothing is observed.
+    pub fn idle_commands(&mut self, now: Instant, fics: bool) -> Vec<String> {
+        if self
+            .last_look
+            .is_some_and(|t| now.saturating_duration_since(t) < IDLE_LOOK)
+        {
+            return Vec::new();
+        }
+        self.last_look = Some(now);
+        let mut v = Vec::new();
+        for h in self.follow.iter().filter(|h| valid_handle(h)) {
+            let watching = self
+                .games
+                .values()
+                .any(|w| w.white.eq_ignore_ascii_case(h) || w.black.eq_ignore_ascii_case(h));
+            if !watching {
+                v.push(format!("observe {h}"));
+            }
+        }
+        if self.top_when_idle && fics && self.games.is_empty() {
+            v.push("observe /b".into());
+        }
+        v
+    }
+
+    pub fn follow(&mut self, handle: &str) {
+        if !self.follow.iter().any(|h| h.eq_ignore_ascii_case(handle)) {
+            self.follow.push(handle.to_string());
+        }
+    }
+
+    pub fn want_game(&mut self, game: u32) {
+        if !self.wanted_games.contains(&game) {
+            self.wanted_games.push(game);
+        }
+    }
+
+    /// Forget wanted games and followed players (operator `unobserve`).
+    pub fn forget(&mut self, game: Option<u32>) {
+        match game {
+            Some(n) => {
+                self.wanted_games.retain(|g| *g != n);
+                if let Some(w) = self.games.remove(&n) {
+                    self.follow.retain(|h| {
+                        !h.eq_ignore_ascii_case(&w.white) && !h.eq_ignore_ascii_case(&w.black)
+                    });
+                }
+            }
+            None => {
+                self.wanted_games.clear();
+                self.follow.clear();
+                self.games.clear();
+            }
+        }
+    }
+
+    pub fn started(&mut self, game: u32) {
+        self.games.entry(game).or_insert(Watched {
+            white: String::new(),
+            black: String::new(),
+            board: None,
+        });
+    }
+
+    pub fn has(&self, game: u32) -> bool {
+        self.games.contains_key(&game)
+    }
+
+    pub fn count(&self) -> usize {
+        self.games.len()
+    }
+
+    pub fn clear(&mut self) {
+        self.games.clear();
+    }
+
+    pub(crate) fn stopped(&mut self, game: u32) {
+        self.games.remove(&game);
+        self.wanted_games.retain(|g| *g != game);
+    }
+}
