@@ -171,6 +171,10 @@ pub async fn run(cfg: Config, opts: RunOptions) -> Result<RunReport, BotError> {
         max_games: opts.max_games,
         cfg: cfg.clone(),
     };
+    if !cfg.engine.syzygy_path.trim().is_empty() {
+        d.brain
+            .send(BrainCmd::Syzygy(cfg.engine.syzygy_path.clone()));
+    }
     let learned = d.learn.learned_positions();
     if !learned.is_empty() {
         tracing::info!(

@@ -29,4 +29,6 @@ pub mod translate;
 pub mod watchlist;
 
 #[cfg(test)]
+mod chess960_tests;
+#[cfg(test)]
 mod session_tests;

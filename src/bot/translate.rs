@@ -3,6 +3,7 @@
 //! dropped (and logged at trace level by the caller).
 
 use super::input::{BoardUpdate, Challenge, EndKind, OfferKind, Relation, ServerEvent};
+use crate::chess::castling::CastleFlags;
 use crate::chess::fen::parse_fen;
 use crate::ics::events::{self, ChatKind, EndReason, Event, Rating};
 use crate::lists::ServerTitles;
@@ -179,6 +180,12 @@ fn board_update(s: &events::Style12, received: Instant) -> Option<BoardUpdate> {
         black: s.black.clone(),
         relation,
         board: style12_board(s)?,
+        castling: CastleFlags {
+            white_short: s.white_castle_short,
+            white_long: s.white_castle_long,
+            black_short: s.black_castle_short,
+            black_long: s.black_castle_long,
+        },
         white_ms: s.white_clock_ms,
         black_ms: s.black_clock_ms,
         base: s.base_minutes,

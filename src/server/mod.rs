@@ -30,6 +30,7 @@ mod session;
 mod sparring;
 mod style12;
 mod talk;
+mod variant;
 
 pub use accounts::{load_accounts, parse_accounts, valid_handle, Account, AccountLineError};
 pub use sparring::{

@@ -72,6 +72,7 @@ pub fn bot_config(dir: &Path, base: u32, inc: u32) -> Config {
         min_rating: None,
         max_rating: None,
         formula: false,
+        ..SeekAd::default()
     }];
     c.seek.interval_secs = 0;
     c.engine.depth_limit = 3;
