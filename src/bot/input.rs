@@ -190,6 +190,21 @@ pub enum ServerEvent {
     ObserveStopped {
         game: u32,
     },
+    /// The account's follow list as the server shows it (`=follow`).
+    FollowList {
+        names: Vec<String>,
+    },
+    /// The server says whether `name` is on the account's follow list now.
+    FollowChanged {
+        name: String,
+        present: bool,
+    },
+    /// The server has no follow list (FICS).
+    NoFollowList,
+    /// A newer login of this account took over this session (the server closes it).
+    TakenOver {
+        text: String,
+    },
 }
 
 /// Everything the session reacts to.

@@ -7,6 +7,7 @@ pub mod brain;
 pub mod challenge;
 pub mod command;
 pub mod driver;
+pub mod follow;
 pub mod game;
 pub mod hooks;
 pub mod input;

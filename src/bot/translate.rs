@@ -102,6 +102,15 @@ pub fn translate(ev: Event, received: Instant) -> Option<ServerEvent> {
         Event::NotYourMove => ServerEvent::NotYourMove,
         Event::ObserveStarted { game } => ServerEvent::ObserveStarted { game },
         Event::ObserveStopped { game } => ServerEvent::ObserveStopped { game },
+        Event::ListMembers { list, names } if list == "follow" => ServerEvent::FollowList { names },
+        Event::ListChanged { list, name, change } if list == "follow" => {
+            ServerEvent::FollowChanged {
+                name,
+                present: change.present(),
+            }
+        }
+        Event::NoSuchList { list } if list == "follow" => ServerEvent::NoFollowList,
+        Event::SessionTakenOver { text } => ServerEvent::TakenOver { text },
         _ => return None,
     })
 }

@@ -146,6 +146,7 @@ impl Core {
             self.send(sid, &text);
         }
         tracing::info!(game = number, "game started");
+        self.follow_start(white, black);
         number
     }
 

@@ -15,6 +15,7 @@ mod core;
 mod game;
 mod games;
 mod info;
+mod lists;
 mod login;
 mod matching;
 mod notation;
