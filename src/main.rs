@@ -65,6 +65,9 @@ enum Command {
         nodes: Option<u64>,
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// Syzygy tablebase folders (`:`-separated).
+        #[arg(long)]
+        syzygy: Option<String>,
     },
     /// Speak the UCI protocol on stdin/stdout.
     Uci,
@@ -191,6 +194,7 @@ fn main() -> ExitCode {
             depth,
             nodes,
             threads,
+            syzygy,
         }) => {
             let settings = wily::tools::testsuite::SuiteSettings {
                 time: time
@@ -199,6 +203,7 @@ fn main() -> ExitCode {
                 depth,
                 nodes,
                 threads,
+                syzygy,
                 ..Default::default()
             };
             wily::tools::testsuite::run_suite(&file, &settings, &mut std::io::stdout()).map(|_| ())

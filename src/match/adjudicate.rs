@@ -10,7 +10,7 @@
 //! without a score breaks the engine's run.
 
 use super::engine::Score;
-use super::game::Outcome;
+use super::outcome::Outcome;
 use cozy_chess::{Board, Color};
 use std::sync::Arc;
 
@@ -32,17 +32,8 @@ pub struct DrawRule {
     pub score: i32,
 }
 
-/// A tablebase's verdict from the side to move's point of view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Wdl {
-    Loss,
-    /// A loss the fifty-move rule saves.
-    BlessedLoss,
-    Draw,
-    /// A win the fifty-move rule spoils.
-    CursedWin,
-    Win,
-}
+/// A tablebase's verdict from the side to move's point of view (the engine's own type).
+pub use crate::engine::Wdl;
 
 /// The seam for tablebase adjudication (Syzygy probing lives in the engine module; the
 /// match runner only needs this).

@@ -1,136 +1,19 @@
-//! The match command line, c-chess-cli style: options that start with `-` followed by
-//! their values, most of them `key=value` groups (`-engine cmd=./wily name=new tc=10+0.1
-//! option.Hash=16`, `-each ...`, `-openings file=... order=random`, `-sprt elo0=0
-//! elo1=5`), and the TOML match file, which is turned into the same groups (see
-//! [`toml_args`]) and read before the command line.
+//! The match settings from the command line's option groups (c-chess-cli style:
+//! `-engine cmd=./wily name=new tc=10+0.1 option.Hash=16`, `-each ...`, `-openings
+//! file=... order=random`, `-sprt elo0=0 elo1=5`; see [`super::args`] for how words and
+//! the TOML match file become groups), with defaults and checks, and the `-help` text.
 
 use super::adjudicate::{DrawRule, ResignRule, Rules};
-use super::config::{EngineSpec, MatchSettings, PgnSpec, Protocol, ScoreView, Tournament, Variant};
+use super::args::{group_args, toml_args, Group};
+use super::config::{EngineSpec, PgnSpec, Protocol, ScoreView, Tournament, Variant};
 use super::engine::process::Launch;
 use super::openings::{parse_frc_range, OpeningSpec, Order};
 use super::sample::SampleSpec;
+use super::settings::MatchSettings;
 use super::sprt::{EloModel, SprtSpec};
 use super::timecontrol::{parse_seconds, Limits};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-
-/// An option and its values, as written.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Group {
-    pub name: String,
-    pub values: Vec<String>,
-}
-
-/// True for a token that names an option: `-x...` or `--x...` with a letter after the
-/// dashes and no `=` (so `option.Contempt=-10` and `-5` are values).
-fn is_option(tok: &str) -> bool {
-    let body = tok.strip_prefix("--").or_else(|| tok.strip_prefix('-'));
-    body.is_some_and(|b| {
-        b.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) && !b.contains('=')
-    })
-}
-
-/// Splits arguments into option groups.
-pub fn group_args(args: &[String]) -> Result<Vec<Group>, String> {
-    let mut groups: Vec<Group> = Vec::new();
-    for a in args {
-        if is_option(a) {
-            groups.push(Group {
-                name: a.trim_start_matches('-').to_ascii_lowercase(),
-                values: Vec::new(),
-            });
-        } else {
-            match groups.last_mut() {
-                Some(g) => g.values.push(a.clone()),
-                None => {
-                    return Err(format!(
-                        "'{a}' does not follow an option (try -engine cmd=...)"
-                    ))
-                }
-            }
-        }
-    }
-    Ok(groups)
-}
-
-fn toml_scalar(v: &toml::Value) -> Option<String> {
-    Some(match v {
-        toml::Value::String(s) => s.clone(),
-        toml::Value::Integer(i) => i.to_string(),
-        toml::Value::Float(f) => f.to_string(),
-        toml::Value::Boolean(b) => b.to_string(),
-        _ => return None,
-    })
-}
-
-/// `key=value` pairs of a table; nested tables become `key.sub=value` (`option.Hash=16`).
-fn toml_pairs(prefix: &str, t: &toml::Table, out: &mut Vec<String>) -> Result<(), String> {
-    for (k, v) in t {
-        let key = if prefix.is_empty() {
-            k.clone()
-        } else {
-            format!("{prefix}.{k}")
-        };
-        match v {
-            toml::Value::Table(sub) => toml_pairs(&key, sub, out)?,
-            other => match toml_scalar(other) {
-                Some(s) => out.push(format!("{key}={s}")),
-                None => return Err(format!("match file: '{key}' must be a single value")),
-            },
-        }
-    }
-    Ok(())
-}
-
-/// Turns a TOML match file into the command line's groups: a top-level `key = value` is
-/// `-key value` (`true` a bare flag, `false` nothing, an array several values), a table
-/// `[key]` is `-key k=v ...`, and `[[engine]]` tables are one `-engine` each.
-pub fn toml_args(text: &str) -> Result<Vec<Group>, String> {
-    let table: toml::Table = text.parse().map_err(|e| format!("match file: {e}"))?;
-    let mut groups = Vec::new();
-    for (k, v) in &table {
-        let name = k.to_ascii_lowercase();
-        match v {
-            toml::Value::Boolean(false) => {}
-            toml::Value::Boolean(true) => groups.push(Group {
-                name,
-                values: Vec::new(),
-            }),
-            toml::Value::Table(t) => {
-                let mut values = Vec::new();
-                toml_pairs("", t, &mut values)?;
-                groups.push(Group { name, values });
-            }
-            toml::Value::Array(items) if items.iter().all(|i| i.is_table()) => {
-                for item in items {
-                    let mut values = Vec::new();
-                    if let toml::Value::Table(t) = item {
-                        toml_pairs("", t, &mut values)?;
-                    }
-                    groups.push(Group {
-                        name: name.clone(),
-                        values,
-                    });
-                }
-            }
-            toml::Value::Array(items) => {
-                let values = items
-                    .iter()
-                    .map(|i| {
-                        toml_scalar(i)
-                            .ok_or_else(|| format!("match file: '{k}' holds a nested value"))
-                    })
-                    .collect::<Result<_, _>>()?;
-                groups.push(Group { name, values });
-            }
-            other => groups.push(Group {
-                name,
-                values: vec![toml_scalar(other).unwrap_or_default()],
-            }),
-        }
-    }
-    Ok(groups)
-}
 
 /// `key=value` (a bare word is a key with an empty value).
 fn split_kv(s: &str) -> (&str, &str) {
@@ -380,6 +263,7 @@ wily match: play engines against each other (c-chess-cli style options)
   -resign [count=3] [score=700]      both engines agree, N moves each, centipawns
   -draw [number=40] [count=8] [score=10]
   -maxmoves N            draw after N moves
+  -tb PATH               adjudicate by the Syzygy tables of PATH (':'-separated folders)
   -sprt [elo0=0] [elo1=5] [alpha=0.05] [beta=0.05] [model=logistic|normalized]
   -pgn FILE [VERBOSITY]  append games; verbosity 1 (default) adds {score/depth time}
   -sample file=F [freq=1] [srand=N] [format=csv]   training positions
@@ -481,6 +365,11 @@ pub fn settings_from_groups(groups: &[Group]) -> Result<MatchSettings, String> {
                 rules.draw = Some(r);
             }
             "maxmoves" => rules.max_moves = Some(parse_num("-maxmoves", one_value(g)?)?),
+            "tb" => {
+                let adj = super::syzygy::adjudicator(one_value(g)?)?;
+                eprintln!("{}", adj.summary());
+                rules.tablebase = Some(std::sync::Arc::new(adj));
+            }
             "sprt" => sprt = Some(parse_sprt(&g.values)?),
             "pgn" => {
                 let mut spec = PgnSpec {
@@ -614,19 +503,6 @@ mod tests {
     }
 
     #[test]
-    fn groups_and_values() {
-        let g = group_args(&args(
-            "-engine cmd=a option.Contempt=-10 -games 4 --repeat -pgn out.pgn 0",
-        ))
-        .unwrap();
-        assert_eq!(g.len(), 4);
-        assert_eq!(g[0].values, ["cmd=a", "option.Contempt=-10"]);
-        assert_eq!(g[2].name, "repeat");
-        assert_eq!(g[3].values, ["out.pgn", "0"]);
-        assert!(group_args(&args("stray -games 2")).is_err());
-    }
-
-    #[test]
     fn engines_with_each_and_defaults() {
         let s = parse(
             &args(
@@ -733,29 +609,9 @@ mod tests {
         let o = s.openings.unwrap();
         assert_eq!((o.frc, o.order, o.seed), (Some((0, 959)), Order::Random, 3));
     }
-
     #[test]
-    fn toml_file_becomes_groups() {
-        let text = r#"
-            games = 20
-            repeat = true
-            gauntlet = false
-            pgn = ["out.pgn", 0]
-            [each]
-            tc = "10+0.1"
-            [each.option]
-            Hash = 16
-            [[engine]]
-            cmd = "./wily uci"
-            name = "new"
-            [[engine]]
-            cmd = "./old uci"
-            name = "old"
-            option = { Threads = 1 }
-            [openings]
-            file = "book.epd"
-            order = "random"
-        "#;
+    fn settings_from_a_toml_file() {
+        let text = crate::r#match::args::SAMPLE_TOML;
         let groups = toml_args(text).unwrap();
         let s = settings_from_groups(&groups).unwrap();
         assert_eq!(s.games, 20);
@@ -768,7 +624,5 @@ mod tests {
         assert_eq!(s.engines[1].limits.to_string(), "10+0.1");
         assert_eq!(s.pgn.unwrap().verbosity, 0);
         assert_eq!(s.openings.unwrap().order, Order::Random);
-        assert!(toml_args("games = [[1]]").is_err());
-        assert!(toml_args("not toml at all ===").is_err());
     }
 }

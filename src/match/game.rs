@@ -7,46 +7,11 @@ use super::adjudicate::{Adjudicator, Rules};
 use super::config::Variant;
 use super::engine::{Engine, Fault, FaultKind, PlyText, Score, Setup, Turn};
 use super::openings::Opening;
+pub use super::outcome::Outcome;
 use super::timecontrol::{format_seconds, GameClock};
 use crate::chess::{DrawReason, GameStatus, Position};
 use cozy_chess::{Board, Color, Move};
 use std::time::{Duration, Instant};
-
-/// A game's result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    WhiteWins,
-    BlackWins,
-    Draw,
-}
-
-impl Outcome {
-    /// A win for `c`.
-    pub fn win_for(c: Color) -> Outcome {
-        match c {
-            Color::White => Outcome::WhiteWins,
-            Color::Black => Outcome::BlackWins,
-        }
-    }
-
-    /// The PGN result token.
-    pub fn pgn(self) -> &'static str {
-        match self {
-            Outcome::WhiteWins => "1-0",
-            Outcome::BlackWins => "0-1",
-            Outcome::Draw => "1/2-1/2",
-        }
-    }
-
-    /// Points for `c`: 1, ½ or 0, in half points (2, 1, 0).
-    pub fn half_points(self, c: Color) -> u32 {
-        match (self, c) {
-            (Outcome::Draw, _) => 1,
-            (Outcome::WhiteWins, Color::White) | (Outcome::BlackWins, Color::Black) => 2,
-            _ => 0,
-        }
-    }
-}
 
 /// How a game ended, in the PGN `Termination` tag's standard words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -205,7 +170,6 @@ pub fn play(ctx: &mut GameContext, engines: [&mut Engine; 2], opening: &Opening)
             start: &opening.board,
             variant: ctx.variant,
             limits: e.spec.limits,
-            color,
         };
         if let Err(f) = e.new_game(&setup) {
             record.end = fault_end(color, &f);
@@ -328,14 +292,6 @@ fn finish(eng: &mut [&mut Engine; 2], end: &GameEnd) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn outcomes() {
-        assert_eq!(Outcome::win_for(Color::Black).pgn(), "0-1");
-        assert_eq!(Outcome::WhiteWins.half_points(Color::White), 2);
-        assert_eq!(Outcome::WhiteWins.half_points(Color::Black), 0);
-        assert_eq!(Outcome::Draw.half_points(Color::Black), 1);
-    }
 
     #[test]
     fn fault_words() {

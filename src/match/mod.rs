@@ -8,30 +8,36 @@
 //!
 //! Layout, each depending only on those above it:
 //! - [`timecontrol`], [`stats`], [`sprt`], [`schedule`]: pure data and formulas;
-//! - [`config`], [`openings`], [`adjudicate`]: what a match is made of;
+//! - [`outcome`], [`config`], [`openings`], [`adjudicate`], [`syzygy`], [`settings`]: what a
+//!   match is made of;
 //! - [`engine`]: engine processes and the two protocols;
 //! - [`game`]: one game; [`report`], [`pgnout`], [`sample`], [`progress`]: outputs;
-//! - [`runner`]: the whole match; [`cli`]: the command line and the TOML match file.
+//! - [`runner`]: the whole match; [`args`], [`cli`]: the command line and the TOML match
+//!   file.
 
 pub mod adjudicate;
+pub mod args;
 pub mod cli;
 pub mod config;
 pub mod engine;
 pub mod game;
 pub mod openings;
+pub mod outcome;
 pub mod pgnout;
 pub mod progress;
 pub mod report;
 pub mod runner;
 pub mod sample;
 pub mod schedule;
+pub mod settings;
 mod signal;
 pub mod sprt;
 pub mod stats;
+pub mod syzygy;
 pub mod timecontrol;
 
 /// The summary printed at the end of a match.
-pub fn summary_text(settings: &config::MatchSettings, s: &runner::Summary) -> String {
+pub fn summary_text(settings: &settings::MatchSettings, s: &runner::Summary) -> String {
     let mut out = String::new();
     let how = if s.interrupted {
         "stopped by Ctrl-C".to_string()

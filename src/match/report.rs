@@ -4,7 +4,7 @@
 //! draw ratio and pentanomial counts, and a table per engine for gauntlets and round
 //! robins.
 
-use super::game::Outcome;
+use super::outcome::Outcome;
 use super::schedule::Job;
 use super::stats::Tally;
 use cozy_chess::Color;

@@ -4,7 +4,7 @@
 //! game to the PGN and the sample file, updates the standings, the progress line and the
 //! SPRT, and stops everything on a decision or Ctrl-C (games in progress are dropped).
 
-use super::config::{EngineSpec, MatchSettings};
+use super::config::EngineSpec;
 use super::engine::process::{Process, Registry};
 use super::engine::{Engine, Fault};
 use super::game::{self, GameContext, GameRecord};
@@ -14,6 +14,7 @@ use super::progress::Progress;
 use super::report::Standings;
 use super::sample::SampleWriter;
 use super::schedule::{pairings, schedule, Job};
+use super::settings::MatchSettings;
 use super::signal::Signals;
 use super::sprt::Decision;
 use cozy_chess::Color;

@@ -43,37 +43,29 @@ pub fn schedule(pairs: &[(usize, usize)], games: u32, rounds: u32, repeat: bool)
     let mut pair_id = 0;
     for round in 0..rounds {
         for k in 0..units {
-            let opening_base = round as usize * units + k;
+            let opening = round as usize * units + k;
             for (p, &(a, b)) in pairs.iter().enumerate() {
-                if repeat {
-                    for g in 0..2 {
-                        let (white, black) = if g == 0 { (a, b) } else { (b, a) };
-                        jobs.push(Job {
-                            number: jobs.len(),
-                            round,
-                            pairing: p,
-                            white,
-                            black,
-                            opening: opening_base,
-                            pair: Some(pair_id),
-                        });
-                    }
-                    pair_id += 1;
+                // Colours: both ways for a pair, else alternating with the opening.
+                let games: &[(usize, usize)] = if repeat {
+                    &[(a, b), (b, a)]
+                } else if opening.is_multiple_of(2) {
+                    &[(a, b)]
                 } else {
-                    let (white, black) = if (round as usize * units + k).is_multiple_of(2) {
-                        (a, b)
-                    } else {
-                        (b, a)
-                    };
+                    &[(b, a)]
+                };
+                for &(white, black) in games {
                     jobs.push(Job {
                         number: jobs.len(),
                         round,
                         pairing: p,
                         white,
                         black,
-                        opening: opening_base,
-                        pair: None,
+                        opening,
+                        pair: repeat.then_some(pair_id),
                     });
+                }
+                if repeat {
+                    pair_id += 1;
                 }
             }
         }

@@ -3,7 +3,7 @@
 //! clocks or limits, reading `info` lines for the score and `bestmove` for the move.
 
 use super::process::Process;
-use super::{secs, Fault, FaultKind, Reader, Reply, Score, Setup, Turn};
+use super::types::{secs, send_options, Fault, FaultKind, Reader, Reply, Score, Setup, Turn};
 use crate::chess::fen::to_fen;
 use crate::chess::move_from_uci;
 use crate::r#match::config::{EngineSpec, Variant};
@@ -119,20 +119,17 @@ impl Uci {
         if u.chess960 {
             set.push(("UCI_Chess960".into(), "true".into()));
         }
-        for (name, value) in &set {
-            if !options.contains(&name.to_ascii_lowercase()) {
-                u.warnings.push(format!(
-                    "{} does not list the UCI option '{name}' (sent anyway)",
-                    spec.name
-                ));
-            }
-            let line = if value.is_empty() {
-                format!("setoption name {name}")
-            } else {
-                format!("setoption name {name} value {value}")
-            };
-            proc.send(&line).map_err(io)?;
-        }
+        send_options(
+            proc,
+            spec,
+            &set,
+            |n| options.contains(&n.to_ascii_lowercase()),
+            |n, v| match v {
+                Some(v) => format!("setoption name {n} value {v}"),
+                None => format!("setoption name {n}"),
+            },
+            &mut u.warnings,
+        )?;
         proc.send("isready").map_err(io)?;
         expect_line(proc, "readyok", spec.timeout, "isready")?;
         Ok(u)

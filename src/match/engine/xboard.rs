@@ -6,8 +6,10 @@
 //! engine set `san=1`), reading `move` and the thinking output for the score.
 
 use super::process::Process;
+use super::types::{
+    secs, send_options, Fault, FaultKind, PlyText, Reader, Reply, Score, Setup, Turn,
+};
 use super::uci::timeout_fault;
-use super::{secs, Fault, FaultKind, PlyText, Reader, Reply, Score, Setup, Turn};
 use crate::chess::fen::to_fen;
 use crate::chess::parse_any_move;
 use crate::r#match::config::{EngineSpec, Variant};
@@ -282,20 +284,17 @@ impl Xboard {
         if let Some(c) = spec.cores {
             proc.send(&format!("cores {c}")).map_err(io)?;
         }
-        for (name, value) in &spec.options {
-            if !options.iter().any(|o| o == name) {
-                x.warnings.push(format!(
-                    "{} does not list the xboard option '{name}' (sent anyway)",
-                    spec.name
-                ));
-            }
-            let line = if value.is_empty() {
-                format!("option {name}")
-            } else {
-                format!("option {name}={value}")
-            };
-            proc.send(&line).map_err(io)?;
-        }
+        send_options(
+            proc,
+            spec,
+            &spec.options,
+            |n| options.iter().any(|o| o == n),
+            |n, v| match v {
+                Some(v) => format!("option {n}={v}"),
+                None => format!("option {n}"),
+            },
+            &mut x.warnings,
+        )?;
         x.sync(proc)
             .map_err(|f| Fault::new(FaultKind::StartFailed, f.detail))?;
         Ok(x)

@@ -8,6 +8,7 @@
 //! [`think`].
 
 pub mod book;
+pub mod cmd_egtb;
 pub mod cmd_eval;
 pub mod cmd_files;
 pub mod cmd_game;

@@ -95,6 +95,8 @@ pub struct Session {
     /// The expected reply (for `hint` and pondering).
     pub ponder_move: Option<Move>,
     pub editor: Option<Editor>,
+    /// `variant fischerandom` is on (until `new` or `variant normal`).
+    pub fischerandom: bool,
     /// Set by `ics HOST` (None for `ics -`).
     pub ics: Option<String>,
     pub opponent: Option<String>,
@@ -143,6 +145,7 @@ impl Session {
             last_info: None,
             ponder_move: None,
             editor: None,
+            fischerandom: false,
             ics: None,
             opponent: None,
             opponent_is_computer: false,
@@ -185,6 +188,8 @@ impl Session {
             whisper: self.cfg.whisper,
             kibitz: self.cfg.kibitz,
             noise: self.cfg.noise,
+            syzygy_depth: self.runner.engine.syzygy_probe_depth(),
+            syzygy_50: self.runner.engine.syzygy_50_move_rule(),
         }
     }
 
@@ -333,6 +338,7 @@ impl Session {
                 let analyzing = self.analyzing();
                 self.abandon_search();
                 self.force = false;
+                self.fischerandom = false;
                 self.engine_side = Color::Black;
                 self.sd = None;
                 self.my_time = None;
@@ -343,12 +349,15 @@ impl Session {
                     self.start_analysis();
                 }
             }
-            C::Variant(v) => {
-                if v != "normal" {
+            C::Variant(v) => match v.as_str() {
+                "normal" => self.fischerandom = false,
+                // The position comes with the `setboard` that follows.
+                "fischerandom" => self.fischerandom = true,
+                _ => {
                     let v = paren_safe(&v);
                     self.send(&format!("Error (unsupported variant): {v}"));
                 }
-            }
+            },
             C::Quit => {
                 self.abandon_search();
                 self.quit = true;
@@ -454,7 +463,7 @@ impl Session {
                 let hint = self
                     .ponder_move
                     .filter(|m| self.game.board().is_legal(*m))
-                    .map(|m| crate::chess::coord::move_to_uci(self.game.board(), m, false));
+                    .map(|m| self.move_text(self.game.board(), m));
                 if let Some(h) = hint {
                     self.send(&format!("Hint: {h}"));
                 }
@@ -516,9 +525,7 @@ impl Session {
             C::Pause | C::Resume => self.send(&format!("Error (not supported): {raw}")),
             C::Memory(mb) => self.set_memory(mb as usize),
             C::Cores(n) => self.set_threads(n),
-            C::Egtpath { .. } => {
-                self.send("Error (not supported): egtpath, wily has no endgame tablebases")
-            }
+            C::Egtpath { kind, path } => self.set_egtpath(&kind, &path),
             C::Option { name, value } => self.set_option(&name, value.as_deref()),
             C::Bad(command, reason) => {
                 let reason = paren_safe(&reason);
@@ -571,6 +578,26 @@ impl Session {
         self.set_hash(mb.saturating_sub(pawn_mb * threads).max(1));
     }
 
+    /// `egtpath syzygy PATH`: loads the tables; `#` lines say what loaded and what was
+    /// left out, an error says why nothing did (the engine goes on without).
+    fn set_egtpath(&mut self, kind: &str, path: &str) {
+        if !kind.eq_ignore_ascii_case("syzygy") {
+            let k = paren_safe(kind);
+            self.send(&format!("Error (only syzygy tablebases): egtpath {k}"));
+            return;
+        }
+        self.abandon_search();
+        match self.runner.engine.set_syzygy_path(path) {
+            Ok(text) => text
+                .lines()
+                .for_each(|l| self.send(&format!("# {}", l.trim()))),
+            Err(e) => {
+                let first = paren_safe(e.lines().next().unwrap_or(""));
+                self.send(&format!("Error ({first}): egtpath syzygy"));
+            }
+        }
+    }
+
     fn set_threads(&mut self, n: usize) {
         self.abandon_search();
         let n = n.clamp(1, 256);
@@ -603,6 +630,16 @@ impl Session {
                     self.runner.engine.set_draw_score(v as i32);
                 }
                 _ => bad(self),
+            },
+            features::OPT_SYZYGY_DEPTH => match int {
+                Some(v) if (1..=100).contains(&v) => {
+                    self.runner.engine.set_syzygy_probe_depth(v as i32)
+                }
+                _ => bad(self),
+            },
+            features::OPT_SYZYGY_50 => match int {
+                Some(v) => self.runner.engine.set_syzygy_50_move_rule(v != 0),
+                None => bad(self),
             },
             features::OPT_RESIGN => match int {
                 Some(v) if (0..=100).contains(&v) => self.cfg.resign = v as i32,
@@ -694,6 +731,11 @@ impl Session {
         {
             self.start_thinking();
         }
+    }
+
+    /// `mv` (legal on `board`) as xboard expects it in the current variant.
+    pub fn move_text(&self, board: &Board, mv: Move) -> String {
+        super::notation::move_text(board, mv, self.fischerandom)
     }
 
     /// The engine's last search score as centipawns from its side (for learning hooks).
