@@ -59,6 +59,14 @@ use pawns::PawnTable;
 use pieces::PieceTables;
 use sink::{Sink, Sum};
 
+impl Default for EvalParams {
+    /// The weights in `tuned.rs`, which `wily tune` writes (the impl sits here, above both
+    /// files, so that `params.rs` and the generated table do not import each other).
+    fn default() -> Self {
+        tuned::TUNED
+    }
+}
+
 /// log2 of the number of pawn hash entries per evaluator (8192 entries, the largest
 /// table within the default `hashp` of 1 MB).
 const PAWN_TABLE_BITS: u32 = 13;

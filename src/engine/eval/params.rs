@@ -15,7 +15,6 @@
 //! self-play (+31 Elo over 440 games, about ±30).
 
 use super::score::S;
-use super::tuned::TUNED;
 
 /// Every tunable weight of the evaluation. Only `i32`s and [`S`]s (`repr(C)`), so the
 /// fields form one flat run of `i32` in declaration order (see `layout`, which the tuner
@@ -182,13 +181,6 @@ pub struct EvalParams {
     pub passed_pawn_scale: i32,
     /// Scales the blocked-pawn penalty (`pawn_blocked`).
     pub blocked_pawn_scale: i32,
-}
-
-impl Default for EvalParams {
-    /// The weights in `tuned.rs`, which `wily tune` writes.
-    fn default() -> Self {
-        TUNED
-    }
 }
 
 /// Material plus placement of piece kind `piece` (index) on `sq`, from White's side (a
