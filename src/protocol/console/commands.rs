@@ -2,8 +2,8 @@
 //! `help` prints this table; `help NAME` prints one entry.
 
 use super::{
-    book, cmd_egtb, cmd_eval, cmd_files, cmd_game, cmd_info, cmd_settings, cmd_skill, cmd_tools,
-    CmdResult, Console,
+    book, cmd_egtb, cmd_eval, cmd_files, cmd_game, cmd_info, cmd_settings, cmd_tools, CmdResult,
+    Console,
 };
 
 /// A command handler: the console and the words after the command name.
@@ -47,7 +47,7 @@ pub static COMMANDS: &[Command] = &[
     cmd!("echo", "TEXT", "print TEXT", cmd_info::echo),
     cmd!("edit", "", "set up a position piece by piece (Pe2 places, xe2 clears, c switches colour, # clears, . ends)", cmd_game::edit),
     cmd!("egtb", "[off|PATH|depth N|50 on|off]", "Syzygy tablebases: show what is loaded, unload, load PATH, probe depth, 50-move rule", cmd_egtb::egtb),
-    cmd!("elo", "[N|off]", "limit the strength to about N Elo (800 to 2600), or play at full strength", cmd_skill::elo),
+    cmd!("elo", "[N|off]", "limit the strength to about N Elo (800 to 2600), or play at full strength", cmd_settings::elo),
     cmd!("end", "", "leave wily (same as quit)", cmd_game::quit),
     cmd!("evaluation", "[asymmetry|bscale|kscale|tropism|pscale|ppscale N]", "adjust evaluation scale knobs (percent, 100 = normal)", cmd_eval::evaluation),
     cmd!("exit", "", "leave analyze mode, or stop reading an input file", cmd_game::exit),
@@ -69,7 +69,7 @@ pub static COMMANDS: &[Command] = &[
     cmd!("mode", "tournament|normal", "tournament mode refuses take-backs and position changes", cmd_settings::mode),
     cmd!("move", "", "the computer moves now (same as go; during a search: move now)", cmd_game::go),
     cmd!("name", "NAME", "the opponent's name (for the game file)", cmd_settings::name),
-    cmd!("new", "", "start a new game (the computer plays Black)", cmd_game::new),
+    cmd!("new", "[N|FEN]", "start a new game (the computer plays Black); with a number 0-959 or a FEN, a Chess960 game from that position", cmd_game::new),
     cmd!("noise", "N", "print search output only after N nodes", cmd_settings::noise),
     cmd!("operator", "SECONDS", "time the operator needs per move, kept in reserve", cmd_settings::operator),
     cmd!("perf", "", "measure move generation and make/unmake speed", cmd_tools::perf),
@@ -89,7 +89,7 @@ pub static COMMANDS: &[Command] = &[
     cmd!("setboard", "FEN", "set up a position from FEN", cmd_game::setboard),
     cmd!("settc", "MOVES CTIME OTIME", "moves to the next control and both clocks (minutes or m:ss)", cmd_settings::settc),
     cmd!("show", "book", "show the book moves of the position", book::command),
-    cmd!("skill", "[N|off]", "strength level 1 to 10 (elo 600 + 200 N), or off for full strength", cmd_skill::skill),
+    cmd!("skill", "[N|off]", "strength level 1 to 10 (elo 600 + 200 N), or off for full strength", cmd_settings::skill),
     cmd!("smpmt", "N", "search threads (smpmt=2)", cmd_settings::smpmt),
     cmd!("sn", "N", "search node limit (0 = none)", cmd_settings::sn),
     cmd!("st", "SECONDS", "fixed time per move (0 = use the clock)", cmd_settings::st),

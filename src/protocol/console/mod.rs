@@ -14,7 +14,6 @@ pub mod cmd_files;
 pub mod cmd_game;
 pub mod cmd_info;
 pub mod cmd_settings;
-pub mod cmd_skill;
 pub mod cmd_tools;
 pub mod commands;
 pub mod loadgame;
