@@ -12,7 +12,6 @@
 mod layers_support;
 
 use layers_support::graph::Graph;
-use std::collections::BTreeSet;
 use std::path::Path;
 
 /// Each top-level module and the modules it may import, lowest first. `scratch` (the
@@ -50,32 +49,6 @@ const LAYERS: &[(&str, &[&str])] = &[
         ],
     ),
 ];
-
-/// Loops not broken yet, as the sorted files of each; this list only ever shrinks (a loop
-/// that is gone must leave it, so the test fails on a stale entry too).
-const KNOWN_LOOPS: &[&[&str]] = &[
-    &[
-        "src/protocol/annotate/mod.rs",
-        "src/protocol/annotate/writer.rs",
-        "src/protocol/console/book.rs",
-        "src/protocol/console/cmd_eval.rs",
-        "src/protocol/console/cmd_files.rs",
-        "src/protocol/console/cmd_game.rs",
-        "src/protocol/console/cmd_info.rs",
-        "src/protocol/console/cmd_settings.rs",
-        "src/protocol/console/cmd_tools.rs",
-        "src/protocol/console/commands.rs",
-        "src/protocol/console/mod.rs",
-        "src/protocol/console/rcfile.rs",
-        "src/protocol/console/think.rs",
-        "src/protocol/xboard/mod.rs",
-        "src/protocol/xboard/search.rs",
-        "src/protocol/xboard/session.rs",
-    ],
-];
-
-/// Upward imports not removed yet, as `file -> module`; only ever shrinks.
-const KNOWN_UPWARD: &[&str] = &[];
 
 /// Paths into other crates that mean I/O, which `src/ics/` must not name.
 const IO_PATHS: &[&[&str]] = &[
@@ -118,7 +91,7 @@ fn top(g: &Graph, k: usize) -> &str {
 }
 
 /// Every import that goes sideways or up, as `file:line -> file (module -> module)`.
-fn upward_imports(g: &Graph) -> Vec<(String, String)> {
+fn upward_imports(g: &Graph) -> Vec<String> {
     let mut out = Vec::new();
     for e in &g.edges {
         let (from, to) = (top(g, e.from), top(g, e.to));
@@ -129,7 +102,6 @@ fn upward_imports(g: &Graph) -> Vec<(String, String)> {
         if allowed.is_some_and(|a| a.contains(&to)) {
             continue;
         }
-        let key = format!("{} -> {to}", g.files[e.from]);
         let why = match allowed {
             Some(_) => format!("{from} may not import {to}"),
             None => format!("{from} is not in LAYERS"),
@@ -138,7 +110,7 @@ fn upward_imports(g: &Graph) -> Vec<(String, String)> {
             "{}:{} -> {} ({why})",
             g.files[e.from], e.line, g.files[e.to]
         );
-        out.push((key, text));
+        out.push(text);
     }
     out
 }
@@ -146,28 +118,18 @@ fn upward_imports(g: &Graph) -> Vec<(String, String)> {
 #[test]
 fn no_import_loops() {
     let g = crate_graph();
-    let known: BTreeSet<Vec<String>> = KNOWN_LOOPS
-        .iter()
-        .map(|l| l.iter().map(|s| s.to_string()).collect())
-        .collect();
-    let mut found = BTreeSet::new();
-    let mut new = Vec::new();
-    for (files, text) in g.cycles() {
-        if !known.contains(&files) {
-            new.push(format!(
-                "{text}\n    (the loop's files: {})",
-                files.join(", ")
-            ));
-        }
-        found.insert(files);
-    }
-    let stale: Vec<_> = known.difference(&found).collect();
-    assert!(
-        new.is_empty() && stale.is_empty(),
-        "import loops between files:\n{}\nloops in KNOWN_LOOPS that are gone (remove them): {stale:?}",
-        new.join("\n")
-    );
     assert!(g.files.len() > 100, "read only {} files", g.files.len());
+    let loops: Vec<String> = g
+        .cycles()
+        .into_iter()
+        .map(|(files, text)| format!("{text}\n    (the loop's files: {})", files.join(", ")))
+        .collect();
+    assert!(
+        loops.is_empty(),
+        "import loops between files (move what both need to a lower file, or hand the \
+         higher one's work down as a callback):\n{}",
+        loops.join("\n")
+    );
 }
 
 #[test]
@@ -183,20 +145,10 @@ fn modules_import_only_downward() {
         );
     }
     let found = upward_imports(&g);
-    let keys: BTreeSet<&str> = found.iter().map(|(k, _)| k.as_str()).collect();
-    let new: Vec<&str> = found
-        .iter()
-        .filter(|(k, _)| !KNOWN_UPWARD.contains(&k.as_str()))
-        .map(|(_, t)| t.as_str())
-        .collect();
-    let stale: Vec<&&str> = KNOWN_UPWARD
-        .iter()
-        .filter(|k| !keys.contains(**k))
-        .collect();
     assert!(
-        new.is_empty() && stale.is_empty(),
-        "imports against the layer order:\n{}\nentries of KNOWN_UPWARD that are gone: {stale:?}",
-        new.join("\n")
+        found.is_empty(),
+        "imports against the layer order (LAYERS in tests/module_layers.rs, docs/modules.md):\n{}",
+        found.join("\n")
     );
 }
 
@@ -294,7 +246,7 @@ fn checker_flags_an_upward_import_and_io_in_the_client() {
     let up = upward_imports(&g);
     assert_eq!(up.len(), 1, "{up:?}");
     assert_eq!(
-        up[0].1,
+        up[0],
         "src/chess.rs:1 -> src/engine.rs (chess may not import engine)"
     );
     let ics = g.files.iter().position(|f| f == "src/ics.rs").expect("ics");

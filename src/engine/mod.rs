@@ -26,4 +26,5 @@ pub mod types;
 pub use facade::{Engine, SearchControl, SearchHandle};
 pub use learned::LearnedPosition;
 pub use limits::{EngineOptions, Limits, SearchRequest};
+pub use tablemem::max_hash_mb;
 pub use types::{Bound, InfoCallback, Score, SearchInfo, SearchResult, MATE, MAX_PLY};

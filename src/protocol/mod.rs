@@ -2,11 +2,13 @@
 //! (input thread, game record, clocks, game files, draw/resign policy).
 
 pub mod annotate;
+pub mod books;
 pub mod console;
 pub mod edit;
 pub mod game;
 pub mod gamefiles;
 pub mod input;
+pub mod output;
 pub mod policy;
 pub mod record;
 pub mod runner;
