@@ -253,3 +253,30 @@ fn checker_flags_an_upward_import_and_io_in_the_client() {
     assert_eq!(g.externals[ics].len(), 2);
     assert_eq!(g.externals[ics][0].0, ["std", "net", "TcpStream"]);
 }
+
+#[test]
+fn checker_sees_method_calls_across_files_of_one_type() {
+    // `impl S` spread over two files of one folder: a `self.method()` call into the other
+    // file is a dependency; a method name defined twice (ambiguous) or a free-standing
+    // `-> impl Trait` is not.
+    let g = made_up(&[
+        ("src/lib.rs", "pub mod s;\n"),
+        ("src/s/mod.rs", "mod a;\nmod b;\npub struct S;\n"),
+        (
+            "src/s/a.rs",
+            "use super::S;\nimpl S {\n    pub fn run(&self) {\n        self.step();\n        self.both();\n    }\n    fn both(&self) {}\n}\n",
+        ),
+        (
+            "src/s/b.rs",
+            "use super::S;\nfn it() -> impl Iterator<Item = u8> { None.into_iter() }\nimpl S {\n    pub fn step(&self) {}\n    fn both(&self) {}\n}\n",
+        ),
+    ]);
+    assert!(g.cycles().is_empty(), "{:?}", g.cycles());
+    let from_a: Vec<_> = g
+        .edges
+        .iter()
+        .filter(|e| g.files[e.from] == "src/s/a.rs")
+        .map(|e| (g.files[e.to].as_str(), e.line))
+        .collect();
+    assert_eq!(from_a, [("src/s/mod.rs", 1), ("src/s/b.rs", 4)]);
+}

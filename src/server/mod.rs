@@ -6,12 +6,14 @@
 //! the command line with [`run_blocking`]. [`sparring_player`] is a scripted
 //! client that plays against whoever challenges it.
 
+mod accept;
 mod accounts;
 mod aliases;
 mod clock;
 mod commands;
 mod conn;
 mod core;
+mod events;
 mod game;
 mod games;
 mod info;
