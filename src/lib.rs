@@ -9,7 +9,9 @@
 //! - [`bot`]: the server bot (`wily ics`); [`server`]: the local chess server (`wily serve`).
 //! - [`book`], [`learn`]: opening book and learning.
 //! - [`lists`]: the opponent lists (`lists/GM`, ...) that the bot reads and the console edits.
+//! - [`match`](crate::r#match): `wily match`, the match runner and its statistics.
 //! - [`tools`]: perft, bench and test-suite runners.
+//! - [`tune`]: `wily tune`, Texel tuning of the evaluation weights.
 //! - [`config`]: the bot's settings file; [`datadir`]: where `book/` and `lists/` are found.
 
 pub mod book;
@@ -22,8 +24,10 @@ pub mod ics;
 pub mod learn;
 pub mod link;
 pub mod lists;
+pub mod r#match;
 pub mod protocol;
 #[cfg(test)]
 mod scratch;
 pub mod server;
 pub mod tools;
+pub mod tune;

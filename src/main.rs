@@ -65,6 +65,9 @@ enum Command {
         nodes: Option<u64>,
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// Syzygy tablebase folders (`:`-separated).
+        #[arg(long)]
+        syzygy: Option<String>,
     },
     /// Speak the UCI protocol on stdin/stdout.
     Uci,
@@ -97,6 +100,19 @@ enum Command {
         #[arg(long)]
         quiet: bool,
     },
+    /// Play engines against each other: `wily match -engine cmd=... -engine cmd=...
+    /// -each tc=10+0.1 -games 100 -concurrency 2 ...` (see the README's `wily match`).
+    #[command(disable_help_flag = true)]
+    Match {
+        /// c-chess-cli style options (`wily match -help` lists them): -file MATCH.toml,
+        /// -engine, -each, -games, -rounds, -gauntlet, -repeat, -concurrency, -openings,
+        /// -variant, -resign, -draw, -maxmoves, -sprt, -pgn, -sample, -log, -srand,
+        /// -event, -quiet.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Fit every evaluation weight to game results (Texel tuning) and write the defaults.
+    Tune(wily::tune::cli::TuneArgs),
     /// Run the local chess server (FICS dialect) for offline play and tests.
     Serve {
         /// Port to listen on (0: any free port).
@@ -178,6 +194,7 @@ fn main() -> ExitCode {
             depth,
             nodes,
             threads,
+            syzygy,
         }) => {
             let settings = wily::tools::testsuite::SuiteSettings {
                 time: time
@@ -186,6 +203,7 @@ fn main() -> ExitCode {
                 depth,
                 nodes,
                 threads,
+                syzygy,
                 ..Default::default()
             };
             wily::tools::testsuite::run_suite(&file, &settings, &mut std::io::stdout()).map(|_| ())
@@ -208,6 +226,8 @@ fn main() -> ExitCode {
             wire_debug,
             quiet,
         }),
+        Some(Command::Match { args }) => wily::r#match::run_cli(&args),
+        Some(Command::Tune(args)) => wily::tune::cli::run_tune(&args, &mut std::io::stdout()),
         Some(Command::Serve {
             port,
             accounts,

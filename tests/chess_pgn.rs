@@ -323,3 +323,31 @@ fn chess960_game_written_and_read_back() {
         .expect("game");
     assert!(write_pgn_game(&bad).contains("[FEN \"nonsense\"]"));
 }
+
+#[test]
+fn closing_comment_before_the_result() {
+    let start = cozy_chess::Board::default();
+    let mut b = start.clone();
+    let mut moves = Vec::new();
+    for text in ["f3", "e5", "g4", "Qh4#"] {
+        let mv = wily::chess::san::parse_san(&b, text).expect(text);
+        b.play_unchecked(mv);
+        moves.push(mv);
+    }
+    let comments = vec![None, Some("+0.35/18 1.2s".to_string())];
+    let pgn = wily::chess::pgn::write_game_ending(
+        &[],
+        &start,
+        &moves,
+        &comments,
+        "0-1",
+        Some("Black mates {really}"),
+    );
+    assert!(
+        pgn.contains("1. f3 e5 {+0.35/18 1.2s} 2. g4 Qh4# {Black mates (really)} 0-1"),
+        "{pgn}"
+    );
+    let game = read_all(&pgn).remove(0).expect("game");
+    assert_eq!(game.moves.len(), 4);
+    assert_eq!(game.result, "0-1");
+}

@@ -48,6 +48,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "chess", "engine", "book", "learn", "datadir", "protocol", "tools",
         ],
     ),
+    ("tune", &["chess", "engine", "book", "learn"]),
 ];
 
 /// Paths into other crates that mean I/O, which `src/ics/` must not name.

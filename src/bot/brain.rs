@@ -18,6 +18,8 @@ pub enum BrainCmd {
     PonderHit(u64),
     /// Position learning: the learned positions every later search consults.
     Learned(Vec<LearnedPosition>),
+    /// Load the Syzygy tablebases of these folders (`[engine] syzygy_path`).
+    Syzygy(String),
 }
 
 /// Handle on the engine thread; dropping it ends the thread.
@@ -119,6 +121,10 @@ fn run(
                 }
             }
             BrainCmd::Learned(positions) => engine.set_learned(&positions),
+            BrainCmd::Syzygy(path) => match engine.set_syzygy_path(&path) {
+                Ok(text) => text.lines().for_each(|l| tracing::info!("{}", l.trim())),
+                Err(e) => tracing::warn!("tablebases not loaded, playing without: {e}"),
+            },
         }
     }
     if let Some((_, c)) = current {

@@ -84,6 +84,8 @@ pub async fn start(cfg: &Config) -> Result<LocalWorld, String> {
         tokio::spawn(async move { sparring_player(addr, &name, Some(&spar_pw), policy).await });
     let mut config = cfg.clone();
     config.server.handle = l.handle.clone();
+    // The local server names Chess960 as lasker 2.2 does.
+    config.server.chess960 = "fr".into();
     config.seek.enabled = true;
     config.seek.reseek_after_game = true;
     config.seek.ads = vec![SeekAd {
@@ -94,6 +96,7 @@ pub async fn start(cfg: &Config) -> Result<LocalWorld, String> {
         min_rating: None,
         max_rating: None,
         formula: false,
+        variant: l.variant.clone(),
     }];
     config.server.reconnect_min_secs = 1;
     config.server.reconnect_max_secs = config.server.reconnect_max_secs.min(10);

@@ -1,6 +1,7 @@
 //! The engine facade every front end uses (console, xboard, UCI, the server bot): owns the
-//! transposition table, the per-thread data and the options; starts searches in the
-//! background (`start`, returning a [`SearchHandle`]) or runs them to the end (`search`).
+//! transposition table, the per-thread data, the tablebases and the options; starts
+//! searches in the background (`start`, returning a [`SearchHandle`]) or runs them to the
+//! end (`search`).
 
 use super::eval::{
     pawn_hash_entries, EvalParams, Evaluator, PAWN_HASH_DEFAULT_BYTES, PAWN_HASH_MAX_BYTES,
@@ -11,6 +12,7 @@ use super::learned::{LearnedPosition, LearnedTable};
 use super::limits::{EngineOptions, SearchRequest};
 use super::search::LmrTable;
 use super::shared::{lock, Shared};
+use super::tablebase::{self, Tablebases, TbConfig};
 use super::threads::{run_search, SearchSetup, Worker};
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
@@ -34,6 +36,10 @@ pub struct Engine {
     pool: Arc<Mutex<Vec<Worker>>>,
     lmr: Arc<LmrTable>,
     current: Option<Arc<Shared>>,
+    /// The last search started (for its counters once it is over).
+    last: Option<Arc<Shared>>,
+    /// Syzygy tablebases and their probe settings.
+    tb: TbConfig,
 }
 
 /// Stops or releases a running search from anywhere (cheap to clone, `Send`).
@@ -131,6 +137,8 @@ impl Engine {
             pool: Arc::new(Mutex::new(workers)),
             lmr: Arc::new(LmrTable::new()),
             current: None,
+            last: None,
+            tb: TbConfig::default(),
         }
     }
 
@@ -194,6 +202,55 @@ impl Engine {
 
     pub fn set_multipv(&mut self, n: usize) {
         self.options.multipv = n.clamp(1, 256);
+    }
+
+    /// Loads the Syzygy tables of the `:`-separated folder list `path` (an empty path or
+    /// `<empty>` turns tablebases off) and returns a summary with one line per file left
+    /// out. On an error the engine goes on without tablebases.
+    pub fn set_syzygy_path(&mut self, path: &str) -> Result<String, String> {
+        self.stop();
+        // Let go of the old tables first, so another folder can be loaded.
+        self.tb.tables = None;
+        let path = path.trim();
+        if path.is_empty() || path == "<empty>" {
+            return Ok("Syzygy tablebases off".to_string());
+        }
+        let tb = tablebase::open(path)?;
+        let mut text = tb.summary();
+        for p in tb.problems() {
+            text.push_str("\n  left out: ");
+            text.push_str(p);
+        }
+        self.tb.tables = Some(tb);
+        Ok(text)
+    }
+
+    /// The loaded tablebases, if any.
+    pub fn syzygy(&self) -> Option<&Tablebases> {
+        self.tb.tables.as_deref()
+    }
+
+    /// Least remaining depth at which the search probes the tables (`SyzygyProbeDepth`).
+    pub fn set_syzygy_probe_depth(&mut self, depth: i32) {
+        self.tb.probe_depth = depth.clamp(1, 100);
+    }
+
+    pub fn syzygy_probe_depth(&self) -> i32 {
+        self.tb.probe_depth
+    }
+
+    /// Whether cursed wins and blessed losses count as draws (`Syzygy50MoveRule`).
+    pub fn set_syzygy_50_move_rule(&mut self, on: bool) {
+        self.tb.rule50 = on;
+    }
+
+    pub fn syzygy_50_move_rule(&self) -> bool {
+        self.tb.rule50
+    }
+
+    /// Tablebase hits of the last search (all threads; so far, while it runs).
+    pub fn last_tbhits(&self) -> u64 {
+        self.last.as_ref().map_or(0, |s| s.total_tbhits())
     }
 
     pub fn eval_params(&self) -> &EvalParams {
@@ -273,6 +330,7 @@ impl Engine {
         let learned = Arc::clone(&self.learned);
         let lmr = Arc::clone(&self.lmr);
         let options = self.options.clone();
+        let tb = self.tb.clone();
         let sh = Arc::clone(&shared);
         let job = move || {
             let result = {
@@ -284,6 +342,7 @@ impl Engine {
                     lmr: &lmr,
                     request: &request,
                     options: &options,
+                    tb: &tb,
                 };
                 run_search(&mut workers[..], &setup, on_info)
             };
@@ -291,6 +350,7 @@ impl Engine {
             result
         };
         self.current = Some(Arc::clone(&shared));
+        self.last = Some(Arc::clone(&shared));
         let control = SearchControl { shared };
         let spawned = std::thread::Builder::new()
             .name("wily-search-main".to_string())

@@ -9,7 +9,7 @@ use super::movepick::OrderContext;
 use super::search::Searcher;
 use super::see::{piece_value, see_ge, see_ge_known};
 use super::tt::TtBound;
-use super::types::{INF, MATE, MATE_BOUND, MAX_PLY, NO_EVAL};
+use super::types::{INF, MATE, MAX_PLY, NO_EVAL, TB_WIN_BOUND};
 use cozy_chess::{get_pawn_quiets, BitBoard, Board, Move, Piece, PieceMoves};
 
 /// Both back ranks (where pawns promote).
@@ -93,7 +93,7 @@ impl<'a> Searcher<'a> {
             static_eval = fresh_eval;
             best_score = static_eval;
             if let Some(h) = tt_hit {
-                if h.score.abs() < MATE_BOUND
+                if h.score.abs() < TB_WIN_BOUND
                     && match h.bound {
                         TtBound::Lower => h.score > best_score,
                         TtBound::Upper => h.score < best_score,
@@ -140,7 +140,7 @@ impl<'a> Searcher<'a> {
                 if !see_ge_known(board, mv, piece, victim, 0) {
                     continue;
                 }
-            } else if best_score > -MATE_BOUND && moves_searched >= 3 {
+            } else if best_score > -TB_WIN_BOUND && moves_searched >= 3 {
                 // In check with a saving move found: skip late quiet evasions that lose material.
                 if victim.is_none() && !see_ge_known(board, mv, piece, victim, 0) {
                     continue;

@@ -5,7 +5,7 @@
 
 use super::history::Played;
 use super::search::Searcher;
-use super::types::{Bound, Score, SearchInfo, INF, MAX_PLY};
+use super::types::{Bound, Score, SearchInfo, INF, MAX_PLY, TB_WIN_BOUND};
 use cozy_chess::{Board, Move, Piece};
 use std::sync::atomic::Ordering;
 
@@ -231,15 +231,22 @@ impl<'a> Searcher<'a> {
         self.shared
             .publish_result(self.id, self.completed_depth, rm.score, rm.mv, &rm.pv);
         self.shared.publish_nodes(self.id, self.nodes);
+        self.shared.publish_tbhits(self.id, self.tb_hits);
     }
 
     fn info_for(&self, line: usize, depth: u32) -> SearchInfo {
         let rm = &self.root_moves[line];
-        let score = if rm.score > -INF {
+        let mut score = if rm.score > -INF {
             rm.score
         } else {
             rm.prev_score.max(-INF + 1)
         };
+        // A tablebase root shows the tables' value until the search proves a mate.
+        if let Some(tb) = self.tb_root_score {
+            if score.abs() < TB_WIN_BOUND {
+                score = tb;
+            }
+        }
         let nodes = self.shared.total_nodes().max(self.nodes);
         let time = self.shared.tm.elapsed();
         let ms = time.as_millis().max(1) as u64;
@@ -253,6 +260,7 @@ impl<'a> Searcher<'a> {
             nps: nodes.saturating_mul(1000) / ms,
             time,
             hashfull: self.tt.hashfull(),
+            tbhits: self.shared.total_tbhits().max(self.tb_hits),
             pv: rm.pv.clone(),
         }
     }
@@ -262,6 +270,7 @@ impl<'a> Searcher<'a> {
             return;
         }
         self.shared.publish_nodes(self.id, self.nodes);
+        self.shared.publish_tbhits(self.id, self.tb_hits);
         for l in 0..lines {
             let mut info = self.info_for(l, depth);
             info.bound = Bound::Exact;
@@ -276,6 +285,7 @@ impl<'a> Searcher<'a> {
             return;
         }
         self.shared.publish_nodes(self.id, self.nodes);
+        self.shared.publish_tbhits(self.id, self.tb_hits);
         let info = self.info_for(self.pv_idx, depth);
         if let Some(cb) = self.on_info.as_mut() {
             cb(&info);

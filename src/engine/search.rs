@@ -1,9 +1,9 @@
 //! The alpha-beta search of one thread: principal variation search with reverse futility
 //! and null-move pruning, late-move reductions and pruning, futility, history and SEE
 //! pruning (checking moves are never pruned), check extension, internal iterative
-//! reduction and mate-distance pruning, over the shared transposition table. Repetition
-//! and 50-move draws score the draw value (contempt) from wily's side. No allocation and
-//! no locks per node.
+//! reduction and mate-distance pruning, over the shared transposition table, with
+//! tablebase probes after zeroing moves (`tbsearch.rs`). Repetition and 50-move draws
+//! score the draw value (contempt) from wily's side. No allocation and no locks per node.
 
 use super::checks::CheckInfo;
 use super::eval::Evaluator;
@@ -15,8 +15,9 @@ use super::movelist::NULL_MOVE;
 use super::movepick::{MoveList, MovePicker, OrderContext};
 use super::see::{captured_piece, is_capture, see_ge_known};
 use super::shared::Shared;
+use super::tablebase::Tablebases;
 use super::tt::{TranspositionTable, TtBound};
-use super::types::{Bound, InfoCallback, INF, MATE, MATE_BOUND, MAX_PLY, NO_EVAL};
+use super::types::{Bound, InfoCallback, INF, MATE, MAX_PLY, NO_EVAL, TB_WIN_BOUND};
 use cozy_chess::{Board, Color, Move, Piece};
 use std::sync::atomic::Ordering;
 
@@ -55,6 +56,16 @@ impl LmrTable {
     pub fn get(&self, depth: i32, moves: usize) -> i32 {
         self.table[(depth.clamp(0, 63)) as usize][moves.min(63)]
     }
+}
+
+/// What a tablebase probe means for a node (see `tbsearch.rs`).
+pub(crate) enum TbOutcome {
+    /// The node's value: return it.
+    Cut(i32),
+    /// The value is at least this (a win not yet proven by mate).
+    Floor(i32),
+    /// The value is at most this (a loss).
+    Ceiling(i32),
 }
 
 /// Per-ply scratch data of the current path.
@@ -151,6 +162,15 @@ pub struct Searcher<'a> {
     pub(crate) pv_len: [usize; MAX_PLY + 2],
     /// Node limit when it must be exact (single thread), else u64::MAX.
     pub(crate) exact_node_limit: u64,
+    /// Tablebases probed in the tree (see `tbsearch.rs`); `tb_pieces` 0 = no probing.
+    pub(crate) tb: Option<&'a Tablebases>,
+    pub(crate) tb_pieces: u32,
+    pub(crate) tb_depth: i32,
+    /// Cursed wins and blessed losses count as draws.
+    pub(crate) tb_rule50: bool,
+    pub tb_hits: u64,
+    /// The root's tablebase value, reported while the search has no mate score.
+    pub(crate) tb_root_score: Option<i32>,
 }
 
 impl<'a> Searcher<'a> {
@@ -245,7 +265,7 @@ impl<'a> Searcher<'a> {
     pub(crate) fn evaluate(&mut self, board: &Board) -> i32 {
         self.eval
             .evaluate(board)
-            .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+            .clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
     }
 
     #[inline]
@@ -359,6 +379,17 @@ impl<'a> Searcher<'a> {
             }
         }
 
+        // Tablebases, right after a capture or pawn move (see `tbsearch.rs`).
+        let (mut tb_floor, mut tb_ceiling) = (-INF, INF);
+        if self.tb_pieces != 0 && board.halfmove_clock() == 0 {
+            match self.probe_tb::<PV>(board, alpha, beta, depth, ply) {
+                Some(TbOutcome::Cut(v)) => return v,
+                Some(TbOutcome::Floor(v)) => tb_floor = v,
+                Some(TbOutcome::Ceiling(v)) => tb_ceiling = v,
+                None => {}
+            }
+        }
+
         // Static evaluation (corrected by the table's score when its bound allows).
         let static_eval;
         let mut eval;
@@ -372,7 +403,7 @@ impl<'a> Searcher<'a> {
             };
             eval = static_eval;
             if let Some(h) = tt_hit {
-                if h.score.abs() < MATE_BOUND
+                if h.score.abs() < TB_WIN_BOUND
                     && match h.bound {
                         TtBound::Lower => h.score > eval,
                         TtBound::Upper => h.score < eval,
@@ -396,8 +427,8 @@ impl<'a> Searcher<'a> {
             // is trusted, and the node fails high at once.
             if depth <= RFP_DEPTH
                 && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
-                && beta.abs() < MATE_BOUND
-                && eval.abs() < MATE_BOUND
+                && beta.abs() < TB_WIN_BOUND
+                && eval.abs() < TB_WIN_BOUND
             {
                 return eval;
             }
@@ -407,7 +438,7 @@ impl<'a> Searcher<'a> {
                 && static_eval >= beta - 20 * depth + 150
                 && ply >= 1
                 && !self.stack[ply - 1].null
-                && beta.abs() < MATE_BOUND
+                && beta.abs() < TB_WIN_BOUND
                 && Self::has_non_pawn_material(board)
             {
                 if let Some(child) = board.null_move() {
@@ -432,7 +463,7 @@ impl<'a> Searcher<'a> {
                         return 0;
                     }
                     if v >= beta {
-                        return if v >= MATE_BOUND { beta } else { v };
+                        return if v >= TB_WIN_BOUND { beta } else { v };
                     }
                 }
             }
@@ -447,7 +478,7 @@ impl<'a> Searcher<'a> {
         let ctx = self.order_context(board, ply);
         self.pickers[ply].reset(tt_move, false);
         let us = board.side_to_move();
-        let mut best_score = -INF;
+        let mut best_score = tb_floor;
         let mut best_move: Option<Move> = None;
         let mut moves_searched = 0usize;
         self.tried[ply].n_quiets = 0;
@@ -480,7 +511,7 @@ impl<'a> Searcher<'a> {
             // each searched move below), so no non-checking quiet move reaches here then.
             // Whether the move gives check is asked last, only of a move that would
             // otherwise be pruned (most are not, and the test costs more than the others).
-            if ply > 0 && best_score > -MATE_BOUND && non_pawn {
+            if ply > 0 && best_score > -TB_WIN_BOUND && non_pawn {
                 let prune = if quiet {
                     let lmr_depth = (depth - 1 - self.lmr.get(depth, moves_searched)).max(0);
                     lmr_depth <= 3
@@ -590,7 +621,7 @@ impl<'a> Searcher<'a> {
             // Late-move and futility pruning: once every later quiet move that does not
             // give check would be pruned (the conditions only tighten as moves are searched
             // and alpha rises), the picker drops them, before even scoring them.
-            if !quiets_skipped && ply > 0 && best_score > -MATE_BOUND && non_pawn {
+            if !quiets_skipped && ply > 0 && best_score > -TB_WIN_BOUND && non_pawn {
                 let lmr_depth = (depth - 1 - self.lmr.get(depth, moves_searched)).max(0);
                 if moves_searched >= lmp_limit
                     || !in_check && lmr_depth <= 8 && eval + 100 + 90 * lmr_depth <= alpha
@@ -616,7 +647,8 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        if moves_searched == 0 {
+        // No move searched and no tablebase win known: mate or stalemate.
+        if moves_searched == 0 && tb_floor == -INF {
             return if in_check {
                 -MATE + ply as i32
             } else {
@@ -647,6 +679,7 @@ impl<'a> Searcher<'a> {
             }
         }
 
+        best_score = best_score.min(tb_ceiling);
         let bound = if best_score >= beta {
             TtBound::Lower
         } else if PV && best_score > original_alpha {

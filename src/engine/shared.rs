@@ -29,6 +29,7 @@ pub struct Shared {
     pub tm: TimeManager,
     pub node_limit: Option<u64>,
     nodes: Vec<AtomicU64>,
+    tbhits: Vec<AtomicU64>,
     results: Vec<Mutex<ThreadResult>>,
     done: Mutex<bool>,
     done_cv: Condvar,
@@ -43,6 +44,7 @@ impl Shared {
             tm,
             node_limit,
             nodes: (0..n).map(|_| AtomicU64::new(0)).collect(),
+            tbhits: (0..n).map(|_| AtomicU64::new(0)).collect(),
             results: (0..n)
                 .map(|_| Mutex::new(ThreadResult::default()))
                 .collect(),
@@ -60,6 +62,17 @@ impl Shared {
 
     pub fn total_nodes(&self) -> u64 {
         self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+
+    /// Thread `id`'s tablebase hits so far (published with its iteration reports).
+    pub fn publish_tbhits(&self, id: usize, hits: u64) {
+        if let Some(slot) = self.tbhits.get(id) {
+            slot.store(hits, Ordering::Relaxed);
+        }
+    }
+
+    pub fn total_tbhits(&self) -> u64 {
+        self.tbhits.iter().map(|n| n.load(Ordering::Relaxed)).sum()
     }
 
     /// Main thread, every 1024 nodes: hard clock limit and (multi-thread) node limit.

@@ -9,8 +9,10 @@ use super::limits::{EngineOptions, SearchRequest};
 use super::movepick::{MoveList, MovePicker, OrderContext};
 use super::search::{LmrTable, RootMove, Searcher, StackEntry, TriedMoves};
 use super::shared::{Shared, ThreadResult};
+use super::tablebase::rank::{rank_root, RootTb};
+use super::tablebase::TbConfig;
 use super::tt::TranspositionTable;
-use super::types::{InfoCallback, Score, SearchResult, INF, MATE, MAX_PLY};
+use super::types::{InfoCallback, Score, SearchResult, INF, MATE, MAX_PLY, TB_WIN_BOUND};
 use cozy_chess::{Board, Move};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
@@ -30,6 +32,7 @@ pub struct SearchSetup<'a> {
     pub lmr: &'a LmrTable,
     pub request: &'a SearchRequest,
     pub options: &'a EngineOptions,
+    pub tb: &'a TbConfig,
 }
 
 /// Root moves in a sensible first order (hash move, good captures, ...), restricted to
@@ -65,6 +68,7 @@ fn make_searcher<'a>(
     worker: &'a mut Worker,
     setup: &SearchSetup<'a>,
     on_info: Option<InfoCallback>,
+    tb_root: Option<&RootTb>,
 ) -> Searcher<'a> {
     let req = setup.request;
     let board = &req.board;
@@ -75,8 +79,19 @@ fn make_searcher<'a>(
     worker.hist.new_search();
     // Asymmetric evaluation terms (king safety) treat the side to move at the root as wily.
     worker.eval.set_own_side(Some(board.side_to_move()));
-    let root_moves = root_moves(board, &req.searchmoves, setup.tt, &worker.hist);
+    let mut root_moves = root_moves(board, &req.searchmoves, setup.tt, &worker.hist);
+    if let Some(t) = tb_root {
+        root_moves.retain(|r| t.moves.contains(&r.mv));
+    }
     let threads = setup.options.threads.max(1);
+    let tables = setup.tb.tables.as_deref();
+    // A root ranked by DTZ needs no probes below it; otherwise probe up to the largest
+    // table.
+    let tb_pieces = match (tables, tb_root) {
+        (_, Some(t)) if t.by_dtz => 0,
+        (Some(tb), _) => tb.largest(),
+        (None, _) => 0,
+    };
     Searcher {
         id,
         tt: setup.tt,
@@ -118,6 +133,13 @@ fn make_searcher<'a>(
         } else {
             u64::MAX
         },
+        tb: tables,
+        tb_pieces,
+        tb_depth: setup.tb.probe_depth,
+        tb_rule50: setup.tb.rule50,
+        // The root's own probe counts as the main thread's first hit.
+        tb_hits: u64::from(id == 0 && tb_root.is_some()),
+        tb_root_score: tb_root.map(|t| t.score),
     }
 }
 
@@ -150,6 +172,17 @@ pub fn run_search(
         };
     }
     setup.tt.new_search();
+    // A root in the tablebases: only the moves that keep its value are searched.
+    let tb_root = setup.tb.tables.as_deref().and_then(|tb| {
+        rank_root(
+            tb,
+            board,
+            &setup.request.searchmoves,
+            setup.tb.rule50,
+            setup.options.draw_score,
+        )
+    });
+    let tb_root = tb_root.as_ref();
     let (main_best, main_result) = std::thread::scope(|scope| {
         let mut handles = Vec::new();
         for (i, w) in helpers.iter_mut().enumerate() {
@@ -158,17 +191,19 @@ pub fn run_search(
                 .name(format!("wily-search-{id}"))
                 .stack_size(STACK_SIZE)
                 .spawn_scoped(scope, move || {
-                    let mut s = make_searcher(id, w, setup, None);
+                    let mut s = make_searcher(id, w, setup, None, tb_root);
                     s.iterate(board);
                     shared.publish_nodes(id, s.nodes);
+                    shared.publish_tbhits(id, s.tb_hits);
                 });
             if let Ok(h) = spawned {
                 handles.push(h);
             }
         }
-        let mut s = make_searcher(0, main_worker, setup, Some(on_info));
+        let mut s = make_searcher(0, main_worker, setup, Some(on_info), tb_root);
         s.iterate(board);
         shared.publish_nodes(0, s.nodes);
+        shared.publish_tbhits(0, s.tb_hits);
         // In analysis or ponder mode the answer waits for `stop` / `ponderhit`.
         while (limits.infinite || shared.pondering.load(Ordering::Relaxed))
             && !shared.stop.load(Ordering::Relaxed)
@@ -243,11 +278,16 @@ pub fn run_search(
         let m = setup.tt.probe(b.hash(), 0)?.mv?;
         b.is_legal(m).then_some(m)
     });
+    // A tablebase root reports the tables' value unless the search proved more.
+    let score = match tb_root {
+        Some(t) if chosen.score.abs() < TB_WIN_BOUND => t.score,
+        _ => chosen.score,
+    };
     SearchResult {
         best,
         ponder,
-        score: if chosen.score > -INF {
-            Score::from_internal(chosen.score)
+        score: if score > -INF {
+            Score::from_internal(score)
         } else {
             Score::Cp(0)
         },

@@ -3,10 +3,11 @@
 //! Each entry is two `AtomicU64`s: `key ^ data` and `data`. A reader accepts an entry only
 //! when `stored_key ^ data == key`, so a torn write by another thread (one word from each
 //! writer) is detected and treated as a miss: no lock anywhere. Four entries make a 64-byte
-//! bucket (one cache line). Mate scores are stored relative to the node (adjusted by ply).
+//! bucket (one cache line). Mate and tablebase scores are stored relative to the node
+//! (adjusted by ply).
 
 use super::tablemem::{Zeroable, ZeroedSlice};
-use super::types::{MATE_BOUND, NO_EVAL};
+use super::types::{NO_EVAL, TB_WIN_BOUND};
 use cozy_chess::{Move, Piece, Square};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
@@ -124,11 +125,12 @@ fn unpack(d: u64) -> Unpacked {
     }
 }
 
-/// Converts a score at `ply` to the node-relative form stored in the table.
+/// Converts a score at `ply` to the node-relative form stored in the table (mate and
+/// tablebase scores count their distance from the root).
 pub fn score_to_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_WIN_BOUND {
         score + ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_WIN_BOUND {
         score - ply as i32
     } else {
         score
@@ -137,9 +139,9 @@ pub fn score_to_tt(score: i32, ply: usize) -> i32 {
 
 /// Inverse of [`score_to_tt`].
 pub fn score_from_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_WIN_BOUND {
         score - ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_WIN_BOUND {
         score + ply as i32
     } else {
         score

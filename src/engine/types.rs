@@ -10,6 +10,13 @@ pub const MAX_PLY: usize = 128;
 pub const MATE: i32 = 32_000;
 /// Internal scores at or beyond this magnitude encode a forced mate.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+/// Internal score of a tablebase win at ply 0: a tablebase win found `p` plies from the
+/// root scores `TB_WIN - p`, so the search prefers reaching it sooner, and real mates
+/// (above [`MATE_BOUND`]) still score higher. Reported as centipawns.
+pub const TB_WIN: i32 = 20_000;
+/// Scores at or beyond this magnitude are proven results (tablebase or mate); static
+/// evaluations stay below it.
+pub const TB_WIN_BOUND: i32 = TB_WIN - 1_000;
 /// Larger than any score (window limits).
 pub const INF: i32 = MATE + 1;
 /// Marker for "no static evaluation" (side in check).
@@ -102,6 +109,8 @@ pub struct SearchInfo {
     pub time: Duration,
     /// Permill of the transposition table in use by this search.
     pub hashfull: u32,
+    /// Tablebase probes that found the position (all threads).
+    pub tbhits: u64,
     pub pv: Vec<Move>,
 }
 

@@ -111,11 +111,12 @@ pub fn info_line(board: &Board, info: &SearchInfo, finished: bool, numbers: bool
     )
 }
 
-/// The statistics line after a search: time, nodes and speed; `extended` adds selective
-/// depth and hash use.
+/// The statistics line after a search: time, nodes and speed, and tablebase hits when
+/// there were any; `extended` adds selective depth and hash use.
 pub fn stats_line(
     time: Duration,
     nodes: u64,
+    tbhits: u64,
     seldepth: u32,
     hashfull: u32,
     extended: bool,
@@ -133,6 +134,9 @@ pub fn stats_line(
         fmt_count(nodes),
         fmt_count(nps)
     );
+    if tbhits > 0 {
+        s.push_str(&format!("  tbhits={tbhits}"));
+    }
     if extended {
         s.push_str(&format!(
             "  seldepth={}  hashfull={}.{}%",

@@ -1,7 +1,7 @@
 //! The UCI protocol: `uci`, `isready`, `ucinewgame`, `position`, `go` (clock, depth, nodes,
 //! movetime, mate, infinite, ponder, searchmoves, and `go perft N`), `stop`, `ponderhit`,
 //! `setoption` (Hash, Pawn Hash, Threads, Ponder, MultiPV, Move Overhead, Clear Hash, UCI_Chess960,
-//! Contempt) and `quit`. The search runs in the background, so input is read while it
+//! Contempt, SyzygyPath, SyzygyProbeDepth, Syzygy50MoveRule) and `quit`. The search runs in the background, so input is read while it
 //! thinks and `stop` is answered at once; `bestmove` is printed by a waiter thread.
 
 use crate::chess::perft;
@@ -112,10 +112,11 @@ pub fn info_line(root: &Board, info: &SearchInfo, chess960: bool) -> String {
         Bound::Exact => {}
     }
     s.push_str(&format!(
-        " nodes {} nps {} hashfull {} time {}",
+        " nodes {} nps {} hashfull {} tbhits {} time {}",
         info.nodes,
         info.nps,
         info.hashfull,
+        info.tbhits,
         info.time.as_millis()
     ));
     let pv = line_to_uci(root, &info.pv, chess960);
@@ -302,6 +303,15 @@ impl Uci {
                 self.say("option name Clear Hash type button");
                 self.say("option name UCI_Chess960 type check default false");
                 self.say("option name Contempt type spin default 0 min -500 max 500");
+                self.say("option name SyzygyPath type string default <empty>");
+                self.say(&format!(
+                    "option name SyzygyProbeDepth type spin default {} min 1 max 100",
+                    self.engine.syzygy_probe_depth()
+                ));
+                self.say(&format!(
+                    "option name Syzygy50MoveRule type check default {}",
+                    self.engine.syzygy_50_move_rule()
+                ));
                 self.say("uciok");
             }
             "isready" => self.say("readyok"),
@@ -393,6 +403,15 @@ impl Uci {
                 self.stop_search();
                 self.engine.clear_hash();
             }
+            ("syzygypath", _) => {
+                self.stop_search();
+                let text = self.engine.set_syzygy_path(value.trim());
+                for line in text.unwrap_or_else(|e| e).lines() {
+                    self.say(&format!("info string {}", line.trim()));
+                }
+            }
+            ("syzygyprobedepth", Ok(v)) => self.engine.set_syzygy_probe_depth(v as i32),
+            ("syzygy50moverule", _) => self.engine.set_syzygy_50_move_rule(flag),
             ("ponder", _) => {}
             ("uci_chess960", _) => self.chess960 = flag,
             _ => self.say(&format!(

@@ -24,6 +24,7 @@ impl Core {
         base: u32,
         inc: u32,
         resume: bool,
+        chess960: bool,
     ) {
         let mut notes = Notes::new();
         self.clear_match_offers_for_start(acceptor, challenger, &mut notes);
@@ -58,7 +59,7 @@ impl Core {
         } else {
             None
         };
-        self.create_game(white, black, rated, base, inc, resumed);
+        self.create_game(white, black, rated, base, inc, chess960, resumed);
     }
 
     /// `accept [n|name|draw|abort|adjourn]`.
@@ -114,7 +115,9 @@ impl Core {
                         }
                     }
                 };
-                self.start_accepted(sid, o.from, white, black, t.rated, t.base, t.inc, t.resume);
+                self.start_accepted(
+                    sid, o.from, white, black, t.rated, t.base, t.inc, t.resume, t.chess960,
+                );
             }
         }
     }
@@ -163,7 +166,15 @@ impl Core {
             }
         };
         self.start_accepted(
-            sid, seek.owner, white, black, rated, seek.base, seek.inc, false,
+            sid,
+            seek.owner,
+            white,
+            black,
+            rated,
+            seek.base,
+            seek.inc,
+            false,
+            seek.chess960,
         );
     }
 }

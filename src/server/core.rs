@@ -14,7 +14,7 @@ use super::session::{LoginState, Session};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use std::collections::{BTreeMap, HashMap};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The prompt the lasker server prints (no newline).
 pub const PROMPT: &str = "fics% ";
@@ -43,6 +43,9 @@ pub struct Core {
     pub next_offer: u32,
     /// Ratings by lower-case handle (registered players only).
     pub ratings: HashMap<String, Ratings>,
+    /// Follow lists by lower-case handle; kept when the player logs out (lasker keeps
+    /// them in the account).
+    pub follow_lists: HashMap<String, Vec<String>>,
     pub rng: StdRng,
     /// Sessions closed since the loop last reaped them.
     pub(super) dead: Vec<Sid>,
@@ -77,9 +80,19 @@ impl Core {
             offers: Vec::new(),
             next_offer: 1,
             ratings,
+            follow_lists: HashMap::new(),
             rng,
             dead: Vec::new(),
         }
+    }
+
+    /// The style 12 line of game `g` for `sid` ("" if no such game).
+    pub fn board_for(&self, g: u32, sid: Sid) -> String {
+        let ms = self.sess(sid).is_some_and(|s| s.vars.ms);
+        self.games
+            .get(&g)
+            .map(|game| game.board_line(sid, ms, Instant::now()))
+            .unwrap_or_default()
     }
 
     /// Flush what was sent and close the connection.

@@ -17,6 +17,7 @@ mod events;
 mod game;
 mod games;
 mod info;
+mod lists;
 mod login;
 mod matching;
 mod notation;
@@ -31,6 +32,7 @@ mod session;
 mod sparring;
 mod style12;
 mod talk;
+mod variant;
 
 pub use accounts::{load_accounts, parse_accounts, valid_handle, Account, AccountLineError};
 pub use sparring::{

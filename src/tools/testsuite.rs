@@ -17,6 +17,8 @@ pub struct SuiteSettings {
     pub nodes: Option<u64>,
     pub threads: usize,
     pub hash_mb: usize,
+    /// Syzygy tablebase folders (`:`-separated), if any.
+    pub syzygy: Option<String>,
 }
 
 impl Default for SuiteSettings {
@@ -27,6 +29,7 @@ impl Default for SuiteSettings {
             nodes: None,
             threads: 1,
             hash_mb: 64,
+            syzygy: None,
         }
     }
 }
@@ -45,6 +48,10 @@ pub fn run_suite(
         move_overhead_ms: 0,
         ..EngineOptions::default()
     });
+    let w = |out: &mut dyn Write, s: String| writeln!(out, "{s}").map_err(|e| e.to_string());
+    if let Some(path) = &settings.syzygy {
+        w(out, engine.set_syzygy_path(path)?)?;
+    }
     let limits = Limits {
         movetime: match (settings.time, settings.depth, settings.nodes) {
             (None, None, None) => Some(Duration::from_secs(1)),
@@ -54,7 +61,6 @@ pub fn run_suite(
         nodes: settings.nodes,
         ..Limits::default()
     };
-    let w = |out: &mut dyn Write, s: String| writeln!(out, "{s}").map_err(|e| e.to_string());
     let mut solved = 0;
     let mut total = 0;
     let mut nodes = 0u64;

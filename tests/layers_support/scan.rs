@@ -109,6 +109,10 @@ pub fn lex(text: &str) -> Vec<(Tok, u32)> {
                 i = s + 1;
             }
         } else if ch.is_alphabetic() || ch == '_' {
+            // A raw identifier (`r#match`) names the identifier after `r#`.
+            if ch == 'r' && at(i + 1) == '#' && (at(i + 2).is_alphabetic() || at(i + 2) == '_') {
+                i += 2;
+            }
             let s = i;
             while i < c.len() && (c[i].is_alphanumeric() || c[i] == '_') {
                 i += 1;

@@ -5,7 +5,7 @@ mod reader;
 mod writer;
 
 pub use reader::{PgnError, PgnErrorKind, PgnReader};
-pub use writer::{write_game, write_pgn_game};
+pub use writer::{write_game, write_game_ending, write_pgn_game};
 
 use super::coord::MoveParseError;
 use super::fen::{parse_fen, FenError};

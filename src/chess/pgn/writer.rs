@@ -123,6 +123,18 @@ pub fn write_game(
     comments: &[Option<String>],
     result: &str,
 ) -> String {
+    write_game_ending(tags, start, moves, comments, result, None)
+}
+
+/// [`write_game`] with a closing comment (how the game ended) just before the result.
+pub fn write_game_ending(
+    tags: &[(String, String)],
+    start: &Board,
+    moves: &[Move],
+    comments: &[Option<String>],
+    result: &str,
+    ending: Option<&str>,
+) -> String {
     let mut out = String::with_capacity(512 + moves.len() * 8);
     let setup = (*start != Board::default()).then(|| (to_fen(start), looks_like_chess960(start)));
     write_tags(&mut out, tags, result, setup);
@@ -153,6 +165,9 @@ pub fn write_game(
                 force_number = true;
             }
         }
+    }
+    if let Some(text) = ending {
+        w.comment(text);
     }
     w.push(result);
     w.out.push_str("\n\n");

@@ -3,7 +3,7 @@
 //! table it reads).
 
 use super::state::{CmdResult, Console, Flow};
-use super::{book, cmd_eval, cmd_files, cmd_game, cmd_info, cmd_settings, cmd_tools};
+use super::{book, cmd_egtb, cmd_eval, cmd_files, cmd_game, cmd_info, cmd_settings, cmd_tools};
 
 /// A command handler: the console and the words after the command name.
 pub type Handler = fn(&mut Console, &[&str]) -> CmdResult;
@@ -45,6 +45,7 @@ pub static COMMANDS: &[Command] = &[
     cmd!("drawscore", "N", "value of a draw in centipawns from wily's side (contempt)", cmd_settings::drawscore),
     cmd!("echo", "TEXT", "print TEXT", cmd_info::echo),
     cmd!("edit", "", "set up a position piece by piece (Pe2 places, xe2 clears, c switches colour, # clears, . ends)", cmd_game::edit),
+    cmd!("egtb", "[off|PATH|depth N|50 on|off]", "Syzygy tablebases: show what is loaded, unload, load PATH, probe depth, 50-move rule", cmd_egtb::egtb),
     cmd!("end", "", "leave wily (same as quit)", cmd_game::quit),
     cmd!("evaluation", "[asymmetry|bscale|kscale|tropism|pscale|ppscale N]", "adjust evaluation scale knobs (percent, 100 = normal)", cmd_eval::evaluation),
     cmd!("exit", "", "leave analyze mode, or stop reading an input file", cmd_game::exit),
@@ -66,7 +67,7 @@ pub static COMMANDS: &[Command] = &[
     cmd!("mode", "tournament|normal", "tournament mode refuses take-backs and position changes", cmd_settings::mode),
     cmd!("move", "", "the computer moves now (same as go; during a search: move now)", cmd_game::go),
     cmd!("name", "NAME", "the opponent's name (for the game file)", cmd_settings::name),
-    cmd!("new", "", "start a new game (the computer plays Black)", cmd_game::new),
+    cmd!("new", "[N|FEN]", "start a new game (the computer plays Black); with a number 0-959 or a FEN, a Chess960 game from that position", cmd_game::new),
     cmd!("noise", "N", "print search output only after N nodes", cmd_settings::noise),
     cmd!("operator", "SECONDS", "time the operator needs per move, kept in reserve", cmd_settings::operator),
     cmd!("perf", "", "measure move generation and make/unmake speed", cmd_tools::perf),
@@ -91,6 +92,7 @@ pub static COMMANDS: &[Command] = &[
     cmd!("st", "SECONDS", "fixed time per move (0 = use the clock)", cmd_settings::st),
     cmd!("swindle", "on|off", "in level positions refuse draws and play on", cmd_settings::swindle),
     cmd!("tags", "", "show the PGN tags", cmd_files::tags),
+    cmd!("tbpath", "DIR[:DIR...]", "load the Syzygy tablebases (.rtbw/.rtbz) of these folders", cmd_egtb::tbpath),
     cmd!("test", "FILE [N]", "run a test suite (Crafty title/setboard/solution/end format or EPD); stop a position after N correct iterations", cmd_tools::test),
     cmd!("time", "CPU|elapsed|SPEC", "timing by CPU or elapsed time, or a time control: 60/30, 60/30/sd/30, sd/15, sd/2/12", cmd_settings::time),
     cmd!("uci", "", "switch to the UCI protocol", cmd_game::uci),

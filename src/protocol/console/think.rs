@@ -207,6 +207,7 @@ fn finish_computer_move(
         let line = stats_line(
             result.time,
             result.nodes,
+            c.runner.engine.last_tbhits(),
             sel,
             hf,
             c.settings.display.extstats,

@@ -11,6 +11,8 @@ pub const OPT_WHISPER: &str = "Whisper level";
 pub const OPT_KIBITZ: &str = "Kibitz level";
 pub const OPT_NOISE: &str = "Noise (nodes)";
 pub const OPT_CLEAR: &str = "Clear Hash";
+pub const OPT_SYZYGY_DEPTH: &str = "Syzygy probe depth";
+pub const OPT_SYZYGY_50: &str = "Syzygy 50-move rule";
 
 /// Current values shown as option defaults.
 pub struct OptionValues {
@@ -22,6 +24,8 @@ pub struct OptionValues {
     pub whisper: u8,
     pub kibitz: u8,
     pub noise: u64,
+    pub syzygy_depth: i32,
+    pub syzygy_50: bool,
 }
 
 /// Every line sent in answer to `protover 2`, ending with `feature done=1`.
@@ -30,8 +34,8 @@ pub fn feature_lines(v: &OptionValues) -> Vec<String> {
         "feature done=0".to_string(),
         format!(
             "feature ping=1 setboard=1 playother=1 san=0 usermove=1 time=1 draw=1 sigint=0 \
-             sigterm=0 reuse=1 analyze=1 myname=\"wily {}\" variants=\"normal\" colors=0 \
-             ics=1 name=1 pause=0 nps=1 debug=1 memory=1 smp=1 exclude=0",
+             sigterm=0 reuse=1 analyze=1 myname=\"wily {}\" variants=\"normal,fischerandom\" colors=0 \
+             ics=1 name=1 pause=0 nps=1 debug=1 memory=1 smp=1 exclude=0 egt=\"syzygy\"",
             env!("CARGO_PKG_VERSION")
         ),
     ];
@@ -44,6 +48,8 @@ pub fn feature_lines(v: &OptionValues) -> Vec<String> {
         format!("{OPT_WHISPER} -spin {} 0 6", v.whisper),
         format!("{OPT_KIBITZ} -spin {} 0 6", v.kibitz),
         format!("{OPT_NOISE} -spin {} 0 1000000000", v.noise),
+        format!("{OPT_SYZYGY_DEPTH} -spin {} 1 100", v.syzygy_depth),
+        format!("{OPT_SYZYGY_50} -check {}", u8::from(v.syzygy_50)),
         format!("{OPT_CLEAR} -button"),
     ];
     for o in opts {
@@ -68,6 +74,8 @@ mod tests {
             whisper: 0,
             kibitz: 0,
             noise: 0,
+            syzygy_depth: 1,
+            syzygy_50: true,
         };
         let all = feature_lines(&v).join("\n");
         for f in [
@@ -78,7 +86,7 @@ mod tests {
             "draw=1",
             "analyze=1",
             "myname=",
-            "variants=\"normal\"",
+            "variants=\"normal,fischerandom\"",
             "colors=0",
             "ics=1",
             "name=1",
@@ -90,6 +98,8 @@ mod tests {
             "reuse=1",
             "done=1",
             "Hash (MB) -spin 64",
+            "egt=\"syzygy\"",
+            "Syzygy probe depth -spin 1",
         ] {
             assert!(all.contains(f), "{f} missing");
         }

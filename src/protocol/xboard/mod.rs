@@ -1,13 +1,14 @@
 //! xboard / WinBoard (CECP v2) front end: `wily xboard`, or `xboard` typed at the console.
 //!
 //! [`command`] parses lines, [`features`] answers `protover 2`, [`session`] reads the input
-//! and handles commands, [`search`] runs thinking, pondering and analysis, and [`state`]
-//! holds what they share. The console
-//! hands over to [`run_continued`] with what carries over ([`Carried`]); xboard itself
-//! imports nothing of the console.
+//! and handles commands, [`search`] runs thinking, pondering and analysis, [`notation`]
+//! writes moves (Fischer random castling as `O-O`/`O-O-O`), and [`state`] holds what they
+//! share. The console hands over to [`run_continued`] with what carries over
+//! ([`Carried`]); xboard itself imports nothing of the console.
 
 pub mod command;
 pub mod features;
+pub mod notation;
 pub mod search;
 pub mod session;
 pub mod state;

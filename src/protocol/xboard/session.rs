@@ -40,6 +40,8 @@ impl Session {
             whisper: self.cfg.whisper,
             kibitz: self.cfg.kibitz,
             noise: self.cfg.noise,
+            syzygy_depth: self.runner.engine.syzygy_probe_depth(),
+            syzygy_50: self.runner.engine.syzygy_50_move_rule(),
         }
     }
 
@@ -112,6 +114,7 @@ impl Session {
                 let analyzing = self.analyzing();
                 self.abandon_search();
                 self.force = false;
+                self.fischerandom = false;
                 self.engine_side = Color::Black;
                 self.sd = None;
                 self.my_time = None;
@@ -122,12 +125,15 @@ impl Session {
                     self.start_analysis();
                 }
             }
-            C::Variant(v) => {
-                if v != "normal" {
+            C::Variant(v) => match v.as_str() {
+                "normal" => self.fischerandom = false,
+                // The position comes with the `setboard` that follows.
+                "fischerandom" => self.fischerandom = true,
+                _ => {
                     let v = paren_safe(&v);
                     self.send(&format!("Error (unsupported variant): {v}"));
                 }
-            }
+            },
             C::Quit => {
                 self.abandon_search();
                 self.quit = true;
@@ -233,7 +239,7 @@ impl Session {
                 let hint = self
                     .ponder_move
                     .filter(|m| self.game.board().is_legal(*m))
-                    .map(|m| crate::chess::coord::move_to_uci(self.game.board(), m, false));
+                    .map(|m| self.move_text(self.game.board(), m));
                 if let Some(h) = hint {
                     self.send(&format!("Hint: {h}"));
                 }
@@ -295,9 +301,7 @@ impl Session {
             C::Pause | C::Resume => self.send(&format!("Error (not supported): {raw}")),
             C::Memory(mb) => self.set_memory(mb as usize),
             C::Cores(n) => self.set_threads(n),
-            C::Egtpath { .. } => {
-                self.send("Error (not supported): egtpath, wily has no endgame tablebases")
-            }
+            C::Egtpath { kind, path } => self.set_egtpath(&kind, &path),
             C::Option { name, value } => self.set_option(&name, value.as_deref()),
             C::Bad(command, reason) => {
                 let reason = paren_safe(&reason);
@@ -350,6 +354,26 @@ impl Session {
         self.set_hash(mb.saturating_sub(pawn_mb * threads).max(1));
     }
 
+    /// `egtpath syzygy PATH`: loads the tables; `#` lines say what loaded and what was
+    /// left out, an error says why nothing did (the engine goes on without).
+    fn set_egtpath(&mut self, kind: &str, path: &str) {
+        if !kind.eq_ignore_ascii_case("syzygy") {
+            let k = paren_safe(kind);
+            self.send(&format!("Error (only syzygy tablebases): egtpath {k}"));
+            return;
+        }
+        self.abandon_search();
+        match self.runner.engine.set_syzygy_path(path) {
+            Ok(text) => text
+                .lines()
+                .for_each(|l| self.send(&format!("# {}", l.trim()))),
+            Err(e) => {
+                let first = paren_safe(e.lines().next().unwrap_or(""));
+                self.send(&format!("Error ({first}): egtpath syzygy"));
+            }
+        }
+    }
+
     fn set_threads(&mut self, n: usize) {
         self.abandon_search();
         let n = n.clamp(1, 256);
@@ -382,6 +406,16 @@ impl Session {
                     self.runner.engine.set_draw_score(v as i32);
                 }
                 _ => bad(self),
+            },
+            features::OPT_SYZYGY_DEPTH => match int {
+                Some(v) if (1..=100).contains(&v) => {
+                    self.runner.engine.set_syzygy_probe_depth(v as i32)
+                }
+                _ => bad(self),
+            },
+            features::OPT_SYZYGY_50 => match int {
+                Some(v) => self.runner.engine.set_syzygy_50_move_rule(v != 0),
+                None => bad(self),
             },
             features::OPT_RESIGN => match int {
                 Some(v) if (0..=100).contains(&v) => self.cfg.resign = v as i32,

@@ -90,6 +90,8 @@ pub struct Session {
     /// The expected reply (for `hint` and pondering).
     pub ponder_move: Option<Move>,
     pub editor: Option<Editor>,
+    /// `variant fischerandom` is on (until `new` or `variant normal`).
+    pub fischerandom: bool,
     /// Set by `ics HOST` (None for `ics -`).
     pub ics: Option<String>,
     pub opponent: Option<String>,
@@ -126,6 +128,7 @@ impl Session {
             last_info: None,
             ponder_move: None,
             editor: None,
+            fischerandom: false,
             ics: None,
             opponent: None,
             opponent_is_computer: false,
@@ -232,6 +235,11 @@ impl Session {
         }
         self.comments.truncate(self.game.moves().len());
         true
+    }
+
+    /// `mv` (legal on `board`) as xboard expects it in the current variant.
+    pub fn move_text(&self, board: &Board, mv: Move) -> String {
+        super::notation::move_text(board, mv, self.fischerandom)
     }
 
     /// The engine's last search score as centipawns from its side (for learning hooks).

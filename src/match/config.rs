@@ -1,0 +1,77 @@
+//! The engines of a match as read from the command line or the TOML match file
+//! ([`EngineSpec`]: command, protocol, options, limits), and the small choices the whole
+//! match shares (variant, pairing, PGN output); the match as a whole is
+//! [`super::settings::MatchSettings`].
+
+use super::engine::process::Launch;
+use super::timecontrol::Limits;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The engine's protocol.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    Uci,
+    /// CECP v2 (xboard / WinBoard).
+    Xboard,
+}
+
+/// Whose point of view an engine's reported scores take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreView {
+    /// The side to move's (the protocols' rule).
+    Mover,
+    /// White's (some xboard engines, Crafty 25.2 among them).
+    White,
+}
+
+/// The chess variant played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    Standard,
+    /// Fischer random chess.
+    Chess960,
+}
+
+/// One engine of the match.
+#[derive(Clone, Debug)]
+pub struct EngineSpec {
+    /// Its name in the PGN and the tables (unique in the match).
+    pub name: String,
+    /// Program, arguments and working directory.
+    pub launch: Launch,
+    pub protocol: Protocol,
+    /// Engine options: UCI `setoption`, xboard `option NAME=VALUE`, in the given order.
+    pub options: Vec<(String, String)>,
+    /// Its own time control (time odds when engines differ).
+    pub limits: Limits,
+    /// Start a fresh process for every game.
+    pub restart: bool,
+    pub score_view: ScoreView,
+    /// Extra time a move may take past the clock before it loses on time.
+    pub time_margin: Duration,
+    /// How long to wait for a move with no clock or move time (depth and node limits),
+    /// and for the start-up handshake.
+    pub timeout: Duration,
+    /// xboard `memory` (megabytes).
+    pub memory: Option<u64>,
+    /// xboard `cores`.
+    pub cores: Option<u32>,
+}
+
+/// How games are paired.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tournament {
+    /// The first engine plays each of the others.
+    Gauntlet,
+    /// Every engine plays every other.
+    RoundRobin,
+}
+
+/// Where the PGN goes and how much it says.
+#[derive(Clone, Debug)]
+pub struct PgnSpec {
+    pub path: PathBuf,
+    /// 0: moves only; 1: `{+0.35/18 1.2s}` after each engine move.
+    pub verbosity: u8,
+}

@@ -1,0 +1,401 @@
+//! Runs a whole match: `concurrency` worker threads take the scheduled games in order,
+//! each keeping its own engine processes between games (restarted after a fault, when
+//! asked, or when an xboard engine says `reuse=0`); the main thread writes each finished
+//! game to the PGN and the sample file, updates the standings, the progress line and the
+//! SPRT, and stops everything on a decision or Ctrl-C (games in progress are dropped).
+
+use super::config::EngineSpec;
+use super::engine::process::{Process, Registry};
+use super::engine::{Engine, Fault};
+use super::game::{self, GameContext, GameRecord};
+use super::openings::OpeningBook;
+use super::pgnout::{GameInfo, PgnOut};
+use super::progress::Progress;
+use super::report::Standings;
+use super::sample::SampleWriter;
+use super::schedule::{pairings, schedule, Job};
+use super::settings::MatchSettings;
+use super::signal::Signals;
+use super::sprt::Decision;
+use cozy_chess::Color;
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError, Sender};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The runner's own cost per engine move.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Overhead {
+    pub moves: usize,
+    pub mean: Duration,
+    pub median: Duration,
+    pub p99: Duration,
+    pub max: Duration,
+}
+
+impl Overhead {
+    /// Summarizes the samples.
+    pub fn from_samples(mut v: Vec<Duration>) -> Overhead {
+        if v.is_empty() {
+            return Overhead::default();
+        }
+        v.sort_unstable();
+        let n = v.len();
+        let total: Duration = v.iter().sum();
+        let at = |q: f64| v[((n as f64 * q).ceil() as usize).clamp(1, n) - 1];
+        Overhead {
+            moves: n,
+            mean: total / n as u32,
+            median: at(0.5),
+            p99: at(0.99),
+            max: v[n - 1],
+        }
+    }
+}
+
+impl std::fmt::Display for Overhead {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let us = |d: Duration| d.as_secs_f64() * 1e6;
+        write!(
+            f,
+            "runner overhead per engine move: mean {:.0} µs, median {:.0} µs, p99 {:.0} µs, max {:.0} µs ({} moves)",
+            us(self.mean),
+            us(self.median),
+            us(self.p99),
+            us(self.max),
+            self.moves
+        )
+    }
+}
+
+/// CPU time (user + system) this process has used so far, all its threads together.
+pub fn process_cpu() -> Duration {
+    // SAFETY: getrusage fills the zeroed struct it is given; nothing else is touched.
+    let ru = unsafe {
+        let mut ru: libc::rusage = std::mem::zeroed();
+        if libc::getrusage(libc::RUSAGE_SELF, &mut ru) != 0 {
+            return Duration::ZERO;
+        }
+        ru
+    };
+    let tv =
+        |t: libc::timeval| Duration::new(t.tv_sec.max(0) as u64, (t.tv_usec.max(0) as u32) * 1000);
+    tv(ru.ru_utime) + tv(ru.ru_stime)
+}
+
+/// How a match went.
+#[derive(Debug)]
+pub struct Summary {
+    pub standings: Standings,
+    pub games: usize,
+    pub scheduled: usize,
+    pub decision: Option<Decision>,
+    pub llr: Option<f64>,
+    pub interrupted: bool,
+    pub overhead: Overhead,
+    /// CPU the runner itself used (all its threads), engines not included.
+    pub cpu: Duration,
+    pub wall: Duration,
+    pub samples: u64,
+}
+
+enum Msg {
+    Done(Job, Box<GameRecord>, String),
+    Warning(String),
+}
+
+struct Shared<'a> {
+    settings: &'a MatchSettings,
+    specs: Vec<Arc<EngineSpec>>,
+    jobs: &'a [Job],
+    book: &'a OpeningBook,
+    next: AtomicUsize,
+    stop: AtomicBool,
+    registry: Registry,
+}
+
+fn log_path(shared: &Shared, job: &Job, engine: usize) -> Option<PathBuf> {
+    let dir = shared.settings.log_dir.as_ref()?;
+    let name: String = shared.specs[engine]
+        .name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    Some(dir.join(format!("{:06}-{name}.log", job.number + 1)))
+}
+
+/// Takes engine `idx` out of its slot ready for `job`: the running process when it can
+/// play again, else a fresh one.
+fn take_ready(
+    shared: &Shared,
+    slot: &mut Option<Engine>,
+    idx: usize,
+    job: &Job,
+    tx: &Sender<Msg>,
+) -> Result<Engine, Fault> {
+    let log = log_path(shared, job, idx);
+    if let Some(mut e) = slot.take() {
+        if e.reusable() {
+            e.log_to(log.as_deref());
+            return Ok(e);
+        }
+        e.close();
+    }
+    let mut e = Engine::start(
+        shared.specs[idx].clone(),
+        &shared.registry,
+        log.as_deref(),
+        shared.settings.variant,
+    )?;
+    forward_warnings(&mut e, tx);
+    Ok(e)
+}
+
+fn forward_warnings(e: &mut Engine, tx: &Sender<Msg>) {
+    for w in e.take_warnings() {
+        let _ = tx.send(Msg::Warning(w));
+    }
+}
+
+/// A game that ended before its first move because an engine would not start.
+fn no_game(job: &Job, shared: &Shared, color: Color, fault: &Fault) -> GameRecord {
+    GameRecord {
+        start: shared.book.get(job.opening).board.clone(),
+        moves: Vec::new(),
+        end: game::fault_end(color, fault),
+    }
+}
+
+/// Puts an engine back in its slot, or closes it when it cannot play again.
+fn put_back(slot: &mut Option<Engine>, mut e: Engine, tx: &Sender<Msg>) {
+    forward_warnings(&mut e, tx);
+    if e.reusable() {
+        *slot = Some(e);
+    } else {
+        e.close();
+    }
+}
+
+fn worker(shared: &Shared, tx: Sender<Msg>) -> Vec<Duration> {
+    let mut overhead = Vec::new();
+    let mut engines: Vec<Option<Engine>> = (0..shared.specs.len()).map(|_| None).collect();
+    while !shared.stop.load(Ordering::SeqCst) {
+        let n = shared.next.fetch_add(1, Ordering::SeqCst);
+        let Some(job) = shared.jobs.get(n) else { break };
+        let date = chrono::Local::now().format("%Y.%m.%d").to_string();
+        let record = match take_ready(shared, &mut engines[job.white], job.white, job, &tx) {
+            Err(f) => no_game(job, shared, Color::White, &f),
+            Ok(mut w) => match take_ready(shared, &mut engines[job.black], job.black, job, &tx) {
+                Err(f) => {
+                    put_back(&mut engines[job.white], w, &tx);
+                    no_game(job, shared, Color::Black, &f)
+                }
+                Ok(mut b) => {
+                    let mut ctx = GameContext {
+                        rules: &shared.settings.rules,
+                        variant: shared.settings.variant,
+                        overhead: &mut overhead,
+                    };
+                    let record =
+                        game::play(&mut ctx, [&mut w, &mut b], shared.book.get(job.opening));
+                    put_back(&mut engines[job.white], w, &tx);
+                    put_back(&mut engines[job.black], b, &tx);
+                    record
+                }
+            },
+        };
+        if shared.registry.aborted() && record.end.kind == game::EndKind::Abandoned {
+            // Stopped while the game was on (its engines were killed): it is dropped.
+            break;
+        }
+        if tx.send(Msg::Done(*job, Box::new(record), date)).is_err() {
+            break;
+        }
+    }
+    for e in engines.into_iter().flatten() {
+        e.close();
+    }
+    overhead
+}
+
+/// Checks every engine's program can be started at all (a wrong path ends the match
+/// before it begins, rather than losing every game).
+fn preflight(settings: &MatchSettings) -> Result<(), String> {
+    let registry = Registry::default();
+    for spec in &settings.engines {
+        let p = Process::spawn(&spec.launch, &registry, false, |_| false)
+            .map_err(|e| format!("engine {}: {e}", spec.name))?;
+        p.close(&[], Duration::ZERO);
+    }
+    Ok(())
+}
+
+/// The progress text: games, score, Elo ± error, LLR.
+fn status_text(standings: &Standings, llr: Option<(f64, (f64, f64))>) -> String {
+    let mut s = standings.short(&standings.headline());
+    if let Some((l, (lo, hi))) = llr {
+        s.push_str(&format!(", LLR {l:.2} [{lo:.2}, {hi:.2}]"));
+    }
+    s
+}
+
+/// Plays the match and returns its summary (the caller prints it).
+pub fn run(settings: &MatchSettings) -> Result<Summary, String> {
+    let started = Instant::now();
+    let cpu_start = process_cpu();
+    let mut warnings = Vec::new();
+    let book = OpeningBook::load(settings.openings.as_ref(), &mut warnings)?;
+    for w in &warnings {
+        eprintln!("warning: {w}");
+    }
+    preflight(settings)?;
+    if let Some(dir) = &settings.log_dir {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create log folder {}: {e}", dir.display()))?;
+    }
+    let mut pgn = settings.pgn.as_ref().map(PgnOut::open).transpose()?;
+    let mut samples = settings
+        .sample
+        .as_ref()
+        .map(SampleWriter::open)
+        .transpose()?;
+    let pairs = pairings(settings.engines.len(), settings.tournament);
+    let jobs = schedule(&pairs, settings.games, settings.rounds, settings.repeat);
+    let names: Vec<String> = settings.engines.iter().map(|e| e.name.clone()).collect();
+    let mut standings = Standings::new(names, pairs, settings.repeat);
+    let shared = Shared {
+        settings,
+        specs: settings.engines.iter().cloned().map(Arc::new).collect(),
+        jobs: &jobs,
+        book: &book,
+        next: AtomicUsize::new(0),
+        stop: AtomicBool::new(false),
+        registry: Registry::default(),
+    };
+    let signals = Signals::install();
+    let mut progress = Progress::new(jobs.len() as u64, settings.progress);
+    let sprt = settings.sprt;
+    let bounds = sprt.map(|s| s.bounds());
+    let mut llr = None;
+    let mut decision = None;
+    let mut interrupted = false;
+    let mut seen_warnings = HashSet::new();
+    let mut overhead = Vec::new();
+    std::thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel();
+        let handles: Vec<_> = (0..settings.concurrency.max(1))
+            .map(|_| {
+                let tx = tx.clone();
+                let shared = &shared;
+                scope.spawn(move || worker(shared, tx))
+            })
+            .collect();
+        drop(tx);
+        let stop_all = |shared: &Shared| {
+            shared.stop.store(true, Ordering::SeqCst);
+            shared.registry.abort_all();
+        };
+        loop {
+            match rx.recv_timeout(Duration::from_millis(100)) {
+                Ok(Msg::Warning(w)) => {
+                    if seen_warnings.insert(w.clone()) {
+                        progress.println(&format!("warning: {w}"));
+                    }
+                }
+                Ok(Msg::Done(job, record, date)) => {
+                    standings.add(&job, record.end.outcome);
+                    if let Some(out) = pgn.as_mut() {
+                        let info = GameInfo {
+                            event: &settings.event,
+                            job: &job,
+                            white: &settings.engines[job.white],
+                            black: &settings.engines[job.black],
+                            opening: book.get(job.opening),
+                            variant: settings.variant,
+                            date: &date,
+                        };
+                        if let Err(e) = out.write(&info, &record) {
+                            progress.println(&format!("warning: writing the PGN failed: {e}"));
+                        }
+                    }
+                    if let Some(s) = samples.as_mut() {
+                        if let Err(e) = s.write_game(&record, job.number) {
+                            progress.println(&format!("warning: writing samples failed: {e}"));
+                        }
+                    }
+                    if let Some(s) = &sprt {
+                        let l = s.llr(&standings.sprt_counts());
+                        llr = Some(l);
+                        if decision.is_none() {
+                            decision = s.decide(l);
+                            if decision.is_some() {
+                                stop_all(&shared);
+                            }
+                        }
+                    }
+                    progress.update(
+                        standings.games() as u64,
+                        &status_text(&standings, llr.zip(bounds)),
+                    );
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+            if signals.interrupted() && !interrupted {
+                interrupted = true;
+                progress.println("interrupted: stopping (games in progress are dropped)");
+                stop_all(&shared);
+            }
+            if signals.report_requested() {
+                progress.println(&standings.full_report());
+            }
+        }
+        for h in handles {
+            if let Ok(v) = h.join() {
+                overhead.extend(v);
+            }
+        }
+    });
+    progress.finish();
+    if let Some(p) = pgn.as_mut() {
+        p.sync();
+    }
+    let games = standings.games() as usize;
+    Ok(Summary {
+        standings,
+        games,
+        scheduled: jobs.len(),
+        decision,
+        llr,
+        interrupted,
+        overhead: Overhead::from_samples(overhead),
+        cpu: process_cpu().saturating_sub(cpu_start),
+        wall: started.elapsed(),
+        samples: samples.map_or(0, |s| s.written),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overhead_percentiles() {
+        let v: Vec<Duration> = (1..=100).map(Duration::from_micros).collect();
+        let o = Overhead::from_samples(v);
+        assert_eq!(o.moves, 100);
+        assert_eq!(o.median, Duration::from_micros(50));
+        assert_eq!(o.p99, Duration::from_micros(99));
+        assert_eq!(o.max, Duration::from_micros(100));
+        assert_eq!(o.mean, Duration::from_nanos(50_500));
+        assert_eq!(Overhead::from_samples(Vec::new()).moves, 0);
+    }
+}

@@ -1,0 +1,48 @@
+//! Everything about one match, once the command line or the TOML match file is read.
+
+use super::adjudicate::Rules;
+use super::config::{EngineSpec, PgnSpec, Tournament, Variant};
+use super::openings::OpeningSpec;
+use super::sample::SampleSpec;
+use super::sprt::SprtSpec;
+use std::path::PathBuf;
+
+/// Everything about one match.
+#[derive(Clone)]
+pub struct MatchSettings {
+    pub engines: Vec<EngineSpec>,
+    pub tournament: Tournament,
+    /// Games per pairing and round.
+    pub games: u32,
+    pub rounds: u32,
+    /// Each opening twice, colours reversed: game pairs.
+    pub repeat: bool,
+    pub concurrency: usize,
+    pub variant: Variant,
+    pub openings: Option<OpeningSpec>,
+    pub rules: Rules,
+    pub sprt: Option<SprtSpec>,
+    pub pgn: Option<PgnSpec>,
+    pub sample: Option<SampleSpec>,
+    pub log_dir: Option<PathBuf>,
+    /// The PGN `Event` tag.
+    pub event: String,
+    /// Print the progress bar (only on a terminal).
+    pub progress: bool,
+}
+
+impl std::fmt::Debug for MatchSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MatchSettings")
+            .field("engines", &self.engines)
+            .field("tournament", &self.tournament)
+            .field("games", &self.games)
+            .field("rounds", &self.rounds)
+            .field("repeat", &self.repeat)
+            .field("concurrency", &self.concurrency)
+            .field("variant", &self.variant)
+            .field("openings", &self.openings)
+            .field("sprt", &self.sprt)
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,91 @@
+//! Tablebase adjudication for `wily match -tb PATH`: the engine's Syzygy tables behind
+//! the runner's [`Tablebase`] seam. A position right after a capture or pawn move takes
+//! the WDL tables' value; any other position is valued by DTZ from its 50-move counter (a
+//! win that the counter spoils is a cursed win, so a draw), falling back to WDL where the
+//! DTZ table is missing.
+
+use super::adjudicate::{Tablebase, Wdl};
+use crate::engine::tablebase::{self, Tablebases};
+use cozy_chess::Board;
+use std::sync::Arc;
+
+/// The loaded tables as a match adjudicator.
+pub struct SyzygyAdjudicator {
+    tables: Arc<Tablebases>,
+}
+
+/// Loads the tables of the `:`-separated folders `path` for adjudication.
+pub fn adjudicator(path: &str) -> Result<SyzygyAdjudicator, String> {
+    let tables = tablebase::open(path).map_err(|e| format!("-tb {path}: {e}"))?;
+    Ok(SyzygyAdjudicator { tables })
+}
+
+impl SyzygyAdjudicator {
+    /// What was loaded (one line) and what was left out.
+    pub fn summary(&self) -> String {
+        let mut s = self.tables.summary();
+        for p in self.tables.problems() {
+            s.push_str("\n  left out: ");
+            s.push_str(p);
+        }
+        s
+    }
+}
+
+impl Tablebase for SyzygyAdjudicator {
+    fn max_pieces(&self) -> u32 {
+        self.tables.largest()
+    }
+
+    fn probe_wdl(&self, board: &Board) -> Option<Wdl> {
+        let counted = if board.halfmove_clock() == 0 {
+            None
+        } else {
+            // Each move's value already counts the clock; the position's is the best.
+            self.tables
+                .probe_root(board)
+                .and_then(|moves| moves.iter().map(|m| m.wdl).max())
+        };
+        counted.or_else(|| self.tables.probe_wdl(board))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::parse_fen;
+
+    #[test]
+    fn values_count_the_fifty_move_counter() {
+        let Some(dir) = crate::engine::tablebase::test_tables() else {
+            return;
+        };
+        let _g = crate::engine::tablebase::test_serial();
+        let adj = adjudicator(dir.to_str().unwrap()).expect("tables");
+        assert!(adj.summary().contains("up to 4 pieces"));
+        assert_eq!(adj.max_pieces(), 4);
+        let b = |f: &str| parse_fen(f).unwrap();
+        // KRvK won in 23 plies: a win with a fresh counter, only a cursed win when 80 of
+        // the 100 plies are gone.
+        assert_eq!(
+            adj.probe_wdl(&b("4k3/8/8/8/8/8/8/R3K3 w - - 0 1")),
+            Some(Wdl::Win)
+        );
+        assert_eq!(
+            adj.probe_wdl(&b("4k3/8/8/8/8/8/8/R3K3 w - - 80 60")),
+            Some(Wdl::CursedWin)
+        );
+        assert_eq!(
+            adj.probe_wdl(&b("4k3/8/8/8/8/8/8/R3K3 b - - 3 60")),
+            Some(Wdl::Loss)
+        );
+        assert_eq!(
+            adj.probe_wdl(&b("8/8/8/8/8/4k3/4P3/4K3 w - - 0 1")),
+            Some(Wdl::Draw)
+        );
+        assert_eq!(
+            adj.probe_wdl(&b("4k3/8/8/8/8/8/2PPP3/3QK3 w - - 0 1")),
+            None
+        );
+    }
+}
