@@ -58,6 +58,7 @@ impl Core {
     /// Start a new game (or continue `resumed`) between two online sessions.
     /// Returns the game number. The caller has sent the accept texts; this
     /// sends the `Creating:` blocks and the first board.
+    #[allow(clippy::too_many_arguments)]
     pub fn create_game(
         &mut self,
         white: Sid,
