@@ -5,6 +5,9 @@
 //! file loads a file through both. Unknown keys are rejected by serde
 //! (`deny_unknown_fields`), so a typo is an error at start-up, never a silent default.
 //! Nothing here panics on a bad file: every problem comes back as a [`ConfigError`].
+//!
+//! May import: `lists`. The layer table is in `docs/modules.md`; `tests/module_layers.rs`
+//! checks it.
 
 mod sections;
 mod strength;

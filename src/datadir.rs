@@ -6,6 +6,9 @@
 //! set; `NAME/` in the working directory when it exists; `NAME/` beside the executable or
 //! up to three folders above it (`target/release/wily` finds the checkout's `book/`);
 //! else `NAME` relative to the working directory (created on first write).
+//!
+//! May import: nothing of the crate. The layer table is in `docs/modules.md`;
+//! `tests/module_layers.rs` checks it.
 
 use std::path::{Path, PathBuf};
 

@@ -1,6 +1,6 @@
 //! wily: a chess engine and Internet Chess Server bot in the tradition of Crafty.
 //!
-//! Module map (see `docs/architecture.md`):
+//! Module map (the layers and what each may import: `docs/modules.md`):
 //! - [`chess`]: rules layer over cozy-chess (position + history, FEN, SAN, PGN, EPD, keys).
 //! - [`engine`]: search, evaluation, transposition table, time control, threads.
 //! - [`protocol`]: the three front ends (Crafty-style console, xboard, UCI).

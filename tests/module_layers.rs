@@ -12,7 +12,6 @@
 mod layers_support;
 
 use layers_support::graph::Graph;
-use std::collections::BTreeSet;
 use std::path::Path;
 
 /// Each top-level module and the modules it may import, lowest first. `scratch` (the
@@ -51,31 +50,6 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     ("tune", &["chess", "engine", "book", "learn"]),
 ];
-
-/// Loops not broken yet, as the sorted files of each; this list only ever shrinks (a loop
-/// that is gone must leave it, so the test fails on a stale entry too).
-const KNOWN_LOOPS: &[&[&str]] = &[&[
-    "src/protocol/annotate/mod.rs",
-    "src/protocol/annotate/writer.rs",
-    "src/protocol/console/book.rs",
-    "src/protocol/console/cmd_egtb.rs",
-    "src/protocol/console/cmd_eval.rs",
-    "src/protocol/console/cmd_files.rs",
-    "src/protocol/console/cmd_game.rs",
-    "src/protocol/console/cmd_info.rs",
-    "src/protocol/console/cmd_settings.rs",
-    "src/protocol/console/cmd_tools.rs",
-    "src/protocol/console/commands.rs",
-    "src/protocol/console/mod.rs",
-    "src/protocol/console/rcfile.rs",
-    "src/protocol/console/think.rs",
-    "src/protocol/xboard/mod.rs",
-    "src/protocol/xboard/search.rs",
-    "src/protocol/xboard/session.rs",
-]];
-
-/// Upward imports not removed yet, as `file -> module`; only ever shrinks.
-const KNOWN_UPWARD: &[&str] = &[];
 
 /// Paths into other crates that mean I/O, which `src/ics/` must not name.
 const IO_PATHS: &[&[&str]] = &[
@@ -118,7 +92,7 @@ fn top(g: &Graph, k: usize) -> &str {
 }
 
 /// Every import that goes sideways or up, as `file:line -> file (module -> module)`.
-fn upward_imports(g: &Graph) -> Vec<(String, String)> {
+fn upward_imports(g: &Graph) -> Vec<String> {
     let mut out = Vec::new();
     for e in &g.edges {
         let (from, to) = (top(g, e.from), top(g, e.to));
@@ -129,7 +103,6 @@ fn upward_imports(g: &Graph) -> Vec<(String, String)> {
         if allowed.is_some_and(|a| a.contains(&to)) {
             continue;
         }
-        let key = format!("{} -> {to}", g.files[e.from]);
         let why = match allowed {
             Some(_) => format!("{from} may not import {to}"),
             None => format!("{from} is not in LAYERS"),
@@ -138,7 +111,7 @@ fn upward_imports(g: &Graph) -> Vec<(String, String)> {
             "{}:{} -> {} ({why})",
             g.files[e.from], e.line, g.files[e.to]
         );
-        out.push((key, text));
+        out.push(text);
     }
     out
 }
@@ -146,28 +119,18 @@ fn upward_imports(g: &Graph) -> Vec<(String, String)> {
 #[test]
 fn no_import_loops() {
     let g = crate_graph();
-    let known: BTreeSet<Vec<String>> = KNOWN_LOOPS
-        .iter()
-        .map(|l| l.iter().map(|s| s.to_string()).collect())
-        .collect();
-    let mut found = BTreeSet::new();
-    let mut new = Vec::new();
-    for (files, text) in g.cycles() {
-        if !known.contains(&files) {
-            new.push(format!(
-                "{text}\n    (the loop's files: {})",
-                files.join(", ")
-            ));
-        }
-        found.insert(files);
-    }
-    let stale: Vec<_> = known.difference(&found).collect();
-    assert!(
-        new.is_empty() && stale.is_empty(),
-        "import loops between files:\n{}\nloops in KNOWN_LOOPS that are gone (remove them): {stale:?}",
-        new.join("\n")
-    );
     assert!(g.files.len() > 100, "read only {} files", g.files.len());
+    let loops: Vec<String> = g
+        .cycles()
+        .into_iter()
+        .map(|(files, text)| format!("{text}\n    (the loop's files: {})", files.join(", ")))
+        .collect();
+    assert!(
+        loops.is_empty(),
+        "import loops between files (move what both need to a lower file, or hand the \
+         higher one's work down as a callback):\n{}",
+        loops.join("\n")
+    );
 }
 
 #[test]
@@ -183,20 +146,10 @@ fn modules_import_only_downward() {
         );
     }
     let found = upward_imports(&g);
-    let keys: BTreeSet<&str> = found.iter().map(|(k, _)| k.as_str()).collect();
-    let new: Vec<&str> = found
-        .iter()
-        .filter(|(k, _)| !KNOWN_UPWARD.contains(&k.as_str()))
-        .map(|(_, t)| t.as_str())
-        .collect();
-    let stale: Vec<&&str> = KNOWN_UPWARD
-        .iter()
-        .filter(|k| !keys.contains(**k))
-        .collect();
     assert!(
-        new.is_empty() && stale.is_empty(),
-        "imports against the layer order:\n{}\nentries of KNOWN_UPWARD that are gone: {stale:?}",
-        new.join("\n")
+        found.is_empty(),
+        "imports against the layer order (LAYERS in tests/module_layers.rs, docs/modules.md):\n{}",
+        found.join("\n")
     );
 }
 
@@ -294,10 +247,37 @@ fn checker_flags_an_upward_import_and_io_in_the_client() {
     let up = upward_imports(&g);
     assert_eq!(up.len(), 1, "{up:?}");
     assert_eq!(
-        up[0].1,
+        up[0],
         "src/chess.rs:1 -> src/engine.rs (chess may not import engine)"
     );
     let ics = g.files.iter().position(|f| f == "src/ics.rs").expect("ics");
     assert_eq!(g.externals[ics].len(), 2);
     assert_eq!(g.externals[ics][0].0, ["std", "net", "TcpStream"]);
+}
+
+#[test]
+fn checker_sees_method_calls_across_files_of_one_type() {
+    // `impl S` spread over two files of one folder: a `self.method()` call into the other
+    // file is a dependency; a method name defined twice (ambiguous) or a free-standing
+    // `-> impl Trait` is not.
+    let g = made_up(&[
+        ("src/lib.rs", "pub mod s;\n"),
+        ("src/s/mod.rs", "mod a;\nmod b;\npub struct S;\n"),
+        (
+            "src/s/a.rs",
+            "use super::S;\nimpl S {\n    pub fn run(&self) {\n        self.step();\n        self.both();\n    }\n    fn both(&self) {}\n}\n",
+        ),
+        (
+            "src/s/b.rs",
+            "use super::S;\nfn it() -> impl Iterator<Item = u8> { None.into_iter() }\nimpl S {\n    pub fn step(&self) {}\n    fn both(&self) {}\n}\n",
+        ),
+    ]);
+    assert!(g.cycles().is_empty(), "{:?}", g.cycles());
+    let from_a: Vec<_> = g
+        .edges
+        .iter()
+        .filter(|e| g.files[e.from] == "src/s/a.rs")
+        .map(|e| (g.files[e.to].as_str(), e.line))
+        .collect();
+    assert_eq!(from_a, [("src/s/mod.rs", 1), ("src/s/b.rs", 4)]);
 }

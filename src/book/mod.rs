@@ -7,6 +7,9 @@
 //! [`console`] (the `book`, `books`, `bookw` and `show book` commands), [`atomic`]
 //! (atomic file replacement), [`error`]. The `wily book`/`wily books` command lines are
 //! in [`crate::tools::book`].
+//!
+//! May import: `chess`, `engine`, `datadir`. The layer table is in `docs/modules.md`;
+//! `tests/module_layers.rs` checks it.
 
 pub mod atomic;
 pub mod console;

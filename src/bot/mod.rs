@@ -1,6 +1,14 @@
 //! The server bot's parts: opponent profiles, draw/resign policy, challenge filters,
 //! talk, records, operators, observing and the reconnect supervisor. The state machine
 //! that ties them together is [`session`].
+//!
+//! Inside, one way down: [`session`] dispatches each input to the handlers ([`play`],
+//! [`observe`], [`command`], [`seeking`]), which share [`state`] at the bottom; [`driver`]
+//! and [`app`] (async, sockets through `link`) sit on top; the pure policies below.
+//!
+//! May import: `chess`, `engine`, `book`, `learn`, `lists`, `datadir`, `ics`, `link`,
+//! `config`, and `server` (for `wily ics --local` only). The layer table is in
+//! `docs/modules.md`; `tests/module_layers.rs` checks it.
 
 pub mod app;
 pub mod brain;

@@ -3,6 +3,9 @@
 //! history), Chess960 start positions and castling rights from per-wing flags.
 //!
 //! cozy-chess generates every legal move; nothing here generates moves on its own.
+//!
+//! May import: nothing of the crate (cozy-chess only). The layer table is in
+//! `docs/modules.md`; `tests/module_layers.rs` checks it.
 
 pub mod castling;
 pub mod chess960;

@@ -2,6 +2,9 @@
 //!
 //! Front ends use the facade: [`Engine`], [`SearchRequest`], [`Limits`], [`SearchHandle`],
 //! [`SearchResult`], [`SearchInfo`], [`Score`].
+//!
+//! May import: `chess`. The layer table is in `docs/modules.md`; `tests/module_layers.rs`
+//! checks it.
 
 pub mod checks;
 pub mod eval;
@@ -30,4 +33,5 @@ pub use facade::{Engine, SearchControl, SearchHandle};
 pub use learned::LearnedPosition;
 pub use limits::{EngineOptions, Limits, SearchRequest};
 pub use tablebase::{Tablebases, TbConfig, Wdl};
+pub use tablemem::max_hash_mb;
 pub use types::{Bound, InfoCallback, Score, SearchInfo, SearchResult, MATE, MAX_PLY, TB_WIN};

@@ -1,5 +1,6 @@
 //! Memory for the transposition table: one zero-filled block, aligned to 2 MiB and, on
-//! Linux, advised for transparent huge pages.
+//! Linux, advised for transparent huge pages; and the largest table wily will allocate
+//! ([`max_hash_mb`], which the front ends' hash commands check).
 //!
 //! The table is probed at random addresses millions of times a second. With 4 KiB pages a
 //! 16 MiB table spans 4,096 pages, more than the processor's TLB holds, so most probes pay
@@ -112,6 +113,22 @@ fn advise_huge_pages(ptr: *mut u8, size: usize) {
 
 #[cfg(not(target_os = "linux"))]
 fn advise_huge_pages(_ptr: *mut u8, _size: usize) {}
+
+/// The largest transposition table wily will allocate: half the machine's memory (from
+/// `/proc/meminfo`), or 4 GiB when that cannot be read. An allocation that fails would end
+/// the program, so larger requests are refused instead.
+pub fn max_hash_mb() -> usize {
+    let total_kb = std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
+        m.lines()
+            .find(|l| l.starts_with("MemTotal:"))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|v| v.parse::<usize>().ok())
+    });
+    match total_kb {
+        Some(kb) => (kb / 1024 / 2).max(1),
+        None => 4096,
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -6,6 +6,9 @@
 //! Send path: [`outqueue`] (rate limit, moves first) -> [`timeseal`] encoding -> socket.
 //! The socket I/O itself (connect, [`login`], [`dialect`] setup, keep-alive, wire log) is
 //! in [`crate::link`].
+//!
+//! May import: `chess` only, and no I/O of any kind (no socket, file, thread or process).
+//! The layer table is in `docs/modules.md`; `tests/module_layers.rs` checks it.
 
 pub mod board;
 pub mod dialect;

@@ -18,6 +18,9 @@
 //! [`game`] (what a game teaches), [`lrn`] (`book.lrn`/`position.lrn` export and import),
 //! [`console`] (`learn`, `import`), [`error`]; the `wily learn ...` command line is
 //! [`crate::tools::learn`].
+//!
+//! May import: `chess`, `engine`, `book`, `datadir`. The layer table is in
+//! `docs/modules.md`; `tests/module_layers.rs` checks it.
 
 pub mod console;
 pub mod error;

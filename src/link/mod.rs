@@ -4,6 +4,9 @@
 //! through the rate-limited [`crate::ics::outqueue::OutQueue`] (timeseal-encoded when on),
 //! keeps the session alive and notices a dead connection; [`wirelog`] is the optional
 //! transcript of the traffic.
+//!
+//! May import: `ics`. The layer table is in `docs/modules.md`; `tests/module_layers.rs`
+//! checks it.
 
 pub mod connection;
 pub mod wirelog;

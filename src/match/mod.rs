@@ -14,6 +14,9 @@
 //! - [`game`]: one game; [`report`], [`pgnout`], [`sample`], [`progress`]: outputs;
 //! - [`runner`]: the whole match; [`args`], [`cli`]: the command line and the TOML match
 //!   file.
+//!
+//! May import: `chess`, `engine`, `book`, `learn`, `datadir`, `protocol`, `tools`. The
+//! layer table is in `docs/modules.md`; `tests/module_layers.rs` checks it.
 
 pub mod adjudicate;
 pub mod args;

@@ -1,10 +1,11 @@
 //! The heart of the local server: one task owns every session, game, seek and
-//! offer, and handles socket events one at a time, so no locks are needed and
-//! no client can block another (output goes through bounded per-client queues;
-//! a client whose queue is full is dropped).
+//! offer ([`Core`]), so no locks are needed and no client can block another
+//! (output goes through bounded per-client queues; a client whose queue is full
+//! is dropped). This file holds that state and the output helpers every handler
+//! uses; the event loop that feeds the handlers is `events.rs`.
 
 use super::accounts::Account;
-use super::conn::{Event, Out, Sid};
+use super::conn::{Out, Sid};
 use super::game::Game;
 use super::offer::Offer;
 use super::ratings::Ratings;
@@ -14,7 +15,6 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
-use tokio::sync::{mpsc, watch};
 
 /// The prompt the lasker server prints (no newline).
 pub const PROMPT: &str = "fics% ";
@@ -47,7 +47,8 @@ pub struct Core {
     /// them in the account).
     pub follow_lists: HashMap<String, Vec<String>>,
     pub rng: StdRng,
-    dead: Vec<Sid>,
+    /// Sessions closed since the loop last reaped them.
+    pub(super) dead: Vec<Sid>,
 }
 
 /// Convert `\n` line ends to the `\n\r` the servers send.
@@ -85,112 +86,13 @@ impl Core {
         }
     }
 
-    /// Run until the event channel closes or `shutdown` turns true.
-    pub async fn run(
-        mut self,
-        mut events: mpsc::Receiver<Event>,
-        mut shutdown: watch::Receiver<bool>,
-    ) {
-        let mut tick = tokio::time::interval(Duration::from_millis(100));
-        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
-        loop {
-            tokio::select! {
-                ev = events.recv() => match ev {
-                    Some(ev) => self.handle(ev),
-                    None => break,
-                },
-                _ = tick.tick() => self.on_tick(Instant::now()),
-                r = shutdown.changed() => {
-                    if r.is_err() || *shutdown.borrow() {
-                        break;
-                    }
-                }
-            }
-            self.reap();
-        }
-        let sids: Vec<Sid> = self.sessions.keys().copied().collect();
-        for sid in sids {
-            self.send(sid, "\n**** The server is shutting down. ****\n\n");
-            self.close(sid);
-        }
-        self.reap();
-    }
-
-    /// Handle one socket event.
-    pub fn handle(&mut self, ev: Event) {
-        match ev {
-            Event::Open { sid, tx, peer } => {
-                self.sessions.insert(sid, Session::new(sid, tx, peer));
-                self.send_banner(sid);
-            }
-            Event::Line { sid, line } => self.on_line(sid, &line),
-            Event::Timeseal { sid } => {
-                if let Some(s) = self.sessions.get_mut(&sid) {
-                    s.timeseal = true;
-                    tracing::debug!(sid, "timeseal client");
-                }
-            }
-            Event::Closed { sid } => {
-                if self.sessions.contains_key(&sid) {
-                    self.remove_session(sid, false);
-                }
-            }
-        }
-    }
-
-    fn on_line(&mut self, sid: Sid, line: &str) {
-        let Some(s) = self.sessions.get_mut(&sid) else {
-            return;
-        };
-        if s.closing {
-            return;
-        }
-        s.last_input = Instant::now();
-        match s.login.clone() {
-            LoginState::Online => self.on_command(sid, line),
-            state => self.on_login_line(sid, state, line),
-        }
-    }
-
-    /// Timers: automatic flagging, login and idle time-outs.
-    pub fn on_tick(&mut self, now: Instant) {
-        if self.cfg.auto_flag {
-            self.check_flags(now);
-        }
-        let login_timeout = self.cfg.login_timeout;
-        let idle = self.cfg.idle_timeout;
-        let mut expired = Vec::new();
-        for s in self.sessions.values() {
-            if s.closing {
-                continue;
-            }
-            if s.login != LoginState::Online {
-                if now.saturating_duration_since(s.connected) > login_timeout {
-                    expired.push((s.id, "\n**** LOGIN TIMEOUT ****\n\n".to_string()));
-                }
-            } else if let Some(idle) = idle {
-                if s.game.is_none() && now.saturating_duration_since(s.last_input) > idle {
-                    let mins = idle.as_secs() / 60;
-                    expired.push((
-                        s.id,
-                        format!("\n**** Auto-logout because you were idle more than {mins} minutes. ****\n\n"),
-                    ));
-                }
-            }
-        }
-        for (sid, msg) in expired {
-            self.send(sid, &msg);
-            self.close(sid);
-        }
-    }
-
-    /// Tear down every session marked dead (repeats while teardown marks more).
-    pub fn reap(&mut self) {
-        while let Some(sid) = self.dead.pop() {
-            if self.sessions.contains_key(&sid) {
-                self.remove_session(sid, false);
-            }
-        }
+    /// The style 12 line of game `g` for `sid` ("" if no such game).
+    pub fn board_for(&self, g: u32, sid: Sid) -> String {
+        let ms = self.sess(sid).is_some_and(|s| s.vars.ms);
+        self.games
+            .get(&g)
+            .map(|game| game.board_line(sid, ms, Instant::now()))
+            .unwrap_or_default()
     }
 
     /// Flush what was sent and close the connection.
@@ -201,30 +103,6 @@ impl Core {
                 s.closing = true;
                 self.dead.push(sid);
             }
-        }
-    }
-
-    /// Remove a session: its game adjourns (or aborts), its seeks, offers and
-    /// observations go. `quit`: it left with `quit` rather than dropping.
-    pub fn remove_session(&mut self, sid: Sid, quit: bool) {
-        let _ = quit;
-        let (game, observing) = match self.sessions.get(&sid) {
-            Some(s) => (s.game, s.observing.clone()),
-            None => return,
-        };
-        if let Some(g) = game {
-            self.player_lost_connection(g, sid);
-        }
-        for g in observing {
-            if let Some(game) = self.games.get_mut(&g) {
-                game.observers.retain(|o| *o != sid);
-            }
-        }
-        self.remove_seeks_of(sid, false);
-        self.remove_offers_involving(sid);
-        if let Some(s) = self.sessions.remove(&sid) {
-            let _ = s.tx.try_send(Out::Close);
-            tracing::info!(sid, handle = %s.handle, "session closed");
         }
     }
 

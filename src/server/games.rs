@@ -58,6 +58,7 @@ impl Core {
     /// Start a new game (or continue `resumed`) between two online sessions.
     /// Returns the game number. The caller has sent the accept texts; this
     /// sends the `Creating:` blocks and the first board.
+    #[allow(clippy::too_many_arguments)]
     pub fn create_game(
         &mut self,
         white: Sid,
@@ -148,15 +149,6 @@ impl Core {
         tracing::info!(game = number, "game started");
         self.follow_start(white, black);
         number
-    }
-
-    /// The style 12 line of game `g` for `sid` ("" if no such game).
-    pub fn board_for(&self, g: u32, sid: Sid) -> String {
-        let ms = self.sess(sid).is_some_and(|s| s.vars.ms);
-        self.games
-            .get(&g)
-            .map(|game| game.board_line(sid, ms, Instant::now()))
-            .unwrap_or_default()
     }
 
     /// Send the current board of game `g` to players and observers.

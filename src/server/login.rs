@@ -4,7 +4,7 @@
 //! unregistered after "Press return", a wrong password answered with
 //! `**** Invalid password! ****` and the connection closed.
 
-use super::conn::Sid;
+use super::conn::{Out, Sid};
 use super::core::{Core, PROMPT};
 use super::session::LoginState;
 use rand::Rng;
@@ -24,6 +24,30 @@ __________________________________________________________________________\n";
 const NEWCOMERS: &str = "\nNewcomers:\n  type 'help' for the commands this server knows.\n  Guests play unrated games; names are not kept after you leave.\n";
 
 impl Core {
+    /// Remove a session: its game adjourns (or aborts), its seeks, offers and
+    /// observations go. `quit`: it left with `quit` rather than dropping.
+    pub fn remove_session(&mut self, sid: Sid, quit: bool) {
+        let _ = quit;
+        let (game, observing) = match self.sessions.get(&sid) {
+            Some(s) => (s.game, s.observing.clone()),
+            None => return,
+        };
+        if let Some(g) = game {
+            self.player_lost_connection(g, sid);
+        }
+        for g in observing {
+            if let Some(game) = self.games.get_mut(&g) {
+                game.observers.retain(|o| *o != sid);
+            }
+        }
+        self.remove_seeks_of(sid, false);
+        self.remove_offers_involving(sid);
+        if let Some(s) = self.sessions.remove(&sid) {
+            let _ = s.tx.try_send(Out::Close);
+            tracing::info!(sid, handle = %s.handle, "session closed");
+        }
+    }
+
     /// The banner and first `login: ` prompt.
     pub fn send_banner(&mut self, sid: Sid) {
         let name = self.cfg.server_name.clone();

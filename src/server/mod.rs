@@ -5,13 +5,23 @@
 //! (port 0 for tests; [`ServerHandle::local_addr`] tells the port) or from
 //! the command line with [`run_blocking`]. [`sparring_player`] is a scripted
 //! client that plays against whoever challenges it.
+//!
+//! Inside, one way down: `events.rs` (the event loop) hands lines to `login.rs` and the
+//! command table (`commands.rs`), whose handlers (`accept.rs` above `offers.rs`,
+//! `seeks.rs`, `games.rs`, ...) share `core.rs` (the state and output helpers) and the
+//! value types (`game.rs`, `offer.rs`, `seek.rs`, `session.rs`) at the bottom.
+//!
+//! May import: `chess`, `ics`, `link`; never the bot. The layer table is in
+//! `docs/modules.md`; `tests/module_layers.rs` checks it.
 
+mod accept;
 mod accounts;
 mod aliases;
 mod clock;
 mod commands;
 mod conn;
 mod core;
+mod events;
 mod game;
 mod games;
 mod info;

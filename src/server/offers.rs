@@ -5,10 +5,9 @@
 //! offer itself, as a value, is in `offer.rs`.
 
 use super::conn::Sid;
-use super::core::{Core, PROMPT};
+use super::core::Core;
 use super::offer::{Notes, Offer, OfferKind};
 use super::ratings::Category;
-use cozy_chess::Color;
 use std::collections::HashMap;
 
 /// Wrap a long line as the lasker server does without `iset nowrap 1`.
@@ -187,59 +186,13 @@ impl Core {
         }
     }
 
-    /// Start a game that `acceptor` accepted from `challenger` (a challenge
-    /// or a seek): accept texts, tidy-up notes, then the game.
-    #[allow(clippy::too_many_arguments)]
-    pub fn start_accepted(
-        &mut self,
-        acceptor: Sid,
-        challenger: Sid,
-        white: Sid,
-        black: Sid,
-        rated: bool,
-        base: u32,
-        inc: u32,
-        resume: bool,
-        chess960: bool,
-    ) {
-        let mut notes = Notes::new();
-        self.clear_match_offers_for_start(acceptor, challenger, &mut notes);
-        self.remove_seeks_for_start(acceptor, challenger, &mut notes);
-        let mut own: HashMap<Sid, String> = HashMap::new();
-        let mut others = Notes::new();
-        for (sid, text) in notes {
-            if sid == acceptor || sid == challenger {
-                own.entry(sid).or_default().push_str(&text);
-            } else {
-                others.push((sid, text));
-            }
-        }
-        let (aname, cname) = (self.name_of(acceptor), self.name_of(challenger));
-        let a_extra = own.remove(&acceptor).unwrap_or_default();
-        self.send(
-            acceptor,
-            &format!("You accept the challenge of {cname}.\n{a_extra}{PROMPT}"),
-        );
-        let c_extra = own.remove(&challenger).unwrap_or_default();
-        self.send(
-            challenger,
-            &format!("\n{aname} accepts your challenge.\n{PROMPT}{c_extra}"),
-        );
-        self.flush_notes(others);
-        let resumed = if resume {
-            let (wn, bn) = (self.name_of(white), self.name_of(black));
-            let pos = self.stored.iter().position(|g| {
-                g.white.name.eq_ignore_ascii_case(&wn) && g.black.name.eq_ignore_ascii_case(&bn)
-            });
-            pos.map(|p| self.stored.remove(p))
-        } else {
-            None
-        };
-        self.create_game(white, black, rated, base, inc, chess960, resumed);
-    }
-
     /// Offers to `sid` chosen by `accept`/`decline` arguments.
-    fn pick_offer(&self, sid: Sid, args: &[&str], incoming: bool) -> Result<u32, &'static str> {
+    pub(super) fn pick_offer(
+        &self,
+        sid: Sid,
+        args: &[&str],
+        incoming: bool,
+    ) -> Result<u32, &'static str> {
         let mine: Vec<&Offer> = self
             .offers
             .iter()
@@ -276,67 +229,6 @@ impl Core {
                     [] => Err("nosuch"),
                     _ => Err("many"),
                 }
-            }
-        }
-    }
-
-    /// `accept [n|name|draw|abort|adjourn]`.
-    pub fn cmd_accept(&mut self, sid: Sid, args: &[&str]) {
-        let id = match self.pick_offer(sid, args, true) {
-            Ok(id) => id,
-            Err("none") => return self.reply(sid, "You have no offers to accept.\n"),
-            Err("many") => {
-                return self.reply(sid, "You have more than one offer to accept.\nUse \"pending\" to see them and \"accept n\" to choose which one.\n")
-            }
-            Err(_) => return self.reply(sid, "There is no such offer.\n"),
-        };
-        let Some(o) = self.offers.iter().find(|o| o.id == id).cloned() else {
-            return;
-        };
-        match o.kind {
-            OfferKind::Draw => self.cmd_draw(sid),
-            OfferKind::Abort => self.cmd_abort(sid),
-            OfferKind::Adjourn => self.cmd_adjourn(sid),
-            OfferKind::Match(t) => {
-                if self.sess(sid).is_some_and(|s| s.game.is_some()) {
-                    return self.reply(
-                        sid,
-                        "You cannot accept a challenge while you are playing a game.\n",
-                    );
-                }
-                if self
-                    .sess(o.from)
-                    .is_none_or(|s| !s.online() || s.game.is_some())
-                {
-                    let mut notes = Notes::new();
-                    self.drop_offer(id, &mut notes);
-                    self.flush_notes(notes);
-                    return self.reply(sid, "That offer is no longer available.\n");
-                }
-                let (white, black) = if t.resume {
-                    let (c, me) = (self.name_of(o.from), self.name_of(sid));
-                    match self.stored_between(&c, &me) {
-                        Some(g) if g.white.name.eq_ignore_ascii_case(&c) => (o.from, sid),
-                        Some(_) => (sid, o.from),
-                        None => return self.reply(sid, "That adjourned game no longer exists.\n"),
-                    }
-                } else {
-                    match t.color {
-                        Some(Color::White) => (o.from, sid),
-                        Some(Color::Black) => (sid, o.from),
-                        None => {
-                            use rand::Rng;
-                            if self.rng.gen_bool(0.5) {
-                                (o.from, sid)
-                            } else {
-                                (sid, o.from)
-                            }
-                        }
-                    }
-                };
-                self.start_accepted(
-                    sid, o.from, white, black, t.rated, t.base, t.inc, t.resume, t.chess960,
-                );
             }
         }
     }

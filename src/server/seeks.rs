@@ -10,7 +10,6 @@ use super::ratings::Category;
 use super::seek::Seek;
 use super::variant::{chess960_words, is_variant_word};
 use cozy_chess::Color;
-use rand::Rng;
 
 /// Most ads one player may have at once.
 const MAX_SEEKS: usize = 3;
@@ -214,62 +213,6 @@ impl Core {
             t.push('\n');
         }
         self.reply(sid, &t);
-    }
-
-    /// `play N` (or `play NAME`).
-    pub fn cmd_play(&mut self, sid: Sid, args: &[&str]) {
-        let Some(arg) = args.first() else {
-            self.reply(sid, "Usage: play ad-number\n");
-            return;
-        };
-        if self.sess(sid).is_some_and(|s| s.game.is_some()) {
-            self.reply(sid, "You cannot play while you are playing a game.\n");
-            return;
-        }
-        let id = match arg.parse::<u32>() {
-            Ok(n) => Some(n),
-            Err(_) => self
-                .find_online(arg)
-                .and_then(|o| self.seeks.values().find(|k| k.owner == o).map(|k| k.id)),
-        };
-        let Some(seek) = id.and_then(|n| self.seeks.get(&n)).cloned() else {
-            self.reply(sid, "That seek is not available.\n");
-            return;
-        };
-        if seek.owner == sid {
-            self.reply(sid, "ERROR: You cannot respond to your own seek ads\n");
-            return;
-        }
-        if self
-            .sess(seek.owner)
-            .is_none_or(|s| !s.online() || s.game.is_some())
-        {
-            self.reply(sid, "That seek is not available.\n");
-            return;
-        }
-        let rated = seek.rated && self.sess(sid).is_some_and(|s| s.registered);
-        let (white, black) = match seek.color {
-            Some(Color::White) => (seek.owner, sid),
-            Some(Color::Black) => (sid, seek.owner),
-            None => {
-                if self.rng.gen_bool(0.5) {
-                    (seek.owner, sid)
-                } else {
-                    (sid, seek.owner)
-                }
-            }
-        };
-        self.start_accepted(
-            sid,
-            seek.owner,
-            white,
-            black,
-            rated,
-            seek.base,
-            seek.inc,
-            false,
-            seek.chess960,
-        );
     }
 }
 

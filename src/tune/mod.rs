@@ -15,6 +15,9 @@
 //!
 //! May import `engine/`, `chess/`, `learn/` (the store's samples) and `book/` (the atomic
 //! file writer); nothing below imports it.
+//!
+//! May import: `chess`, `engine`, `book`, `learn`. The layer table is in `docs/modules.md`;
+//! `tests/module_layers.rs` checks it.
 
 pub mod cli;
 pub mod dataset;

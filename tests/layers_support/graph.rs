@@ -114,6 +114,33 @@ impl Graph {
                 add(k, target.map(|(m, _)| r.module_file[&m]), p.line);
             }
         }
+        // A type's methods may be spread over several files of one folder (`impl Session`
+        // in play.rs and in observe.rs): `self.method()` calls one in another file, and that
+        // is a dependency as real as an import.
+        let dir = |k: usize| {
+            sources[k]
+                .0
+                .rsplit_once('/')
+                .map_or("", |(d, _)| d)
+                .to_string()
+        };
+        let mut defined: HashMap<(String, &str, &str), Vec<usize>> = HashMap::new();
+        for (k, f) in facts.iter().enumerate() {
+            for (t, m) in &f.methods {
+                defined
+                    .entry((dir(k), t.as_str(), m.as_str()))
+                    .or_default()
+                    .push(k);
+            }
+        }
+        for (k, f) in facts.iter().enumerate() {
+            for (t, m, line) in &f.self_calls {
+                let at = defined.get(&(dir(k), t.as_str(), m.as_str()));
+                if let Some([one]) = at.map(Vec::as_slice) {
+                    add(k, Some(*one), *line);
+                }
+            }
+        }
         let mut edges: Vec<Edge> = seen
             .into_iter()
             .map(|((from, to), line)| Edge { from, to, line })

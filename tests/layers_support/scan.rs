@@ -41,6 +41,10 @@ pub struct Facts {
     pub uses: Vec<UseRef>,
     /// Paths outside `use` statements.
     pub paths: Vec<PathRef>,
+    /// Methods defined in `impl` blocks: (type name, method).
+    pub methods: Vec<(String, String)>,
+    /// `self.method(..)` calls inside `impl` blocks: (type name, method, line).
+    pub self_calls: Vec<(String, String, u32)>,
 }
 
 /// Splits source text into tokens with their line numbers; comments, strings and char
@@ -122,7 +126,7 @@ pub fn lex(text: &str) -> Vec<(Tok, u32)> {
             out.push((Tok::Punct("::"), line));
             i += 2;
         } else {
-            const MARKS: [&str; 10] = ["{", "}", "(", ")", ";", ",", "*", "!", "[", "]"];
+            const MARKS: [&str; 12] = ["{", "}", "(", ")", ";", ",", "*", "!", "[", "]", "<", ">"];
             if let Some(m) = MARKS.iter().find(|m| m.starts_with(ch)) {
                 out.push((Tok::Punct(m), line));
             } else {
@@ -187,6 +191,9 @@ pub fn scan(text: &str, module: &[String]) -> Facts {
     let mut facts = Facts::default();
     // Inline modules open: (name, brace depth inside it).
     let mut stack: Vec<(String, usize)> = Vec::new();
+    // `impl` blocks open: (type name, brace depth inside it), and one whose `{` is next.
+    let mut impls: Vec<(String, usize)> = Vec::new();
+    let mut pending_impl: Option<String> = None;
     let mut depth = 0usize;
     let context = |stack: &[(String, usize)]| {
         let mut m = module.to_vec();
@@ -196,11 +203,29 @@ pub fn scan(text: &str, module: &[String]) -> Facts {
     let mut i = 0;
     while i < toks.len() {
         match &toks[i].0 {
-            Tok::Punct("{") => depth += 1,
+            Tok::Punct("{") => {
+                depth += 1;
+                if let Some(t) = pending_impl.take() {
+                    impls.push((t, depth));
+                }
+            }
             Tok::Punct("}") => {
                 depth = depth.saturating_sub(1);
                 while stack.last().is_some_and(|(_, d)| *d > depth) {
                     stack.pop();
+                }
+                while impls.last().is_some_and(|(_, d)| *d > depth) {
+                    impls.pop();
+                }
+            }
+            Tok::Ident(w) if w == "impl" && item_start(&toks, i) => {
+                pending_impl = impl_type(&toks, i + 1);
+            }
+            Tok::Ident(w)
+                if w == "self" && punct(toks.get(i + 1), ".") && punct(toks.get(i + 3), "(") =>
+            {
+                if let (Some((t, _)), Some(m)) = (impls.last(), ident(toks.get(i + 2))) {
+                    facts.self_calls.push((t.clone(), m.to_string(), toks[i].1));
                 }
             }
             Tok::Ident(w) if w == "mod" => {
@@ -219,6 +244,12 @@ pub fn scan(text: &str, module: &[String]) -> Facts {
             Tok::Ident(w) if ITEM_WORDS.contains(&w.as_str()) => {
                 if let Some(name) = ident(toks.get(i + 1)) {
                     facts.items.push((context(&stack), name.to_string()));
+                    match impls.last() {
+                        Some((t, d)) if w == "fn" && *d == depth => {
+                            facts.methods.push((t.clone(), name.to_string()));
+                        }
+                        _ => {}
+                    }
                 }
             }
             Tok::Ident(w) if w == "macro_rules" && punct(toks.get(i + 1), "!") => {
@@ -280,6 +311,39 @@ pub fn scan(text: &str, module: &[String]) -> Facts {
         i += 1;
     }
     facts
+}
+
+/// True when the `impl` at `toks[i]` starts an item (not `-> impl Trait` or `x: impl T`).
+fn item_start(toks: &[(Tok, u32)], i: usize) -> bool {
+    i == 0
+        || ["}", ";", "]", "{"]
+            .iter()
+            .any(|p| punct(toks.get(i - 1), p))
+        || ident(toks.get(i - 1)) == Some("unsafe")
+}
+
+/// The type an `impl` header starting at `toks[i]` is for: `impl<T> Trait for Foo<T>` and
+/// `impl Foo` both give `Foo`.
+fn impl_type(toks: &[(Tok, u32)], mut i: usize) -> Option<String> {
+    let mut angle = 0i32;
+    let mut name = None;
+    let mut after_path_sep = false;
+    while let Some((t, _)) = toks.get(i) {
+        match t {
+            Tok::Punct("<") => angle += 1,
+            Tok::Punct(">") => angle -= 1,
+            Tok::Punct("{") | Tok::Punct(";") if angle <= 0 => break,
+            Tok::Ident(w) if angle <= 0 && w == "where" => break,
+            Tok::Ident(w) if angle <= 0 && w == "for" => name = None,
+            Tok::Ident(w) if angle <= 0 && (name.is_none() || after_path_sep) => {
+                name = Some(w.clone());
+            }
+            _ => {}
+        }
+        after_path_sep = matches!(t, Tok::Punct("::"));
+        i += 1;
+    }
+    name
 }
 
 /// Reads one use tree from `toks[*i]`, pushing (path, glob, name) per leaf.

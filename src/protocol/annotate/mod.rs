@@ -6,117 +6,25 @@
 //! Arguments, as in Crafty: `annotate FILE COLORS MOVES MARGIN TIME [N]`: COLORS is `w`,
 //! `b`, `wb`/`bw` or a player's name; MOVES is `N` or `N-M` (move numbers); MARGIN is in
 //! pawns; TIME is seconds per move; N, when given, shows the N best lines.
+//!
+//! [`options`] reads the arguments, this file searches the games ([`annotate_game`]),
+//! [`writer`] turns the results into PGN or HTML. The console's command that drives it is
+//! in `console/cmd_tools.rs`; nothing here knows the console.
 
+pub mod options;
 pub mod writer;
 
-use crate::chess::pgn::{PgnGame, PgnReader};
+pub use options::{parse_options, AnnotateOptions, Colors};
+pub use writer::{AnnotatedGame, MoveNote};
+
+use crate::chess::pgn::PgnGame;
 use crate::engine::{Bound, Limits, Score, SearchInfo, SearchRequest};
-use crate::protocol::console::{CmdResult, Console, Flow};
 use crate::protocol::input::InputEvent;
 use crate::protocol::policy::as_cp;
 use crate::protocol::runner::{Ev, Runner};
-use crate::protocol::timecontrol::parse_seconds;
 use cozy_chess::{Board, Color, Move};
-use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-
-/// Whose moves are annotated.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Colors {
-    White,
-    Black,
-    Both,
-    /// The player whose name contains this text (case-insensitive).
-    Player(String),
-}
-
-/// What to annotate and how long to think.
-#[derive(Clone, Debug, PartialEq)]
-pub struct AnnotateOptions {
-    pub colors: Colors,
-    pub first_move: u32,
-    pub last_move: u32,
-    /// Centipawns by which the played move must fall short to get a comment.
-    pub margin_cp: i32,
-    pub time: Duration,
-    /// Number of best lines shown for a commented move.
-    pub lines: usize,
-}
-
-/// Parses the arguments after `annotate FILE`.
-pub fn parse_options(args: &[&str]) -> Result<AnnotateOptions, String> {
-    let usage = "usage: annotate FILE COLORS MOVES MARGIN TIME [N] (e.g. annotate game.pgn wb 1-999 0.5 10)";
-    if args.len() < 4 || args.len() > 5 {
-        return Err(usage.into());
-    }
-    let colors = match args[0].to_ascii_lowercase().as_str() {
-        "w" | "white" => Colors::White,
-        "b" | "black" => Colors::Black,
-        "wb" | "bw" => Colors::Both,
-        _ => Colors::Player(args[0].to_string()),
-    };
-    let range_err = || format!("annotate: '{}' is not a move range (N or N-M)", args[1]);
-    let (first_move, last_move) = match args[1].split_once('-') {
-        Some((a, b)) => (
-            a.parse::<u32>().map_err(|_| range_err())?,
-            b.parse::<u32>().map_err(|_| range_err())?,
-        ),
-        None => {
-            let n = args[1].parse::<u32>().map_err(|_| range_err())?;
-            (n, n)
-        }
-    };
-    if first_move == 0 || last_move < first_move {
-        return Err(range_err());
-    }
-    let margin: f64 = args[2]
-        .parse()
-        .ok()
-        .filter(|m: &f64| m.is_finite() && (0.0..=100.0).contains(m))
-        .ok_or_else(|| format!("annotate: '{}' is not a margin in pawns", args[2]))?;
-    let time = parse_seconds(args[3])?;
-    if time.is_zero() || time > Duration::from_secs(3600) {
-        return Err("annotate: time per move must be above 0 and at most 3600 seconds".into());
-    }
-    let lines = match args.get(4) {
-        None => 1,
-        Some(n) => n
-            .parse::<usize>()
-            .ok()
-            .filter(|n| (1..=10).contains(n))
-            .ok_or_else(|| format!("annotate: '{n}' is not a number of lines (1 to 10)"))?,
-    };
-    Ok(AnnotateOptions {
-        colors,
-        first_move,
-        last_move,
-        margin_cp: (margin * 100.0).round() as i32,
-        time,
-        lines,
-    })
-}
-
-/// wily's view of one move: the lines it preferred, when the move played fell short.
-#[derive(Clone, Debug)]
-pub struct MoveNote {
-    /// Score of the move played, White's view.
-    pub played: Score,
-    /// Best lines found (best first), with their scores from White's view.
-    pub better: Vec<(Score, Vec<Move>)>,
-    /// The loss in centipawns from the mover's side.
-    pub loss: i32,
-}
-
-/// One annotated game.
-pub struct AnnotatedGame {
-    pub tags: Vec<(String, String)>,
-    pub start: Board,
-    pub moves: Vec<Move>,
-    /// `notes[i]` belongs to move `i`.
-    pub notes: Vec<Option<MoveNote>>,
-    pub result: String,
-}
 
 fn wants(opts: &AnnotateOptions, game: &PgnGame, mover: Color, number: u32) -> bool {
     if number < opts.first_move || number > opts.last_move {
@@ -295,79 +203,6 @@ pub fn annotate_game(
 /// `FILE.pgn` -> `FILE.can` / `FILE.html`.
 pub fn output_path(input: &Path, html: bool) -> PathBuf {
     input.with_extension(if html { "html" } else { "can" })
-}
-
-/// The console's `annotate` / `annotateh`.
-pub fn console_command(c: &mut Console, args: &[&str], html: bool) -> CmdResult {
-    let Some((file, rest)) = args.split_first() else {
-        return Err(parse_options(&[]).err().unwrap_or_default());
-    };
-    let opts = parse_options(rest)?;
-    let input = PathBuf::from(file);
-    let f = std::fs::File::open(&input).map_err(|e| format!("annotate: {file}: {e}"))?;
-    c.stop_pondering();
-    let out_path = output_path(&input, html);
-    let old_multipv = c.runner.engine.options().multipv;
-    c.runner.engine.set_multipv(opts.lines);
-    let mut done = Vec::new();
-    let mut notes = 0;
-    let mut failure = None;
-    for (n, item) in PgnReader::new(BufReader::new(f)).enumerate() {
-        let game = match item {
-            Ok(g) => g,
-            Err(e) => {
-                c.say(&format!("annotate: game {} skipped: {e}", n + 1));
-                continue;
-            }
-        };
-        let names = format!(
-            "{} - {}",
-            game.tag("White").unwrap_or("?"),
-            game.tag("Black").unwrap_or("?")
-        );
-        c.say(&format!("annotating game {}: {names}", n + 1));
-        let mut lines = Vec::new();
-        let mut typed = Vec::new();
-        let res = annotate_game(
-            &mut c.runner,
-            &game,
-            &opts,
-            &mut |s| lines.push(s.to_string()),
-            &mut typed,
-        );
-        c.pending.extend(typed.into_iter().map(|l| (l, 0)));
-        for l in lines {
-            c.note(&format!("  {l}"));
-        }
-        match res {
-            Ok(a) => {
-                notes += a.notes.iter().filter(|n| n.is_some()).count();
-                done.push(a);
-            }
-            Err(e) if e.contains("interrupted") => {
-                failure = Some(e);
-                break;
-            }
-            Err(e) => c.say(&format!("annotate: game {} skipped: {e}", n + 1)),
-        }
-    }
-    c.runner.engine.set_multipv(old_multipv);
-    if let Some(e) = failure {
-        return Err(e);
-    }
-    let text = if html {
-        writer::html(&done, &opts)
-    } else {
-        done.iter().map(writer::pgn).collect::<Vec<_>>().join("")
-    };
-    crate::protocol::gamefiles::write_atomic(&out_path, text.as_bytes())
-        .map_err(|e| format!("annotate: {}: {e}", out_path.display()))?;
-    c.say(&format!(
-        "annotated {} games ({notes} comments) into {}",
-        done.len(),
-        out_path.display()
-    ));
-    Ok(Flow::Continue)
 }
 
 #[cfg(test)]

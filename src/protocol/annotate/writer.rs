@@ -1,12 +1,34 @@
 //! Writing annotated games: PGN text with comments, NAGs and variations (the `.can` file)
 //! or an HTML page (`annotateh`).
 
-use super::{AnnotateOptions, AnnotatedGame, Colors, MoveNote};
+use super::options::{AnnotateOptions, Colors};
 use crate::chess::fen::to_fen;
 use crate::chess::san::to_san;
-use crate::protocol::console::output::fmt_score;
+use crate::engine::Score;
+use crate::protocol::output::fmt_score;
 use crate::protocol::record::{wrap, ROSTER};
 use cozy_chess::{Board, Color, Move};
+
+/// wily's view of one move: the lines it preferred, when the move played fell short.
+#[derive(Clone, Debug)]
+pub struct MoveNote {
+    /// Score of the move played, White's view.
+    pub played: Score,
+    /// Best lines found (best first), with their scores from White's view.
+    pub better: Vec<(Score, Vec<Move>)>,
+    /// The loss in centipawns from the mover's side.
+    pub loss: i32,
+}
+
+/// One annotated game.
+pub struct AnnotatedGame {
+    pub tags: Vec<(String, String)>,
+    pub start: Board,
+    pub moves: Vec<Move>,
+    /// `notes[i]` belongs to move `i`.
+    pub notes: Vec<Option<MoveNote>>,
+    pub result: String,
+}
 
 /// A line of moves in PGN form from `board`: `12. Nf3 Nc6 13. Bb5` or `12... Nc6 13. Bb5`.
 pub fn pgn_line(board: &Board, moves: &[Move]) -> Vec<String> {

@@ -3,7 +3,7 @@
 //! set the probe depth and whether the 50-move rule counts.
 
 use super::cmd_settings::{int_arg, on_off};
-use super::{CmdResult, Console, Flow};
+use super::state::{CmdResult, Console, Flow};
 
 /// Loads the tables of `path`: a summary (and one line per file left out), or the error
 /// (then the engine goes on without tablebases).

@@ -1,10 +1,10 @@
 //! Console commands about the evaluation: `score` (the evaluation term by term) and
 //! `evaluation KNOB N` (Crafty's scale knobs, percentages with 100 = normal).
 
-use super::output::fmt_score;
-use super::{CmdResult, Console, Flow};
+use super::state::{CmdResult, Console, Flow};
 use crate::engine::eval::trace_for_side;
 use crate::engine::Score;
+use crate::protocol::output::fmt_score;
 
 pub fn score(c: &mut Console, args: &[&str]) -> CmdResult {
     if !args.is_empty() {

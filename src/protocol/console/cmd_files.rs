@@ -2,7 +2,7 @@
 //! pgn/tags and `--resume`.
 
 use super::loadgame::{load, replay};
-use super::{CmdResult, Console, Flow};
+use super::state::{CmdResult, Console, Flow};
 use crate::chess::fen::to_fen;
 use crate::protocol::gamefiles::{last_game_file, write_atomic};
 use crate::protocol::record::{valid_tag_name, write_pgn};

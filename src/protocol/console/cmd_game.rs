@@ -1,7 +1,8 @@
 //! Console commands that drive the game: new, go/move, force, back, reset, white/black,
 //! setboard, edit, draw, analyze, and leaving (quit/end/exit, xboard, uci).
 
-use super::{think, CmdResult, Console, Flow};
+use super::state::{CmdResult, Console, Flow};
+use super::think;
 use crate::chess::chess960;
 use crate::chess::fen::{parse_fen, to_fen};
 use crate::protocol::edit::Editor;

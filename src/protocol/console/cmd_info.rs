@@ -1,8 +1,7 @@
-//! Console commands that show things: help, display (the board and output switches),
+//! Console commands that show things: display (the board and output switches),
 //! history, info, echo.
 
-use super::commands::{find, help_line, COMMANDS};
-use super::{CmdResult, Console, Flow};
+use super::state::{CmdResult, Console, Flow};
 use crate::chess::fen::to_fen;
 use crate::protocol::timecontrol::fmt_clock;
 use cozy_chess::{Board, Color, File, Piece, Rank, Square};
@@ -91,35 +90,6 @@ pub fn display(c: &mut Console, args: &[&str]) -> CmdResult {
 pub fn echo(c: &mut Console, args: &[&str]) -> CmdResult {
     let text = args.join(" ");
     c.say(&text);
-    Ok(Flow::Continue)
-}
-
-pub fn help(c: &mut Console, args: &[&str]) -> CmdResult {
-    match args {
-        [] => {
-            c.say("commands (a move in SAN or coordinates, e.g. e4, Nf3, e2e4, plays it):");
-            for cmd in COMMANDS {
-                c.say(&help_line(cmd));
-            }
-        }
-        ["book"] | ["books"] | ["bookw"] | ["show"] => {
-            for l in crate::book::console::HELP.lines() {
-                c.say(l);
-            }
-        }
-        ["learn"] | ["import"] => {
-            for l in crate::learn::console::HELP.lines() {
-                c.say(l);
-            }
-        }
-        [name] => {
-            let name = name.split('=').next().unwrap_or(name);
-            let cmd = find(name)
-                .ok_or_else(|| format!("help: no command '{name}' (type 'help' for the list)"))?;
-            c.say(&help_line(cmd));
-        }
-        _ => return Err("usage: help [COMMAND]".into()),
-    }
     Ok(Flow::Continue)
 }
 

@@ -3,7 +3,7 @@
 //! strength limiting (`elo N|off`, `skill N|off` with level N of 1 to 10 = Elo 600 + 200 N).
 
 use super::settings::{fmt_bytes, parse_size};
-use super::{CmdResult, Console, Flow};
+use super::state::{CmdResult, Console, Flow};
 use crate::engine::skill::{ELO_MAX, ELO_MIN};
 use crate::protocol::timecontrol::{
     fmt_clock, fmt_secs, parse_level, parse_minutes, parse_seconds, parse_time_form, Clocks, Timing,
@@ -182,7 +182,7 @@ pub fn hash(c: &mut Console, args: &[&str]) -> CmdResult {
     };
     let bytes = parse_size(a)?;
     let mb = (bytes >> 20).max(1);
-    let max = super::settings::max_hash_mb();
+    let max = crate::engine::max_hash_mb();
     if mb > max {
         return Err(format!(
             "hash: {mb}M is more than half this machine's memory (at most {max}M)"

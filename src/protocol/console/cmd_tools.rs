@@ -1,12 +1,16 @@
 //! Console commands that measure or examine: perft, perf, score, search, test, annotate.
 
-use super::output::{fmt_count, fmt_pv, fmt_time, header};
+use super::state::{CmdResult, Console, Flow};
 use super::testfile::{self, TestPosition};
-use super::{CmdResult, Console, Flow};
+use crate::chess::pgn::PgnReader;
 use crate::engine::{Bound, Limits, SearchRequest};
+use crate::protocol::annotate::{annotate_game, output_path, parse_options, writer};
 use crate::protocol::input::InputEvent;
+use crate::protocol::output::{fmt_count, fmt_pv, fmt_time, header};
 use crate::protocol::runner::Ev;
 use cozy_chess::Move;
+use std::io::BufReader;
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 pub fn perft_cmd(c: &mut Console, args: &[&str]) -> CmdResult {
@@ -224,9 +228,82 @@ pub fn test(c: &mut Console, args: &[&str]) -> CmdResult {
 }
 
 pub fn annotate(c: &mut Console, args: &[&str]) -> CmdResult {
-    crate::protocol::annotate::console_command(c, args, false)
+    annotate_file(c, args, false)
 }
 
 pub fn annotateh(c: &mut Console, args: &[&str]) -> CmdResult {
-    crate::protocol::annotate::console_command(c, args, true)
+    annotate_file(c, args, true)
+}
+
+/// `annotate` / `annotateh`: annotates every game of a PGN file into `.can` or `.html`.
+fn annotate_file(c: &mut Console, args: &[&str], html: bool) -> CmdResult {
+    let Some((file, rest)) = args.split_first() else {
+        return Err(parse_options(&[]).err().unwrap_or_default());
+    };
+    let opts = parse_options(rest)?;
+    let input = PathBuf::from(file);
+    let f = std::fs::File::open(&input).map_err(|e| format!("annotate: {file}: {e}"))?;
+    c.stop_pondering();
+    let out_path = output_path(&input, html);
+    let old_multipv = c.runner.engine.options().multipv;
+    c.runner.engine.set_multipv(opts.lines);
+    let mut done = Vec::new();
+    let mut notes = 0;
+    let mut failure = None;
+    for (n, item) in PgnReader::new(BufReader::new(f)).enumerate() {
+        let game = match item {
+            Ok(g) => g,
+            Err(e) => {
+                c.say(&format!("annotate: game {} skipped: {e}", n + 1));
+                continue;
+            }
+        };
+        let names = format!(
+            "{} - {}",
+            game.tag("White").unwrap_or("?"),
+            game.tag("Black").unwrap_or("?")
+        );
+        c.say(&format!("annotating game {}: {names}", n + 1));
+        let mut lines = Vec::new();
+        let mut typed = Vec::new();
+        let res = annotate_game(
+            &mut c.runner,
+            &game,
+            &opts,
+            &mut |s| lines.push(s.to_string()),
+            &mut typed,
+        );
+        c.pending.extend(typed.into_iter().map(|l| (l, 0)));
+        for l in lines {
+            c.note(&format!("  {l}"));
+        }
+        match res {
+            Ok(a) => {
+                notes += a.notes.iter().filter(|n| n.is_some()).count();
+                done.push(a);
+            }
+            Err(e) if e.contains("interrupted") => {
+                failure = Some(e);
+                break;
+            }
+            Err(e) => c.say(&format!("annotate: game {} skipped: {e}", n + 1)),
+        }
+    }
+    c.runner.engine.set_multipv(old_multipv);
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    let text = if html {
+        writer::html(&done, &opts)
+    } else {
+        done.iter().map(writer::pgn).collect::<Vec<_>>().join("")
+    };
+    crate::protocol::gamefiles::write_atomic(&out_path, text.as_bytes())
+        .map_err(|e| format!("annotate: {}: {e}", out_path.display()))?;
+    c.say(&format!(
+        "annotated {} games ({notes} comments) into {}",
+        done.len(),
+        out_path.display()
+    ));
+    Ok(Flow::Continue)
 }

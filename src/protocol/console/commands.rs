@@ -1,10 +1,9 @@
 //! The console's command table: every command's name, arguments, help line and handler.
-//! `help` prints this table; `help NAME` prints one entry.
+//! `help` prints this table; `help NAME` prints one entry (its handler is here, beside the
+//! table it reads).
 
-use super::{
-    book, cmd_egtb, cmd_eval, cmd_files, cmd_game, cmd_info, cmd_settings, cmd_tools, CmdResult,
-    Console,
-};
+use super::state::{CmdResult, Console, Flow};
+use super::{book, cmd_egtb, cmd_eval, cmd_files, cmd_game, cmd_info, cmd_settings, cmd_tools};
 
 /// A command handler: the console and the words after the command name.
 pub type Handler = fn(&mut Console, &[&str]) -> CmdResult;
@@ -56,7 +55,7 @@ pub static COMMANDS: &[Command] = &[
     cmd!("go", "", "the computer plays the side to move and moves now", cmd_game::go),
     cmd!("hash", "N[K|M|G]", "transposition table size (hash=64M)", cmd_settings::hash),
     cmd!("hashp", "N[K|M]", "pawn hash table size (hashp=4M)", cmd_settings::hashp),
-    cmd!("help", "[COMMAND]", "list the commands, or explain one", cmd_info::help),
+    cmd!("help", "[COMMAND]", "list the commands, or explain one", help),
     cmd!("history", "", "list the game's moves", cmd_info::history),
     cmd!("import", "FILE [clear]", "import learned data (book.lrn or position.lrn text)", book::command),
     cmd!("info", "", "show the current settings", cmd_info::info),
@@ -119,6 +118,35 @@ pub fn help_line(c: &Command) -> String {
     };
     let dots = 30usize.saturating_sub(left.len()).max(2);
     format!("{left} {} {}", ".".repeat(dots), c.help)
+}
+
+pub fn help(c: &mut Console, args: &[&str]) -> CmdResult {
+    match args {
+        [] => {
+            c.say("commands (a move in SAN or coordinates, e.g. e4, Nf3, e2e4, plays it):");
+            for cmd in COMMANDS {
+                c.say(&help_line(cmd));
+            }
+        }
+        ["book"] | ["books"] | ["bookw"] | ["show"] => {
+            for l in crate::book::console::HELP.lines() {
+                c.say(l);
+            }
+        }
+        ["learn"] | ["import"] => {
+            for l in crate::learn::console::HELP.lines() {
+                c.say(l);
+            }
+        }
+        [name] => {
+            let name = name.split('=').next().unwrap_or(name);
+            let cmd = find(name)
+                .ok_or_else(|| format!("help: no command '{name}' (type 'help' for the list)"))?;
+            c.say(&help_line(cmd));
+        }
+        _ => return Err("usage: help [COMMAND]".into()),
+    }
+    Ok(Flow::Continue)
 }
 
 #[cfg(test)]

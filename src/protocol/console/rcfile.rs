@@ -4,7 +4,7 @@
 //! error; a missing file that was asked for is reported. `exit` ends the file early.
 
 use super::cmd_files::read_command_file;
-use super::Console;
+use super::state::Console;
 use std::path::{Path, PathBuf};
 
 /// Name of the default startup file in the working directory.

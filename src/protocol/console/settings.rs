@@ -233,22 +233,6 @@ impl Settings {
     }
 }
 
-/// The largest transposition table wily will allocate: half the machine's memory (from
-/// `/proc/meminfo`), or 4 GiB when that cannot be read. An allocation that fails would end
-/// the program, so larger requests are refused instead.
-pub fn max_hash_mb() -> usize {
-    let total_kb = std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
-        m.lines()
-            .find(|l| l.starts_with("MemTotal:"))
-            .and_then(|l| l.split_whitespace().nth(1))
-            .and_then(|v| v.parse::<usize>().ok())
-    });
-    match total_kb {
-        Some(kb) => (kb / 1024 / 2).max(1),
-        None => 4096,
-    }
-}
-
 /// Parses `N`, `NK`, `NM` or `NG` into bytes (plain numbers are bytes, as in Crafty).
 pub fn parse_size(s: &str) -> Result<usize, String> {
     let s = s.trim();

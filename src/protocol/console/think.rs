@@ -1,11 +1,11 @@
 //! The console's searches: the computer's move (with Crafty-shaped output, clocks, draw
 //! and resign decisions), pondering on the opponent's time, and the `analyze` mode.
 
-use super::output::{fmt_pv, fmt_score, fmt_time, header, info_line, stats_line};
-use super::{Console, Flow};
+use super::state::{Console, Flow};
 use crate::engine::{Bound, Limits, Score, SearchInfo, SearchRequest, SearchResult};
 use crate::protocol::game::{color_name, Outcome, Score as GameScore};
 use crate::protocol::input::InputEvent;
+use crate::protocol::output::{fmt_pv, fmt_score, fmt_time, header, info_line, stats_line};
 use crate::protocol::policy::PolicySettings;
 use crate::protocol::runner::Ev;
 use crate::protocol::timecontrol::{fmt_clock, process_cpu_time, Timing};
@@ -331,7 +331,7 @@ pub fn line_while_pondering(c: &mut Console, line: &str) -> Flow {
         return Flow::Think;
     }
     c.stop_pondering();
-    c.handle_line(line)
+    c.run_line(line)
 }
 
 /// `analyze`: search the side to move until a move is entered or `exit`; `back`/`back N`
@@ -428,7 +428,7 @@ pub fn analyze(c: &mut Console) -> Flow {
             }
             // Any other command runs with the search stopped, then analysis resumes.
             c.runner.abandon();
-            let f = c.handle_line(t);
+            let f = c.run_line(t);
             if matches!(f, Flow::Quit | Flow::Xboard | Flow::Uci) {
                 flow = f;
                 break 'outer;

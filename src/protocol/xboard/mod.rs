@@ -1,21 +1,23 @@
 //! xboard / WinBoard (CECP v2) front end: `wily xboard`, or `xboard` typed at the console.
 //!
-//! [`command`] parses lines, [`features`] answers `protover 2`, [`session`] holds the state
+//! [`command`] parses lines, [`features`] answers `protover 2`, [`session`] reads the input
 //! and handles commands, [`search`] runs thinking, pondering and analysis, [`notation`]
-//! writes moves (Fischer random castling as `O-O`/`O-O-O`).
+//! writes moves (Fischer random castling as `O-O`/`O-O-O`), and [`state`] holds what they
+//! share. The console hands over to [`run_continued`] with what carries over
+//! ([`Carried`]); xboard itself imports nothing of the console.
 
 pub mod command;
 pub mod features;
 pub mod notation;
 pub mod search;
 pub mod session;
+pub mod state;
 
 use crate::engine::{Engine, EngineOptions};
-use crate::protocol::console::Console;
 use crate::protocol::gamefiles::GameFiles;
 use crate::protocol::input;
 use crate::protocol::runner::Runner;
-use session::{Session, XbConfig};
+use state::{Session, XbConfig};
 use std::path::PathBuf;
 
 /// `wily xboard`: speaks CECP on stdin/stdout until `quit` or end of input. Game files go
@@ -32,7 +34,7 @@ pub fn run(log_dir: Option<PathBuf>) -> Result<(), String> {
     input::spawn_into(std::io::stdin(), runner.sender());
     let files = GameFiles::new(log_dir.unwrap_or_else(|| PathBuf::from("logs")), true);
     let mut s = Session::new(runner, files, cfg);
-    let (book, problems) = crate::protocol::console::book::load_books();
+    let (book, problems) = crate::protocol::books::load_books();
     for p in problems {
         s.send(&format!("# book: {p}"));
     }
@@ -64,27 +66,26 @@ fn open_learning(s: &mut Session) {
     }
 }
 
+/// What carries over when the console switches to xboard: its engine and input thread,
+/// game files, books, learning store and the settings the two share.
+pub struct Carried {
+    pub runner: Runner,
+    pub files: GameFiles,
+    pub cfg: XbConfig,
+    pub opponent: Option<String>,
+    pub opponent_is_computer: bool,
+    pub book: crate::book::Book,
+    pub learner: Option<crate::learn::Learner>,
+}
+
 /// Continues in xboard mode after `xboard` was typed at the console (or sent as the first
-/// line by an interface): the console's engine, input thread, game files and settings
-/// carry over.
-pub fn run_from_console(c: Console) -> Result<(), String> {
-    let st = &c.settings;
-    let cfg = XbConfig {
-        hash_mb: (st.hash_bytes >> 20).max(1),
-        threads: st.threads,
-        ponder: st.ponder,
-        draw_score: st.draw_score,
-        resign: st.resign,
-        resign_count: st.resign_count,
-        whisper: st.whisper,
-        kibitz: st.kibitz,
-        noise: st.noise,
-    };
+/// line by an interface), with what the console carried over.
+pub fn run_continued(c: Carried) -> Result<(), String> {
     let mut files = c.files;
     files.start_new_game();
-    let mut s = Session::new(c.runner, files, cfg);
-    s.opponent = c.settings.opponent_name.clone();
-    s.opponent_is_computer = c.settings.opponent_is_computer;
+    let mut s = Session::new(c.runner, files, c.cfg);
+    s.opponent = c.opponent;
+    s.opponent_is_computer = c.opponent_is_computer;
     s.book = c.book;
     s.learner = c.learner;
     open_learning(&mut s);

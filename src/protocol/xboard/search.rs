@@ -2,10 +2,10 @@
 //! `nps`/`time`/`otim`), pondering, analysis, thinking output (`ply score time nodes pv`),
 //! the move itself with draw offers and resignation, and ICS whispers/kibitzes.
 
-use super::session::{Search, Session};
+use super::state::{Search, Session};
 use crate::engine::{Limits, Score, SearchInfo, SearchRequest, SearchResult};
-use crate::protocol::console::output::{fmt_pv, fmt_score, fmt_time};
 use crate::protocol::game::{color_name, Outcome, Score as GameScore};
+use crate::protocol::output::{fmt_pv, fmt_score, fmt_time};
 use cozy_chess::{Board, Color, Move};
 use std::time::Instant;
 
@@ -333,13 +333,6 @@ impl Session {
             self.talk(&text);
         }
     }
-
-    /// In ICS mode, a friendly word to the opponent at the end of a game.
-    pub fn ics_goodbye(&mut self) {
-        if self.ics.is_some() {
-            self.send("tellics say Thanks for the game.");
-        }
-    }
 }
 
 impl Session {
@@ -351,7 +344,7 @@ impl Session {
         let book = &mut self.book;
         let learner = self.learner.as_ref();
         let choice =
-            crate::protocol::console::book::with_hooks(&mut self.runner.engine, learner, |hooks| {
+            crate::protocol::books::with_hooks(&mut self.runner.engine, learner, |hooks| {
                 book.choose(board, hooks)
             });
         if choice.searched {
@@ -366,10 +359,9 @@ pub fn book_lines(s: &mut Session) -> Vec<String> {
     let board = s.game.board().clone();
     let book = &s.book;
     let learner = s.learner.as_ref();
-    let table =
-        crate::protocol::console::book::with_hooks(&mut s.runner.engine, learner, |hooks| {
-            book.table(&board, hooks)
-        });
+    let table = crate::protocol::books::with_hooks(&mut s.runner.engine, learner, |hooks| {
+        book.table(&board, hooks)
+    });
     table.render(&board).lines().map(str::to_string).collect()
 }
 

@@ -1,6 +1,7 @@
 //! Crafty-shaped search output: `depth time score variation` lines, `N->` for a finished
 //! iteration, `++`/`--` for fail high/low, scores from White's point of view, and the
-//! statistics line after the search.
+//! statistics line after the search. Shared by the console, xboard's thinking output and
+//! the annotator.
 
 use crate::chess::san::to_san;
 use crate::engine::{Bound, Score, SearchInfo};

@@ -1,0 +1,120 @@
+//! The local server's event loop: socket events (a new client, a line, a timeseal
+//! hello, a closed connection) and clock ticks, handed one at a time to the login
+//! dialogue, the command table or the games' clocks; closed sessions are reaped
+//! after each event. Nothing calls back into this file.
+
+use super::conn::{Event, Sid};
+use super::core::Core;
+use super::session::{LoginState, Session};
+use std::time::{Duration, Instant};
+use tokio::sync::{mpsc, watch};
+
+impl Core {
+    /// Run until the event channel closes or `shutdown` turns true.
+    pub async fn run(
+        mut self,
+        mut events: mpsc::Receiver<Event>,
+        mut shutdown: watch::Receiver<bool>,
+    ) {
+        let mut tick = tokio::time::interval(Duration::from_millis(100));
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        loop {
+            tokio::select! {
+                ev = events.recv() => match ev {
+                    Some(ev) => self.handle(ev),
+                    None => break,
+                },
+                _ = tick.tick() => self.on_tick(Instant::now()),
+                r = shutdown.changed() => {
+                    if r.is_err() || *shutdown.borrow() {
+                        break;
+                    }
+                }
+            }
+            self.reap();
+        }
+        let sids: Vec<Sid> = self.sessions.keys().copied().collect();
+        for sid in sids {
+            self.send(sid, "\n**** The server is shutting down. ****\n\n");
+            self.close(sid);
+        }
+        self.reap();
+    }
+
+    /// Handle one socket event.
+    pub fn handle(&mut self, ev: Event) {
+        match ev {
+            Event::Open { sid, tx, peer } => {
+                self.sessions.insert(sid, Session::new(sid, tx, peer));
+                self.send_banner(sid);
+            }
+            Event::Line { sid, line } => self.on_line(sid, &line),
+            Event::Timeseal { sid } => {
+                if let Some(s) = self.sessions.get_mut(&sid) {
+                    s.timeseal = true;
+                    tracing::debug!(sid, "timeseal client");
+                }
+            }
+            Event::Closed { sid } => {
+                if self.sessions.contains_key(&sid) {
+                    self.remove_session(sid, false);
+                }
+            }
+        }
+    }
+
+    fn on_line(&mut self, sid: Sid, line: &str) {
+        let Some(s) = self.sessions.get_mut(&sid) else {
+            return;
+        };
+        if s.closing {
+            return;
+        }
+        s.last_input = Instant::now();
+        match s.login.clone() {
+            LoginState::Online => self.on_command(sid, line),
+            state => self.on_login_line(sid, state, line),
+        }
+    }
+
+    /// Timers: automatic flagging, login and idle time-outs.
+    pub fn on_tick(&mut self, now: Instant) {
+        if self.cfg.auto_flag {
+            self.check_flags(now);
+        }
+        let login_timeout = self.cfg.login_timeout;
+        let idle = self.cfg.idle_timeout;
+        let mut expired = Vec::new();
+        for s in self.sessions.values() {
+            if s.closing {
+                continue;
+            }
+            if s.login != LoginState::Online {
+                if now.saturating_duration_since(s.connected) > login_timeout {
+                    expired.push((s.id, "\n**** LOGIN TIMEOUT ****\n\n".to_string()));
+                }
+            } else if let Some(idle) = idle {
+                if s.game.is_none() && now.saturating_duration_since(s.last_input) > idle {
+                    let mins = idle.as_secs() / 60;
+                    expired.push((
+                        s.id,
+                        format!("\n**** Auto-logout because you were idle more than {mins} minutes. ****\n\n"),
+                    ));
+                }
+            }
+        }
+        for (sid, msg) in expired {
+            self.send(sid, &msg);
+            self.close(sid);
+        }
+    }
+
+    /// Tear down every session marked dead (repeats while teardown marks more).
+    pub fn reap(&mut self) {
+        while let Some(sid) = self.dead.pop() {
+            if self.sessions.contains_key(&sid) {
+                self.remove_session(sid, false);
+            }
+        }
+    }
+}
