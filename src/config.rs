@@ -10,9 +10,11 @@
 //! checks it.
 
 mod sections;
+mod strength;
 mod validate;
 
 pub use sections::*;
+pub use strength::{RatingRule, StrengthSection, ELO_RANGE};
 pub use validate::Problem;
 
 use std::fmt;

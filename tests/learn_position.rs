@@ -79,6 +79,7 @@ impl BotEngine {
             history,
             limits: Limits::depth(depth),
             draw_score: 0,
+            strength: None,
             new_game,
         })));
         loop {

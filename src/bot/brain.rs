@@ -78,6 +78,7 @@ fn run(
                     engine.new_game();
                 }
                 engine.set_draw_score(spec.draw_score);
+                engine.set_strength(spec.strength);
                 let id = spec.id;
                 let info_tx = inputs.clone();
                 let on_info = Box::new(move |info: &SearchInfo| {
@@ -150,6 +151,7 @@ mod tests {
             history: Vec::new(),
             limits: Limits::depth(3),
             draw_score: 0,
+            strength: None,
             new_game: true,
         })));
         let mut infos = 0;
@@ -172,6 +174,7 @@ mod tests {
                 ..Limits::default()
             },
             draw_score: 0,
+            strength: None,
             new_game: false,
         })));
         std::thread::sleep(Duration::from_millis(50));

@@ -240,6 +240,8 @@ pub struct SearchSpec {
     pub limits: Limits,
     /// Value of a draw for the side wily plays (centipawns).
     pub draw_score: i32,
+    /// Strength limit (Elo) for this search; `None`: full strength.
+    pub strength: Option<u32>,
     /// A new game: clear the hash table first.
     pub new_game: bool,
 }

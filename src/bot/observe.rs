@@ -59,6 +59,7 @@ impl Session {
             history: Vec::new(),
             limits,
             draw_score: 0,
+            strength: None,
             new_game: false,
         })));
     }

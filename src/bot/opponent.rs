@@ -1,7 +1,7 @@
 //! The per-opponent settings: resign threshold, book width, draw score and talk flags,
 //! from the opponent's class (lists, then server titles) and `[opponents]`.
 
-use crate::config::OpponentsSection;
+use crate::config::{OpponentsSection, StrengthSection};
 use crate::lists::{Category, OpponentClass};
 
 /// How wily treats one opponent for a whole game.
@@ -16,6 +16,9 @@ pub struct OpponentProfile {
     pub book_width: u32,
     /// Value of a draw for wily, centipawns from wily's side.
     pub draw_score: i32,
+    /// Strength limit (Elo) from `[strength]`; `None`: full strength. Set by
+    /// [`OpponentProfile::with_strength`].
+    pub strength: Option<u32>,
 }
 
 impl OpponentProfile {
@@ -45,13 +48,22 @@ impl OpponentProfile {
             resign_moves: s.resign_moves.max(1),
             book_width,
             draw_score,
+            strength: None,
+        }
+    }
+
+    /// The profile with the strength `[strength]` gives an opponent of this rating.
+    pub fn with_strength(self, s: &StrengthSection, rating: Option<u32>) -> OpponentProfile {
+        OpponentProfile {
+            strength: s.elo_for(&self.class, rating),
+            ..self
         }
     }
 
     /// A one-line description for logs and `status`.
     pub fn describe(&self) -> String {
         format!(
-            "{}{}{}: resign {}, book width {}, draw score {}",
+            "{}{}{}: resign {}, book width {}, draw score {}, strength {}",
             self.class.category,
             if self.class.special { " (special)" } else { "" },
             if self.class.autokibitz {
@@ -64,7 +76,9 @@ impl OpponentProfile {
                 c as f64 / 100.0
             )),
             self.book_width,
-            self.draw_score
+            self.draw_score,
+            self.strength
+                .map_or("full".to_string(), |e| format!("{e} Elo"))
         )
     }
 }

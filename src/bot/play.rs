@@ -162,7 +162,9 @@ impl Session {
             .copied()
             .unwrap_or_default();
         let class = self.lists.classify(opponent, titles);
-        let profile = OpponentProfile::new(class, &self.cfg.opponents);
+        let rating = self.ratings.get(&opponent.to_ascii_lowercase()).copied();
+        let profile = OpponentProfile::new(class, &self.cfg.opponents)
+            .with_strength(&self.cfg.strength, rating);
         tracing::info!("opponent {opponent}: {}", profile.describe());
         let policy = GamePolicy::new(profile, &self.cfg.opponents);
         let t = &self.cfg.talk;
@@ -333,6 +335,7 @@ impl Session {
             history: g.history().to_vec(),
             limits,
             draw_score: g.policy.profile().draw_score,
+            strength: g.policy.profile().strength,
             new_game: std::mem::take(&mut self.new_game_flag),
         };
         self.start(spec, Purpose::Think { game: u.game }, u.received, out);
@@ -365,6 +368,7 @@ impl Session {
             history,
             limits,
             draw_score: g.policy.profile().draw_score,
+            strength: g.policy.profile().strength,
             new_game: std::mem::take(&mut self.new_game_flag),
         };
         self.start(

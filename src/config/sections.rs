@@ -33,6 +33,8 @@ pub struct Config {
     pub paths: PathsSection,
     /// Per-opponent thresholds (resign, draw score, book width).
     pub opponents: OpponentsSection,
+    /// Strength limiting per opponent list and rating.
+    pub strength: super::strength::StrengthSection,
     /// Logging.
     pub log: LogSection,
 }

@@ -248,6 +248,10 @@ pub(super) fn check(cfg: &Config) -> Vec<Problem> {
     c.range("opponents.draw_offer_margin", op.draw_offer_margin, 0, 500);
     c.range("opponents.draw_offer_moves", op.draw_offer_moves, 1, 100);
 
+    for (key, message) in cfg.strength.problems() {
+        c.bad(key, message);
+    }
+
     let lv = cfg.log.level.trim();
     if lv.is_empty() {
         c.bad(

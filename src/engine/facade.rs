@@ -12,6 +12,7 @@ use super::learned::{LearnedPosition, LearnedTable};
 use super::limits::{EngineOptions, SearchRequest};
 use super::search::LmrTable;
 use super::shared::{lock, Shared};
+use super::skill::{self, Lines, SkillParams};
 use super::tablebase::{self, Tablebases, TbConfig};
 use super::threads::{run_search, SearchSetup, Worker};
 use super::time::TimeManager;
@@ -40,6 +41,12 @@ pub struct Engine {
     last: Option<Arc<Shared>>,
     /// Syzygy tablebases and their probe settings.
     tb: TbConfig,
+    /// Strength limiting (`None`: full strength).
+    skill: Option<SkillParams>,
+    /// Seed of a limited strength's move draws.
+    skill_seed: u64,
+    /// Games started (`new_game`), so a skill level's draws differ from game to game.
+    games: u64,
 }
 
 /// Stops or releases a running search from anywhere (cheap to clone, `Send`).
@@ -139,7 +146,27 @@ impl Engine {
             current: None,
             last: None,
             tb: TbConfig::default(),
+            skill: None,
+            skill_seed: 0,
+            games: 0,
         }
+    }
+
+    /// Limits the strength to about `elo` (clamped to [`skill::ELO_MIN`]..=
+    /// [`skill::ELO_MAX`]), or plays at full strength with `None`.
+    pub fn set_strength(&mut self, elo: Option<u32>) {
+        self.skill = elo.map(SkillParams::for_elo);
+    }
+
+    /// The limited strength's level, if any.
+    pub fn strength(&self) -> Option<u32> {
+        self.skill.map(|s| s.elo)
+    }
+
+    /// Seed of a limited strength's move draws: the same seed, game number (games started
+    /// by [`Engine::new_game`]) and position give the same move.
+    pub fn set_strength_seed(&mut self, seed: u64) {
+        self.skill_seed = seed;
     }
 
     pub fn options(&self) -> &EngineOptions {
@@ -266,6 +293,7 @@ impl Engine {
     /// Forgets everything learnt during the last game (hash table, histories).
     pub fn new_game(&mut self) {
         self.stop();
+        self.games = self.games.wrapping_add(1);
         self.tt.clear();
         for w in lock(&self.pool).iter_mut() {
             w.hist.clear();
@@ -297,6 +325,29 @@ impl Engine {
     pub fn start(&mut self, request: SearchRequest, on_info: InfoCallback) -> SearchHandle {
         let start = Instant::now();
         self.stop();
+        let mut request = request;
+        let mut on_info = on_info;
+        let mut options = self.options.clone();
+        // Strength limiting: tighter limits, more lines, a draw among them at the end.
+        let mut skill = None;
+        if let Some(p) = self.skill {
+            p.restrict(&mut request.limits);
+            options.multipv = options.multipv.max(p.lines);
+            let roots = if request.searchmoves.is_empty() {
+                legal_count(&request.board)
+            } else {
+                request.searchmoves.len()
+            };
+            let lines = Arc::new(Mutex::new(Lines::new(options.multipv.min(roots))));
+            let seen = Arc::clone(&lines);
+            let mut inner = on_info;
+            on_info = Box::new(move |info| {
+                lock(&seen).observe(info);
+                inner(info);
+            });
+            let rng = skill::rng_for(self.skill_seed, &request.board, self.games);
+            skill = Some((p.temperature, lines, rng));
+        }
         let tm = if request.limits.infinite {
             TimeManager::unlimited(start)
         } else {
@@ -329,7 +380,6 @@ impl Engine {
         let tt = Arc::clone(&self.tt);
         let learned = Arc::clone(&self.learned);
         let lmr = Arc::clone(&self.lmr);
-        let options = self.options.clone();
         let tb = self.tb.clone();
         let sh = Arc::clone(&shared);
         let job = move || {
@@ -345,6 +395,12 @@ impl Engine {
                     tb: &tb,
                 };
                 run_search(&mut workers[..], &setup, on_info)
+            };
+            let result = match skill {
+                Some((temperature, lines, mut rng)) => {
+                    skill::choose(result, &lock(&lines), &request.board, temperature, &mut rng)
+                }
+                None => result,
             };
             sh.mark_done();
             result
@@ -400,6 +456,16 @@ impl Engine {
         };
         self.search(req, Box::new(|_| {})).best
     }
+}
+
+/// Number of legal moves of `board`.
+fn legal_count(board: &cozy_chess::Board) -> usize {
+    let mut n = 0;
+    board.generate_moves(|moves| {
+        n += moves.len();
+        false
+    });
+    n
 }
 
 impl Drop for Engine {

@@ -20,6 +20,7 @@ mod root;
 pub mod search;
 pub mod see;
 pub mod shared;
+pub mod skill;
 pub mod tablebase;
 mod tablemem;
 mod tbsearch;

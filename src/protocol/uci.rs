@@ -1,15 +1,20 @@
 //! The UCI protocol: `uci`, `isready`, `ucinewgame`, `position`, `go` (clock, depth, nodes,
 //! movetime, mate, infinite, ponder, searchmoves, and `go perft N`), `stop`, `ponderhit`,
-//! `setoption` (Hash, Pawn Hash, Threads, Ponder, MultiPV, Move Overhead, Clear Hash, UCI_Chess960,
-//! Contempt, SyzygyPath, SyzygyProbeDepth, Syzygy50MoveRule) and `quit`. The search runs in the background, so input is read while it
-//! thinks and `stop` is answered at once; `bestmove` is printed by a waiter thread.
+//! `setoption` (Hash, Pawn Hash, Threads, Ponder, MultiPV, Move Overhead, Clear Hash,
+//! UCI_Chess960, Contempt, SyzygyPath, SyzygyProbeDepth, Syzygy50MoveRule,
+//! UCI_LimitStrength, UCI_Elo) and `quit`. The search runs in the background, so input is
+//! read while it thinks and `stop` is answered at once; `bestmove` is printed by a waiter thread.
 
 use crate::chess::perft;
 use crate::chess::{move_from_uci, move_to_uci, parse_fen};
+use crate::engine::skill::{ELO_MAX, ELO_MIN};
 use crate::engine::{
     Bound, Engine, EngineOptions, Limits, SearchControl, SearchInfo, SearchRequest,
 };
 use cozy_chess::{Board, Move};
+
+/// `UCI_Elo` until set.
+const ELO_DEFAULT: u32 = 1500;
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -95,6 +100,9 @@ struct Uci {
     history: Vec<u64>,
     chess960: bool,
     running: Option<Running>,
+    /// `UCI_LimitStrength` and `UCI_Elo`.
+    limit_strength: bool,
+    elo: u32,
 }
 
 /// Formats one `info` line (PV in UCI notation from `root`).
@@ -237,6 +245,8 @@ impl Uci {
             board: Board::default(),
             history: Vec::new(),
             chess960: false,
+            limit_strength: false,
+            elo: ELO_DEFAULT,
             running: None,
         }
     }
@@ -311,6 +321,11 @@ impl Uci {
                 self.say(&format!(
                     "option name Syzygy50MoveRule type check default {}",
                     self.engine.syzygy_50_move_rule()
+                ));
+                self.say("option name UCI_LimitStrength type check default false");
+                self.say(&format!(
+                    "option name UCI_Elo type spin default {} min {ELO_MIN} max {ELO_MAX}",
+                    self.elo
                 ));
                 self.say("uciok");
             }
@@ -412,6 +427,16 @@ impl Uci {
             }
             ("syzygyprobedepth", Ok(v)) => self.engine.set_syzygy_probe_depth(v as i32),
             ("syzygy50moverule", _) => self.engine.set_syzygy_50_move_rule(flag),
+            ("uci_limitstrength", _) => {
+                self.limit_strength = flag;
+                self.engine.set_strength(flag.then_some(self.elo));
+            }
+            ("uci_elo", Ok(v)) => {
+                self.elo = v.clamp(i64::from(ELO_MIN), i64::from(ELO_MAX)) as u32;
+                if self.limit_strength {
+                    self.engine.set_strength(Some(self.elo));
+                }
+            }
             ("ponder", _) => {}
             ("uci_chess960", _) => self.chess960 = flag,
             _ => self.say(&format!(

@@ -1,8 +1,10 @@
 //! Console commands that change settings: time controls and clocks, search limits, hash
-//! sizes and threads, pondering, draw/resign behaviour, talk levels, evaluation knobs.
+//! sizes and threads, pondering, draw/resign behaviour, talk levels, evaluation knobs,
+//! strength limiting (`elo N|off`, `skill N|off` with level N of 1 to 10 = Elo 600 + 200 N).
 
 use super::settings::{fmt_bytes, parse_size};
 use super::state::{CmdResult, Console, Flow};
+use crate::engine::skill::{ELO_MAX, ELO_MIN};
 use crate::protocol::timecontrol::{
     fmt_clock, fmt_secs, parse_level, parse_minutes, parse_seconds, parse_time_form, Clocks, Timing,
 };
@@ -353,4 +355,70 @@ pub fn clock(c: &mut Console, args: &[&str]) -> CmdResult {
     );
     c.say(&line);
     Ok(Flow::Continue)
+}
+
+/// Highest `skill` level (it plays like `elo 2600`).
+const SKILL_MAX: u32 = 10;
+
+fn show_strength(c: &mut Console) -> CmdResult {
+    let line = match c.runner.engine.strength() {
+        Some(elo) => format!("strength limited to about {elo} Elo"),
+        None => "full strength (elo off)".to_string(),
+    };
+    c.note(&line);
+    Ok(Flow::Continue)
+}
+
+fn set_strength(c: &mut Console, elo: Option<u32>) -> CmdResult {
+    c.stop_pondering();
+    c.runner.engine.set_strength(elo);
+    show_strength(c)
+}
+
+/// The argument is "off" (or 0): full strength.
+fn is_off(a: &str) -> bool {
+    a.eq_ignore_ascii_case("off") || a == "0"
+}
+
+/// `elo [N|off]`.
+pub fn elo(c: &mut Console, args: &[&str]) -> CmdResult {
+    match args {
+        [] => show_strength(c),
+        [a] if is_off(a) => set_strength(c, None),
+        [a] => match a.parse::<u32>() {
+            Ok(n) if (ELO_MIN..=ELO_MAX).contains(&n) => set_strength(c, Some(n)),
+            _ => Err(format!("elo: '{a}' is not {ELO_MIN} to {ELO_MAX} or off")),
+        },
+        _ => Err(format!("usage: elo N|off (N {ELO_MIN} to {ELO_MAX})")),
+    }
+}
+
+/// `skill [N|off]`.
+pub fn skill(c: &mut Console, args: &[&str]) -> CmdResult {
+    match args {
+        [] => show_strength(c),
+        [a] if is_off(a) => set_strength(c, None),
+        [a] => match a.parse::<u32>() {
+            Ok(n) if (1..=SKILL_MAX).contains(&n) => set_strength(c, Some(skill_elo(n))),
+            _ => Err(format!("skill: '{a}' is not 1 to {SKILL_MAX} or off")),
+        },
+        _ => Err(format!("usage: skill N|off (N 1 to {SKILL_MAX})")),
+    }
+}
+
+/// The Elo of `skill` level `n`.
+pub fn skill_elo(n: u32) -> u32 {
+    (600 + 200 * n).clamp(ELO_MIN, ELO_MAX)
+}
+
+#[cfg(test)]
+mod skill_tests {
+    use super::*;
+
+    #[test]
+    fn skill_levels_cover_the_elo_range() {
+        assert_eq!(skill_elo(1), ELO_MIN);
+        assert_eq!(skill_elo(SKILL_MAX), ELO_MAX);
+        assert!((1..SKILL_MAX).all(|n| skill_elo(n) < skill_elo(n + 1)));
+    }
 }

@@ -13,6 +13,8 @@ pub const OPT_NOISE: &str = "Noise (nodes)";
 pub const OPT_CLEAR: &str = "Clear Hash";
 pub const OPT_SYZYGY_DEPTH: &str = "Syzygy probe depth";
 pub const OPT_SYZYGY_50: &str = "Syzygy 50-move rule";
+/// Strength limiting: 0 is full strength, else the Elo of the level (800 to 2600).
+pub const OPT_ELO: &str = "Strength (Elo, 0 off)";
 
 /// Current values shown as option defaults.
 pub struct OptionValues {
@@ -26,6 +28,8 @@ pub struct OptionValues {
     pub noise: u64,
     pub syzygy_depth: i32,
     pub syzygy_50: bool,
+    /// Limited strength's Elo (0: full strength).
+    pub elo: u32,
 }
 
 /// Every line sent in answer to `protover 2`, ending with `feature done=1`.
@@ -50,6 +54,11 @@ pub fn feature_lines(v: &OptionValues) -> Vec<String> {
         format!("{OPT_NOISE} -spin {} 0 1000000000", v.noise),
         format!("{OPT_SYZYGY_DEPTH} -spin {} 1 100", v.syzygy_depth),
         format!("{OPT_SYZYGY_50} -check {}", u8::from(v.syzygy_50)),
+        format!(
+            "{OPT_ELO} -spin {} 0 {}",
+            v.elo,
+            crate::engine::skill::ELO_MAX
+        ),
         format!("{OPT_CLEAR} -button"),
     ];
     for o in opts {
@@ -76,6 +85,7 @@ mod tests {
             noise: 0,
             syzygy_depth: 1,
             syzygy_50: true,
+            elo: 0,
         };
         let all = feature_lines(&v).join("\n");
         for f in [
@@ -100,6 +110,7 @@ mod tests {
             "Hash (MB) -spin 64",
             "egt=\"syzygy\"",
             "Syzygy probe depth -spin 1",
+            "Strength (Elo, 0 off) -spin 0 0 2600",
         ] {
             assert!(all.contains(f), "{f} missing");
         }

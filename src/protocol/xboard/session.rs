@@ -8,6 +8,7 @@
 use super::command::{parse, XbCommand};
 use super::features::{self, OptionValues};
 use crate::chess::fen::{parse_fen, to_fen};
+use crate::engine::skill::ELO_MAX;
 use crate::protocol::edit::{EditStep, Editor};
 use crate::protocol::game::{Outcome, Score};
 use crate::protocol::input::InputEvent;
@@ -42,6 +43,7 @@ impl Session {
             noise: self.cfg.noise,
             syzygy_depth: self.runner.engine.syzygy_probe_depth(),
             syzygy_50: self.runner.engine.syzygy_50_move_rule(),
+            elo: self.runner.engine.strength().unwrap_or(0),
         }
     }
 
@@ -431,6 +433,13 @@ impl Session {
             },
             features::OPT_NOISE => match int {
                 Some(v) if v >= 0 => self.cfg.noise = v as u64,
+                _ => bad(self),
+            },
+            features::OPT_ELO => match int {
+                Some(0) => self.runner.engine.set_strength(None),
+                Some(v) if (1..=i64::from(ELO_MAX)).contains(&v) => {
+                    self.runner.engine.set_strength(Some(v as u32))
+                }
                 _ => bad(self),
             },
             features::OPT_CLEAR => {
