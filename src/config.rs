@@ -7,9 +7,11 @@
 //! Nothing here panics on a bad file: every problem comes back as a [`ConfigError`].
 
 mod sections;
+mod service;
 mod validate;
 
 pub use sections::*;
+pub use service::{ServiceSection, WebSection};
 pub use validate::Problem;
 
 use std::fmt;

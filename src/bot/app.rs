@@ -5,6 +5,7 @@ use super::driver::{run, Commentary, RunOptions, RunReport};
 use super::hooks::{BookSource, LearnSink};
 use super::local;
 use super::logging;
+use super::service;
 use crate::config::{Config, ConfigError};
 use crate::ics::{Dialect, Login, Password};
 use crate::link::{ConnectConfig, KeepAlive};
@@ -12,7 +13,6 @@ use crate::lists::OpponentLists;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::watch;
 
 /// The `wily ics` command line.
 #[derive(Debug, Clone, Default)]
@@ -84,46 +84,6 @@ fn hooks(cfg: &Config) -> (Box<dyn BookSource>, Box<dyn LearnSink>) {
     (Box::new(book), Box::new(learn))
 }
 
-/// Counts SIGTERM/SIGINT into a watch channel (1: finish the game, 2: leave now).
-fn signals() -> watch::Receiver<u32> {
-    let (tx, rx) = watch::channel(0u32);
-    tokio::spawn(async move {
-        #[cfg(unix)]
-        {
-            use tokio::signal::unix::{signal, SignalKind};
-            let (Ok(mut term), Ok(mut int)) = (
-                signal(SignalKind::terminate()),
-                signal(SignalKind::interrupt()),
-            ) else {
-                tracing::warn!("cannot install signal handlers");
-                return;
-            };
-            loop {
-                tokio::select! {
-                    _ = term.recv() => {}
-                    _ = int.recv() => {}
-                }
-                let n = *tx.borrow() + 1;
-                tracing::info!("shutdown signal {n}");
-                if tx.send(n).is_err() {
-                    return;
-                }
-            }
-        }
-        #[cfg(not(unix))]
-        loop {
-            if tokio::signal::ctrl_c().await.is_err() {
-                return;
-            }
-            let n = *tx.borrow() + 1;
-            if tx.send(n).is_err() {
-                return;
-            }
-        }
-    });
-    rx
-}
-
 fn summary(r: &RunReport) -> String {
     let t = r.totals;
     let mut s = format!(
@@ -164,8 +124,15 @@ pub fn ics_cli(args: IcsArgs) -> Result<(), String> {
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
+    let config_path = args.config.clone();
+    let reload_local = local;
     rt.block_on(async move {
-        let shutdown = signals();
+        let sig = service::signals();
+        let shutdown = sig.shutdown;
+        let reload = service::reloads(sig.hangup, move || {
+            let c = load_config(config_path.as_deref()).map_err(|e| e.to_string())?;
+            Ok(if reload_local { local::local_settings(&c) } else { c })
+        });
         let (book, learn) = hooks(&cfg);
         let commentary: Option<Commentary> = commentary_on.then(|| {
             Arc::new(|line: &str| println!("{line}")) as Commentary
@@ -192,6 +159,7 @@ pub fn ics_cli(args: IcsArgs) -> Result<(), String> {
                 max_games: cfg.local.games,
                 commentary: commentary.clone(),
                 shutdown: Some(shutdown),
+                reload: Some(reload),
                 ..RunOptions::new(connect)
             };
             let report = run(world.config.clone(), opts).await.map_err(|e| e.to_string())?;
@@ -209,6 +177,7 @@ pub fn ics_cli(args: IcsArgs) -> Result<(), String> {
                 max_games: args.games.unwrap_or(0),
                 commentary,
                 shutdown: Some(shutdown),
+                reload: Some(reload),
                 ..RunOptions::new(connect)
             };
             let report = run(cfg, opts).await.map_err(|e| e.to_string())?;

@@ -21,6 +21,7 @@ pub mod policy;
 pub mod reconnect;
 pub mod record;
 pub mod seeking;
+pub mod service;
 pub mod session;
 pub mod state;
 pub mod talk;

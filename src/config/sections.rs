@@ -35,6 +35,10 @@ pub struct Config {
     pub opponents: OpponentsSection,
     /// Logging.
     pub log: LogSection,
+    /// Running as a service (SIGTERM handling).
+    pub service: super::service::ServiceSection,
+    /// The live web dashboard.
+    pub web: super::service::WebSection,
 }
 
 /// A password that never shows in `Debug` output or logs.

@@ -126,6 +126,20 @@ pub(super) fn check(cfg: &Config) -> Vec<Problem> {
         check_ad(&mut c, i, ad);
     }
 
+    c.range(
+        "service.shutdown_limit_secs",
+        cfg.service.shutdown_limit_secs,
+        0,
+        86_400,
+    );
+    if cfg.web.bind.parse::<std::net::IpAddr>().is_err() {
+        c.bad(
+            "web.bind",
+            format!("{:?} is not an IP address", cfg.web.bind),
+        );
+    }
+    c.range("web.recent_games", cfg.web.recent_games, 1, 1000);
+
     let a = &cfg.accept;
     c.range("accept.max_base", a.max_base, 0, 600);
     c.range("accept.max_increment", a.max_increment, 0, 600);
