@@ -29,3 +29,4 @@ pub mod protocol;
 mod scratch;
 pub mod server;
 pub mod tools;
+pub mod web;

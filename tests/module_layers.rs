@@ -35,6 +35,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "server",
         ],
     ),
+    ("web", &["bot", "config", "learn"]),
     (
         "protocol",
         &["chess", "engine", "book", "learn", "lists", "datadir"],

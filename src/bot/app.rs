@@ -6,6 +6,7 @@ use super::hooks::{BookSource, LearnSink};
 use super::local;
 use super::logging;
 use super::service;
+use super::status::BotStatus;
 use crate::config::{Config, ConfigError};
 use crate::ics::{Dialect, Login, Password};
 use crate::link::{ConnectConfig, KeepAlive};
@@ -13,9 +14,16 @@ use crate::lists::OpponentLists;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
+use tokio::sync::watch;
+
+/// Starts a reader of the bot's published status (the web dashboard, wired in by
+/// `main.rs` so that the bot never depends on it) when `[web] enabled`; inside the
+/// runtime. What it returns is kept alive until the bot stops.
+pub type Dashboard =
+    Arc<dyn Fn(&Config, watch::Receiver<BotStatus>) -> Result<Box<dyn Send>, String> + Send + Sync>;
 
 /// The `wily ics` command line.
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub struct IcsArgs {
     /// Settings file (default `config.toml` when it exists, else built-in defaults).
     pub config: Option<PathBuf>,
@@ -27,6 +35,8 @@ pub struct IcsArgs {
     pub wire_debug: bool,
     /// No running commentary on stdout.
     pub quiet: bool,
+    /// The dashboard to start when `[web] enabled = true`.
+    pub dashboard: Option<Dashboard>,
 }
 
 /// Loads the settings the way `wily ics` does.
@@ -134,6 +144,17 @@ pub fn ics_cli(args: IcsArgs) -> Result<(), String> {
             Ok(if reload_local { local::local_settings(&c) } else { c })
         });
         let (book, learn) = hooks(&cfg);
+        let (status_tx, _dashboard) = match (&args.dashboard, cfg.web.enabled) {
+            (Some(start), true) => {
+                let (tx, rx) = watch::channel(BotStatus::default());
+                (Some(tx), Some(start(&cfg, rx)?))
+            }
+            (None, true) => {
+                tracing::warn!("[web] enabled, but this build has no dashboard");
+                (None, None)
+            }
+            _ => (None, None),
+        };
         let commentary: Option<Commentary> = commentary_on.then(|| {
             Arc::new(|line: &str| println!("{line}")) as Commentary
         });
@@ -160,6 +181,7 @@ pub fn ics_cli(args: IcsArgs) -> Result<(), String> {
                 commentary: commentary.clone(),
                 shutdown: Some(shutdown),
                 reload: Some(reload),
+                status: status_tx.clone(),
                 ..RunOptions::new(connect)
             };
             let report = run(world.config.clone(), opts).await.map_err(|e| e.to_string())?;
@@ -178,6 +200,7 @@ pub fn ics_cli(args: IcsArgs) -> Result<(), String> {
                 commentary,
                 shutdown: Some(shutdown),
                 reload: Some(reload),
+                status: status_tx.clone(),
                 ..RunOptions::new(connect)
             };
             let report = run(cfg, opts).await.map_err(|e| e.to_string())?;

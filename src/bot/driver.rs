@@ -10,6 +10,7 @@ use super::input::{Action, Input, MoveSource, ServerEvent};
 use super::reconnect::Backoff;
 use super::record::{archive_path, GameLog};
 use super::service::Reload;
+use super::status::{BotStatus, ConnectionEvent, MAX_EVENTS};
 use super::translate::translate;
 use crate::bot::session::{Session, Totals};
 use crate::config::Config;
@@ -39,6 +40,8 @@ pub struct RunOptions {
     pub shutdown: Option<watch::Receiver<u32>>,
     /// New settings and lists to take while running (SIGHUP).
     pub reload: Option<mpsc::UnboundedReceiver<Reload>>,
+    /// Where to publish the read-only status (the web dashboard reads it).
+    pub status: Option<watch::Sender<BotStatus>>,
     pub tick: Duration,
 }
 
@@ -53,6 +56,7 @@ impl RunOptions {
             commentary: None,
             shutdown: None,
             reload: None,
+            status: None,
             tick: Duration::from_millis(100),
         }
     }
@@ -155,6 +159,7 @@ struct Driver {
     reload: Option<mpsc::UnboundedReceiver<Reload>>,
     /// After a first shutdown request during a game: when to leave it anyway.
     leave_at: Option<Instant>,
+    status: Option<watch::Sender<BotStatus>>,
 }
 
 /// Runs the bot until it quits (operator `quit`, shutdown signal, `max_games`), or the
@@ -183,7 +188,11 @@ pub async fn run(cfg: Config, opts: RunOptions) -> Result<RunReport, BotError> {
         cfg: cfg.clone(),
         reload: opts.reload,
         leave_at: None,
+        status: opts.status,
     };
+    if let Some(tx) = &d.status {
+        tx.send_modify(|st| st.started_unix = chrono::Utc::now().timestamp());
+    }
     if !cfg.engine.syzygy_path.trim().is_empty() {
         d.brain
             .send(BrainCmd::Syzygy(cfg.engine.syzygy_path.clone()));
@@ -221,7 +230,9 @@ pub async fn run(cfg: Config, opts: RunOptions) -> Result<RunReport, BotError> {
                     d.report.reconnects += 1;
                 }
                 let since = Instant::now();
+                d.connection_event("connected");
                 let outcome = d.drive(&conn, events, &mut ticker, &mut shutdown).await;
+                d.connection_event("disconnected");
                 backoff.connection_ended(since.elapsed());
                 if let Outcome::Quit = outcome {
                     conn.close();
@@ -261,6 +272,37 @@ impl Driver {
             }
             _ => Input::Tick,
         }
+    }
+
+    /// Refreshes the published status (readers wake only when it changed).
+    fn publish(&mut self) {
+        if let Some(tx) = &self.status {
+            let mut st = tx.borrow().clone();
+            self.session.fill_status(&mut st);
+            tx.send_if_modified(|cur| {
+                let changed = *cur != st;
+                if changed {
+                    *cur = st;
+                }
+                changed
+            });
+        }
+    }
+
+    fn connection_event(&mut self, what: &str) {
+        if let Some(tx) = &self.status {
+            tx.send_modify(|st| {
+                st.connections.push(ConnectionEvent {
+                    unix: chrono::Utc::now().timestamp(),
+                    what: what.to_string(),
+                });
+                let n = st.connections.len();
+                if n > MAX_EVENTS {
+                    st.connections.drain(..n - MAX_EVENTS);
+                }
+            });
+        }
+        self.publish();
     }
 
     fn apply_reload(&mut self, r: Reload) {
@@ -346,7 +388,9 @@ impl Driver {
                 }
             };
             let actions = self.session.handle(input, Instant::now());
-            if self.execute(conn, actions) {
+            let quit = self.execute(conn, actions);
+            self.publish();
+            if quit {
                 return Outcome::Quit;
             }
             if disconnected {

@@ -24,6 +24,7 @@ pub mod seeking;
 pub mod service;
 pub mod session;
 pub mod state;
+pub mod status;
 pub mod talk;
 pub mod translate;
 pub mod watchlist;
