@@ -6,6 +6,7 @@
 //! (`deny_unknown_fields`), so a typo is an error at start-up, never a silent default.
 //! Nothing here panics on a bad file: every problem comes back as a [`ConfigError`].
 
+mod accounts;
 mod sections;
 mod service;
 mod validate;
@@ -74,6 +75,9 @@ impl Config {
             .map(Path::to_path_buf)
             .unwrap_or_else(|| PathBuf::from("."));
         cfg.paths.resolve(&base);
+        for a in &mut cfg.accounts {
+            a.resolve(&base);
+        }
         Ok(cfg)
     }
 

@@ -189,6 +189,9 @@ pub fn ics_cli(args: IcsArgs) -> Result<(), String> {
             world.server.shutdown().await;
             println!("{}", summary(&report));
             Ok(())
+        } else if !cfg.accounts.is_empty() {
+            drop((book, learn, lists, reload));
+            run_accounts(&cfg, args.games.unwrap_or(0), shutdown).await
         } else {
             let mut connect = remote_connect(&cfg)?;
             connect.wire_log = wire_log(&cfg);
@@ -208,4 +211,71 @@ pub fn ics_cli(args: IcsArgs) -> Result<(), String> {
             Ok(())
         }
     })
+}
+
+/// `[[accounts]]`: one bot per account, each in its own task with its own connection,
+/// engine (the account's threads and hash) and lists, all writing to the one learning
+/// store (SQLite in WAL mode with a busy timeout: one writer at a time, no lost game).
+/// An account that cannot log in or loses its connection touches no other.
+async fn run_accounts(
+    cfg: &Config,
+    max_games: u32,
+    shutdown: watch::Receiver<u32>,
+) -> Result<(), String> {
+    let mut tasks = Vec::new();
+    for a in &cfg.accounts {
+        let acfg = a.apply(cfg);
+        let mut connect = match remote_connect(&acfg) {
+            Ok(c) => c,
+            Err(e) => {
+                tracing::error!("account {}: {e}", a.handle);
+                continue;
+            }
+        };
+        connect.wire_log = acfg
+            .log
+            .wire_debug
+            .then(|| acfg.paths.logs.join(format!("wire-{}.log", a.handle)));
+        let (book, learn) = hooks(&acfg);
+        let (lists, warnings) = OpponentLists::load(&acfg.paths.lists);
+        for w in &warnings {
+            tracing::warn!("account {}: {w}", a.handle);
+        }
+        let opts = RunOptions {
+            lists,
+            book,
+            learn,
+            max_games,
+            shutdown: Some(shutdown.clone()),
+            ..RunOptions::new(connect)
+        };
+        tracing::info!(
+            "account {} on {}:{} ({} threads, {} MiB hash)",
+            a.handle,
+            acfg.server.host,
+            acfg.server.port,
+            acfg.engine.threads,
+            acfg.engine.hash_mb
+        );
+        tasks.push((a.handle.clone(), tokio::spawn(run(acfg, opts))));
+    }
+    let mut failed = 0;
+    for (handle, t) in tasks {
+        match t.await {
+            Ok(Ok(r)) => eprintln!("{handle}: {}", summary(&r)),
+            Ok(Err(e)) => {
+                failed += 1;
+                eprintln!("{handle}: {e}");
+            }
+            Err(e) => {
+                failed += 1;
+                eprintln!("{handle}: stopped: {e}");
+            }
+        }
+    }
+    if failed == cfg.accounts.len() {
+        Err("no account could run".into())
+    } else {
+        Ok(())
+    }
 }

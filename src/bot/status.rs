@@ -7,7 +7,7 @@
 
 use crate::bot::state::Session;
 use crate::bot::talk::{pv_text, white_score};
-use cozy_chess::{Color, Piece, Square};
+use cozy_chess::{Color, Square};
 use serde::Serialize;
 
 /// Everything a dashboard shows about the bot.
@@ -95,21 +95,8 @@ pub fn board_rows(b: &cozy_chess::Board) -> Vec<String> {
                 .map(|file| {
                     let sq = Square::index(rank * 8 + file);
                     match (b.piece_on(sq), b.color_on(sq)) {
-                        (Some(p), Some(c)) => {
-                            let ch = match p {
-                                Piece::Pawn => 'p',
-                                Piece::Knight => 'n',
-                                Piece::Bishop => 'b',
-                                Piece::Rook => 'r',
-                                Piece::Queen => 'q',
-                                Piece::King => 'k',
-                            };
-                            if c == Color::White {
-                                ch.to_ascii_uppercase()
-                            } else {
-                                ch
-                            }
-                        }
+                        (Some(p), Some(Color::White)) => char::from(p).to_ascii_uppercase(),
+                        (Some(p), Some(Color::Black)) => char::from(p),
                         _ => '.',
                     }
                 })
@@ -170,5 +157,23 @@ impl Session {
                 pv: thinking.as_ref().map(|(root, r)| pv_text(root, &r.pv)),
             }
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn board_rows_from_rank_8_down() {
+        let b: cozy_chess::Board = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+            .parse()
+            .expect("fen");
+        let rows = board_rows(&b);
+        assert_eq!(rows.len(), 8);
+        assert_eq!(rows[0], "rnbqkbnr");
+        assert_eq!(rows[4], "....P...");
+        assert_eq!(rows[6], "PPPP.PPP");
+        assert_eq!(rows[7], "RNBQKBNR");
     }
 }
