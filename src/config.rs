@@ -214,6 +214,24 @@ mod tests {
         assert_eq!(c.seek.ads.len(), 1);
         assert_eq!(c.seek.ads[0].color, SeekColor::White);
         assert_eq!(c.seek.ads[0].min_rating, Some(1000));
+        assert_eq!(c.seek.ads[0].variant, "chess");
+        assert_eq!(c.server.chess960, "wild fr");
+    }
+
+    #[test]
+    fn chess960_settings_are_checked() {
+        let c =
+            parse("[server]\nchess960 = \"fr\"\n[[seek.ads]]\nvariant = \"chess960\"\n").unwrap();
+        assert_eq!(
+            (c.server.chess960.as_str(), c.seek.ads[0].variant.as_str()),
+            ("fr", "chess960")
+        );
+        let e = parse("[[seek.ads]]\nvariant = \"crazyhouse\"\n").unwrap_err();
+        assert!(e.to_string().contains("seek.ads[0].variant"), "{e}");
+        for bad in ["\"\"", "\"fr; quit\"", "\"wild\\nfr\""] {
+            let e = parse(&format!("[server]\nchess960 = {bad}\n")).unwrap_err();
+            assert!(e.to_string().contains("server.chess960"), "{bad}: {e}");
+        }
     }
 
     #[test]

@@ -11,6 +11,7 @@
 //! - [`lists`]: the opponent lists (`lists/GM`, ...) that the bot reads and the console edits.
 //! - [`match`](crate::r#match): `wily match`, the match runner and its statistics.
 //! - [`tools`]: perft, bench and test-suite runners.
+//! - [`tune`]: `wily tune`, Texel tuning of the evaluation weights.
 //! - [`config`]: the bot's settings file; [`datadir`]: where `book/` and `lists/` are found.
 
 pub mod book;
@@ -29,4 +30,5 @@ pub mod protocol;
 mod scratch;
 pub mod server;
 pub mod tools;
+pub mod tune;
 pub mod web;

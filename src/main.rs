@@ -111,6 +111,8 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// Fit every evaluation weight to game results (Texel tuning) and write the defaults.
+    Tune(wily::tune::cli::TuneArgs),
     /// Run the local chess server (FICS dialect) for offline play and tests.
     Serve {
         /// Port to listen on (0: any free port).
@@ -231,6 +233,7 @@ fn main() -> ExitCode {
             })),
         }),
         Some(Command::Match { args }) => wily::r#match::run_cli(&args),
+        Some(Command::Tune(args)) => wily::tune::cli::run_tune(&args, &mut std::io::stdout()),
         Some(Command::Serve {
             port,
             accounts,

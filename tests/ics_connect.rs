@@ -247,6 +247,67 @@ async fn registered_login_setup_and_a_whole_game() {
 }
 
 #[tokio::test]
+async fn a_login_over_a_still_connected_session_connects_and_the_old_one_hears_it() {
+    // Recorded from lasker (tests/fixtures/ics/lasker/README.md): the second login of an
+    // account whose first session is still connected, and that first session.
+    let login = || Login::Registered {
+        handle: "RsBot".into(),
+        password: Password::new("rsbotpw"),
+    };
+    let setup = wily::ics::Dialect::Fics.setup_commands("x").len();
+    for (file, replaced) in [
+        ("lasker/login_replaces_session.RsBot_new.raw", true),
+        ("lasker/login_replaces_session.RsBot_old.raw", false),
+    ] {
+        let rec = ics_common::fixture(file);
+        let (l, port) = listener().await;
+        let play = Play {
+            expect_after: setup,
+            ..Default::default()
+        };
+        let server = tokio::spawn(serve(l, rec, play));
+        let (conn, rx) = connect(config(port, login())).await.unwrap_or_else(|e| {
+            panic!("{file}: a login that replaces an old session is a login: {e}")
+        });
+        assert_eq!(conn.handle(), "RsBot");
+        let events = collect(rx).await;
+        let heard = tokio::time::timeout(LIMIT, server)
+            .await
+            .expect("server ends")
+            .expect("server ok");
+        assert_eq!(heard.lines.last().map(String::as_str), Some("iset lock 1"));
+        let closed = |e: &Event| {
+            *e == Event::Disconnected {
+                reason: DisconnectReason::ClosedByServer,
+            }
+        };
+        if replaced {
+            ics_common::assert_in_order(
+                file,
+                &events,
+                &[
+                    &|e| matches!(e, Event::SessionReplaced { .. }),
+                    &|e| matches!(e, Event::LoggedIn { handle, guest: false } if handle == "RsBot"),
+                    &|e| matches!(e, Event::SettingAck { .. }),
+                    &|e| *e == Event::Goodbye,
+                    &closed,
+                ],
+            );
+        } else {
+            ics_common::assert_in_order(
+                file,
+                &events,
+                &[
+                    &|e| matches!(e, Event::LoggedIn { .. }),
+                    &|e| matches!(e, Event::SessionTakenOver { .. }),
+                    &closed,
+                ],
+            );
+        }
+    }
+}
+
+#[tokio::test]
 async fn guest_login_gets_the_assigned_name() {
     let Some(rec) = recording("lasker/01_login_guest_registered.guest1.raw") else {
         return;

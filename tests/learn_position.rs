@@ -119,6 +119,7 @@ fn finished(
         termination: "normal".into(),
         end_text: "wily resigns".into(),
         start_fen: Some(start.to_string()),
+        variant: None,
         first_move_number: 1,
         first_move_white: true,
         moves: Vec::new(),

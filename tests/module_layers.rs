@@ -50,6 +50,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "chess", "engine", "book", "learn", "datadir", "protocol", "tools",
         ],
     ),
+    ("tune", &["chess", "engine", "book", "learn"]),
 ];
 
 /// Loops not broken yet, as the sorted files of each; this list only ever shrinks (a loop

@@ -20,12 +20,16 @@ async fn observe_kibitz_whisper_tell_say() {
             assert!(r.starts_with("You are now observing game 1.\n\n<12> "), "{r}");
             assert!(r.contains(" AlphaBot BetaBot 0 5 0 39 39 300 300 1 none (0:00) none 0 0\n"), "{r}");
         }
-        assert_eq!(g.cmd("observe 1").await, "You are already observing game 1.\nfics% ");
+        // As on lasker, `observe` of a game already observed stops observing it.
+        assert_eq!(g.cmd("observe 1").await, "Removing game 1 from observation list.\nfics% ");
+        let r = g.cmd("observe 1").await;
+        assert!(r.starts_with("You are now observing game 1.\n\n<12> "), "{r}");
         assert_eq!(g.cmd("observe 9").await, "There is no such game.\nfics% ");
         assert_eq!(a.cmd("observe 1").await, "You cannot observe a game that you are playing.\nfics% ");
         assert_eq!(
             g.cmd("allobservers 1").await,
-            "Observing  1 [AlphaBot vs. BetaBot]: GammaBot Watcher\nfics% "
+            "Observing  1 [AlphaBot vs. BetaBot]: Watcher GammaBot\nfics% ",
+            "in the order they (re)started observing"
         );
         a.send("e4").await;
         for c in [&mut a, &mut b, &mut g, &mut w] {

@@ -81,7 +81,13 @@ impl Variant {
             "" | "lightning" | "blitz" | "standard" | "untimed" | "non-standard" | "bullet"
             | "rapid" | "classical" | "chess" | "1-minute" | "3-minute" | "5-minute"
             | "15-minute" | "45-minute" => Variant::Chess,
-            "wild/fr" | "wild fr" | "fr" | "chess960" | "wild/22" => Variant::Chess960,
+            // FICS `wild/fr` (challenges: `wild ... Loaded from wild/fr`), lasker 2.2 and
+            // capablanca `fischerandom` (challenges: `Loaded from fischerandom/0`), ICC
+            // wild 22.
+            "wild/fr" | "wild fr" | "fr" | "chess960" | "wild/22" | "w22" | "fischerandom" => {
+                Variant::Chess960
+            }
+            _ if k.starts_with("fischerandom/") => Variant::Chess960,
             _ => Variant::Other(k),
         }
     }
@@ -272,16 +278,23 @@ mod tests {
             variants: vec!["chess".into(), "chess960".into()],
             ..s.clone()
         };
-        assert_eq!(
-            j(
-                &ChallengeInfo {
-                    kind: "wild/fr".into(),
-                    ..ch()
-                },
-                &s960
-            ),
-            Ok(())
-        );
+        // FICS, lasker 2.2 / capablanca and ICC names of Chess960.
+        for kind in ["wild/fr", "fischerandom/0", "fischerandom", "wild/22"] {
+            let c = ChallengeInfo {
+                kind: kind.into(),
+                ..ch()
+            };
+            assert_eq!(j(&c, &s960), Ok(()), "{kind}");
+            assert_eq!(j(&c, &s), Err(DeclineReason::Variant), "{kind}");
+        }
+        // Other wild boards and crazyhouse are not Chess960.
+        for kind in ["wild/0", "wild", "crazyhouse", "fischerandomish"] {
+            let c = ChallengeInfo {
+                kind: kind.into(),
+                ..ch()
+            };
+            assert_eq!(j(&c, &s960), Err(DeclineReason::Variant), "{kind}");
+        }
         let unrated_only = AcceptSection {
             rated: false,
             ..s.clone()

@@ -73,18 +73,33 @@ impl Session {
                 self.refresh_profile();
                 format!("contempt against the S list now {cp}")
             }
+            // `observe` toggles on lasker: never sent for a game already observed.
             OpCommand::Observe(ObserveTarget::Game(n)) => {
                 self.observer.want_game(n);
+                if self.observer.has(n) {
+                    return format!("already observing game {n}");
+                }
                 out.push(Action::Send(format!("observe {n}")));
                 format!("observing game {n}")
             }
             OpCommand::Observe(ObserveTarget::Player(h)) => {
-                self.observer.follow(&h);
-                out.push(Action::Send(format!("observe {h}")));
+                if self.observer.follow(&h) {
+                    out.extend(self.follow.add(&h).into_iter().map(Action::Send));
+                }
+                if !self.observer.watching(&h) {
+                    out.push(Action::Send(format!("observe {h}")));
+                }
                 format!("following {h}")
             }
             OpCommand::Unobserve(game) => {
-                self.observer.forget(game);
+                let gone = self.observer.forget(game);
+                let left = self.observer.followed();
+                out.extend(
+                    self.follow
+                        .remove(&gone, &left)
+                        .into_iter()
+                        .map(Action::Send),
+                );
                 match game {
                     Some(n) => out.push(Action::Send(format!("unobserve {n}"))),
                     None => out.push(Action::Send("unobserve".into())),

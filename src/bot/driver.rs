@@ -244,7 +244,12 @@ pub async fn run(cfg: Config, opts: RunOptions) -> Result<RunReport, BotError> {
         if d.session.finished() {
             break;
         }
-        let wait = backoff.next_delay(&mut rand::thread_rng());
+        let mut wait = backoff.next_delay(&mut rand::thread_rng());
+        if d.session.take_taken_over() {
+            // Someone else logged in as this account (a second bot, or a person): coming
+            // straight back would throw them out, and a second bot would do the same.
+            wait = wait.max(Duration::from_secs(cfg.server.reconnect_max_secs));
+        }
         tracing::info!("reconnecting in {:.1} s", wait.as_secs_f64());
         d.say(&format!(
             "connection lost; reconnecting in {:.1} s",

@@ -1,12 +1,16 @@
-//! One game wily plays: the board kept in step with the server's style-12 updates, the
-//! position history (repetitions, the engine's history), the move record for the PGN
-//! archive, clocks, and the per-game policy and talk state.
+//! One game wily plays: the board kept in step with the server's style-12 updates (with
+//! Chess960 castling rights worked out from the flags and the rooks of the first
+//! position), the position history (repetitions, the engine's history), the move record
+//! for the PGN archive, clocks, and the per-game policy and talk state.
 
 use super::input::{BoardUpdate, EndKind, FinishedGame};
 use super::policy::{Clocks, GamePolicy};
 use super::record::{time_control, GameRecord, RecordedMove};
+use crate::bot::challenge::Variant;
 use crate::bot::talk::Talker;
+use crate::chess::castling::CastlingRooks;
 use crate::chess::fen::to_fen;
+use crate::chess::position::looks_like_chess960;
 use crate::chess::san::{parse_ics_verbose, to_san};
 use cozy_chess::{Board, Color, Move, Piece};
 use std::time::Instant;
@@ -83,6 +87,9 @@ pub struct PlayedGame {
     hashes: Vec<u64>,
     start: Board,
     start_is_standard: bool,
+    /// The castling rook of each side and wing, from the first position (style 12's
+    /// flags do not say which rook they mean in Chess960).
+    rooks: CastlingRooks,
     moves: Vec<Move>,
     record: Vec<RecordedMove>,
     searches: Vec<(usize, Option<(i32, u32)>)>,
@@ -91,6 +98,8 @@ pub struct PlayedGame {
 impl PlayedGame {
     /// A game whose first known position is `u`.
     pub fn new(u: &BoardUpdate, me: Color, policy: GamePolicy, talker: Talker) -> PlayedGame {
+        let rooks = CastlingRooks::of_start(&u.board);
+        let board = rooks.apply(&u.board, u.castling);
         PlayedGame {
             number: u.game,
             white: u.white.clone(),
@@ -112,10 +121,11 @@ impl PlayedGame {
             last_flag: None,
             illegal_replies: 0,
             started: chrono::Utc::now(),
-            board: u.board.clone(),
+            board: board.clone(),
             hashes: Vec::new(),
-            start: u.board.clone(),
+            start: board,
             start_is_standard: same_position(&u.board, &Board::default()),
+            rooks,
             moves: Vec::new(),
             record: Vec::new(),
             searches: Vec::new(),
@@ -138,6 +148,18 @@ impl PlayedGame {
 
     pub fn board(&self) -> &Board {
         &self.board
+    }
+
+    /// A Chess960 game: by the server's game type (`wild/fr`, `fischerandom`), or by a
+    /// first position whose castling rooks or king stand where standard chess has none.
+    pub fn chess960(&self) -> bool {
+        Variant::from_kind(&self.category) == Variant::Chess960 || looks_like_chess960(&self.start)
+    }
+
+    /// The opening book is for the standard start: in a Chess960 game it is used only
+    /// when the game began from the standard array (position 518).
+    pub fn book_allowed(&self) -> bool {
+        !self.chess960() || self.start_is_standard
     }
 
     /// Earlier positions for the engine (oldest first).
@@ -219,7 +241,7 @@ impl PlayedGame {
                     self.moves.push(mv);
                     self.record.push(RecordedMove { san, comment });
                     // The server's board carries the counters and castling rights.
-                    self.board = u.board.clone();
+                    self.board = self.rooks.apply(&u.board, u.castling);
                     return Sync::Moved(mv);
                 }
             }
@@ -229,8 +251,9 @@ impl PlayedGame {
             self.number,
             to_fen(&u.board)
         );
-        self.board = u.board.clone();
-        self.start = u.board.clone();
+        // The castling rooks stay those of the game's first position.
+        self.board = self.rooks.apply(&u.board, u.castling);
+        self.start = self.board.clone();
         self.start_is_standard = same_position(&u.board, &Board::default());
         self.hashes.clear();
         self.moves.clear();
@@ -311,6 +334,7 @@ impl PlayedGame {
             termination: kind.termination().to_string(),
             end_text: text.to_string(),
             start_fen: fen,
+            variant: self.chess960().then(|| "Chess960".to_string()),
             first_move_number: self.start.fullmove_number() as u32,
             first_move_white: self.start.side_to_move() == Color::White,
             moves: self.record.clone(),
@@ -347,6 +371,9 @@ mod tests {
             black: "Bob".into(),
             relation: Relation::MyMove,
             board: crate::chess::parse_fen(fen).unwrap(),
+            castling: crate::chess::castling::CastleFlags::of_board(
+                &crate::chess::parse_fen(fen).unwrap(),
+            ),
             white_ms: 60_000,
             black_ms: 60_000,
             base: 1,

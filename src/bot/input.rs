@@ -6,6 +6,7 @@
 //! Keeping this vocabulary separate lets the session be tested without sockets.
 
 use super::record::GameRecord;
+use crate::chess::castling::CastleFlags;
 use crate::engine::{Limits, SearchInfo, SearchResult};
 use crate::lists::ServerTitles;
 use cozy_chess::{Board, Color, Move};
@@ -32,6 +33,9 @@ pub struct BoardUpdate {
     pub black: String,
     pub relation: Relation,
     pub board: Board,
+    /// The style-12 castling flags; which rook each one means is the game's business
+    /// (Chess960: see [`crate::chess::castling::CastlingRooks`]).
+    pub castling: CastleFlags,
     /// Clocks in milliseconds (negative: the flag has fallen).
     pub white_ms: i64,
     pub black_ms: i64,
@@ -185,6 +189,21 @@ pub enum ServerEvent {
     },
     ObserveStopped {
         game: u32,
+    },
+    /// The account's follow list as the server shows it (`=follow`).
+    FollowList {
+        names: Vec<String>,
+    },
+    /// The server says whether `name` is on the account's follow list now.
+    FollowChanged {
+        name: String,
+        present: bool,
+    },
+    /// The server has no follow list (FICS).
+    NoFollowList,
+    /// A newer login of this account took over this session (the server closes it).
+    TakenOver {
+        text: String,
     },
 }
 

@@ -59,6 +59,8 @@ pub fn local_settings(cfg: &Config) -> Config {
     let l = &cfg.local;
     let mut config = cfg.clone();
     config.server.handle = l.handle.clone();
+    // The local server names Chess960 as lasker 2.2 does.
+    config.server.chess960 = "fr".into();
     config.seek.enabled = true;
     config.seek.reseek_after_game = true;
     config.seek.ads = vec![SeekAd {
@@ -69,6 +71,7 @@ pub fn local_settings(cfg: &Config) -> Config {
         min_rating: None,
         max_rating: None,
         formula: false,
+        variant: l.variant.clone(),
     }];
     config.server.reconnect_min_secs = 1;
     config.server.reconnect_max_secs = config.server.reconnect_max_secs.min(10);

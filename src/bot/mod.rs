@@ -7,6 +7,7 @@ pub mod brain;
 pub mod challenge;
 pub mod command;
 pub mod driver;
+pub mod follow;
 pub mod game;
 pub mod hooks;
 pub mod input;
@@ -29,5 +30,7 @@ pub mod talk;
 pub mod translate;
 pub mod watchlist;
 
+#[cfg(test)]
+mod chess960_tests;
 #[cfg(test)]
 mod session_tests;

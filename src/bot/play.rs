@@ -296,7 +296,7 @@ impl Session {
             out.push(Action::SendNow("draw".into()));
             out.push(Action::GameLog("claiming a draw".into()));
         }
-        if self.cfg.engine.book && g.plies() < 80 {
+        if self.cfg.engine.book && g.plies() < 80 && g.book_allowed() {
             let width = g.policy.profile().book_width;
             if let Some(pick) = self.book.pick(g.board(), width) {
                 if g.board().is_legal(pick.mv) {

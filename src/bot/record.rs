@@ -38,6 +38,8 @@ pub struct GameRecord {
     /// FEN of the first position when it is not the standard start (resumed or
     /// re-synchronised games).
     pub start_fen: Option<String>,
+    /// The PGN `Variant` tag (`Chess960`), `None` for standard chess.
+    pub variant: Option<String>,
     /// Full-move number and side of the first recorded move (from `start_fen`).
     pub first_move_number: u32,
     pub first_move_white: bool,
@@ -109,6 +111,9 @@ impl GameRecord {
         );
         tag("TimeControl", &self.time_control);
         tag("Termination", &self.termination);
+        if let Some(v) = &self.variant {
+            tag("Variant", v);
+        }
         if let Some(fen) = &self.start_fen {
             tag("SetUp", "1");
             tag("FEN", fen);
@@ -257,6 +262,7 @@ mod tests {
             termination: "normal".into(),
             end_text: "wily checkmated".into(),
             start_fen: None,
+            variant: None,
             first_move_number: 1,
             first_move_white: true,
             moves: vec![

@@ -68,6 +68,10 @@ impl Session {
                     SeekColor::Black => s.push_str(" black"),
                     SeekColor::Any => {}
                 }
+                if ad.variant == "chess960" {
+                    s.push(' ');
+                    s.push_str(self.cfg.server.chess960.trim());
+                }
                 if ad.formula {
                     s.push_str(" formula");
                 }

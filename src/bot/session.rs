@@ -165,6 +165,28 @@ impl Session {
             ServerEvent::NotYourMove => self.illegal_move("It is not your move.", out),
             ServerEvent::ObserveStarted { game } => self.observer.started(game),
             ServerEvent::ObserveStopped { game } => self.observe_stopped(game, now, out),
+            ServerEvent::FollowList { names } => {
+                let wanted = self.observer.followed();
+                let cmds = self.follow.members(&wanted, &names);
+                out.extend(cmds.into_iter().map(Action::Send));
+            }
+            ServerEvent::FollowChanged { name, present } => {
+                let wanted = self.observer.followed();
+                let cmds = self.follow.changed(&wanted, &name, present);
+                out.extend(cmds.into_iter().map(Action::Send));
+            }
+            ServerEvent::NoFollowList => {
+                let wanted = self.observer.followed();
+                let cmds = self.follow.no_list(&wanted);
+                out.extend(cmds.into_iter().map(Action::Send));
+            }
+            ServerEvent::TakenOver { text } => {
+                tracing::warn!("{text}: another login of this account took over");
+                out.push(Action::Commentary(
+                    "another login of this account took over this session".into(),
+                ));
+                self.taken_over = true;
+            }
         }
     }
 
@@ -188,7 +210,11 @@ impl Session {
                 out.push(Action::Send(format!("match {opp}")));
             }
         }
-        for cmd in self.observer.login_commands() {
+        let wanted = self.observer.followed();
+        for cmd in self.follow.login(&wanted) {
+            out.push(Action::Send(cmd));
+        }
+        for cmd in self.observer.login_commands(now) {
             out.push(Action::Send(cmd));
         }
         self.maybe_seek(now, true, out);

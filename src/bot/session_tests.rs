@@ -3,6 +3,7 @@
 use super::hooks::{BookPick, BookSource, NoBook};
 use super::input::*;
 use crate::bot::session::Session;
+use crate::chess::castling::CastleFlags;
 use crate::chess::{move_from_uci, parse_fen};
 use crate::config::Config;
 use crate::engine::{Score, SearchResult};
@@ -14,7 +15,7 @@ const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const E4: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
 const E4E5: &str = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
 
-fn cfg() -> Config {
+pub(super) fn cfg() -> Config {
     let mut c = Config::default();
     c.talk.greeting = String::new();
     c.talk.goodbye = String::new();
@@ -27,7 +28,7 @@ fn cfg() -> Config {
     c
 }
 
-fn session_with(c: Config, book: Box<dyn BookSource>) -> (Session, Instant) {
+pub(super) fn session_with(c: Config, book: Box<dyn BookSource>) -> (Session, Instant) {
     let mut s = Session::new(c, OpponentLists::default(), book);
     let now = Instant::now();
     s.handle(
@@ -43,7 +44,7 @@ fn session() -> (Session, Instant) {
     session_with(cfg(), Box::new(NoBook))
 }
 
-fn ev(e: ServerEvent) -> Input {
+pub(super) fn ev(e: ServerEvent) -> Input {
     Input::Server(e)
 }
 
@@ -54,6 +55,7 @@ fn board(fen: &str, relation: Relation, last: Option<&str>, now: Instant) -> Inp
         black: "Bob".into(),
         relation,
         board: parse_fen(fen).unwrap(),
+        castling: CastleFlags::of_board(&parse_fen(fen).unwrap()),
         white_ms: 60_000,
         black_ms: 60_000,
         base: 1,
@@ -81,7 +83,7 @@ fn start_game(s: &mut Session, now: Instant) -> Vec<Action> {
     s.handle(board(START, Relation::MyMove, None, now), now)
 }
 
-fn sends(a: &[Action]) -> Vec<String> {
+pub(super) fn sends(a: &[Action]) -> Vec<String> {
     a.iter()
         .filter_map(|x| match x {
             Action::Send(s) | Action::SendNow(s) => Some(s.clone()),
@@ -91,14 +93,14 @@ fn sends(a: &[Action]) -> Vec<String> {
         .collect()
 }
 
-fn started(a: &[Action]) -> Option<&SearchSpec> {
+pub(super) fn started(a: &[Action]) -> Option<&SearchSpec> {
     a.iter().find_map(|x| match x {
         Action::StartSearch(s) => Some(&**s),
         _ => None,
     })
 }
 
-fn result(b: &Board, best: &str, ponder: Option<&str>, cp: i32) -> SearchResult {
+pub(super) fn result(b: &Board, best: &str, ponder: Option<&str>, cp: i32) -> SearchResult {
     let m = move_from_uci(b, best, false).unwrap();
     let mut after = b.clone();
     after.play(m);
@@ -132,7 +134,11 @@ fn login_posts_the_seeks() {
         }),
         Instant::now(),
     );
-    assert_eq!(sends(&a), vec!["seek 3 0 rated", "seek 5 2 rated"]);
+    // The follow list is read back even when nothing is followed (old entries go).
+    assert_eq!(
+        sends(&a),
+        vec!["=follow", "seek 3 0 rated", "seek 5 2 rated"]
+    );
 }
 
 #[test]
@@ -221,7 +227,7 @@ fn ponder_miss_restarts_the_search() {
     assert!(sends(&a).is_empty());
 }
 
-struct OneMoveBook;
+pub(super) struct OneMoveBook;
 impl BookSource for OneMoveBook {
     fn pick(&mut self, b: &Board, _: u32) -> Option<BookPick> {
         move_from_uci(b, "e2e4", false).ok().map(|mv| BookPick {
@@ -621,6 +627,7 @@ fn observing_analyses_and_whispers() {
             black: "Dana".into(),
             relation: Relation::Observing,
             board: parse_fen(fen).unwrap(),
+            castling: CastleFlags::of_board(&parse_fen(fen).unwrap()),
             white_ms: 60_000,
             black_ms: 60_000,
             base: 5,
@@ -741,6 +748,7 @@ fn boards_of_games_not_observed_are_ignored() {
             black: "Phantom".into(),
             relation: Relation::Observing,
             board: parse_fen(START).unwrap(),
+            castling: CastleFlags::default(),
             white_ms: 1,
             black_ms: 1,
             base: 1,

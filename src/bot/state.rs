@@ -6,12 +6,13 @@
 //! never on `session.rs`.
 
 use crate::bot::challenge::OpponentHistory;
+use crate::bot::follow::FollowSync;
 use crate::bot::game::{PlayedGame, StartInfo};
 use crate::bot::hooks::BookSource;
 use crate::bot::input::{Action, Challenge, MoveSource};
 use crate::bot::talk::Report;
 use crate::bot::watchlist::Observer;
-use crate::config::Config;
+use crate::config::{Config, Dialect};
 use crate::lists::{OpponentLists, ServerTitles};
 use cozy_chess::{Board, Move};
 use std::collections::HashMap;
@@ -80,6 +81,10 @@ pub struct Session {
     pub(crate) history: OpponentHistory,
     pub(crate) pending: Option<PendingChallenge>,
     pub(crate) observer: Observer,
+    /// The account's follow state on the server.
+    pub(crate) follow: FollowSync,
+    /// A newer login of this account took over the last connection.
+    pub(crate) taken_over: bool,
     pub(crate) search: Option<ActiveSearch>,
     pub(crate) next_id: u64,
     pub(crate) new_game_flag: bool,
@@ -103,6 +108,8 @@ impl Session {
             seeking: cfg.seek.enabled,
             accepting: cfg.accept.enabled,
             observer: Observer::new(&cfg.observe),
+            follow: FollowSync::new(cfg.server.dialect == Dialect::Icc),
+            taken_over: false,
             cfg,
             lists,
             book,
@@ -153,6 +160,13 @@ impl Session {
     /// True once the session wants to exit (quit requested and no game in progress).
     pub fn finished(&self) -> bool {
         self.quitting && self.game.is_none()
+    }
+
+    /// True (once) when a newer login of the account took over the last connection: the
+    /// caller waits longer before reconnecting, so two running bots do not keep
+    /// replacing each other's session.
+    pub fn take_taken_over(&mut self) -> bool {
+        std::mem::take(&mut self.taken_over)
     }
 
     /// Sets the name the server knows wily by (tests, or before the login event).

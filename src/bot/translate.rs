@@ -3,6 +3,7 @@
 //! dropped (and logged at trace level by the caller).
 
 use super::input::{BoardUpdate, Challenge, EndKind, OfferKind, Relation, ServerEvent};
+use crate::chess::castling::CastleFlags;
 use crate::chess::fen::parse_fen;
 use crate::ics::events::{self, ChatKind, EndReason, Event, Rating};
 use crate::lists::ServerTitles;
@@ -101,6 +102,15 @@ pub fn translate(ev: Event, received: Instant) -> Option<ServerEvent> {
         Event::NotYourMove => ServerEvent::NotYourMove,
         Event::ObserveStarted { game } => ServerEvent::ObserveStarted { game },
         Event::ObserveStopped { game } => ServerEvent::ObserveStopped { game },
+        Event::ListMembers { list, names } if list == "follow" => ServerEvent::FollowList { names },
+        Event::ListChanged { list, name, change } if list == "follow" => {
+            ServerEvent::FollowChanged {
+                name,
+                present: change.present(),
+            }
+        }
+        Event::NoSuchList { list } if list == "follow" => ServerEvent::NoFollowList,
+        Event::SessionTakenOver { text } => ServerEvent::TakenOver { text },
         _ => return None,
     })
 }
@@ -170,6 +180,12 @@ fn board_update(s: &events::Style12, received: Instant) -> Option<BoardUpdate> {
         black: s.black.clone(),
         relation,
         board: style12_board(s)?,
+        castling: CastleFlags {
+            white_short: s.white_castle_short,
+            white_long: s.white_castle_long,
+            black_short: s.black_castle_short,
+            black_long: s.black_castle_long,
+        },
         white_ms: s.white_clock_ms,
         black_ms: s.black_clock_ms,
         base: s.base_minutes,

@@ -43,41 +43,56 @@ impl Observer {
         }
     }
 
-    /// Commands after logging in: observe the configured games, follow the first
-    /// configured player (the server follows one), observe the others' games.
-    pub fn login_commands(&mut self) -> Vec<String> {
+    /// Commands after logging in: observe the configured games and the followed players'
+    /// games in progress (the account's follow state is [`crate::bot::follow`]'s). Counts
+    /// as the first idle look, so the same `observe` is not sent twice (lasker's `observe`
+    /// toggles).
+    pub fn login_commands(&mut self, now: Instant) -> Vec<String> {
         let mut v: Vec<String> = self
             .wanted_games
             .iter()
             .map(|g| format!("observe {g}"))
             .collect();
-        for (i, h) in self.follow.iter().filter(|h| valid_handle(h)).enumerate() {
-            if i == 0 {
-                v.push(format!("follow {h}"));
-            }
+        for h in self.follow.iter().filter(|h| valid_handle(h)) {
             v.push(format!("observe {h}"));
         }
-        self.last_look = None;
+        self.last_look = Some(now);
         v
+    }
+
+    /// The followed players (valid handles only).
+    pub fn followed(&self) -> Vec<String> {
+        self.follow
+            .iter()
+            .filter(|h| valid_handle(h))
+            .cloned()
+            .collect()
+    }
+
+    /// True when an observed game is `handle`'s.
+    pub fn watching(&self, handle: &str) -> bool {
+        self.games
+            .values()
+            .any(|w| w.white.eq_ignore_ascii_case(handle) || w.black.eq_ignore_ascii_case(handle))
     }
 
     /// Commands while idle, at most once a minute: look for the followed players'
     /// games, and (FICS) the highest-rated blitz game when nothing is observed.
     pub fn idle_commands(&mut self, now: Instant, fics: bool) -> Vec<String> {
-        if self
-            .last_look
-            .is_some_and(|t| now.saturating_duration_since(t) < IDLE_LOOK)
+        // A game whose first board has not come yet may be a followed player's: sending
+        // `observe` for it would toggle it off on lasker. Look again on the next tick.
+        let unnamed = self.games.values().any(|w| w.white.is_empty());
+        if unnamed
+            || self
+                .last_look
+                .is_some_and(|t| now.saturating_duration_since(t) < IDLE_LOOK)
         {
             return Vec::new();
         }
         self.last_look = Some(now);
         let mut v = Vec::new();
         for h in self.follow.iter().filter(|h| valid_handle(h)) {
-            let watching = self
-                .games
-                .values()
-                .any(|w| w.white.eq_ignore_ascii_case(h) || w.black.eq_ignore_ascii_case(h));
-            if !watching {
+            if !self.watching(h) {
                 v.push(format!("observe {h}"));
             }
         }
@@ -87,10 +102,13 @@ impl Observer {
         v
     }
 
-    pub fn follow(&mut self, handle: &str) {
-        if !self.follow.iter().any(|h| h.eq_ignore_ascii_case(handle)) {
-            self.follow.push(handle.to_string());
+    /// Follows `handle`; false when it was followed already.
+    pub fn follow(&mut self, handle: &str) -> bool {
+        if self.follow.iter().any(|h| h.eq_ignore_ascii_case(handle)) {
+            return false;
         }
+        self.follow.push(handle.to_string());
+        true
     }
 
     pub fn want_game(&mut self, game: u32) {
@@ -99,21 +117,25 @@ impl Observer {
         }
     }
 
-    /// Forget wanted games and followed players (operator `unobserve`).
-    pub fn forget(&mut self, game: Option<u32>) {
+    /// Forget wanted games and followed players (operator `unobserve`); returns the
+    /// players no longer followed.
+    pub fn forget(&mut self, game: Option<u32>) -> Vec<String> {
         match game {
             Some(n) => {
                 self.wanted_games.retain(|g| *g != n);
-                if let Some(w) = self.games.remove(&n) {
-                    self.follow.retain(|h| {
-                        !h.eq_ignore_ascii_case(&w.white) && !h.eq_ignore_ascii_case(&w.black)
-                    });
-                }
+                let Some(w) = self.games.remove(&n) else {
+                    return Vec::new();
+                };
+                let (gone, kept) = std::mem::take(&mut self.follow).into_iter().partition(|h| {
+                    h.eq_ignore_ascii_case(&w.white) || h.eq_ignore_ascii_case(&w.black)
+                });
+                self.follow = kept;
+                gone
             }
             None => {
                 self.wanted_games.clear();
-                self.follow.clear();
                 self.games.clear();
+                std::mem::take(&mut self.follow)
             }
         }
     }

@@ -1,9 +1,11 @@
 //! The rules layer over cozy-chess: coordinate moves, FEN, SAN and ICS move notation,
-//! EPD records, PGN streaming, Polyglot keys, perft, and `Position` (a board plus its game
-//! history).
+//! EPD records, PGN streaming, Polyglot keys, perft, `Position` (a board plus its game
+//! history), Chess960 start positions and castling rights from per-wing flags.
 //!
 //! cozy-chess generates every legal move; nothing here generates moves on its own.
 
+pub mod castling;
+pub mod chess960;
 pub mod coord;
 pub mod epd;
 pub mod fen;

@@ -93,6 +93,10 @@ pub struct ServerSection {
     pub keepalive_secs: u64,
     pub reconnect_min_secs: u64,
     pub reconnect_max_secs: u64,
+    /// The words that ask this server for a Chess960 game in `seek` and `match`: `wild
+    /// fr` on FICS, `fr` on lasker 2.2 / capablanca servers (whose `wild fr` is another
+    /// game), `w22` on ICC.
+    pub chess960: String,
 }
 
 impl Default for ServerSection {
@@ -110,6 +114,7 @@ impl Default for ServerSection {
             keepalive_secs: 600,
             reconnect_min_secs: 5,
             reconnect_max_secs: 600,
+            chess960: "wild fr".into(),
         }
     }
 }
@@ -133,6 +138,8 @@ pub struct LocalSection {
     pub games: u32,
     /// Print a running commentary (moves, scores, results) to stdout.
     pub commentary: bool,
+    /// `chess` or `chess960`: what wily seeks on the local server.
+    pub variant: String,
 }
 
 impl Default for LocalSection {
@@ -146,6 +153,7 @@ impl Default for LocalSection {
             increment: 1,
             games: 0,
             commentary: true,
+            variant: "chess".into(),
         }
     }
 }
@@ -174,6 +182,8 @@ pub struct SeekAd {
     pub max_rating: Option<u32>,
     /// Ask the server to check the seeker's formula.
     pub formula: bool,
+    /// `chess` or `chess960` (sent with the server's words, `server.chess960`).
+    pub variant: String,
 }
 
 impl Default for SeekAd {
@@ -186,6 +196,7 @@ impl Default for SeekAd {
             min_rating: None,
             max_rating: None,
             formula: false,
+            variant: "chess".into(),
         }
     }
 }

@@ -98,6 +98,21 @@ pub(super) fn check(cfg: &Config) -> Vec<Problem> {
             "must not be larger than server.reconnect_max_secs",
         );
     }
+    // The words go into seek and match commands: plain words only.
+    let words = s.chess960.split_whitespace().count();
+    let plain = s
+        .chess960
+        .chars()
+        .all(|ch| ch.is_ascii_alphanumeric() || ch == '/' || ch == ' ');
+    if !(1..=3).contains(&words) || !plain || s.chess960.len() > 24 {
+        c.bad(
+            "server.chess960",
+            format!(
+                "{:?} is not a variant name (one to three words of letters, digits and '/', like \"wild fr\" or \"fr\")",
+                s.chess960
+            ),
+        );
+    }
 
     let l = &cfg.local;
     if !valid_handle(&l.handle) {
@@ -116,6 +131,7 @@ pub(super) fn check(cfg: &Config) -> Vec<Problem> {
         c.bad("local.sparring_handle", "must differ from local.handle");
     }
     c.range("local.sparring_depth", l.sparring_depth, 1, 64);
+    check_variant(&mut c, "local.variant", &l.variant);
     c.range("local.base", l.base, 0, 600);
     c.range("local.increment", l.increment, 0, 600);
     if l.base == 0 && l.increment == 0 {
@@ -197,12 +213,7 @@ pub(super) fn check(cfg: &Config) -> Vec<Problem> {
         c.bad("accept.rated", "accept.rated and accept.unrated are both false: nothing can be accepted (set accept.enabled = false instead)");
     }
     for (i, v) in a.variants.iter().enumerate() {
-        if v != "chess" && v != "chess960" {
-            c.bad(
-                format!("accept.variants[{i}]"),
-                format!("{v:?} is not a variant wily plays (chess, chess960)"),
-            );
-        }
+        check_variant(&mut c, &format!("accept.variants[{i}]"), v);
     }
     c.handles("accept.allow", &a.allow);
     c.handles("accept.block", &a.block);
@@ -305,6 +316,7 @@ fn check_ad(c: &mut Checker, i: usize, ad: &SeekAd) {
     if ad.base == 0 && ad.increment == 0 {
         c.bad(format!("{key}.base"), "base and increment cannot both be 0");
     }
+    check_variant(c, &format!("{key}.variant"), &ad.variant);
     if let (Some(lo), Some(hi)) = (ad.min_rating, ad.max_rating) {
         if lo > hi {
             c.bad(
@@ -317,6 +329,15 @@ fn check_ad(c: &mut Checker, i: usize, ad: &SeekAd) {
         if let Some(v) = v {
             c.range(&format!("{key}.{k}"), v, 0, 9999);
         }
+    }
+}
+
+fn check_variant(c: &mut Checker, key: &str, v: &str) {
+    if v != "chess" && v != "chess960" {
+        c.bad(
+            key,
+            format!("{v:?} is not a variant wily plays (chess, chess960)"),
+        );
     }
 }
 

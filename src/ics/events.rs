@@ -373,6 +373,16 @@ pub enum Event {
     LoginRefused {
         text: String,
     },
+    /// `**** X is already logged in - kicking them out. ****`: this login replaces an older
+    /// session of the same account, which the server closes. Information, not a refusal.
+    SessionReplaced {
+        text: String,
+    },
+    /// `**** X has arrived - you can't both be logged in. ****`: a newer login of this
+    /// account took over; the server closes this session.
+    SessionTakenOver {
+        text: String,
+    },
     /// Reported by the connection once login is complete.
     LoggedIn {
         handle: String,
@@ -551,8 +561,44 @@ pub enum Event {
     Refused {
         text: String,
     },
+    // --- the account's lists (`+list name`, `-list name`, `=list`) ---
+    /// `-- follow list: 2 names --` and the names on the lines after it.
+    ListMembers {
+        list: String,
+        names: Vec<String>,
+    },
+    /// `[X] added to your follow list.`, `[X] is already on your follow list.`, ...
+    ListChanged {
+        list: String,
+        name: String,
+        change: ListChange,
+    },
+    /// `"follow" does not match any list name.`: the server has no such list.
+    NoSuchList {
+        list: String,
+    },
     /// A line no parser recognised (kept so nothing is lost; never an error).
     Unknown(String),
+}
+
+/// What the server says it did with a name on one of the account's lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListChange {
+    /// `[X] added to your L list.`
+    Added,
+    /// `[X] removed from your L list.`
+    Removed,
+    /// `[X] is already on your L list.`
+    AlreadyOn,
+    /// `[X] is not in your L list.`
+    NotOn,
+}
+
+impl ListChange {
+    /// Whether the name is on the list after the command.
+    pub fn present(self) -> bool {
+        matches!(self, ListChange::Added | ListChange::AlreadyOn)
+    }
 }
 
 impl Event {
@@ -566,6 +612,8 @@ impl Event {
             Event::SessionStarted { .. } => "session-started",
             Event::InvalidPassword => "invalid-password",
             Event::LoginRefused { .. } => "login-refused",
+            Event::SessionReplaced { .. } => "session-replaced",
+            Event::SessionTakenOver { .. } => "session-taken-over",
             Event::LoggedIn { .. } => "logged-in",
             Event::Goodbye => "goodbye",
             Event::AutoLogout { .. } => "auto-logout",
@@ -613,6 +661,9 @@ impl Event {
             Event::SettingAck { .. } => "setting-ack",
             Event::SettingRefused { .. } => "setting-refused",
             Event::Refused { .. } => "refused",
+            Event::ListMembers { .. } => "list-members",
+            Event::ListChanged { .. } => "list-changed",
+            Event::NoSuchList { .. } => "no-such-list",
             Event::Unknown(_) => "unknown",
         }
     }

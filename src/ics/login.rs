@@ -1,6 +1,12 @@
 //! The login conversation as a pure state machine: it reads login events and says what to
 //! send (the handle, the password only in answer to a `password:` prompt, an empty line
 //! at `Press return ...`) and when login is done or has failed for good.
+//!
+//! A line saying the account is already logged in decides nothing by itself: FICS and
+//! lasker print `**** X is already logged in - kicking them out. ****` and carry on with
+//! the new login (the old session is closed), while other servers refuse. What follows
+//! decides: the session starting means logged in; a new `login:` prompt, a goodbye or a
+//! closed connection means refused, with that line as the reason.
 
 use std::fmt;
 
@@ -94,6 +100,8 @@ pub struct LoginFlow {
     return_sent: bool,
     offered_name: Option<String>,
     guest_name: Option<String>,
+    /// An "already logged in" line seen, waiting for what follows to decide.
+    already: Option<String>,
     finished: bool,
 }
 
@@ -106,8 +114,25 @@ impl LoginFlow {
             return_sent: false,
             offered_name: None,
             guest_name: None,
+            already: None,
             finished: false,
         }
+    }
+
+    /// The connection closed before login finished: the refusal an "already logged in"
+    /// line announced, if there was one.
+    pub fn on_closed(&mut self) -> Option<LoginFailure> {
+        if self.finished {
+            return None;
+        }
+        let text = self.already.take()?;
+        self.finished = true;
+        Some(LoginFailure::Refused { text })
+    }
+
+    /// True when this login replaced an older session of the account.
+    pub fn replaced_session(&self) -> bool {
+        self.already.is_some()
     }
 
     /// True once the flow has reported `Done` or `Failed`.
@@ -142,6 +167,9 @@ impl LoginFlow {
         }
         match ev {
             Event::Prompt(Prompt::Login) => {
+                if let Some(text) = self.already.take() {
+                    return self.fail(LoginFailure::Refused { text });
+                }
                 if self.names_sent > 0 {
                     let text = if self.password_sent {
                         return self.fail(LoginFailure::BadPassword {
@@ -201,6 +229,15 @@ impl LoginFlow {
                 let handle = self.login.login_name().to_string();
                 self.fail(LoginFailure::BadPassword { handle })
             }
+            Event::SessionReplaced { text } => {
+                tracing::info!(%text, "ics: this login replaces an older session of the account");
+                self.already = Some(text.clone());
+                None
+            }
+            Event::LoginRefused { text } if text.contains("already logged in") => {
+                self.already = Some(text.clone());
+                None
+            }
             Event::LoginRefused { text } => {
                 let text = text.clone();
                 self.fail(LoginFailure::Refused { text })
@@ -213,9 +250,13 @@ impl LoginFlow {
                 let name = self.current_name();
                 self.done(name, false)
             }
-            Event::Goodbye => self.fail(LoginFailure::Refused {
-                text: "the server closed the session".into(),
-            }),
+            Event::Goodbye => {
+                let text = self
+                    .already
+                    .take()
+                    .unwrap_or_else(|| "the server closed the session".into());
+                self.fail(LoginFailure::Refused { text })
+            }
             _ => None,
         }
     }
@@ -400,5 +441,79 @@ mod tests {
             Some(Step::Failed(LoginFailure::Refused { .. }))
         ));
         assert_eq!(f.on_event(&Event::Prompt(Prompt::Login)), None);
+    }
+
+    #[test]
+    fn a_login_that_replaces_an_older_session_goes_on() {
+        let kick = "**** AlphaBot is already logged in - kicking them out. ****";
+        let mut f = LoginFlow::new(registered());
+        let steps = run(
+            &mut f,
+            &[
+                Event::Prompt(Prompt::Login),
+                Event::Prompt(Prompt::Password),
+                Event::SessionReplaced { text: kick.into() },
+                Event::SessionStarted {
+                    name: "AlphaBot".into(),
+                    unregistered: false,
+                },
+            ],
+        );
+        assert_eq!(
+            steps.last(),
+            Some(&Step::Done {
+                handle: "AlphaBot".into(),
+                guest: false
+            })
+        );
+        assert!(f.replaced_session());
+        assert_eq!(f.on_closed(), None);
+    }
+
+    #[test]
+    fn already_logged_in_then_refused_by_what_follows() {
+        let sorry = "Sorry, \"Visitor\" is already logged in.  Try again.";
+        // A new login prompt after the line: refused, with the line as the reason.
+        let mut f = LoginFlow::new(Login::Unregistered {
+            name: "Visitor".into(),
+        });
+        let steps = run(
+            &mut f,
+            &[
+                Event::Prompt(Prompt::Login),
+                Event::LoginRefused { text: sorry.into() },
+                Event::Prompt(Prompt::Login),
+            ],
+        );
+        assert_eq!(
+            steps.last(),
+            Some(&Step::Failed(LoginFailure::Refused { text: sorry.into() }))
+        );
+        // The server closing the connection after the line (lasker, unregistered names).
+        let lasker = "*** Sorry Visitor is already logged in ***";
+        let mut f = LoginFlow::new(Login::Unregistered {
+            name: "Visitor".into(),
+        });
+        run(
+            &mut f,
+            &[
+                Event::Prompt(Prompt::Login),
+                Event::LoginRefused {
+                    text: lasker.into(),
+                },
+            ],
+        );
+        assert!(!f.finished());
+        assert_eq!(
+            f.on_closed(),
+            Some(LoginFailure::Refused {
+                text: lasker.into()
+            })
+        );
+        assert!(f.finished());
+        // Without such a line a closed connection is not a refusal.
+        let mut f = LoginFlow::new(registered());
+        run(&mut f, &[Event::Prompt(Prompt::Login)]);
+        assert_eq!(f.on_closed(), None);
     }
 }

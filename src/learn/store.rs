@@ -133,6 +133,64 @@ impl Store {
         Ok(store)
     }
 
+    /// Opens an existing store for reading only (the tuner's `--learn`): checked as
+    /// [`Store::open`] checks it, but never created, migrated or written.
+    pub fn open_read_only(path: &Path) -> Result<Store, LearnError> {
+        if !path.is_file() {
+            return Err(LearnError::Usage(format!(
+                "no learning store at {}",
+                path.display()
+            )));
+        }
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn =
+            Connection::open_with_flags(path, flags).map_err(|e| sql_err(path, "open", e))?;
+        let store = Store {
+            conn,
+            path: path.to_path_buf(),
+        };
+        let c = &store.conn;
+        c.busy_timeout(Duration::from_secs(10))
+            .map_err(store.err("set busy timeout"))?;
+        let app_id: i64 = c
+            .pragma_query_value(None, "application_id", |r| r.get(0))
+            .map_err(store.err("read header"))?;
+        if app_id != APPLICATION_ID {
+            return Err(LearnError::Foreign {
+                path: path.to_path_buf(),
+            });
+        }
+        let version = store.schema_version()?;
+        if version > SCHEMA_VERSION {
+            return Err(LearnError::TooNew {
+                path: path.to_path_buf(),
+                found: version,
+                supported: SCHEMA_VERSION,
+            });
+        }
+        Ok(store)
+    }
+
+    /// Calls `f` with every training sample, oldest first: the FEN, the search score
+    /// (centipawns) and the game's result (1, 0.5 or 0), both from White's point of view.
+    /// Returns the number of samples.
+    pub fn for_each_sample(&self, mut f: impl FnMut(&str, i32, f64)) -> Result<u64, LearnError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT fen, score, result FROM samples ORDER BY id")
+            .map_err(self.err("read samples"))?;
+        let mut rows = stmt.query([]).map_err(self.err("read samples"))?;
+        let mut n = 0;
+        while let Some(row) = rows.next().map_err(self.err("read samples"))? {
+            let fen: String = row.get(0).map_err(self.err("read samples"))?;
+            let score: i32 = row.get(1).map_err(self.err("read samples"))?;
+            let result: f64 = row.get(2).map_err(self.err("read samples"))?;
+            f(&fen, score, result);
+            n += 1;
+        }
+        Ok(n)
+    }
+
     pub fn path(&self) -> &Path {
         &self.path
     }

@@ -473,7 +473,13 @@ async fn login_phase(
     loop {
         let n = read_some(reader, buf).await.map_err(ConnectError::Io)?;
         if n == 0 {
-            return Err(ConnectError::ClosedDuringLogin);
+            return Err(match flow.on_closed() {
+                Some(f) => {
+                    tracing::warn!(reason = %f, "ics: login failed");
+                    ConnectError::Login(f)
+                }
+                None => ConnectError::ClosedDuringLogin,
+            });
         }
         link.receive(&buf[..n]).await.map_err(ConnectError::Io)?;
         let events = std::mem::take(&mut link.out.events);
@@ -539,6 +545,12 @@ fn log_event(ev: &Event) {
         Event::SettingRefused { name } => tracing::info!(%name, "ics: server refused a setting"),
         Event::AutoLogout { text } => tracing::warn!(%text, "ics: auto-logout"),
         Event::IdleWarning { text } => tracing::warn!(%text, "ics: idle warning"),
+        Event::SessionReplaced { text } => {
+            tracing::info!(%text, "ics: the server closed an older session of this account")
+        }
+        Event::SessionTakenOver { text } => {
+            tracing::warn!(%text, "ics: another login of this account took over this session")
+        }
         _ => {}
     }
 }

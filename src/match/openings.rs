@@ -3,7 +3,7 @@
 //! file order or shuffled with a seed. Lines that cannot be read are skipped with a
 //! warning; a file with none left is an error.
 
-use crate::chess::{EpdReader, PgnReader};
+use crate::chess::{chess960, EpdReader, PgnReader};
 use cozy_chess::{Board, Move};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -201,7 +201,7 @@ impl OpeningBook {
             (Some(path), _) => read_epd(path, warnings)?,
             (None, Some((a, b))) => (a..=b)
                 .map(|n| Opening {
-                    board: Board::chess960_startpos(n),
+                    board: chess960::start_position(n).unwrap_or_default(),
                     moves: Vec::new(),
                     name: format!("chess960 #{n}"),
                 })

@@ -5,6 +5,7 @@
 use super::aliases::{expand, strip_dollar};
 use super::conn::Sid;
 use super::core::Core;
+use super::lists::ListOp;
 use super::notation::looks_like_move;
 use cozy_chess::Piece;
 
@@ -21,6 +22,7 @@ const COMMANDS: &[&str] = &[
     "exit",
     "finger",
     "flag",
+    "follow",
     "games",
     "help",
     "iset",
@@ -44,6 +46,7 @@ const COMMANDS: &[&str] = &[
     "style",
     "tell",
     "time",
+    "toggle",
     "unalias",
     "unobserve",
     "unseek",
@@ -68,6 +71,10 @@ fn resolve(word: &str) -> Option<&'static str> {
         "ref" => return Some("refresh"),
         "wh" => return Some("whisper"),
         "kib" => return Some("kibitz"),
+        // Whole words only: `ad` stays `adjourn`, `su`/`sh` stay ambiguous.
+        "addlist" => return Some("addlist"),
+        "sublist" => return Some("sublist"),
+        "showlist" => return Some("showlist"),
         _ => {}
     }
     if let Some(c) = COMMANDS.iter().find(|c| **c == w) {
@@ -95,7 +102,8 @@ const HELP: &str = "Commands of wily's local server:\n\
   settings: set style iset variables ivariables promote alias unalias\n\
   playing:  match accept decline withdraw pending seek unseek sought play\n\
             draw abort adjourn resign flag refresh moves time stored resume\n\
-  watching: games observe unobserve allobservers\n\
+  watching: games observe unobserve allobservers follow\n\
+  lists:    +follow NAME, -follow NAME, =follow (follow NAME toggles)\n\
   talking:  tell xtell say kibitz whisper\n\
 Moves: e2e4, e2-e4, e7e8=q, o-o, o-o-o, or SAN (Nf3, exd5, e8=Q).\n";
 
@@ -126,6 +134,10 @@ impl Core {
             None => (line, ""),
         };
         let args: Vec<&str> = rest.split_whitespace().collect();
+        if let Some(op) = word.chars().next().and_then(ListOp::from_prefix) {
+            self.cmd_list(sid, op, &word[1..], args.first().copied());
+            return;
+        }
         let Some(cmd) = resolve(word) else {
             self.reply(sid, &format!("{word}: Command not found.\n"));
             return;
@@ -178,6 +190,17 @@ impl Core {
             "observe" => self.cmd_observe(sid, &args),
             "unobserve" => self.cmd_unobserve(sid, &args),
             "allobservers" => self.cmd_allobservers(sid, &args),
+            "follow" => self.cmd_list(sid, ListOp::Toggle, "follow", args.first().copied()),
+            "toggle" | "addlist" | "sublist" | "showlist" => {
+                let op = match cmd {
+                    "toggle" => ListOp::Toggle,
+                    "addlist" => ListOp::Add,
+                    "sublist" => ListOp::Remove,
+                    _ => ListOp::Show,
+                };
+                let list = args.first().copied().unwrap_or("");
+                self.cmd_list(sid, op, list, args.get(1).copied());
+            }
             _ => self.reply(sid, &format!("{word}: Command not found.\n")),
         }
     }

@@ -43,6 +43,9 @@ pub struct Core {
     pub next_offer: u32,
     /// Ratings by lower-case handle (registered players only).
     pub ratings: HashMap<String, Ratings>,
+    /// Follow lists by lower-case handle; kept when the player logs out (lasker keeps
+    /// them in the account).
+    pub follow_lists: HashMap<String, Vec<String>>,
     pub rng: StdRng,
     dead: Vec<Sid>,
 }
@@ -76,6 +79,7 @@ impl Core {
             offers: Vec::new(),
             next_offer: 1,
             ratings,
+            follow_lists: HashMap::new(),
             rng,
             dead: Vec::new(),
         }

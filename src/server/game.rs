@@ -45,6 +45,8 @@ pub struct Game {
     pub base: u32,
     pub inc: u32,
     pub category: Category,
+    /// A Chess960 game (lasker's `fischerandom`).
+    pub chess960: bool,
     pub board: Board,
     /// `Board::hash()` of every position so far, the start included.
     pub hashes: Vec<u64>,
@@ -111,12 +113,16 @@ impl Game {
         )
     }
 
-    /// `rated blitz` / `unrated lightning`.
+    /// `rated blitz` / `unrated lightning` / `rated fischerandom`.
     pub fn kind(&self) -> String {
         format!(
             "{} {}",
             if self.rated { "rated" } else { "unrated" },
-            self.category.name()
+            if self.chess960 {
+                "fischerandom"
+            } else {
+                self.category.name()
+            }
         )
     }
 

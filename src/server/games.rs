@@ -65,6 +65,7 @@ impl Core {
         rated: bool,
         base: u32,
         inc: u32,
+        chess960: bool,
         resumed: Option<Game>,
     ) -> u32 {
         let number = self.free_game_number();
@@ -79,7 +80,11 @@ impl Core {
             }
             None => {
                 let cat = Category::of(base, inc);
-                let board = Board::default();
+                let board = if chess960 {
+                    super::variant::random_start(&mut self.rng)
+                } else {
+                    Board::default()
+                };
                 Game {
                     number,
                     white: self.side_for(white, cat),
@@ -88,6 +93,7 @@ impl Core {
                     base,
                     inc,
                     category: cat,
+                    chess960,
                     hashes: vec![board.hash()],
                     board,
                     moves: Vec::new(),
@@ -140,6 +146,7 @@ impl Core {
             self.send(sid, &text);
         }
         tracing::info!(game = number, "game started");
+        self.follow_start(white, black);
         number
     }
 

@@ -199,14 +199,15 @@ impl Core {
             .map(|s| s.id)
             .collect();
         let mut notice = String::new();
+        // lasker's words on both sides (the new login's line starts with a space).
         for o in old {
             self.send(
                 o,
-                "\n**** You have logged in from another connection: this one is closed. ****\n\n",
+                &format!("**** {handle} has arrived - you can't both be logged in. ****\n"),
             );
             self.close(o);
             self.remove_session(o, false);
-            notice = format!("**** {handle} is already logged in - kicking them out. ****\n");
+            notice = format!(" **** {handle} is already logged in - kicking them out. ****\n");
         }
         if !notice.is_empty() {
             self.send(sid, &format!("\n{notice}"));

@@ -7,6 +7,7 @@ use super::core::Core;
 use super::offer::{MatchTerms, Notes, OfferKind};
 use super::offers::wrap;
 use super::ratings::{apply_delta, delta, Category, FIRST_RATING};
+use super::variant::{chess960_words, is_variant_word};
 use cozy_chess::Color;
 
 impl Core {
@@ -44,7 +45,7 @@ impl Core {
         let Some(name) = args.first() else {
             self.reply(
                 sid,
-                "Usage: match name [time inc] [rated|unrated] [white|black]\n",
+                "Usage: match name [time inc] [rated|unrated] [white|black] [fr]\n",
             );
             return;
         };
@@ -77,7 +78,11 @@ impl Core {
         let both_registered = s.registered && self.sess(to).is_some_and(|t| t.registered);
         let (mut base, mut inc, mut rated, mut color) = (None, None, s.vars.rated, None);
         let (dtime, dinc) = (s.vars.time, s.vars.inc);
-        for a in args.iter().skip(1) {
+        let chess960 = match chess960_words(&args[1..]) {
+            Ok(v) => v,
+            Err(e) => return self.reply(sid, &e),
+        };
+        for a in args.iter().skip(1).filter(|a| !is_variant_word(a)) {
             let l = a.to_ascii_lowercase();
             match l.as_str() {
                 "r" | "rated" => rated = true,
@@ -90,7 +95,7 @@ impl Core {
                     _ => {
                         self.reply(
                             sid,
-                            "Usage: match name [time inc] [rated|unrated] [white|black]\n",
+                            "Usage: match name [time inc] [rated|unrated] [white|black] [fr]\n",
                         );
                         return;
                     }
@@ -112,6 +117,7 @@ impl Core {
             rated,
             color,
             resume: false,
+            chess960,
         };
         let cat = Category::of(base, inc);
         let col = match color {
@@ -119,12 +125,17 @@ impl Core {
             Some(Color::Black) => "[black] ",
             None => "",
         };
+        // lasker 2.2 words a Chess960 challenge as a wild board loaded from a file.
+        let (kind, loaded) = if chess960 {
+            ("wild", " Loaded from fischerandom/0")
+        } else {
+            (cat.name(), "")
+        };
         let text = format!(
-            "{me} ({}) {col}{them} ({}) {} {} {base} {inc}",
+            "{me} ({}) {col}{them} ({}) {} {kind} {base} {inc}{loaded}",
             self.rating_shown(sid, cat),
             self.rating_shown(to, cat),
             if rated { "rated" } else { "unrated" },
-            cat.name()
         );
         let mut notes = Notes::new();
         let mut prefix = String::new();
@@ -194,7 +205,7 @@ impl Core {
         let Some(g) = self.stored_between(&me, &them) else {
             return;
         };
-        let (base, inc, rated, cat) = (g.base, g.inc, g.rated, g.category);
+        let (base, inc, rated, cat, chess960) = (g.base, g.inc, g.rated, g.category, g.chess960);
         let text = format!(
             "{me} ({}) {them} ({}) {} wild {base} {inc} Loaded from {}/0 (adjourned)",
             self.rating_shown(sid, cat),
@@ -208,6 +219,7 @@ impl Core {
             rated,
             color: None,
             resume: true,
+            chess960,
         };
         let mut notes = Notes::new();
         if let Some(old) = self

@@ -15,6 +15,7 @@ mod core;
 mod game;
 mod games;
 mod info;
+mod lists;
 mod login;
 mod matching;
 mod notation;
@@ -29,6 +30,7 @@ mod session;
 mod sparring;
 mod style12;
 mod talk;
+mod variant;
 
 pub use accounts::{load_accounts, parse_accounts, valid_handle, Account, AccountLineError};
 pub use sparring::{

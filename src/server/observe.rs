@@ -1,6 +1,6 @@
-//! Watching games on the local server: `observe`, `unobserve`,
-//! `allobservers`, and `refresh` (a fresh style 12 of the game one plays or
-//! observes).
+//! Watching games on the local server: `observe` (which, as on lasker, stops observing
+//! a game already observed), `unobserve`, `allobservers`, and `refresh` (a fresh style 12
+//! of the game one plays or observes).
 
 use super::conn::Sid;
 use super::core::Core;
@@ -54,7 +54,8 @@ impl Core {
             return;
         }
         if s.observing.contains(&g) {
-            self.reply(sid, &format!("You are already observing game {g}.\n"));
+            // lasker toggles (FICS would answer "You are already observing game N.").
+            self.cmd_unobserve(sid, &[&g.to_string()]);
             return;
         }
         if s.observing.len() >= MAX_OBSERVED {

@@ -15,6 +15,8 @@ pub struct MatchTerms {
     pub color: Option<Color>,
     /// Continue the adjourned game between the two.
     pub resume: bool,
+    /// A Chess960 game (`match NAME ... fr` or `wild fr`).
+    pub chess960: bool,
 }
 
 /// What is offered.

@@ -200,6 +200,7 @@ impl Core {
         base: u32,
         inc: u32,
         resume: bool,
+        chess960: bool,
     ) {
         let mut notes = Notes::new();
         self.clear_match_offers_for_start(acceptor, challenger, &mut notes);
@@ -234,7 +235,7 @@ impl Core {
         } else {
             None
         };
-        self.create_game(white, black, rated, base, inc, resumed);
+        self.create_game(white, black, rated, base, inc, chess960, resumed);
     }
 
     /// Offers to `sid` chosen by `accept`/`decline` arguments.
@@ -333,7 +334,9 @@ impl Core {
                         }
                     }
                 };
-                self.start_accepted(sid, o.from, white, black, t.rated, t.base, t.inc, t.resume);
+                self.start_accepted(
+                    sid, o.from, white, black, t.rated, t.base, t.inc, t.resume, t.chess960,
+                );
             }
         }
     }

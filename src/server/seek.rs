@@ -19,6 +19,8 @@ pub struct Seek {
     pub rated: bool,
     pub color: Option<Color>,
     pub category: Category,
+    /// A Chess960 ad (`seek ... fr` or `wild fr`).
+    pub chess960: bool,
 }
 
 impl Seek {
@@ -32,8 +34,17 @@ impl Seek {
             self.base,
             self.inc,
             if self.rated { "rated" } else { "unrated" },
-            self.category.name()
+            self.variant_name()
         )
+    }
+
+    /// The game type as ads show it: `blitz`, or lasker's `fischerandom`.
+    fn variant_name(&self) -> &'static str {
+        if self.chess960 {
+            "fischerandom"
+        } else {
+            self.category.name()
+        }
     }
 
     /// The FICS `<s>` line.
@@ -63,7 +74,7 @@ impl Seek {
             self.base,
             self.inc,
             if self.rated { 'r' } else { 'u' },
-            self.category.name(),
+            self.variant_name(),
             c
         )
     }

@@ -8,6 +8,7 @@ use super::core::Core;
 use super::offer::Notes;
 use super::ratings::Category;
 use super::seek::Seek;
+use super::variant::{chess960_words, is_variant_word};
 use cozy_chess::Color;
 use rand::Rng;
 
@@ -32,7 +33,11 @@ impl Core {
             return;
         }
         let (mut base, mut inc, mut rated, mut color) = (None, None, s.vars.rated, None);
-        for a in args {
+        let chess960 = match chess960_words(args) {
+            Ok(v) => v,
+            Err(e) => return self.reply(sid, &e),
+        };
+        for a in args.iter().filter(|a| !is_variant_word(a)) {
             let l = a.to_ascii_lowercase();
             match l.as_str() {
                 "r" | "rated" => rated = true,
@@ -45,7 +50,7 @@ impl Core {
                     Ok(n) if n <= 999 && inc.is_none() => inc = Some(n),
                     _ if l.contains('-') && l.split('-').all(|p| p.parse::<u32>().is_ok()) => {}
                     _ => {
-                        self.reply(sid, "Usage: seek [time inc] [rated|unrated] [white|black] [manual|auto] [formula] [min-max]\n");
+                        self.reply(sid, "Usage: seek [time inc] [rated|unrated] [white|black] [fr] [manual|auto] [formula] [min-max]\n");
                         return;
                     }
                 },
@@ -68,7 +73,12 @@ impl Core {
             return;
         }
         let dup = self.seeks.values().any(|k| {
-            k.owner == sid && k.base == base && k.inc == inc && k.rated == rated && k.color == color
+            k.owner == sid
+                && k.base == base
+                && k.inc == inc
+                && k.rated == rated
+                && k.color == color
+                && k.chess960 == chess960
         });
         if dup {
             self.reply(
@@ -93,6 +103,7 @@ impl Core {
             rated,
             color,
             category,
+            chess960,
         };
         let (ad, sline) = (seek.ad_line(), seek.s_line());
         self.seeks.insert(seek.id, seek);
@@ -249,7 +260,15 @@ impl Core {
             }
         };
         self.start_accepted(
-            sid, seek.owner, white, black, rated, seek.base, seek.inc, false,
+            sid,
+            seek.owner,
+            white,
+            black,
+            rated,
+            seek.base,
+            seek.inc,
+            false,
+            seek.chess960,
         );
     }
 }
@@ -272,6 +291,7 @@ mod tests {
             rated: true,
             color: None,
             category: Category::Blitz,
+            chess960: false,
         };
         assert_eq!(
             k.ad_line(),

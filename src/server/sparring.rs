@@ -3,9 +3,12 @@
 //! answers every style-12 board where it is to move with a move from a seeded
 //! random choice or a callback, and offers draws, resigns, aborts or flags
 //! when told to. Tests script whole games with it; `wily ics --local` uses it
-//! as the offline opponent.
+//! as the offline opponent. It plays Chess960 too (`fr` seeks and challenges;
+//! castling rights from the flags and the rooks of each game's first board).
 
 use super::notation::{legal_moves, to_wire};
+use crate::chess::castling::{CastleFlags, CastlingRooks};
+use crate::chess::fen::parse_fen;
 use cozy_chess::{Board, Color, Move};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -49,6 +52,8 @@ pub struct SparringPolicy {
     pub seek: Option<(u32, u32)>,
     /// Challenge this player (`name`, `base`, `inc`) after logging in.
     pub challenge: Option<(String, u32, u32)>,
+    /// Ask for Chess960 in its seek and challenge (`fr`).
+    pub chess960: bool,
     /// Accept challenges.
     pub accept_challenges: bool,
     /// Play the first seek ad of someone else that it hears.
@@ -79,6 +84,7 @@ impl Default for SparringPolicy {
             chooser: MoveChooser::Random { seed: 1 },
             seek: None,
             challenge: None,
+            chess960: false,
             accept_challenges: true,
             play_seeks: false,
             offer_draw_at: None,
@@ -122,7 +128,11 @@ pub struct SparringReport {
 /// A parsed style 12 line (the fields the sparring player needs).
 #[derive(Debug, Clone)]
 pub struct Board12 {
+    /// The position, castling rights read as the outermost rooks (X-FEN); a game's
+    /// later boards should go through [`CastlingRooks::apply`] with its first board's
+    /// rooks and [`Board12::castling`].
     pub board: Board,
+    pub castling: CastleFlags,
     pub game: u32,
     pub white: String,
     pub black: String,
@@ -165,15 +175,13 @@ pub fn parse_style12(line: &str) -> Option<Board12> {
     }
     let stm = *f.get(9)?;
     let white_to_move = stm == "W";
-    let mut castle = String::new();
-    for (idx, c) in [(11, 'K'), (12, 'Q'), (13, 'k'), (14, 'q')] {
-        if *f.get(idx)? == "1" {
-            castle.push(c);
-        }
-    }
-    if castle.is_empty() {
-        castle.push('-');
-    }
+    let flag = |i: usize| f.get(i).map(|v| *v == "1");
+    let castling = CastleFlags {
+        white_short: flag(11)?,
+        white_long: flag(12)?,
+        black_short: flag(13)?,
+        black_long: flag(14)?,
+    };
     let dpp: i32 = f.get(10)?.parse().ok()?;
     let ep = if (0..8).contains(&dpp) {
         let file = char::from(b'a' + dpp as u8);
@@ -184,17 +192,13 @@ pub fn parse_style12(line: &str) -> Option<Board12> {
     let half: u32 = f.get(15)?.parse().ok()?;
     let full: u32 = f.get(26)?.parse().ok()?;
     let side = if white_to_move { 'w' } else { 'b' };
-    let fen = format!("{placement} {side} {castle} {ep} {half} {full}");
-    let board = Board::from_fen(&fen, false)
-        .or_else(|_| {
-            Board::from_fen(
-                &format!("{placement} {side} {castle} - {half} {full}"),
-                false,
-            )
-        })
+    let board = parse_fen(&format!("{placement} {side} - {ep} {half} {full}"))
+        .or_else(|_| parse_fen(&format!("{placement} {side} - - {half} {full}")))
         .ok()?;
+    let board = CastlingRooks::of_start(&board).apply(&board, castling);
     Some(Board12 {
         board,
+        castling,
         game: f.get(16)?.parse().ok()?,
         white: f.get(17)?.to_string(),
         black: f.get(18)?.to_string(),
@@ -367,15 +371,18 @@ async fn run(
         MoveChooser::Random { seed } => *seed,
         MoveChooser::Callback(_) => 7,
     });
+    let fr = if policy.chess960 { " fr" } else { "" };
     if let Some((b, i)) = policy.seek {
-        w.send(&format!("seek {b} {i}")).await?;
+        w.send(&format!("seek {b} {i}{fr}")).await?;
     }
     if policy.play_seeks {
         w.send("sought").await?;
     }
     if let Some((name, b, i)) = &policy.challenge {
-        w.send(&format!("match {name} {b} {i}")).await?;
+        w.send(&format!("match {name} {b} {i}{fr}")).await?;
     }
+    // The castling rooks of the game in progress (from its first board).
+    let mut rooks = CastlingRooks::default();
     let mut moves_made = 0u32;
     let mut offered_draw = false;
     let mut seen_moves: Vec<String> = Vec::new();
@@ -385,7 +392,7 @@ async fn run(
     let mut playing_ad = false;
     loop {
         for line in w.lines() {
-            if let Some(b) = line
+            if let Some(mut b) = line
                 .strip_prefix("<12> ")
                 .map(|_| line.as_str())
                 .and_then(parse_style12)
@@ -395,11 +402,13 @@ async fn run(
                 };
                 if !in_game {
                     in_game = true;
+                    rooks = CastlingRooks::of_start(&b.board);
                     playing_ad = false;
                     moves_made = 0;
                     offered_draw = false;
                     seen_moves.clear();
                 }
+                b.board = rooks.apply(&b.board, b.castling);
                 if b.pretty != "none"
                     && seen_moves.len() < usize::from(b.board.fullmove_number()) * 2
                 {
@@ -479,7 +488,7 @@ async fn run(
                     return Ok(report);
                 }
                 if let Some((b, i)) = policy.seek {
-                    w.send(&format!("seek {b} {i}")).await?;
+                    w.send(&format!("seek {b} {i}{fr}")).await?;
                 }
                 if policy.play_seeks {
                     w.send("sought").await?;

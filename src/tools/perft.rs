@@ -26,11 +26,14 @@ pub fn run_perft(
         None => Board::default(),
     };
     let start = Instant::now();
+    // Chess960 castling is shown as king takes rook (the king's step can be ambiguous).
+    let chess960 = crate::chess::position::looks_like_chess960(&board);
     let nodes = if show_divide && depth > 0 {
         let mut total = 0;
         for (mv, n) in divide(&board, depth) {
             total += n;
-            writeln!(out, "{}: {n}", move_to_uci(&board, mv, false)).map_err(|e| e.to_string())?;
+            let text = move_to_uci(&board, mv, chess960);
+            writeln!(out, "{text}: {n}").map_err(|e| e.to_string())?;
         }
         total
     } else {

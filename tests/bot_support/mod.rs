@@ -72,6 +72,7 @@ pub fn bot_config(dir: &Path, base: u32, inc: u32) -> Config {
         min_rating: None,
         max_rating: None,
         formula: false,
+        ..SeekAd::default()
     }];
     c.seek.interval_secs = 0;
     c.engine.depth_limit = 3;
@@ -276,6 +277,42 @@ impl RawClient {
             }
         }
     }
+}
+
+impl RawClient {
+    /// The account's follow list (`=follow`: the names after its header; empty when the
+    /// server shows nothing, as lasker does for a list never used).
+    pub async fn follow_list(&mut self) -> Vec<String> {
+        self.send("=follow").await;
+        let Some(header) = self.wait_line("-- follow list: ", 5).await else {
+            return Vec::new();
+        };
+        let n: usize = header
+            .split_whitespace()
+            .nth(3)
+            .and_then(|x| x.parse().ok())
+            .unwrap_or(0);
+        let mut names = Vec::new();
+        while names.len() < n {
+            let Some(line) = self.wait_line("", 5).await else {
+                break;
+            };
+            names.extend(line.split_whitespace().map(str::to_string));
+        }
+        names
+    }
+}
+
+/// Waits up to `secs` until the bot's wire log (`ConnectConfig::wire_log`) satisfies
+/// `done`; false on timeout.
+pub async fn wait_wire(path: &Path, secs: u64, done: impl Fn(&str) -> bool) -> bool {
+    for _ in 0..secs * 10 {
+        if done(&std::fs::read_to_string(path).unwrap_or_default()) {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    false
 }
 
 /// A TCP proxy in front of the server: forwards both ways, and on request injects a

@@ -31,6 +31,14 @@ pub fn ics_data() -> Option<PathBuf> {
     }
 }
 
+/// A recording kept in the repository (`tests/fixtures/ics/<name>`); always present.
+pub fn fixture(name: &str) -> Vec<u8> {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/ics")
+        .join(name);
+    std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
 /// Every recording, as (`server/file.raw`, bytes), sorted by name.
 pub fn recordings() -> Option<Vec<(String, Vec<u8>)>> {
     let dir = ics_data()?;

@@ -68,24 +68,85 @@ pub fn is_insufficient_material(board: &Board) -> bool {
         && (bishops & DARK_SQUARES == 0 || bishops & !DARK_SQUARES == 0)
 }
 
+/// The endgame scale rule that applies to a position (see [`scale_rule`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScaleRule {
+    /// None: full weight.
+    Normal,
+    /// A dead draw: a lone minor piece or nothing against anything, two knights against a
+    /// bare king, rook pawns with no bishop or the wrong one against a king in the corner,
+    /// KPK drawn by the bitbase.
+    Draw,
+    /// KPK won (by the bitbase) for the pawn's side, which gets `kpk_win`.
+    KpkWin(Color),
+    /// Two knights against pawns: `scale_knn_vs_pawns` on both halves.
+    KnnVsPawns,
+    /// No pawns for the stronger side and a small edge: `scale_pawnless` on both halves.
+    Pawnless,
+    /// Opposite-coloured bishops alone: `scale_ocb` on the endgame half.
+    Ocb,
+    /// Opposite-coloured bishops with other pieces: `scale_ocb_pieces` on the endgame half.
+    OcbPieces,
+    /// One pawn and equal pieces: `scale_one_pawn` on the endgame half.
+    OnePawn,
+}
+
+impl ScaleRule {
+    /// The scale factors `(mg, eg)` out of 128.
+    #[inline(always)]
+    pub fn factors(self, p: &EvalParams) -> (i32, i32) {
+        match self {
+            ScaleRule::Normal | ScaleRule::KpkWin(_) => (SCALE_NORMAL, SCALE_NORMAL),
+            ScaleRule::Draw => (0, 0),
+            ScaleRule::KnnVsPawns => (p.scale_knn_vs_pawns, p.scale_knn_vs_pawns),
+            ScaleRule::Pawnless => (p.scale_pawnless, p.scale_pawnless),
+            ScaleRule::Ocb => (SCALE_NORMAL, p.scale_ocb),
+            ScaleRule::OcbPieces => (SCALE_NORMAL, p.scale_ocb_pieces),
+            ScaleRule::OnePawn => (SCALE_NORMAL, p.scale_one_pawn),
+        }
+    }
+}
+
 /// Scale factors `(mg, eg)` out of 128 for the position, given the endgame score so far
-/// (`eg`, White's view) that decides which side is "stronger". May add the KPK win bonus
-/// to the `Endgame` term.
+/// (`eg`, White's view) that decides which side is "stronger". Adds the KPK win bonus to
+/// the `Endgame` term.
+#[inline(always)]
 pub(crate) fn scale<K: Sink>(board: &Board, p: &EvalParams, eg: i32, sink: &mut K) -> (i32, i32) {
+    let strong = match eg.signum() {
+        1 => Some(Color::White),
+        -1 => Some(Color::Black),
+        _ => None,
+    };
+    let rule = scale_rule(board, p, strong);
+    if let ScaleRule::KpkWin(side) = rule {
+        let bonus = sink.weigh(side, &p.kpk_win, 1);
+        sink.add(Term::Endgame, side, bonus);
+    }
+    rule.factors(p)
+}
+
+/// The scale rule for `board` when `strong` is ahead in the endgame score (`None`: level).
+/// Of `p` only `pawnless_margin` is read (the tuner asks for both possible strong sides).
+#[inline(always)]
+pub fn scale_rule(board: &Board, p: &EvalParams, strong: Option<Color>) -> ScaleRule {
     // Fast exit for the common case: the stronger side has two or more pawns, not all on
     // one rook file, and the bishops are not one against one on opposite colours. No rule
     // below applies then.
-    if eg != 0 {
-        let strong = if eg > 0 { Color::White } else { Color::Black };
+    if let Some(strong) = strong {
         let sp = board.colored_pieces(strong, Piece::Pawn).0;
         let one = |x: u64| x != 0 && x & x.wrapping_sub(1) == 0;
         let wb = board.colored_pieces(Color::White, Piece::Bishop).0;
         let bb = board.colored_pieces(Color::Black, Piece::Bishop).0;
         let ocb = one(wb) && one(bb) && (wb & DARK_SQUARES == 0) != (bb & DARK_SQUARES == 0);
         if sp & sp.wrapping_sub(1) != 0 && sp & !FILE_A != 0 && sp & !FILE_H != 0 && !ocb {
-            return (SCALE_NORMAL, SCALE_NORMAL);
+            return ScaleRule::Normal;
         }
     }
+    special_rule(board, p, strong)
+}
+
+/// `scale_rule` past its fast exit.
+fn special_rule(board: &Board, p: &EvalParams, strong: Option<Color>) -> ScaleRule {
     let c = counts(board);
     let npm_total = c.npm[0] + c.npm[1];
 
@@ -104,35 +165,34 @@ pub(crate) fn scale<K: Sink>(board: &Board, p: &EvalParams, eg: i32, sink: &mut 
             board.king(!strong) as usize,
             board.side_to_move() == strong,
         );
-        if win {
-            sink.add(Term::Endgame, strong, p.kpk_win);
-            return (SCALE_NORMAL, SCALE_NORMAL);
-        }
-        return (0, 0);
+        return if win {
+            ScaleRule::KpkWin(strong)
+        } else {
+            ScaleRule::Draw
+        };
     }
-    if eg == 0 {
-        return (SCALE_NORMAL, SCALE_NORMAL);
-    }
-    let strong = if eg > 0 { Color::White } else { Color::Black };
+    let Some(strong) = strong else {
+        return ScaleRule::Normal;
+    };
     let s = strong as usize;
     let w = s ^ 1;
 
     if c.pawns[s] == 0 {
         // A lone minor piece (or nothing) cannot win.
         if c.rooks[s] == 0 && c.queens[s] == 0 && c.knights[s] + c.bishops[s] <= 1 {
-            return (0, 0);
+            return ScaleRule::Draw;
         }
         // Two knights cannot force mate against a bare king.
         if c.knights[s] == 2 && c.bishops[s] == 0 && c.rooks[s] == 0 && c.queens[s] == 0 {
             if c.npm[w] == 0 && c.pawns[w] == 0 {
-                return (0, 0);
+                return ScaleRule::Draw;
             }
             if c.npm[w] == 0 {
-                return (p.scale_knn_vs_pawns, p.scale_knn_vs_pawns);
+                return ScaleRule::KnnVsPawns;
             }
         }
         if c.npm[s] - c.npm[w] < p.pawnless_margin {
-            return (p.scale_pawnless, p.scale_pawnless);
+            return ScaleRule::Pawnless;
         }
     }
 
@@ -156,7 +216,7 @@ pub(crate) fn scale<K: Sink>(board: &Board, p: &EvalParams, eg: i32, sink: &mut 
         let promo_dark = DARK_SQUARES & (1u64 << promo) != 0;
         let right_bishop = bishop != 0 && ((bishop & DARK_SQUARES != 0) == promo_dark);
         if !right_bishop && distance(board.king(!strong) as usize, promo) <= 1 {
-            return (0, 0);
+            return ScaleRule::Draw;
         }
     }
 
@@ -166,19 +226,18 @@ pub(crate) fn scale<K: Sink>(board: &Board, p: &EvalParams, eg: i32, sink: &mut 
         if bishops & DARK_SQUARES != 0 && bishops & !DARK_SQUARES != 0 {
             let others =
                 c.knights[0] + c.knights[1] + c.rooks[0] + c.rooks[1] + c.queens[0] + c.queens[1];
-            let f = if others == 0 {
-                p.scale_ocb
+            return if others == 0 {
+                ScaleRule::Ocb
             } else {
-                p.scale_ocb_pieces
+                ScaleRule::OcbPieces
             };
-            return (SCALE_NORMAL, f);
         }
     }
 
     if c.pawns[s] == 1 && c.npm[s] == c.npm[w] && c.npm[s] > 0 {
-        return (SCALE_NORMAL, p.scale_one_pawn);
+        return ScaleRule::OnePawn;
     }
-    (SCALE_NORMAL, SCALE_NORMAL)
+    ScaleRule::Normal
 }
 
 /// Game phase from 0 (bare kings and pawns) to 24 (all pieces on): knights and bishops

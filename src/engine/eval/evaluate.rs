@@ -1,15 +1,17 @@
-//! The evaluation pipeline shared by the fast path and the trace: pieces, king safety,
-//! threats, passed pawns (the parts that depend on pieces), blocked pawns, tempo, endgame
-//! scaling, and the final blend of middlegame and endgame by phase.
+//! The evaluation pipeline shared by the fast path, the trace and the tuner's coefficient
+//! record: pieces, king safety, threats, passed pawns (the parts that depend on pieces),
+//! blocked pawns, tempo, endgame scaling, and the final blend of middlegame and endgame by
+//! phase; and the uncached whole evaluation that the trace and the tuner run.
 
 use cozy_chess::{Board, Color, Piece};
 
-use super::endgame::{phase, scale, SCALE_NORMAL};
+use super::endgame::{is_insufficient_material, phase, scale, SCALE_NORMAL};
 use super::king::king_safety;
 use super::params::EvalParams;
-use super::pawns::PawnEntry;
-use super::pieces::{pieces, Maps, PieceTables};
+use super::pawns::{evaluate_pawns, PawnEntry};
+use super::pieces::{material_and_pst, pieces, Maps, PieceTables};
 use super::score::S;
+use super::shelter::best_shelter_counted;
 use super::sink::{Sink, Term};
 use super::tables::{distance, relative_rank, squares, FORWARD_FILE};
 
@@ -98,15 +100,15 @@ fn threats_by<K: Sink>(
             let by_minor = victims & minor_attacks & (majors | !pe.attacks[them]);
             let by_rook = victims & rook_attacks & (queens | !defended);
             let hanging = victims & m.all[us] & !defended;
-            t += p.threat_by_pawn[i] * by_pawn.count_ones() as i32;
-            t += p.threat_by_minor[i] * by_minor.count_ones() as i32;
-            t += p.threat_by_rook[i] * by_rook.count_ones() as i32;
-            t += p.hanging * hanging.count_ones() as i32;
+            t += sink.weigh(color, &p.threat_by_pawn[i], by_pawn.count_ones() as i32);
+            t += sink.weigh(color, &p.threat_by_minor[i], by_minor.count_ones() as i32);
+            t += sink.weigh(color, &p.threat_by_rook[i], by_rook.count_ones() as i32);
+            t += sink.weigh(color, &p.hanging, hanging.count_ones() as i32);
         }
     }
     let hanging_pawns = board.colored_pieces(enemy, Piece::Pawn).0 & m.all[us] & !defended;
     if hanging_pawns != 0 {
-        t += p.hanging_pawn * hanging_pawns.count_ones() as i32;
+        t += sink.weigh(color, &p.hanging_pawn, hanging_pawns.count_ones() as i32);
     }
     sink.add(Term::Threats, color, t);
 }
@@ -152,16 +154,19 @@ fn passers_and_blocked_of<K: Sink>(
             Color::White => (sq + 8) & 63,
             Color::Black => sq.wrapping_sub(8) & 63,
         };
-        passed.eg += p.passed_enemy_king_distance[r] * distance(enemy_king, stop)
-            - p.passed_own_king_distance[r] * distance(own_king, stop);
+        let (enemy_distance, own_distance) = (distance(enemy_king, stop), distance(own_king, stop));
+        passed.eg += p.passed_enemy_king_distance[r] * enemy_distance
+            - p.passed_own_king_distance[r] * own_distance;
+        sink.count(color, &p.passed_enemy_king_distance[r], enemy_distance);
+        sink.count(color, &p.passed_own_king_distance[r], -own_distance);
         if enemy_pieces & (1u64 << stop) != 0 {
-            passed += p.passed_blockaded[r];
+            passed += sink.weigh(color, &p.passed_blockaded[r], 1);
         }
         let path = FORWARD_FILE[us][sq];
         if path & occ == 0 {
-            passed += p.passed_free_path[r];
+            passed += sink.weigh(color, &p.passed_free_path[r], 1);
             if path & m.all[them] == 0 {
-                passed += p.passed_safe_path[r];
+                passed += sink.weigh(color, &p.passed_safe_path[r], 1);
             }
             if !enemy_has_pieces {
                 // Rule of the square, counting the double step from the 2nd rank.
@@ -179,7 +184,7 @@ fn passers_and_blocked_of<K: Sink>(
         }
     }
     if unstoppable {
-        passed += p.passed_unstoppable;
+        passed += sink.weigh(color, &p.passed_unstoppable, 1);
     }
     sink.add(Term::PassedPawns, color, passed.pct(p.passed_pawn_scale));
 
@@ -191,7 +196,7 @@ fn passers_and_blocked_of<K: Sink>(
     };
     let mut b = S::ZERO;
     for sq in squares(blocked) {
-        b += p.pawn_blocked[relative_rank(color, sq)];
+        b += sink.weigh(color, &p.pawn_blocked[relative_rank(color, sq)], 1);
     }
     sink.add(Term::BlockedPawns, color, b.pct(p.blocked_pawn_scale));
 }
@@ -216,11 +221,33 @@ pub(crate) fn evaluate_rest<K: Sink>(
     king_safety(board, p, own, &m, shelter, sink);
     threats(board, p, pe, &m, sink);
     passers_and_blocked(board, p, pe, &m, sink);
-    sink.add(Term::Tempo, board.side_to_move(), p.tempo);
+    let stm = board.side_to_move();
+    let tempo = sink.weigh(stm, &p.tempo, 1);
+    sink.add(Term::Tempo, stm, tempo);
     let (scale_mg, scale_eg) = scale(board, p, sink.total().eg, sink);
     Blend {
         phase: phase(board),
         scale_mg,
         scale_eg,
     }
+}
+
+/// The whole evaluation with nothing cached, every term reported to `sink` and every weight
+/// counted (the trace's and the tuner's path; the search's is `Evaluator::evaluate`).
+/// Returns the blend of the sink's total and whether the material is insufficient (the
+/// score is then 0 whatever the terms say).
+pub(crate) fn evaluate_terms<K: Sink>(
+    board: &Board,
+    p: &EvalParams,
+    own: Option<Color>,
+    sink: &mut K,
+) -> (Blend, bool) {
+    let pawns = |c: Color| board.colored_pieces(c, Piece::Pawn).0;
+    let entry = evaluate_pawns(pawns(Color::White), pawns(Color::Black), p, sink);
+    let shelter = [Color::White, Color::Black]
+        .map(|c| best_shelter_counted(p, board, c, board.king(c) as usize, sink));
+    material_and_pst(board, p, sink);
+    let tables = PieceTables::without_placement(p);
+    let blend = evaluate_rest(board, p, &tables, own, &entry, shelter, sink);
+    (blend, is_insufficient_material(board))
 }

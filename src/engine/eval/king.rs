@@ -17,26 +17,35 @@ use super::tables::{square, KING_ZONE};
 /// Danger to the king of `color` from the enemy pieces recorded in `m`. The common "no
 /// attack" answer is decided inline; the rest is `attack_danger`.
 #[inline(always)]
-fn danger(p: &EvalParams, board: &Board, color: Color, m: &Maps) -> i32 {
+fn danger<K: Sink>(p: &EvalParams, board: &Board, color: Color, m: &Maps, sink: &mut K) -> i32 {
     let attackers = m.zone_attackers[color as usize ^ 1];
     let enemy_queen = board.colored_pieces(!color, Piece::Queen).0 != 0;
     if attackers < 2 && !(attackers == 1 && enemy_queen) {
         return 0;
     }
-    attack_danger(p, board, color, m, enemy_queen)
+    attack_danger(p, board, color, m, enemy_queen, sink)
 }
 
 /// `danger` once the king zone is attacked by two pieces, or by one with a queen on board.
 #[inline(never)]
-fn attack_danger(p: &EvalParams, board: &Board, color: Color, m: &Maps, enemy_queen: bool) -> i32 {
+fn attack_danger<K: Sink>(
+    p: &EvalParams,
+    board: &Board,
+    color: Color,
+    m: &Maps,
+    enemy_queen: bool,
+    sink: &mut K,
+) -> i32 {
     let us = color as usize;
     let them = us ^ 1;
     let k = m.kings[us];
     let ksq = square(k);
     let mut d = m.zone_weight[them] + p.king_zone_attack * m.zone_hits[them];
+    sink.count(color, &p.king_zone_attack, m.zone_hits[them]);
     let zone = KING_ZONE[us][k];
     let weak = zone & m.all[them] & !m.all_no_king[us];
     d += p.king_weak_square * weak.count_ones() as i32;
+    sink.count(color, &p.king_weak_square, weak.count_ones() as i32);
 
     let occ = board.occupied();
     let safe = !board.colors(!color).0 & !m.all[us];
@@ -52,11 +61,14 @@ fn attack_danger(p: &EvalParams, board: &Board, color: Color, m: &Maps, enemy_qu
     for (piece, from) in checks {
         if from & m.by[them][piece as usize] & safe != 0 {
             d += p.king_safe_check[piece as usize];
+            sink.count(color, &p.king_safe_check[piece as usize], 1);
         }
     }
     if !enemy_queen {
         d -= p.king_no_queen;
+        sink.count(color, &p.king_no_queen, -1);
     }
+    sink.danger(color);
     d.clamp(0, p.king_danger_max.max(0))
 }
 
@@ -86,7 +98,7 @@ fn king_safety_of<K: Sink>(
     sink: &mut K,
 ) {
     let cover = shelter[color as usize];
-    let d = danger(p, board, color, m);
+    let d = danger(p, board, color, m, sink);
     // No danger (the common case) costs nothing; skipping the divisions gives the
     // same zero.
     let penalty = if d == 0 {

@@ -6,18 +6,21 @@
 //! rank use the owner's relative rank (0 = its first rank, 7 = its last). Endgame scale
 //! factors are out of 128 (128 = unchanged, 0 = dead draw).
 //!
-//! The default values started as hand-set estimates and were then fitted to about 160,000
-//! quiet positions from the masters PGN (`data/pgn/masters-2400.pgn`): coordinate descent on
-//! the mean squared error between the game result and a logistic function of the score,
-//! over grouped knobs (single weights, and whole tables scaled by 5% steps). The fitted set
-//! was kept because it also beat the hand-set one in fixed-node self-play (+31 Elo over 440
-//! games, about ±30).
+//! The default values live in `tuned.rs`, which `wily tune` writes (Texel tuning of every
+//! weight to game results; see `crate::tune`). History: they started as hand-set estimates
+//! and were then fitted to about 160,000 quiet positions from the masters PGN
+//! (`data/pgn/masters-2400.pgn`) by coordinate descent on the mean squared error between the
+//! game result and a logistic function of the score, over grouped knobs (single weights,
+//! and whole tables scaled by 5% steps); that set beat the hand-set one in fixed-node
+//! self-play (+31 Elo over 440 games, about ±30).
 
-use super::pst::PST;
-use super::score::{s, S};
+use super::score::S;
 
-/// Every tunable weight of the evaluation.
+/// Every tunable weight of the evaluation. Only `i32`s and [`S`]s (`repr(C)`), so the
+/// fields form one flat run of `i32` in declaration order (see `layout`, which the tuner
+/// reads and writes them through).
 #[derive(Clone, Debug, PartialEq)]
+#[repr(C)]
 pub struct EvalParams {
     // ---- material and placement -------------------------------------------------------
     /// Material value by `Piece as usize` (pawn, knight, bishop, rook, queen, king = 0).
@@ -116,9 +119,10 @@ pub struct EvalParams {
     pub rook_open_file: S,
     /// Rook on a file without own pawns but with an enemy pawn.
     pub rook_half_open_file: S,
-    /// Rook (or queen, at half weight) on the 7th rank with the enemy king on the 8th or
-    /// enemy pawns on the 7th.
+    /// Rook on the 7th rank with the enemy king on the 8th or enemy pawns on the 7th.
     pub rook_seventh: S,
+    /// Queen on the 7th rank under the same condition as `rook_seventh`.
+    pub queen_seventh: S,
     /// Knight on an outpost (relative rank 4-6, never attackable by enemy pawns):
     /// `[unsupported, supported by an own pawn]`.
     pub knight_outpost: [S; 2],
@@ -179,127 +183,6 @@ pub struct EvalParams {
     pub blocked_pawn_scale: i32,
 }
 
-impl Default for EvalParams {
-    /// Weights fitted to positions from master games (see the module docs).
-    #[rustfmt::skip]
-    fn default() -> Self {
-        EvalParams {
-            piece_value: [s(63, 136), s(323, 327), s(351, 334), s(432, 576), s(972, 1030), s(0, 0)],
-            pst: PST,
-            mobility_knight: [
-                s(-16, -79), s(0, -15), s(2, -5), s(2, 2), s(7, 8),
-                s(12, 13), s(16, 18), s(18, 40), s(20, 48),
-            ],
-            mobility_bishop: [
-                s(-3, -61), s(2, -8), s(5, 3), s(8, 12), s(14, 19),
-                s(19, 30), s(19, 46), s(20, 53), s(22, 59), s(26, 66),
-                s(29, 77), s(31, 84), s(33, 91), s(34, 98),
-            ],
-            mobility_rook: [
-                s(-25, -66), s(-7, -17), s(-1, -3), s(3, 6), s(7, 14),
-                s(10, 30), s(13, 36), s(15, 42), s(18, 53), s(25, 61),
-                s(27, 67), s(29, 75), s(31, 82), s(33, 89), s(35, 95),
-            ],
-            mobility_queen: [
-                s(-20, -69), s(-8, -22), s(-4, -7), s(-1, -1), s(1, 4),
-                s(4, 8), s(6, 12), s(7, 15), s(9, 39), s(11, 42),
-                s(12, 46), s(14, 54), s(15, 62), s(17, 69), s(18, 76),
-                s(19, 86), s(20, 91), s(22, 95), s(23, 102), s(24, 107),
-                s(25, 112), s(26, 120), s(27, 125), s(28, 130), s(29, 137),
-                s(32, 138), s(33, 144), s(34, 150),
-            ],
-            pawn_doubled: s(0, -33),
-            pawn_isolated: s(-4, -16),
-            pawn_isolated_open: s(-17, -2),
-            pawn_backward: s(-13, -13),
-            pawn_backward_open: s(-6, -2),
-            pawn_supported: [
-                s(0, 0), s(0, 0), s(5, 0), s(7, 1),
-                s(12, 8), s(89, 28), s(159, 48), s(0, 0),
-            ],
-            pawn_phalanx: [
-                s(0, 0), s(2, 0), s(5, 2), s(10, 6),
-                s(18, 16), s(72, 81), s(111, 159), s(0, 0),
-            ],
-            pawn_candidate: [
-                s(0, 0), s(0, 0), s(0, 0), s(0, 3),
-                s(6, 12), s(12, 19), s(0, 0), s(0, 0),
-            ],
-            passed_rank: [
-                s(0, 0), s(0, 8), s(1, 12), s(5, 25),
-                s(24, 50), s(51, 106), s(90, 177), s(0, 0),
-            ],
-            passed_enemy_king_distance: [0, 0, 0, 4, 9, 15, 20, 0],
-            passed_own_king_distance: [0, 0, 0, 2, 4, 6, 8, 0],
-            passed_blockaded: [
-                s(0, 0), s(0, 0), s(0, -2), s(-2, -6),
-                s(-5, -12), s(-8, -20), s(-10, -25), s(0, 0),
-            ],
-            passed_free_path: [
-                s(0, 0), s(0, 0), s(0, 0), s(2, 0),
-                s(5, 4), s(10, 14), s(15, 19), s(0, 0),
-            ],
-            passed_safe_path: [
-                s(0, 0), s(0, 0), s(0, 0), s(0, 4),
-                s(4, 15), s(11, 28), s(18, 42), s(0, 0),
-            ],
-            passed_unstoppable: s(0, 500),
-            pawn_blocked: [
-                s(0, 0), s(-6, -4), s(-3, -3), s(0, -2),
-                s(0, 0), s(0, 0), s(0, 0), s(0, 0),
-            ],
-            king_attack_weight: [0, 30, 24, 50, 55, 0],
-            king_zone_attack: 14,
-            king_weak_square: 27,
-            king_safe_check: [0, 138, 40, 116, 102, 0],
-            king_no_queen: 146,
-            king_danger_divisor: 720,
-            king_danger_eg_divisor: 9,
-            king_danger_max: 900,
-            king_shield: [
-                s(-14, 0), s(0, 0), s(0, 0), s(-6, 0),
-                s(-10, 0), s(-12, 0), s(-13, 0), s(-14, 0),
-            ],
-            king_storm: [
-                s(0, 0), s(-1, 0), s(-22, -4), s(-14, -2),
-                s(-3, 0), s(0, 0), s(0, 0), s(0, 0),
-            ],
-            king_storm_blocked: [
-                s(0, 0), s(0, 0), s(-4, -2), s(-8, -2),
-                s(-4, 0), s(0, 0), s(0, 0), s(0, 0),
-            ],
-            tropism: [s(0, 0), s(2, 0), s(4, 0), s(6, 1), s(1, 2), s(0, 0)],
-            bishop_pair: s(20, 94),
-            bishop_pawns: s(-7, -9),
-            rook_open_file: s(25, 8),
-            rook_half_open_file: s(15, 11),
-            rook_seventh: s(3, 40),
-            knight_outpost: [s(31, 6), s(12, 40)],
-            bishop_outpost: [s(6, 2), s(28, 6)],
-            threat_by_pawn: [s(0, 0), s(14, 18), s(14, 18), s(19, 22), s(24, 29), s(0, 0)],
-            threat_by_minor: [s(0, 0), s(11, 15), s(11, 15), s(32, 40), s(38, 50), s(0, 0)],
-            threat_by_rook: [s(0, 0), s(9, 6), s(9, 6), s(4, 1), s(52, 23), s(0, 0)],
-            hanging: s(-5, 18),
-            hanging_pawn: s(16, 47),
-            tempo: s(11, 13),
-            scale_ocb: 48,
-            scale_ocb_pieces: 104,
-            scale_pawnless: 24,
-            pawnless_margin: 350,
-            scale_one_pawn: 100,
-            scale_knn_vs_pawns: 64,
-            kpk_win: s(0, 400),
-            king_safety_scale: 100,
-            king_safety_own: 100,
-            king_safety_opponent: 100,
-            tropism_scale: 100,
-            pawn_structure_scale: 100,
-            passed_pawn_scale: 100,
-            blocked_pawn_scale: 100,
-        }
-    }
-}
-
 /// Material plus placement of piece kind `piece` (index) on `sq`, from White's side (a
 /// Black piece's square is mirrored by the caller).
 #[inline(always)]
@@ -311,11 +194,44 @@ pub(crate) fn psq_value(p: &EvalParams, piece: usize, sq: usize) -> S {
 mod tests {
     use super::*;
 
+    /// Sanity of the defaults whatever a tuning makes of them in detail: the signs and
+    /// orderings any sound set of weights has.
     #[test]
-    fn mobility_tables_never_decrease() {
+    fn mobility_is_worth_something() {
         let p = EvalParams::default();
-        for w in p.mobility_queen.windows(2) {
-            assert!(w[1].mg >= w[0].mg && w[1].eg >= w[0].eg);
+        let tables: [&[S]; 4] = [
+            &p.mobility_knight,
+            &p.mobility_bishop,
+            &p.mobility_rook,
+            &p.mobility_queen,
+        ];
+        for t in tables {
+            let (none, most) = (t[0], t[t.len() - 1]);
+            assert!(most.mg > none.mg && most.eg > none.eg, "{t:?}");
+        }
+    }
+
+    #[test]
+    fn square_tables_prefer_sensible_squares() {
+        let p = EvalParams::default();
+        let pst = p.pst;
+        // Knight: d4 (27) better than a1 (0).
+        assert!(pst[1][27].mg > pst[1][0].mg && pst[1][27].eg > pst[1][0].eg);
+        // King: g1 (6) better than d4 (27) in the middlegame, worse in the endgame.
+        assert!(pst[5][6].mg > pst[5][27].mg);
+        assert!(pst[5][6].eg < pst[5][27].eg);
+        // Pawn: e4 (28) better than e2 (12) in the middlegame.
+        assert!(pst[0][28].mg > pst[0][12].mg);
+        // Nothing on the pawns' impossible ranks.
+        assert!(pst[0][..8]
+            .iter()
+            .chain(&pst[0][56..])
+            .all(|v| *v == S::ZERO));
+        // Material: pawn < knight, bishop < rook < queen in both halves.
+        let v = p.piece_value;
+        for half in [|s: S| s.mg, |s: S| s.eg] {
+            assert!(half(v[0]) < half(v[1]).min(half(v[2])));
+            assert!(half(v[1]).max(half(v[2])) < half(v[3]) && half(v[3]) < half(v[4]));
         }
     }
 }

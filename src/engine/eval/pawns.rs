@@ -232,34 +232,34 @@ pub(crate) fn evaluate_pawns<K: Sink>(
             let helpers = neighbours & !FORWARD_RANKS[us][abs_rank];
 
             if doubled {
-                structure += p.pawn_doubled;
+                structure += sink.weigh(color, &p.pawn_doubled, 1);
             }
             if neighbours == 0 {
-                structure += p.pawn_isolated;
+                structure += sink.weigh(color, &p.pawn_isolated, 1);
                 if !opposed {
-                    structure += p.pawn_isolated_open;
+                    structure += sink.weigh(color, &p.pawn_isolated_open, 1);
                 }
             } else if helpers == 0 && opp_attacks & shift_forward(bit, color) != 0 {
-                structure += p.pawn_backward;
+                structure += sink.weigh(color, &p.pawn_backward, 1);
                 if !opposed {
-                    structure += p.pawn_backward_open;
+                    structure += sink.weigh(color, &p.pawn_backward_open, 1);
                 }
             }
             if supported {
-                structure += p.pawn_supported[r];
+                structure += sink.weigh(color, &p.pawn_supported[r], 1);
             }
             if phalanx {
-                structure += p.pawn_phalanx[r];
+                structure += sink.weigh(color, &p.pawn_phalanx[r], 1);
             }
 
             if opp & PASSED_MASK[us][sq] == 0 && !doubled {
                 entry.passed[us] |= bit;
-                passed += p.passed_rank[r];
+                passed += sink.weigh(color, &p.passed_rank[r], 1);
             } else if !opposed {
                 let sentries = (opp & ATTACK_SPAN[us][sq]).count_ones();
                 let support = helpers.count_ones();
                 if support >= sentries {
-                    structure += p.pawn_candidate[r];
+                    structure += sink.weigh(color, &p.pawn_candidate[r], 1);
                 }
             }
         }

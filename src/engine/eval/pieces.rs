@@ -40,9 +40,13 @@ pub(crate) fn material_and_pst<K: Sink>(board: &Board, p: &EvalParams, sink: &mu
         for piece in Piece::ALL {
             let bb = board.colored_pieces(color, piece).0;
             let table = &p.pst[piece as usize];
-            material += p.piece_value[piece as usize] * bb.count_ones() as i32;
+            material += sink.weigh(
+                color,
+                &p.piece_value[piece as usize],
+                bb.count_ones() as i32,
+            );
             for sq in squares(bb) {
-                placement += table[sq ^ flip];
+                placement += sink.weigh(color, &table[sq ^ flip], 1);
             }
         }
         sink.add(Term::Material, color, material);
@@ -54,6 +58,7 @@ pub(crate) fn material_and_pst<K: Sink>(board: &Board, p: &EvalParams, sink: &mu
 struct Visit<'a> {
     p: &'a EvalParams,
     t: &'a PieceTables,
+    color: Color,
     us: usize,
     /// The enemy king zone.
     zone: u64,
@@ -69,9 +74,9 @@ struct Visit<'a> {
 impl Visit<'_> {
     /// What every knight, bishop, rook and queen adds: its attacks (`a`) recorded in `m`
     /// and counted on the enemy king zone, its material and placement, mobility and
-    /// tropism.
+    /// tropism. (Material and placement are counted for the tuner by `material_and_pst`.)
     #[inline(always)]
-    fn piece(&mut self, m: &mut Maps, piece: Piece, sq: usize, a: u64) {
+    fn piece<K: Sink>(&mut self, m: &mut Maps, sink: &mut K, piece: Piece, sq: usize, a: u64) {
         let us = self.us;
         let i = piece as usize;
         m.by[us][i] |= a;
@@ -80,12 +85,30 @@ impl Visit<'_> {
         if hits != 0 {
             m.zone_attackers[us] += 1;
             m.zone_weight[us] += self.p.king_attack_weight[i];
+            sink.count(!self.color, &self.p.king_attack_weight[i], 1);
             m.zone_hits[us] += hits.count_ones() as i32;
         }
         self.material += self.t.placement[us][i][sq & 63];
-        self.mobility += self.t.mobility[i - 1][(a & self.area).count_ones() as usize];
-        self.tropism += self.t.tropism[i - 1][self.king_distance[sq & 63] as usize & 7];
+        let reach = (a & self.area).count_ones() as usize;
+        self.mobility += self.t.mobility[i - 1][reach];
+        sink.count(self.color, mobility_weight(self.p, piece, reach), 1);
+        let distance = self.king_distance[sq & 63] as usize & 7;
+        self.tropism += self.t.tropism[i - 1][distance];
+        sink.count(self.color, &self.p.tropism[i], 7 - distance as i32);
     }
+}
+
+/// The mobility weight of a `piece` (knight to queen) reaching `reach` safe squares (the
+/// last entry of its table for any more).
+#[inline(always)]
+fn mobility_weight(p: &EvalParams, piece: Piece, reach: usize) -> &S {
+    let table: &[S] = match piece {
+        Piece::Knight => &p.mobility_knight,
+        Piece::Bishop => &p.mobility_bishop,
+        Piece::Rook => &p.mobility_rook,
+        _ => &p.mobility_queen,
+    };
+    &table[reach.min(table.len() - 1)]
 }
 
 /// Per-evaluator tables of the piece pass. For knights, bishops, rooks and queens:
@@ -204,6 +227,7 @@ fn pieces_of<K: Sink>(
     let mut v = Visit {
         p,
         t,
+        color,
         us,
         zone,
         area,
@@ -219,46 +243,48 @@ fn pieces_of<K: Sink>(
     let knights = board.colored_pieces(color, Piece::Knight).0;
     for sq in squares(knights) {
         let a = get_knight_moves(square(sq)).0;
-        v.piece(m, Piece::Knight, sq, a);
+        v.piece(m, sink, Piece::Knight, sq, a);
         if outposts & (1u64 << sq) != 0 {
             let supported = pe.attacks[us] & (1u64 << sq) != 0;
-            outpost += p.knight_outpost[usize::from(supported)];
+            outpost += sink.weigh(color, &p.knight_outpost[usize::from(supported)], 1);
         }
     }
 
     let bishop_bb = board.colored_pieces(color, Piece::Bishop).0;
     for sq in squares(bishop_bb) {
         let a = get_bishop_moves(square(sq), occ).0;
-        v.piece(m, Piece::Bishop, sq, a);
+        v.piece(m, sink, Piece::Bishop, sq, a);
         if outposts & (1u64 << sq) != 0 {
             let supported = pe.attacks[us] & (1u64 << sq) != 0;
-            outpost += p.bishop_outpost[usize::from(supported)];
+            outpost += sink.weigh(color, &p.bishop_outpost[usize::from(supported)], 1);
         }
         let same_colour = if DARK_SQUARES & (1u64 << sq) != 0 {
             DARK_SQUARES
         } else {
             !DARK_SQUARES
         };
-        bishops += p.bishop_pawns * (pawns[us] & same_colour).count_ones() as i32;
+        let hemming = (pawns[us] & same_colour).count_ones() as i32;
+        bishops += sink.weigh(color, &p.bishop_pawns, hemming);
     }
     if bishop_bb & DARK_SQUARES != 0 && bishop_bb & !DARK_SQUARES != 0 {
-        bishops += p.bishop_pair;
+        bishops += sink.weigh(color, &p.bishop_pair, 1);
     }
 
     let rook_bb = board.colored_pieces(color, Piece::Rook).0;
     for sq in squares(rook_bb) {
         let a = get_rook_moves(square(sq), occ).0;
-        v.piece(m, Piece::Rook, sq, a);
+        v.piece(m, sink, Piece::Rook, sq, a);
         let file = file_bb(sq & 7);
         if pawns[us] & file == 0 {
-            rooks += if all_pawns & file == 0 {
-                p.rook_open_file
+            let w = if all_pawns & file == 0 {
+                &p.rook_open_file
             } else {
-                p.rook_half_open_file
+                &p.rook_half_open_file
             };
+            rooks += sink.weigh(color, w, 1);
         }
         if seventh_matters && seventh & (1u64 << sq) != 0 {
-            rooks += p.rook_seventh;
+            rooks += sink.weigh(color, &p.rook_seventh, 1);
         }
     }
 
@@ -266,12 +292,9 @@ fn pieces_of<K: Sink>(
     for sq in squares(queen_bb) {
         let s = square(sq);
         let a = (get_bishop_moves(s, occ) | get_rook_moves(s, occ)).0;
-        v.piece(m, Piece::Queen, sq, a);
+        v.piece(m, sink, Piece::Queen, sq, a);
         if seventh_matters && seventh & (1u64 << sq) != 0 {
-            rooks += S {
-                mg: p.rook_seventh.mg / 2,
-                eg: p.rook_seventh.eg / 2,
-            };
+            rooks += sink.weigh(color, &p.queen_seventh, 1);
         }
     }
 

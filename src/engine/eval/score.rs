@@ -4,8 +4,10 @@
 use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 
 /// A (middlegame, endgame) pair of centipawn values. The evaluation sums these and blends
-/// the two halves by the game phase at the end ("tapered" evaluation).
+/// the two halves by the game phase at the end ("tapered" evaluation). Laid out as two
+/// `i32`s (`repr(C)`), so that [`EvalParams`](super::EvalParams) is one flat run of `i32`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[repr(C)]
 pub struct S {
     /// Middlegame value in centipawns.
     pub mg: i32,

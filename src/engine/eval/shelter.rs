@@ -1,18 +1,27 @@
 //! Pawn shelter and storm in front of a king: the pawns on the three files around it, the
 //! best of its own square and the squares castling would take it to, and the key under which
 //! the pawn table caches that score. Used by the pawn table (`pawns.rs`), which caches it,
-//! and by the trace.
+//! and by the trace and the tuner's record (`best_shelter_counted`, which also counts the
+//! weights of the shelter chosen).
 
 use cozy_chess::{Board, Color, Piece};
 
 use super::params::EvalParams;
 use super::score::S;
+use super::sink::Sink;
 use super::tables::{file_bb, relative_rank, FORWARD_RANKS};
 
 /// Shelter and storm for a king of `color` standing on `ksq`, over the three files around
-/// it (b-g as the middle one).
+/// it (b-g as the middle one). `used` is shown every weight added.
 #[inline(always)]
-fn shelter(p: &EvalParams, color: Color, ksq: usize, own: u64, opp: u64) -> S {
+fn shelter(
+    p: &EvalParams,
+    color: Color,
+    ksq: usize,
+    own: u64,
+    opp: u64,
+    mut used: impl FnMut(&S),
+) -> S {
     let us = color as usize;
     let centre = (ksq & 7).clamp(1, 6);
     let kr = relative_rank(color, ksq);
@@ -36,6 +45,7 @@ fn shelter(p: &EvalParams, color: Color, ksq: usize, own: u64, opp: u64) -> S {
         } else {
             distance(nearest(ours))
         };
+        used(&p.king_shield[shield_idx]);
         total += p.king_shield[shield_idx];
         let theirs = opp & ahead;
         if theirs != 0 {
@@ -46,11 +56,13 @@ fn shelter(p: &EvalParams, color: Color, ksq: usize, own: u64, opp: u64) -> S {
                 Color::White => sq - 8,
                 Color::Black => sq + 8,
             };
-            total += if ours & (1u64 << stop) != 0 {
-                p.king_storm_blocked[distance(sq)]
+            let storm = if ours & (1u64 << stop) != 0 {
+                &p.king_storm_blocked[distance(sq)]
             } else {
-                p.king_storm[distance(sq)]
+                &p.king_storm[distance(sq)]
             };
+            used(storm);
+            total += *storm;
         }
     }
     total
@@ -90,31 +102,53 @@ const SHELTER_SQUARE: [u8; 64] = {
 /// the squares castling would take it to.
 #[inline(always)]
 pub(crate) fn best_shelter(p: &EvalParams, board: &Board, color: Color, ksq: usize) -> S {
+    best_shelter_square(p, board, color, ksq).0
+}
+
+/// `best_shelter`, with the weights of the shelter chosen counted in `sink` (the trace's
+/// and the tuner's form).
+pub(crate) fn best_shelter_counted<K: Sink>(
+    p: &EvalParams,
+    board: &Board,
+    color: Color,
+    ksq: usize,
+    sink: &mut K,
+) -> S {
+    let (best, square) = best_shelter_square(p, board, color, ksq);
+    let own = board.colored_pieces(color, Piece::Pawn).0;
+    let opp = board.colored_pieces(!color, Piece::Pawn).0;
+    shelter(p, color, square, own, opp, |w| sink.count(color, w, 1));
+    best
+}
+
+/// The best shelter and the square it is for.
+#[inline(always)]
+fn best_shelter_square(p: &EvalParams, board: &Board, color: Color, ksq: usize) -> (S, usize) {
     match color {
         Color::White => best_shelter_of::<0>(p, board, ksq),
         Color::Black => best_shelter_of::<1>(p, board, ksq),
     }
 }
 
-/// `best_shelter` for the colour of index `US`, a constant in the shelter code.
+/// `best_shelter_square` for the colour of index `US`, a constant in the shelter code.
 #[inline(never)]
-fn best_shelter_of<const US: usize>(p: &EvalParams, board: &Board, ksq: usize) -> S {
+fn best_shelter_of<const US: usize>(p: &EvalParams, board: &Board, ksq: usize) -> (S, usize) {
     let color = if US == 0 { Color::White } else { Color::Black };
     let own = board.colored_pieces(color, Piece::Pawn).0;
     let opp = board.colored_pieces(!color, Piece::Pawn).0;
-    let mut best = shelter(p, color, ksq, own, opp);
+    let mut best = (shelter(p, color, ksq, own, opp, |_| ()), ksq);
     let rights = board.castle_rights(color);
     let back = if color == Color::White { 0 } else { 56 };
     if rights.short.is_some() {
-        let alt = shelter(p, color, back + 6, own, opp);
-        if alt.mg > best.mg {
-            best = alt;
+        let alt = shelter(p, color, back + 6, own, opp, |_| ());
+        if alt.mg > best.0.mg {
+            best = (alt, back + 6);
         }
     }
     if rights.long.is_some() {
-        let alt = shelter(p, color, back + 2, own, opp);
-        if alt.mg > best.mg {
-            best = alt;
+        let alt = shelter(p, color, back + 2, own, opp, |_| ());
+        if alt.mg > best.0.mg {
+            best = (alt, back + 2);
         }
     }
     best

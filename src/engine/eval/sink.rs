@@ -1,11 +1,14 @@
 //! The evaluation terms and the `Sink` the evaluation code reports them to.
 //!
-//! One generic evaluation routine serves both the fast path (a `Sum` sink that only keeps
-//! per-colour totals) and the `score` trace (a sink that keeps every term apart), so the trace
-//! can never disagree with what the search sees.
+//! One generic evaluation routine serves the fast path (a `Sum` sink that only keeps
+//! per-colour totals), the `score` trace (a sink that keeps every term apart) and the
+//! tuner's coefficient record (a sink that also counts every weight used, through the
+//! [`Sink::count`] and [`Sink::danger`] hooks that the other sinks ignore), so none of them
+//! can disagree with what the search sees.
 
 use cozy_chess::Color;
 
+use super::layout::Values;
 use super::score::S;
 
 /// One named group of evaluation features.
@@ -74,6 +77,24 @@ pub(crate) trait Sink {
     fn add(&mut self, term: Term, color: Color, s: S);
     /// Sum of everything added so far, White minus Black.
     fn total(&self) -> S;
+
+    /// The tuner's hook: `w`, a weight (an [`S`] or an `i32`) of the `EvalParams` being
+    /// evaluated (a reference into it), counted `n` times for `color`. King-danger weights are counted for the king in
+    /// danger. The evaluation's own sinks ignore it (and the optimiser removes the call).
+    #[inline(always)]
+    fn count<W: Values>(&mut self, _color: Color, _w: &W, _n: i32) {}
+
+    /// The tuner's hook: the danger to `king` was computed from the king-danger weights
+    /// counted for it (a king whose danger is never computed gets no call).
+    #[inline(always)]
+    fn danger(&mut self, _king: Color) {}
+
+    /// `w * n`, counted (see [`Sink::count`]).
+    #[inline(always)]
+    fn weigh(&mut self, color: Color, w: &S, n: i32) -> S {
+        self.count(color, w, n);
+        *w * n
+    }
 }
 
 /// The fast sink: per-colour running totals only.

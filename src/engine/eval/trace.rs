@@ -8,13 +8,9 @@ use std::fmt;
 
 use cozy_chess::{Board, Color};
 
-use super::endgame::is_insufficient_material;
-use super::evaluate::{evaluate_rest, Blend};
+use super::evaluate::{evaluate_terms, Blend};
 use super::params::EvalParams;
-use super::pawns::evaluate_pawns;
-use super::pieces::{material_and_pst, PieceTables};
 use super::score::S;
-use super::shelter::best_shelter;
 use super::sink::{Breakdown, Sink, Term};
 
 /// One line of the trace.
@@ -65,33 +61,7 @@ pub fn trace(board: &Board, params: &EvalParams) -> EvalTrace {
 pub fn trace_for_side(board: &Board, params: &EvalParams, own: Option<Color>) -> EvalTrace {
     let stm = board.side_to_move();
     let mut sink = Breakdown::default();
-    let dead = is_insufficient_material(board);
-    let pawns = |c: Color| board.colored_pieces(c, cozy_chess::Piece::Pawn).0;
-    let entry = evaluate_pawns(pawns(Color::White), pawns(Color::Black), params, &mut sink);
-    let shelter = [
-        best_shelter(
-            params,
-            board,
-            Color::White,
-            board.king(Color::White) as usize,
-        ),
-        best_shelter(
-            params,
-            board,
-            Color::Black,
-            board.king(Color::Black) as usize,
-        ),
-    ];
-    material_and_pst(board, params, &mut sink);
-    let blend = evaluate_rest(
-        board,
-        params,
-        &PieceTables::without_placement(params),
-        own,
-        &entry,
-        shelter,
-        &mut sink,
-    );
+    let (blend, dead) = evaluate_terms(board, params, own, &mut sink);
     let sum = sink.total();
     let white_total = if dead { 0 } else { blend.apply(sum) };
     let terms = Term::ALL

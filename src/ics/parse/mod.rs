@@ -1,12 +1,14 @@
 //! From lines to events: [`parse_line`] sends one line to the parser for its concern
-//! (board, game, offers, seeks, chat, notices), and [`Parser`] adds the little state a
-//! line stream needs: joining wrapped lines with their `\` continuation, and dropping the
-//! repeated `Continuing` line some servers send when an adjourned game resumes.
+//! (board, game, offers, seeks, chat, notices, lists), and [`Parser`] adds the little state
+//! a line stream needs: joining wrapped lines with their `\` continuation, dropping the
+//! repeated `Continuing` line some servers send when an adjourned game resumes, and
+//! collecting the names of a list display (`=follow`) that follow its header line.
 //!
 //! No parser ever panics on input; a line nobody recognises becomes [`Event::Unknown`].
 
 pub mod chat;
 pub mod game;
+pub mod lists;
 pub mod notices;
 pub mod offers;
 pub mod seeks;
@@ -29,7 +31,8 @@ pub fn parse_line(line: &str, unit: ClockUnit) -> Option<Event> {
     let ev = match first {
         b'{' => game::parse(t),
         b'<' => seeks::parse(t).or_else(|| offers::parse(t)),
-        _ => notices::parse(t)
+        _ => lists::parse(t)
+            .or_else(|| notices::parse(t))
             .or_else(|| game::parse(t))
             .or_else(|| offers::parse(t))
             .or_else(|| seeks::parse(t))
@@ -51,12 +54,20 @@ fn may_continue(ev: &Event, line: &str) -> bool {
     }
 }
 
+/// A list display being read: its name, the count its header announced, the names so far.
+struct ListDisplay {
+    list: String,
+    count: usize,
+    names: Vec<String>,
+}
+
 /// The stateful line parser of one connection.
 #[derive(Default)]
 pub struct Parser {
     unit: ClockUnit,
     held: Option<String>,
     last_start: Option<String>,
+    list: Option<ListDisplay>,
 }
 
 impl Parser {
@@ -65,6 +76,7 @@ impl Parser {
             unit,
             held: None,
             last_start: None,
+            list: None,
         }
     }
 
@@ -87,7 +99,10 @@ impl Parser {
                 return;
             }
         }
-        self.flush(out);
+        self.flush_held(out);
+        if self.list_line(line, out) {
+            return;
+        }
         let Some(ev) = parse_line(line, self.unit) else {
             return;
         };
@@ -104,8 +119,56 @@ impl Parser {
         out.push(Event::Prompt(p));
     }
 
-    /// Emits a held line now (call when the stream has been idle a moment).
+    /// Emits a held line and a list display being read now (call when the stream has been
+    /// idle a moment).
     pub fn flush(&mut self, out: &mut Vec<Event>) {
+        self.flush_held(out);
+        self.finish_list(out);
+    }
+
+    /// Takes a list display's header or names; true when `line` was one.
+    fn list_line(&mut self, line: &str, out: &mut Vec<Event>) -> bool {
+        if let Some(d) = &mut self.list {
+            if line.trim().is_empty() {
+                return true;
+            }
+            // Never more names than the header announced: a line that would overflow
+            // is other output.
+            if let Some(names) = lists::entries(line).filter(|n| d.names.len() + n.len() <= d.count)
+            {
+                d.names.extend(names);
+                if d.names.len() >= d.count {
+                    self.finish_list(out);
+                }
+                return true;
+            }
+            self.finish_list(out);
+        }
+        let Some((list, count)) = lists::header(line) else {
+            return false;
+        };
+        self.list = Some(ListDisplay {
+            list,
+            count,
+            names: Vec::new(),
+        });
+        if count == 0 {
+            self.finish_list(out);
+        }
+        true
+    }
+
+    /// Emits the list display being read (complete, or cut short by other output).
+    fn finish_list(&mut self, out: &mut Vec<Event>) {
+        if let Some(d) = self.list.take() {
+            out.push(Event::ListMembers {
+                list: d.list,
+                names: d.names,
+            });
+        }
+    }
+
+    fn flush_held(&mut self, out: &mut Vec<Event>) {
         if let Some(held) = self.held.take() {
             if let Some(ev) = parse_line(&held, self.unit) {
                 self.emit(ev, &held, out);
@@ -113,9 +176,10 @@ impl Parser {
         }
     }
 
-    /// True when a line is held waiting for a possible continuation.
+    /// True when a line is held waiting for a possible continuation, or a list display
+    /// may go on.
     pub fn has_held(&self) -> bool {
-        self.held.is_some()
+        self.held.is_some() || self.list.is_some()
     }
 
     fn emit(&mut self, ev: Event, line: &str, out: &mut Vec<Event>) {
@@ -259,6 +323,51 @@ mod tests {
         assert_eq!(
             feed(&["\\ orphan"]),
             vec![Event::Unknown("\\ orphan".into())]
+        );
+    }
+
+    fn members(names: &[&str]) -> Event {
+        Event::ListMembers {
+            list: "follow".into(),
+            names: names.iter().map(|n| n.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn list_display_names_are_collected() {
+        assert_eq!(
+            feed(&[
+                "-- follow list: 3 names --",
+                "RsAlpha  RsBeta   ",
+                "RsGamma  ",
+                "Style 12 set."
+            ]),
+            vec![
+                members(&["RsAlpha", "RsBeta", "RsGamma"]),
+                Event::SettingAck {
+                    text: "Style 12 set.".into()
+                }
+            ]
+        );
+        assert_eq!(feed(&["-- follow list: 0 names --"]), vec![members(&[])]);
+        // Cut short by other output or a prompt: what was read so far.
+        let mut p = Parser::new(ClockUnit::Auto);
+        let mut out = Vec::new();
+        p.line("-- follow list: 2 names --", &mut out);
+        p.line("RsAlpha  ", &mut out);
+        assert!(out.is_empty() && p.has_held());
+        p.prompt(Prompt::Command, &mut out);
+        assert_eq!(
+            out,
+            vec![members(&["RsAlpha"]), Event::Prompt(Prompt::Command)]
+        );
+        assert_eq!(
+            feed(&[
+                "-- follow list: 2 names --",
+                "RsAlpha",
+                "You are now observing game 3."
+            ]),
+            vec![members(&["RsAlpha"]), Event::ObserveStarted { game: 3 }]
         );
     }
 }

@@ -1,5 +1,6 @@
-//! Notifications and errors: login results, arrivals and departures, adjourned-game
-//! notices, illegal moves, command errors, setting acknowledgements and refusals,
+//! Notifications and errors: login results (a login that replaces an older session of the
+//! account, and the older session's notice that it was replaced), arrivals and departures,
+//! adjourned-game notices, illegal moves, command errors, setting acknowledgements and refusals,
 //! auto-logout and idle warnings, goodbye.
 
 use std::sync::LazyLock;
@@ -89,6 +90,9 @@ pub fn parse(line: &str) -> Option<Event> {
             name: c[1].to_string(),
         });
     }
+    if let Some(ev) = replacement(line) {
+        return Some(ev);
+    }
     if line.starts_with("A name should be ")
         || line.starts_with("Sorry, names ")
         || line.starts_with("Sorry, names can")
@@ -174,6 +178,25 @@ pub fn parse(line: &str) -> Option<Event> {
     None
 }
 
+/// The two sides of a second login of the same registered account (FICS and lasker):
+/// the new session is told `**** X is already logged in - kicking them out. ****` (older
+/// FICS: `... kicking other copy out.`) and goes on; the old one is told
+/// `**** X has arrived - you can't both be logged in. ****` and is closed.
+fn replacement(line: &str) -> Option<Event> {
+    let t = line.trim_start();
+    if !t.starts_with("***") {
+        return None;
+    }
+    let text = t.to_string();
+    if t.contains(" is already logged in") && t.contains("kicking") {
+        return Some(Event::SessionReplaced { text });
+    }
+    if t.contains("can't both be logged in") {
+        return Some(Event::SessionTakenOver { text });
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -236,6 +259,38 @@ mod tests {
             parse("Thank you for using a Free (GNU) Internet Chess server."),
             Some(Event::Goodbye)
         );
+    }
+
+    #[test]
+    fn second_login_of_an_account() {
+        // lasker prints the first one with a leading space.
+        assert_eq!(
+            parse(" **** GammaBot is already logged in - kicking them out. ****"),
+            Some(Event::SessionReplaced {
+                text: "**** GammaBot is already logged in - kicking them out. ****".into()
+            })
+        );
+        assert!(matches!(
+            parse("**** GammaBot is already logged in - kicking other copy out. ****"),
+            Some(Event::SessionReplaced { .. })
+        ));
+        assert_eq!(
+            parse("**** GammaBot has arrived - you can't both be logged in. ****"),
+            Some(Event::SessionTakenOver {
+                text: "**** GammaBot has arrived - you can't both be logged in. ****".into()
+            })
+        );
+        // Refusals stay refusals (unregistered names on lasker and the local server).
+        for l in [
+            "*** Sorry GammaBot is already logged in ***",
+            "Sorry, \"Visitor\" is already logged in.  Try again.",
+        ] {
+            assert!(matches!(parse(l), Some(Event::LoginRefused { .. })), "{l}");
+        }
+        assert!(!matches!(
+            parse("Foo tells you: **** X is already logged in - kicking them out. ****"),
+            Some(Event::SessionReplaced { .. } | Event::LoginRefused { .. })
+        ));
     }
 
     #[test]

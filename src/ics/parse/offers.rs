@@ -12,7 +12,8 @@ static MATCH: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
         r"^(Challenge|Issuing): (\S+) \(\s*([^)]*)\)\s+(?:\[(white|black)\]\s+)?(\S+) \(\s*([^)]*)\)\s+",
         r"(rated|unrated) (\S+) (\d+) (\d+)",
-        r"(?:\s+Loaded from (\S+?))?\s*(\(adjourned\))?\s*\.?\s*$"
+        // lasker 2.2 wraps its Chess960 challenges right after "Loaded from ".
+        r"(?:\s+Loaded from\s*(\S+?)?)?\s*(\(adjourned\))?\s*\.?\s*$"
     ))
     .expect("valid regex")
 });
@@ -277,6 +278,17 @@ mod tests {
         );
         assert_eq!(o.variant.as_deref(), Some("wild/fr"));
         assert_eq!((o.base_minutes, o.increment_secs), (2, 12));
+
+        // lasker 2.2's `fr`: the line wraps after "Loaded from "; the first part alone is
+        // a challenge without its variant (held for the continuation), the joined line
+        // names it.
+        let o =
+            offer("Challenge: AlphaBot (----) [white] BetaBot (----) rated wild 1 0 Loaded from");
+        assert_eq!((o.category.as_str(), o.variant), ("wild", None));
+        let o = offer(
+            "Challenge: AlphaBot (----) [white] BetaBot (----) rated wild 1 0 Loaded from fischerandom/0.",
+        );
+        assert_eq!(o.variant.as_deref(), Some("fischerandom/0"));
 
         assert!(matches!(
             parse("Issuing: AlphaBot (1558) [black] BetaBot (1882) rated blitz 2 12."),

@@ -409,3 +409,74 @@ where
         }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sh(script: &str) -> Launch {
+        Launch {
+            program: "sh".into(),
+            args: vec!["-c".into(), script.into()],
+            dir: None,
+        }
+    }
+
+    fn all_lines(p: &mut Process) -> Vec<String> {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let mut got = Vec::new();
+        loop {
+            match p.recv(deadline) {
+                Recv::Line(l, _, _) => got.push(l),
+                Recv::Eof => return got,
+                Recv::Timeout => panic!("no end of output; so far {got:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn deferred_lines_arrive_in_order() {
+        let reg = Registry::default();
+        let mut p = Process::spawn(
+            &sh("echo info 1; echo info 2; echo 'bestmove e2e4\r'; echo info 3"),
+            &reg,
+            false,
+            |l| l.starts_with("info"),
+        )
+        .expect("sh");
+        // The held line after the answer still comes, at the end of output.
+        assert_eq!(
+            all_lines(&mut p),
+            ["info 1", "info 2", "bestmove e2e4", "info 3"]
+        );
+    }
+
+    #[test]
+    fn long_lines_are_cut_and_flagged() {
+        let reg = Registry::default();
+        let script = format!(
+            "head -c {} /dev/zero | tr '\\0' x; echo; echo ok",
+            MAX_LINE + 10
+        );
+        let mut p = Process::spawn(&sh(&script), &reg, false, |_| false).expect("sh");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        match p.recv(deadline) {
+            Recv::Line(l, _, cut) => assert!(cut && l.len() == MAX_LINE),
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(p.recv(deadline), Recv::Line(l, _, false) if l == "ok"));
+    }
+
+    #[test]
+    fn abort_kills_running_engines_and_refuses_new_ones() {
+        let reg = Registry::default();
+        let mut p =
+            Process::spawn(&sh("echo up; exec sleep 600"), &reg, false, |_| false).expect("sh");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        assert!(matches!(p.recv(deadline), Recv::Line(l, _, _) if l == "up"));
+        reg.abort_all();
+        assert_eq!(p.recv(deadline), Recv::Eof);
+        assert!(p.death().contains("signal 9"), "{}", p.death());
+        assert!(Process::spawn(&sh("true"), &reg, false, |_| false).is_err());
+    }
+}

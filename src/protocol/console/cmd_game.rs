@@ -2,6 +2,7 @@
 //! setboard, edit, draw, analyze, and leaving (quit/end/exit, xboard, uci).
 
 use super::{think, CmdResult, Console, Flow};
+use crate::chess::chess960;
 use crate::chess::fen::{parse_fen, to_fen};
 use crate::protocol::edit::Editor;
 use crate::protocol::game::{Outcome, Score as GameScore};
@@ -26,12 +27,25 @@ fn tournament_guard(c: &Console, what: &str) -> Result<(), String> {
     }
 }
 
+/// `new`, or `new N|FEN` for a Chess960 game from position N (0-959) or a FEN.
 pub fn new(c: &mut Console, args: &[&str]) -> CmdResult {
-    no_args("new", args)?;
+    let board = if args.is_empty() {
+        Board::default()
+    } else {
+        chess960::parse_start(&args.join(" ")).map_err(|e| format!("new: {e}"))?
+    };
+    let what = match (args.is_empty(), chess960::index_of(&board)) {
+        (true, _) => "new game".to_string(),
+        (false, Some(n)) => format!(
+            "new Chess960 game, position {n} ({})",
+            chess960::back_rank(n).unwrap_or_default()
+        ),
+        (false, None) => "new game from the given position".to_string(),
+    };
     c.computer = Some(Color::Black);
-    c.new_game_from(Board::default());
+    c.new_game_from(board);
     c.set_player_tags();
-    c.note("new game: the computer plays Black");
+    c.note(&format!("{what}: the computer plays Black"));
     Ok(Flow::Continue)
 }
 

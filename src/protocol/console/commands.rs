@@ -68,7 +68,7 @@ pub static COMMANDS: &[Command] = &[
     cmd!("mode", "tournament|normal", "tournament mode refuses take-backs and position changes", cmd_settings::mode),
     cmd!("move", "", "the computer moves now (same as go; during a search: move now)", cmd_game::go),
     cmd!("name", "NAME", "the opponent's name (for the game file)", cmd_settings::name),
-    cmd!("new", "", "start a new game (the computer plays Black)", cmd_game::new),
+    cmd!("new", "[N|FEN]", "start a new game (the computer plays Black); with a number 0-959 or a FEN, a Chess960 game from that position", cmd_game::new),
     cmd!("noise", "N", "print search output only after N nodes", cmd_settings::noise),
     cmd!("operator", "SECONDS", "time the operator needs per move, kept in reserve", cmd_settings::operator),
     cmd!("perf", "", "measure move generation and make/unmake speed", cmd_tools::perf),

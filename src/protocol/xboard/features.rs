@@ -34,7 +34,7 @@ pub fn feature_lines(v: &OptionValues) -> Vec<String> {
         "feature done=0".to_string(),
         format!(
             "feature ping=1 setboard=1 playother=1 san=0 usermove=1 time=1 draw=1 sigint=0 \
-             sigterm=0 reuse=1 analyze=1 myname=\"wily {}\" variants=\"normal\" colors=0 \
+             sigterm=0 reuse=1 analyze=1 myname=\"wily {}\" variants=\"normal,fischerandom\" colors=0 \
              ics=1 name=1 pause=0 nps=1 debug=1 memory=1 smp=1 exclude=0 egt=\"syzygy\"",
             env!("CARGO_PKG_VERSION")
         ),
@@ -86,7 +86,7 @@ mod tests {
             "draw=1",
             "analyze=1",
             "myname=",
-            "variants=\"normal\"",
+            "variants=\"normal,fischerandom\"",
             "colors=0",
             "ics=1",
             "name=1",

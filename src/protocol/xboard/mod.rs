@@ -1,10 +1,12 @@
 //! xboard / WinBoard (CECP v2) front end: `wily xboard`, or `xboard` typed at the console.
 //!
 //! [`command`] parses lines, [`features`] answers `protover 2`, [`session`] holds the state
-//! and handles commands, [`search`] runs thinking, pondering and analysis.
+//! and handles commands, [`search`] runs thinking, pondering and analysis, [`notation`]
+//! writes moves (Fischer random castling as `O-O`/`O-O-O`).
 
 pub mod command;
 pub mod features;
+pub mod notation;
 pub mod search;
 pub mod session;
 

@@ -3,7 +3,6 @@
 //! the move itself with draw offers and resignation, and ICS whispers/kibitzes.
 
 use super::session::{Search, Session};
-use crate::chess::coord::move_to_uci;
 use crate::engine::{Limits, Score, SearchInfo, SearchRequest, SearchResult};
 use crate::protocol::console::output::{fmt_pv, fmt_score, fmt_time};
 use crate::protocol::game::{color_name, Outcome, Score as GameScore};
@@ -91,8 +90,8 @@ impl Session {
     pub fn start_thinking(&mut self) {
         let board = self.game.board().clone();
         if let Some(mv) = self.book_move(&board) {
-            let uci = move_to_uci(&board, mv, false);
-            self.send(&format!("move {uci}"));
+            let text = self.move_text(&board, mv);
+            self.send(&format!("move {text}"));
             if let Err(e) = self.play(mv, Some("book".into())) {
                 self.send(&format!("# internal: {e}"));
             }
@@ -215,7 +214,7 @@ impl Session {
             r.depth,
             fmt_time(started.elapsed())
         );
-        let uci = move_to_uci(board, best, false);
+        let text = self.move_text(board, best);
         let ps = self.policy_settings();
         if self.policy.resign(&ps) {
             self.send("resign");
@@ -226,7 +225,7 @@ impl Session {
             self.save_game_file();
             return;
         }
-        self.send(&format!("move {uci}"));
+        self.send(&format!("move {text}"));
         self.ics_report(board, &r);
         if let Err(e) = self.play(best, Some(comment)) {
             self.send(&format!("# internal: {e}"));
@@ -263,7 +262,7 @@ impl Session {
             Some(i) => {
                 let name =
                     i.pv.first()
-                        .map_or("(none)".to_string(), |&m| move_to_uci(&board, m, false));
+                        .map_or("(none)".to_string(), |&m| self.move_text(&board, m));
                 format!(
                     "stat01: {} {} {} 0 {} {}",
                     i.time.as_millis() / 10,

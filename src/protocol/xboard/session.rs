@@ -95,6 +95,8 @@ pub struct Session {
     /// The expected reply (for `hint` and pondering).
     pub ponder_move: Option<Move>,
     pub editor: Option<Editor>,
+    /// `variant fischerandom` is on (until `new` or `variant normal`).
+    pub fischerandom: bool,
     /// Set by `ics HOST` (None for `ics -`).
     pub ics: Option<String>,
     pub opponent: Option<String>,
@@ -143,6 +145,7 @@ impl Session {
             last_info: None,
             ponder_move: None,
             editor: None,
+            fischerandom: false,
             ics: None,
             opponent: None,
             opponent_is_computer: false,
@@ -335,6 +338,7 @@ impl Session {
                 let analyzing = self.analyzing();
                 self.abandon_search();
                 self.force = false;
+                self.fischerandom = false;
                 self.engine_side = Color::Black;
                 self.sd = None;
                 self.my_time = None;
@@ -345,12 +349,15 @@ impl Session {
                     self.start_analysis();
                 }
             }
-            C::Variant(v) => {
-                if v != "normal" {
+            C::Variant(v) => match v.as_str() {
+                "normal" => self.fischerandom = false,
+                // The position comes with the `setboard` that follows.
+                "fischerandom" => self.fischerandom = true,
+                _ => {
                     let v = paren_safe(&v);
                     self.send(&format!("Error (unsupported variant): {v}"));
                 }
-            }
+            },
             C::Quit => {
                 self.abandon_search();
                 self.quit = true;
@@ -456,7 +463,7 @@ impl Session {
                 let hint = self
                     .ponder_move
                     .filter(|m| self.game.board().is_legal(*m))
-                    .map(|m| crate::chess::coord::move_to_uci(self.game.board(), m, false));
+                    .map(|m| self.move_text(self.game.board(), m));
                 if let Some(h) = hint {
                     self.send(&format!("Hint: {h}"));
                 }
@@ -724,6 +731,11 @@ impl Session {
         {
             self.start_thinking();
         }
+    }
+
+    /// `mv` (legal on `board`) as xboard expects it in the current variant.
+    pub fn move_text(&self, board: &Board, mv: Move) -> String {
+        super::notation::move_text(board, mv, self.fischerandom)
     }
 
     /// The engine's last search score as centipawns from its side (for learning hooks).

@@ -1,0 +1,158 @@
+//! The account's lists (`+follow X`, `-follow X`, `=follow`, and the same for `notify`,
+//! `censor`, ...): the one-line answers to adding and removing a name, the answer when a
+//! server has no such list, and the header of a list display (whose names follow on the
+//! next lines; [`super::Parser`] collects them).
+
+use crate::ics::events::{Event, ListChange};
+
+/// `[X] added to your L list.` and its siblings, `"L" does not match any list name.`
+pub fn parse(line: &str) -> Option<Event> {
+    if let Some(rest) = line.strip_prefix('[') {
+        let (name, rest) = rest.split_once("] ")?;
+        let (change, rest) = [
+            ("added to ", ListChange::Added),
+            ("removed from ", ListChange::Removed),
+            ("is already on ", ListChange::AlreadyOn),
+            ("is not in ", ListChange::NotOn),
+        ]
+        .into_iter()
+        .find_map(|(p, c)| rest.strip_prefix(p).map(|r| (c, r)))?;
+        let rest = rest
+            .strip_prefix("your ")
+            .or_else(|| rest.strip_prefix("the "))?;
+        let list = rest.strip_suffix(" list.")?;
+        if !is_word(name) || !is_word(list) {
+            return None;
+        }
+        return Some(Event::ListChanged {
+            list: list.to_ascii_lowercase(),
+            name: name.to_string(),
+            change,
+        });
+    }
+    if let Some(rest) = line.strip_prefix('"') {
+        let (list, rest) = rest.split_once('"')?;
+        if rest == " does not match any list name." && is_word(list) {
+            return Some(Event::NoSuchList {
+                list: list.to_ascii_lowercase(),
+            });
+        }
+    }
+    None
+}
+
+/// `-- follow list: 2 names --`: the list's name and how many entries follow.
+pub fn header(line: &str) -> Option<(String, usize)> {
+    let rest = line.trim().strip_prefix("-- ")?.strip_suffix(" --")?;
+    let (list, rest) = rest.split_once(" list: ")?;
+    let (count, _unit) = rest.split_once(' ')?;
+    if !is_word(list) {
+        return None;
+    }
+    Some((list.to_ascii_lowercase(), count.parse().ok()?))
+}
+
+/// The entries on one line of a list display (names in columns), or `None` when the line
+/// is something else.
+pub fn entries(line: &str) -> Option<Vec<String>> {
+    let v: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+    (!v.is_empty() && v.iter().all(|w| is_word(w))).then_some(v)
+}
+
+/// A handle, a list name or a channel number: letters, digits, `_`, `-`.
+fn is_word(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 40
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_to_adding_and_removing() {
+        for (line, list, name, change) in [
+            (
+                "[RsAlpha] added to your follow list.",
+                "follow",
+                "RsAlpha",
+                ListChange::Added,
+            ),
+            (
+                "[RsAlpha] removed from your follow list.",
+                "follow",
+                "RsAlpha",
+                ListChange::Removed,
+            ),
+            (
+                "[RsAlpha] is already on your follow list.",
+                "follow",
+                "RsAlpha",
+                ListChange::AlreadyOn,
+            ),
+            (
+                "[RsAlpha] is not in your follow list.",
+                "follow",
+                "RsAlpha",
+                ListChange::NotOn,
+            ),
+            (
+                "[Foo] added to the computer list.",
+                "computer",
+                "Foo",
+                ListChange::Added,
+            ),
+        ] {
+            let want = Event::ListChanged {
+                list: list.into(),
+                name: name.into(),
+                change,
+            };
+            assert_eq!(parse(line), Some(want), "{line}");
+        }
+        assert_eq!(
+            parse("\"follow\" does not match any list name."),
+            Some(Event::NoSuchList {
+                list: "follow".into()
+            })
+        );
+        assert!(ListChange::Added.present() && ListChange::AlreadyOn.present());
+        assert!(!ListChange::Removed.present() && !ListChange::NotOn.present());
+    }
+
+    #[test]
+    fn other_lines_are_not_list_answers() {
+        for l in [
+            "[RsAlpha] added to your follow list",
+            "[Rs Alpha] added to your follow list.",
+            "[RsAlpha] was added to your follow list.",
+            "[] added to your follow list.",
+            "\"follow\" is a registered name.",
+            "There is no player matching that name.",
+        ] {
+            assert_eq!(parse(l), None, "{l}");
+        }
+    }
+
+    #[test]
+    fn list_display() {
+        assert_eq!(
+            header("-- follow list: 2 names --"),
+            Some(("follow".into(), 2))
+        );
+        assert_eq!(
+            header("-- channel list: 1 channels --"),
+            Some(("channel".into(), 1))
+        );
+        assert_eq!(header("-- follow list: x names --"), None);
+        assert_eq!(header("-- follow --"), None);
+        assert_eq!(
+            entries("RsAlpha  RsBeta   "),
+            Some(vec!["RsAlpha".into(), "RsBeta".into()])
+        );
+        assert_eq!(entries("fics% hello, there"), None);
+        assert_eq!(entries("   "), None);
+    }
+}

@@ -1,0 +1,172 @@
+//! The account's follow list on the local server, as the lasker server keeps it: stored
+//! with the account (it outlives the session, for as long as the server runs), changed by
+//! `+follow NAME` / `-follow NAME` (`addlist`/`sublist`), shown by `=follow` (`showlist`),
+//! and toggled by `follow NAME` (lasker's alias of `toggle follow NAME`: added one time,
+//! removed the next). When a game starts, every other session whose list holds one of
+//! its players observes it, as if it had typed `observe NAME`. Other list names answer
+//! like a server without them: `"x" does not match any list name.`
+
+use super::conn::Sid;
+use super::core::Core;
+
+/// The only list this server keeps.
+const FOLLOW: &str = "follow";
+/// Names per account at most.
+const MAX_FOLLOW: usize = 50;
+/// Width of a list display.
+const WIDTH: usize = 79;
+
+/// What a list command does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListOp {
+    Add,
+    Remove,
+    Toggle,
+    Show,
+}
+
+impl ListOp {
+    /// `+`, `-`, `=` at the start of a line.
+    pub fn from_prefix(c: char) -> Option<ListOp> {
+        match c {
+            '+' => Some(ListOp::Add),
+            '-' => Some(ListOp::Remove),
+            '=' => Some(ListOp::Show),
+            _ => None,
+        }
+    }
+}
+
+/// Names in columns, as lasker shows a list (sorted, each padded to the longest + 2).
+fn columns(names: &[String]) -> String {
+    let mut sorted = names.to_vec();
+    sorted.sort();
+    let w = sorted.iter().map(String::len).max().unwrap_or(0) + 2;
+    let per_line = (WIDTH / w).max(1);
+    let mut out = String::new();
+    for row in sorted.chunks(per_line) {
+        for n in row {
+            out.push_str(&format!("{n:<w$}"));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+impl Core {
+    fn follow_key(&self, sid: Sid) -> String {
+        self.name_of(sid).to_ascii_lowercase()
+    }
+
+    /// The name as the server spells it: a registered account or an online player.
+    fn known_player(&self, name: &str) -> Option<String> {
+        if let Some(a) = self.account(name) {
+            return Some(a.handle.clone());
+        }
+        self.sessions
+            .values()
+            .find(|s| s.online() && s.handle.eq_ignore_ascii_case(name))
+            .map(|s| s.handle.clone())
+    }
+
+    /// `+list NAME`, `-list NAME`, `=list`, `toggle list NAME`, `follow NAME`.
+    pub fn cmd_list(&mut self, sid: Sid, op: ListOp, list: &str, name: Option<&str>) {
+        if op == ListOp::Show && list.is_empty() {
+            self.reply(sid, &format!("Lists:\n\n{FOLLOW:<20} is PERSONAL\n"));
+            return;
+        }
+        if !FOLLOW.starts_with(&list.to_ascii_lowercase()) || list.is_empty() {
+            self.reply(sid, &format!("\"{list}\" does not match any list name.\n"));
+            return;
+        }
+        let key = self.follow_key(sid);
+        if op == ListOp::Show {
+            let text = match self.follow_lists.get(&key) {
+                None => String::new(),
+                Some(v) if v.is_empty() => "-- follow list: 0 names --\n\n".to_string(),
+                Some(v) => format!("-- follow list: {} names --\n{}", v.len(), columns(v)),
+            };
+            self.reply(sid, &text);
+            return;
+        }
+        let Some(name) = name else {
+            self.reply(
+                sid,
+                "Usage: +|-|= follow [user]\n(follow NAME adds NAME to your follow list, or removes it when it is there)\n",
+            );
+            return;
+        };
+        let on_list = self
+            .follow_lists
+            .get(&key)
+            .and_then(|v| v.iter().position(|n| n.eq_ignore_ascii_case(name)));
+        let add = match op {
+            ListOp::Add => true,
+            ListOp::Remove => false,
+            _ => on_list.is_none(),
+        };
+        let text = if add {
+            match (self.known_player(name), on_list) {
+                (None, _) => "There is no player matching that name.\n".to_string(),
+                (Some(n), Some(_)) => format!("[{n}] is already on your follow list.\n"),
+                (Some(n), None) => {
+                    let v = self.follow_lists.entry(key).or_default();
+                    if v.len() >= MAX_FOLLOW {
+                        "Sorry, your follow list is full.\n".to_string()
+                    } else {
+                        v.push(n.clone());
+                        format!("[{n}] added to your follow list.\n")
+                    }
+                }
+            }
+        } else {
+            match (on_list, self.follow_lists.get_mut(&key)) {
+                (Some(i), Some(v)) => format!("[{}] removed from your follow list.\n", v.remove(i)),
+                _ => {
+                    let n = self.known_player(name).unwrap_or_else(|| name.to_string());
+                    format!("[{n}] is not in your follow list.\n")
+                }
+            }
+        };
+        self.reply(sid, &text);
+    }
+
+    /// A game between `white` and `black` started: everyone else whose follow list
+    /// holds one of them observes it.
+    pub fn follow_start(&mut self, white: Sid, black: Sid) {
+        let players = [self.name_of(white), self.name_of(black)];
+        let followers: Vec<(Sid, String)> = self
+            .sessions
+            .values()
+            .filter(|s| s.online() && s.id != white && s.id != black)
+            .filter_map(|s| {
+                let list = self.follow_lists.get(&s.handle.to_ascii_lowercase())?;
+                let p = players
+                    .iter()
+                    .find(|p| list.iter().any(|n| n.eq_ignore_ascii_case(p)))?;
+                Some((s.id, p.clone()))
+            })
+            .collect();
+        for (sid, player) in followers {
+            self.cmd_observe(sid, &[player.as_str()]);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prefixes_and_columns() {
+        assert_eq!(ListOp::from_prefix('+'), Some(ListOp::Add));
+        assert_eq!(ListOp::from_prefix('-'), Some(ListOp::Remove));
+        assert_eq!(ListOp::from_prefix('='), Some(ListOp::Show));
+        assert_eq!(ListOp::from_prefix('x'), None);
+        assert_eq!(
+            columns(&["RsBeta".into(), "RsAlpha".into()]),
+            "RsAlpha  RsBeta   \n"
+        );
+        assert_eq!(columns(&["RsAlpha".into()]), "RsAlpha  \n");
+    }
+}
