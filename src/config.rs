@@ -9,11 +9,14 @@
 //! May import: `lists`. The layer table is in `docs/modules.md`; `tests/module_layers.rs`
 //! checks it.
 
+mod accounts;
 mod sections;
+mod service;
 mod strength;
 mod validate;
 
 pub use sections::*;
+pub use service::{ServiceSection, WebSection};
 pub use strength::{RatingRule, StrengthSection, ELO_RANGE};
 pub use validate::Problem;
 
@@ -77,6 +80,9 @@ impl Config {
             .map(Path::to_path_buf)
             .unwrap_or_else(|| PathBuf::from("."));
         cfg.paths.resolve(&base);
+        for a in &mut cfg.accounts {
+            a.resolve(&base);
+        }
         Ok(cfg)
     }
 

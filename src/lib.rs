@@ -31,3 +31,4 @@ mod scratch;
 pub mod server;
 pub mod tools;
 pub mod tune;
+pub mod web;

@@ -225,6 +225,12 @@ fn main() -> ExitCode {
             games,
             wire_debug,
             quiet,
+            dashboard: Some(std::sync::Arc::new(|cfg, status| {
+                let opts = wily::web::WebOptions::from_config(cfg)?;
+                let server = wily::web::start(opts, status)?;
+                eprintln!("wily dashboard: http://{}/", server.addr());
+                Ok(Box::new(server) as Box<dyn Send>)
+            })),
         }),
         Some(Command::Match { args }) => wily::r#match::run_cli(&args),
         Some(Command::Tune(args)) => wily::tune::cli::run_tune(&args, &mut std::io::stdout()),

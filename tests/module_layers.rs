@@ -34,6 +34,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "server",
         ],
     ),
+    ("web", &["bot", "config", "learn"]),
     (
         "protocol",
         &["chess", "engine", "book", "learn", "lists", "datadir"],

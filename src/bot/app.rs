@@ -5,6 +5,8 @@ use super::driver::{run, Commentary, RunOptions, RunReport};
 use super::hooks::{BookSource, LearnSink};
 use super::local;
 use super::logging;
+use super::service;
+use super::status::BotStatus;
 use crate::config::{Config, ConfigError};
 use crate::ics::{Dialect, Login, Password};
 use crate::link::{ConnectConfig, KeepAlive};
@@ -14,8 +16,14 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::watch;
 
+/// Starts a reader of the bot's published status (the web dashboard, wired in by
+/// `main.rs` so that the bot never depends on it) when `[web] enabled`; inside the
+/// runtime. What it returns is kept alive until the bot stops.
+pub type Dashboard =
+    Arc<dyn Fn(&Config, watch::Receiver<BotStatus>) -> Result<Box<dyn Send>, String> + Send + Sync>;
+
 /// The `wily ics` command line.
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub struct IcsArgs {
     /// Settings file (default `config.toml` when it exists, else built-in defaults).
     pub config: Option<PathBuf>,
@@ -27,6 +35,8 @@ pub struct IcsArgs {
     pub wire_debug: bool,
     /// No running commentary on stdout.
     pub quiet: bool,
+    /// The dashboard to start when `[web] enabled = true`.
+    pub dashboard: Option<Dashboard>,
 }
 
 /// Loads the settings the way `wily ics` does.
@@ -84,46 +94,6 @@ fn hooks(cfg: &Config) -> (Box<dyn BookSource>, Box<dyn LearnSink>) {
     (Box::new(book), Box::new(learn))
 }
 
-/// Counts SIGTERM/SIGINT into a watch channel (1: finish the game, 2: leave now).
-fn signals() -> watch::Receiver<u32> {
-    let (tx, rx) = watch::channel(0u32);
-    tokio::spawn(async move {
-        #[cfg(unix)]
-        {
-            use tokio::signal::unix::{signal, SignalKind};
-            let (Ok(mut term), Ok(mut int)) = (
-                signal(SignalKind::terminate()),
-                signal(SignalKind::interrupt()),
-            ) else {
-                tracing::warn!("cannot install signal handlers");
-                return;
-            };
-            loop {
-                tokio::select! {
-                    _ = term.recv() => {}
-                    _ = int.recv() => {}
-                }
-                let n = *tx.borrow() + 1;
-                tracing::info!("shutdown signal {n}");
-                if tx.send(n).is_err() {
-                    return;
-                }
-            }
-        }
-        #[cfg(not(unix))]
-        loop {
-            if tokio::signal::ctrl_c().await.is_err() {
-                return;
-            }
-            let n = *tx.borrow() + 1;
-            if tx.send(n).is_err() {
-                return;
-            }
-        }
-    });
-    rx
-}
-
 fn summary(r: &RunReport) -> String {
     let t = r.totals;
     let mut s = format!(
@@ -164,9 +134,27 @@ pub fn ics_cli(args: IcsArgs) -> Result<(), String> {
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
+    let config_path = args.config.clone();
+    let reload_local = local;
     rt.block_on(async move {
-        let shutdown = signals();
+        let sig = service::signals();
+        let shutdown = sig.shutdown;
+        let reload = service::reloads(sig.hangup, move || {
+            let c = load_config(config_path.as_deref()).map_err(|e| e.to_string())?;
+            Ok(if reload_local { local::local_settings(&c) } else { c })
+        });
         let (book, learn) = hooks(&cfg);
+        let (status_tx, _dashboard) = match (&args.dashboard, cfg.web.enabled) {
+            (Some(start), true) => {
+                let (tx, rx) = watch::channel(BotStatus::default());
+                (Some(tx), Some(start(&cfg, rx)?))
+            }
+            (None, true) => {
+                tracing::warn!("[web] enabled, but this build has no dashboard");
+                (None, None)
+            }
+            _ => (None, None),
+        };
         let commentary: Option<Commentary> = commentary_on.then(|| {
             Arc::new(|line: &str| println!("{line}")) as Commentary
         });
@@ -192,6 +180,8 @@ pub fn ics_cli(args: IcsArgs) -> Result<(), String> {
                 max_games: cfg.local.games,
                 commentary: commentary.clone(),
                 shutdown: Some(shutdown),
+                reload: Some(reload),
+                status: status_tx.clone(),
                 ..RunOptions::new(connect)
             };
             let report = run(world.config.clone(), opts).await.map_err(|e| e.to_string())?;
@@ -199,6 +189,9 @@ pub fn ics_cli(args: IcsArgs) -> Result<(), String> {
             world.server.shutdown().await;
             println!("{}", summary(&report));
             Ok(())
+        } else if !cfg.accounts.is_empty() {
+            drop((book, learn, lists, reload));
+            run_accounts(&cfg, args.games.unwrap_or(0), shutdown).await
         } else {
             let mut connect = remote_connect(&cfg)?;
             connect.wire_log = wire_log(&cfg);
@@ -209,6 +202,8 @@ pub fn ics_cli(args: IcsArgs) -> Result<(), String> {
                 max_games: args.games.unwrap_or(0),
                 commentary,
                 shutdown: Some(shutdown),
+                reload: Some(reload),
+                status: status_tx.clone(),
                 ..RunOptions::new(connect)
             };
             let report = run(cfg, opts).await.map_err(|e| e.to_string())?;
@@ -216,4 +211,71 @@ pub fn ics_cli(args: IcsArgs) -> Result<(), String> {
             Ok(())
         }
     })
+}
+
+/// `[[accounts]]`: one bot per account, each in its own task with its own connection,
+/// engine (the account's threads and hash) and lists, all writing to the one learning
+/// store (SQLite in WAL mode with a busy timeout: one writer at a time, no lost game).
+/// An account that cannot log in or loses its connection touches no other.
+async fn run_accounts(
+    cfg: &Config,
+    max_games: u32,
+    shutdown: watch::Receiver<u32>,
+) -> Result<(), String> {
+    let mut tasks = Vec::new();
+    for a in &cfg.accounts {
+        let acfg = a.apply(cfg);
+        let mut connect = match remote_connect(&acfg) {
+            Ok(c) => c,
+            Err(e) => {
+                tracing::error!("account {}: {e}", a.handle);
+                continue;
+            }
+        };
+        connect.wire_log = acfg
+            .log
+            .wire_debug
+            .then(|| acfg.paths.logs.join(format!("wire-{}.log", a.handle)));
+        let (book, learn) = hooks(&acfg);
+        let (lists, warnings) = OpponentLists::load(&acfg.paths.lists);
+        for w in &warnings {
+            tracing::warn!("account {}: {w}", a.handle);
+        }
+        let opts = RunOptions {
+            lists,
+            book,
+            learn,
+            max_games,
+            shutdown: Some(shutdown.clone()),
+            ..RunOptions::new(connect)
+        };
+        tracing::info!(
+            "account {} on {}:{} ({} threads, {} MiB hash)",
+            a.handle,
+            acfg.server.host,
+            acfg.server.port,
+            acfg.engine.threads,
+            acfg.engine.hash_mb
+        );
+        tasks.push((a.handle.clone(), tokio::spawn(run(acfg, opts))));
+    }
+    let mut failed = 0;
+    for (handle, t) in tasks {
+        match t.await {
+            Ok(Ok(r)) => eprintln!("{handle}: {}", summary(&r)),
+            Ok(Err(e)) => {
+                failed += 1;
+                eprintln!("{handle}: {e}");
+            }
+            Err(e) => {
+                failed += 1;
+                eprintln!("{handle}: stopped: {e}");
+            }
+        }
+    }
+    if failed == cfg.accounts.len() {
+        Err("no account could run".into())
+    } else {
+        Ok(())
+    }
 }

@@ -9,6 +9,8 @@ use super::hooks::{BookSource, LearnSink};
 use super::input::{Action, Input, MoveSource, ServerEvent};
 use super::reconnect::Backoff;
 use super::record::{archive_path, GameLog};
+use super::service::Reload;
+use super::status::{BotStatus, ConnectionEvent, MAX_EVENTS};
 use super::translate::translate;
 use crate::bot::session::{Session, Totals};
 use crate::config::Config;
@@ -36,6 +38,10 @@ pub struct RunOptions {
     pub commentary: Option<Commentary>,
     /// The number of shutdown requests so far (1: finish the game, 2: now).
     pub shutdown: Option<watch::Receiver<u32>>,
+    /// New settings and lists to take while running (SIGHUP).
+    pub reload: Option<mpsc::UnboundedReceiver<Reload>>,
+    /// Where to publish the read-only status (the web dashboard reads it).
+    pub status: Option<watch::Sender<BotStatus>>,
     pub tick: Duration,
 }
 
@@ -49,6 +55,8 @@ impl RunOptions {
             max_games: 0,
             commentary: None,
             shutdown: None,
+            reload: None,
+            status: None,
             tick: Duration::from_millis(100),
         }
     }
@@ -110,6 +118,10 @@ pub struct RunReport {
     pub reactions: Reactions,
     /// Finished games that wily lost on time.
     pub time_losses: u32,
+    /// Reloads applied (SIGHUP).
+    pub reloads: u32,
+    /// The game in progress was left (adjourned) because the shutdown limit ran out.
+    pub left_at_limit: bool,
 }
 
 /// Why a run ended early.
@@ -144,6 +156,10 @@ struct Driver {
     report: RunReport,
     max_games: u32,
     cfg: Config,
+    reload: Option<mpsc::UnboundedReceiver<Reload>>,
+    /// After a first shutdown request during a game: when to leave it anyway.
+    leave_at: Option<Instant>,
+    status: Option<watch::Sender<BotStatus>>,
 }
 
 /// Runs the bot until it quits (operator `quit`, shutdown signal, `max_games`), or the
@@ -170,7 +186,13 @@ pub async fn run(cfg: Config, opts: RunOptions) -> Result<RunReport, BotError> {
         report: RunReport::default(),
         max_games: opts.max_games,
         cfg: cfg.clone(),
+        reload: opts.reload,
+        leave_at: None,
+        status: opts.status,
     };
+    if let Some(tx) = &d.status {
+        tx.send_modify(|st| st.started_unix = chrono::Utc::now().timestamp());
+    }
     if !cfg.engine.syzygy_path.trim().is_empty() {
         d.brain
             .send(BrainCmd::Syzygy(cfg.engine.syzygy_path.clone()));
@@ -208,7 +230,9 @@ pub async fn run(cfg: Config, opts: RunOptions) -> Result<RunReport, BotError> {
                     d.report.reconnects += 1;
                 }
                 let since = Instant::now();
+                d.connection_event("connected");
                 let outcome = d.drive(&conn, events, &mut ticker, &mut shutdown).await;
+                d.connection_event("disconnected");
                 backoff.connection_ended(since.elapsed());
                 if let Outcome::Quit = outcome {
                     conn.close();
@@ -241,6 +265,65 @@ pub async fn run(cfg: Config, opts: RunOptions) -> Result<RunReport, BotError> {
 }
 
 impl Driver {
+    /// A tick, or the order to leave now once the shutdown limit has run out.
+    fn tick_input(&mut self) -> Input {
+        match self.leave_at {
+            Some(t) if Instant::now() >= t && self.session.playing() => {
+                self.leave_at = None;
+                self.report.left_at_limit = true;
+                tracing::warn!("shutdown limit reached: leaving the game in progress");
+                self.say("shutdown limit reached: leaving the game (adjourned)");
+                Input::Shutdown { now: true }
+            }
+            _ => Input::Tick,
+        }
+    }
+
+    /// Refreshes the published status (readers wake only when it changed).
+    fn publish(&mut self) {
+        if let Some(tx) = &self.status {
+            let mut st = tx.borrow().clone();
+            self.session.fill_status(&mut st);
+            tx.send_if_modified(|cur| {
+                let changed = *cur != st;
+                if changed {
+                    *cur = st;
+                }
+                changed
+            });
+        }
+    }
+
+    fn connection_event(&mut self, what: &str) {
+        if let Some(tx) = &self.status {
+            tx.send_modify(|st| {
+                st.connections.push(ConnectionEvent {
+                    unix: chrono::Utc::now().timestamp(),
+                    what: what.to_string(),
+                });
+                let n = st.connections.len();
+                if n > MAX_EVENTS {
+                    st.connections.drain(..n - MAX_EVENTS);
+                }
+            });
+        }
+        self.publish();
+    }
+
+    fn apply_reload(&mut self, r: Reload) {
+        let kept = self.session.reload(r);
+        self.report.reloads += 1;
+        if kept.is_empty() {
+            tracing::info!("reloaded the settings and opponent lists");
+        } else {
+            tracing::warn!(
+                "reloaded the settings and opponent lists; changes to {} take effect at the next start",
+                kept.join(", ")
+            );
+        }
+        self.say("settings and opponent lists reloaded");
+    }
+
     fn say(&self, line: &str) {
         tracing::info!(target: "wily::commentary", "{line}");
         if let Some(c) = &self.commentary {
@@ -260,6 +343,7 @@ impl Driver {
             tokio::select! {
                 _ = tokio::time::sleep_until(deadline) => return self.session.finished(),
                 Some(inp) = self.inputs.recv() => { let _ = self.session.handle(inp, Instant::now()); }
+                Some(r) = next_reload(&mut self.reload) => self.apply_reload(r),
                 n = signal(shutdown) => {
                     let a = self.session.handle(Input::Shutdown { now: n >= 2 }, Instant::now());
                     if a.iter().any(|x| matches!(x, Action::Quit)) { return true; }
@@ -294,11 +378,24 @@ impl Driver {
                     }
                 }
                 Some(inp) = self.inputs.recv() => (inp, false),
-                _ = ticker.tick() => (Input::Tick, false),
-                n = signal(shutdown) => (Input::Shutdown { now: n >= 2 }, false),
+                Some(r) = next_reload(&mut self.reload) => {
+                    self.apply_reload(r);
+                    continue;
+                }
+                _ = ticker.tick() => (self.tick_input(), false),
+                n = signal(shutdown) => {
+                    if n == 1 && self.session.playing() && self.cfg.service.shutdown_limit_secs > 0 {
+                        let limit = Duration::from_secs(self.cfg.service.shutdown_limit_secs);
+                        self.leave_at = Some(Instant::now() + limit);
+                        tracing::info!("the game in progress has {} s to end", limit.as_secs());
+                    }
+                    (Input::Shutdown { now: n >= 2 }, false)
+                }
             };
             let actions = self.session.handle(input, Instant::now());
-            if self.execute(conn, actions) {
+            let quit = self.execute(conn, actions);
+            self.publish();
+            if quit {
                 return Outcome::Quit;
             }
             if disconnected {
@@ -397,6 +494,17 @@ impl Driver {
             }
         }
         quit
+    }
+}
+
+/// The next reload; never resolves without a source.
+async fn next_reload(rx: &mut Option<mpsc::UnboundedReceiver<Reload>>) -> Option<Reload> {
+    match rx {
+        Some(r) => match r.recv().await {
+            Some(x) => Some(x),
+            None => std::future::pending().await,
+        },
+        None => std::future::pending().await,
     }
 }
 

@@ -174,6 +174,11 @@ impl PlayedGame {
             .map(|m| (m.san.as_str(), m.comment.as_deref()))
     }
 
+    /// The recorded moves in SAN.
+    pub fn sans(&self) -> Vec<String> {
+        self.record.iter().map(|m| m.san.clone()).collect()
+    }
+
     /// Plies recorded so far.
     pub fn plies(&self) -> usize {
         self.moves.len()

@@ -53,6 +53,31 @@ pub fn engine_chooser(depth: u32) -> MoveChooser {
     }))
 }
 
+/// wily's settings adjusted for the local server: its handle there, one seek ad at the
+/// local time control, quick reconnection.
+pub fn local_settings(cfg: &Config) -> Config {
+    let l = &cfg.local;
+    let mut config = cfg.clone();
+    config.server.handle = l.handle.clone();
+    // The local server names Chess960 as lasker 2.2 does.
+    config.server.chess960 = "fr".into();
+    config.seek.enabled = true;
+    config.seek.reseek_after_game = true;
+    config.seek.ads = vec![SeekAd {
+        base: l.base,
+        increment: l.increment,
+        rated: false,
+        color: SeekColor::Any,
+        min_rating: None,
+        max_rating: None,
+        formula: false,
+        variant: l.variant.clone(),
+    }];
+    config.server.reconnect_min_secs = 1;
+    config.server.reconnect_max_secs = config.server.reconnect_max_secs.min(10);
+    config
+}
+
 /// Starts the server and the sparring partner; wily connects with the returned
 /// [`LocalWorld::connect`].
 pub async fn start(cfg: &Config) -> Result<LocalWorld, String> {
@@ -82,24 +107,7 @@ pub async fn start(cfg: &Config) -> Result<LocalWorld, String> {
     let name = l.sparring_handle.clone();
     let sparring =
         tokio::spawn(async move { sparring_player(addr, &name, Some(&spar_pw), policy).await });
-    let mut config = cfg.clone();
-    config.server.handle = l.handle.clone();
-    // The local server names Chess960 as lasker 2.2 does.
-    config.server.chess960 = "fr".into();
-    config.seek.enabled = true;
-    config.seek.reseek_after_game = true;
-    config.seek.ads = vec![SeekAd {
-        base: l.base,
-        increment: l.increment,
-        rated: false,
-        color: SeekColor::Any,
-        min_rating: None,
-        max_rating: None,
-        formula: false,
-        variant: l.variant.clone(),
-    }];
-    config.server.reconnect_min_secs = 1;
-    config.server.reconnect_max_secs = config.server.reconnect_max_secs.min(10);
+    let config = local_settings(cfg);
     let mut connect = ConnectConfig::new(
         addr.ip().to_string(),
         addr.port(),

@@ -37,6 +37,12 @@ pub struct Config {
     pub strength: super::strength::StrengthSection,
     /// Logging.
     pub log: LogSection,
+    /// Running as a service (SIGTERM handling).
+    pub service: super::service::ServiceSection,
+    /// The live web dashboard.
+    pub web: super::service::WebSection,
+    /// Several accounts in one process (empty: the one account of `[server]`).
+    pub accounts: Vec<AccountSection>,
 }
 
 /// A password that never shows in `Debug` output or logs.
@@ -557,4 +563,30 @@ impl Default for LogSection {
             game_logs: true,
         }
     }
+}
+
+/// One `[[accounts]]` entry.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct AccountSection {
+    pub handle: String,
+    /// The server; `[server]`'s when absent.
+    #[serde(default)]
+    pub host: Option<String>,
+    #[serde(default)]
+    pub port: Option<u16>,
+    /// Name of the environment variable holding this account's password.
+    #[serde(default)]
+    pub password_env: Option<String>,
+    /// Folder of this account's opponent lists; `paths.lists` when absent.
+    #[serde(default)]
+    pub lists: Option<PathBuf>,
+    /// This account's seek ads; `[seek]`'s when absent.
+    #[serde(default)]
+    pub seek_ads: Option<Vec<SeekAd>>,
+    /// Engine budget of this account (search threads, hash MiB); `[engine]`'s when absent.
+    #[serde(default)]
+    pub threads: Option<usize>,
+    #[serde(default)]
+    pub hash_mb: Option<usize>,
 }

@@ -142,6 +142,55 @@ pub(super) fn check(cfg: &Config) -> Vec<Problem> {
         check_ad(&mut c, i, ad);
     }
 
+    c.range(
+        "service.shutdown_limit_secs",
+        cfg.service.shutdown_limit_secs,
+        0,
+        86_400,
+    );
+    if cfg.web.bind.parse::<std::net::IpAddr>().is_err() {
+        c.bad(
+            "web.bind",
+            format!("{:?} is not an IP address", cfg.web.bind),
+        );
+    }
+    c.range("web.recent_games", cfg.web.recent_games, 1, 1000);
+    for (i, a) in cfg.accounts.iter().enumerate() {
+        let key = |k: &str| format!("accounts[{i}].{k}");
+        if !valid_handle(&a.handle) {
+            c.bad(
+                key("handle"),
+                format!("{:?} is not a server handle", a.handle),
+            );
+        }
+        if let Some(v) = &a.password_env {
+            if v.is_empty() || !v.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_') {
+                c.bad(
+                    key("password_env"),
+                    format!("{v:?} is not an environment variable name"),
+                );
+            }
+        }
+        if let Some(t) = a.threads {
+            c.range(&key("threads"), t, 1, 256);
+        }
+        if let Some(h) = a.hash_mb {
+            c.range(&key("hash_mb"), h, 1, 65_536);
+        }
+        for (j, ad) in a.seek_ads.iter().flatten().enumerate() {
+            check_ad(&mut c, j, ad);
+        }
+    }
+    let mut handles: Vec<String> = cfg
+        .accounts
+        .iter()
+        .map(|a| a.handle.to_ascii_lowercase())
+        .collect();
+    handles.sort();
+    if handles.windows(2).any(|w| w[0] == w[1]) {
+        c.bad("accounts", "two entries have the same handle");
+    }
+
     let a = &cfg.accept;
     c.range("accept.max_base", a.max_base, 0, 600);
     c.range("accept.max_increment", a.max_increment, 0, 600);

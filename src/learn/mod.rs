@@ -26,6 +26,7 @@ pub mod console;
 pub mod error;
 pub mod game;
 pub mod lrn;
+pub mod stats;
 pub mod store;
 
 pub use error::LearnError;

@@ -1,0 +1,284 @@
+//! The bot as a service: the first shutdown request lets the game in progress finish (no
+//! new seek) and the learning store keeps it; the `[service] shutdown_limit_secs` limit
+//! leaves a game that runs too long; a reload takes new settings while the connection
+//! stays up; and the real binary answers SIGHUP (good and bad files) and SIGTERM.
+
+mod bot_support;
+
+use bot_support::*;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::sync::{mpsc, watch};
+use wily::bot::driver::{run, RunOptions, RunReport};
+use wily::bot::service::Reload;
+use wily::config::Config;
+use wily::learn::Learner;
+use wily::lists::OpponentLists;
+use wily::server::{sparring_player, MoveChooser, SparringPolicy};
+
+async fn tell(client: &mut RawClient, text: &str) -> Option<String> {
+    client.send(&format!("tell wily {text}")).await;
+    client.wait_line("wily(C) tells you:", 3).await
+}
+
+/// Asks for `status` until it contains `needle`.
+async fn status_until(boss: &mut RawClient, needle: &str) -> String {
+    let mut last = String::new();
+    for _ in 0..100 {
+        if let Some(s) = tell(boss, "status").await {
+            if s.contains(needle) {
+                return s;
+            }
+            last = s;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("status never showed {needle:?}; last {last:?}");
+}
+
+/// Observes wily's game until a board arrives (the server shows it at once, while tells
+/// from a bot in a game may wait behind its moves).
+async fn wait_playing(boss: &mut RawClient) {
+    for _ in 0..100 {
+        boss.send("observe wily").await;
+        if boss.wait_line("<12> ", 1).await.is_some() {
+            return;
+        }
+    }
+    panic!("wily never played: {:?}", boss.seen);
+}
+
+fn spawn_bot(
+    cfg: Config,
+    addr: std::net::SocketAddr,
+    stop: watch::Receiver<u32>,
+    reload: Option<mpsc::UnboundedReceiver<Reload>>,
+) -> tokio::task::JoinHandle<RunReport> {
+    let lists = OpponentLists::load(&cfg.paths.lists).0;
+    let (book, learn) = wily::bot::learning::open(&cfg);
+    let opts = RunOptions {
+        lists,
+        book: Box::new(book),
+        learn: Box::new(learn),
+        shutdown: Some(stop),
+        reload,
+        ..RunOptions::new(connect_config(addr, "wily", WILY_PW))
+    };
+    tokio::spawn(async move {
+        tokio::time::timeout(Duration::from_secs(120), run(cfg, opts))
+            .await
+            .expect("the bot finished in time")
+            .expect("the bot ran")
+    })
+}
+
+fn sparring(addr: std::net::SocketAddr, chooser: MoveChooser) -> tokio::task::JoinHandle<()> {
+    let policy = SparringPolicy {
+        chooser,
+        play_seeks: true,
+        think: Duration::from_millis(300),
+        games: 3,
+        timeout: Duration::from_secs(120),
+        ..SparringPolicy::default()
+    };
+    tokio::spawn(async move {
+        let _ = sparring_player(addr, "Sparring", Some(SPAR_PW), policy).await;
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn first_shutdown_request_finishes_the_game_and_keeps_its_learning() {
+    let tmp = tmpdir("svc-finish");
+    let dir = tmp.path();
+    let srv = server(None).await;
+    let addr = srv.local_addr();
+    let spar = sparring(addr, suicidal());
+    let mut cfg = bot_config(dir, 1, 0);
+    cfg.engine.learn = 7;
+    cfg.service.shutdown_limit_secs = 60;
+    let (stop, stop_rx) = watch::channel(0u32);
+    let bot = spawn_bot(cfg, addr, stop_rx, None);
+    let mut boss = RawClient::login(addr, "Boss", Some(BOSS_PW)).await;
+    wait_playing(&mut boss).await;
+    stop.send(1).expect("stop");
+    let report = bot.await.expect("bot task");
+    spar.abort();
+    assert_eq!(report.totals.games, 1, "the game was finished, no new one");
+    assert!(!report.left_at_limit);
+    assert_eq!(report.recorded, 1);
+    assert_eq!(archive(dir).matches("[Event ").count(), 1);
+    let learner = Learner::open(&dir.join("learn.db")).expect("store opens");
+    assert_eq!(learner.store().count("games").expect("count"), 1);
+    srv.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_limit_leaves_a_long_game() {
+    let tmp = tmpdir("svc-limit");
+    let dir = tmp.path();
+    let srv = server(None).await;
+    let addr = srv.local_addr();
+    let spar = sparring(addr, wily::bot::local::engine_chooser(2));
+    let mut cfg = bot_config(dir, 10, 0);
+    cfg.service.shutdown_limit_secs = 1;
+    let (stop, stop_rx) = watch::channel(0u32);
+    let bot = spawn_bot(cfg, addr, stop_rx, None);
+    let mut boss = RawClient::login(addr, "Boss", Some(BOSS_PW)).await;
+    wait_playing(&mut boss).await;
+    let asked = Instant::now();
+    stop.send(1).expect("stop");
+    let report = bot.await.expect("bot task");
+    let took = asked.elapsed();
+    spar.abort();
+    assert!(report.left_at_limit, "the limit ended the game: {report:?}");
+    assert_eq!(report.totals.games, 0);
+    assert!(took < Duration::from_secs(20), "left after {took:?}");
+    srv.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reload_takes_new_settings_and_lists_on_the_same_connection() {
+    let tmp = tmpdir("svc-reload");
+    let dir = tmp.path();
+    let srv = server(None).await;
+    let addr = srv.local_addr();
+    let mut cfg = bot_config(dir, 1, 0);
+    cfg.seek.enabled = false;
+    let (stop, stop_rx) = watch::channel(0u32);
+    let (reload, reload_rx) = mpsc::unbounded_channel();
+    let bot = spawn_bot(cfg.clone(), addr, stop_rx, Some(reload_rx));
+    let mut boss = RawClient::login(addr, "Boss", Some(BOSS_PW)).await;
+    let before = status_until(&mut boss, "idle").await;
+    assert!(before.contains("whisper 0"), "{before}");
+    assert!(before.contains("seek off"), "{before}");
+    // New settings: whisper 3, seeking on; a change of [server] waits for a restart.
+    let mut new = cfg.clone();
+    new.talk.whisper = 3;
+    new.seek.enabled = true;
+    new.server.reconnect_max_secs = 99;
+    std::fs::write(dir.join("lists").join("GM"), "Sparring\n").expect("list");
+    let lists = OpponentLists::load(&cfg.paths.lists).0;
+    reload.send(Reload { cfg: new, lists }).expect("reload");
+    let after = status_until(&mut boss, "whisper 3").await;
+    assert!(after.contains("seek on"), "{after}");
+    // The new GM list is in force: a game against Sparring gets the GM threshold.
+    let spar = sparring(addr, MoveChooser::Random { seed: 8 });
+    let playing = status_until(&mut boss, "playing game").await;
+    assert!(
+        playing.contains("GM") && playing.contains("resign at -3"),
+        "{playing}"
+    );
+    stop.send(2).expect("stop");
+    let report = bot.await.expect("bot task");
+    spar.abort();
+    assert_eq!(report.reloads, 1);
+    assert_eq!(report.reconnects, 0, "the connection stayed up");
+    srv.shutdown().await;
+}
+
+/// Collects a child's output lines.
+fn collect(r: impl std::io::Read + Send + 'static) -> Arc<Mutex<String>> {
+    let buf = Arc::new(Mutex::new(String::new()));
+    let b = buf.clone();
+    std::thread::spawn(move || {
+        for line in BufReader::new(r).lines().map_while(Result::ok) {
+            let mut g = b.lock().expect("lock");
+            g.push_str(&line);
+            g.push('\n');
+        }
+    });
+    buf
+}
+
+fn wait_for(buf: &Arc<Mutex<String>>, needle: &str, secs: u64) -> bool {
+    let until = Instant::now() + Duration::from_secs(secs);
+    while Instant::now() < until {
+        if buf.lock().expect("lock").contains(needle) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    false
+}
+
+fn settings(dir: &Path, whisper: u8) -> String {
+    format!(
+        "[local]\nbase = 5\nincrement = 0\nsparring_depth = 1\n\
+         [engine]\ndepth_limit = 2\nhash_mb = 8\nbook = false\n\
+         [talk]\nwhisper = {whisper}\n\
+         [service]\nshutdown_limit_secs = 2\n\
+         [log]\nfiles = false\ngame_logs = false\n\
+         [paths]\nlists = {:?}\nlogs = {:?}\nlearning = {:?}\n",
+        dir.join("lists").display().to_string(),
+        dir.join("logs").display().to_string(),
+        dir.join("learn.db").display().to_string(),
+    )
+}
+
+#[test]
+fn the_binary_reloads_on_sighup_and_leaves_cleanly_on_sigterm() {
+    let tmp = tmpdir("svc-binary");
+    let dir = tmp.path();
+    let file = dir.join("config.toml");
+    std::fs::write(&file, settings(dir, 0)).expect("settings");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_wily"))
+        .args(["ics", "--local", "--config"])
+        .arg(&file)
+        .env("RUST_LOG", "info")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("wily starts");
+    let out = collect(child.stdout.take().expect("stdout"));
+    let err = collect(child.stderr.take().expect("stderr"));
+    let pid = child.id() as libc::pid_t;
+    let signal = |s: libc::c_int| {
+        // SAFETY: sending a signal to our own child process.
+        assert_eq!(unsafe { libc::kill(pid, s) }, 0);
+    };
+    assert!(
+        wait_for(&out, "starts:", 60),
+        "no game: {}",
+        out.lock().expect("lock")
+    );
+    std::fs::write(&file, settings(dir, 2)).expect("settings");
+    signal(libc::SIGHUP);
+    assert!(
+        wait_for(&out, "settings and opponent lists reloaded", 10),
+        "{}",
+        out.lock().expect("lock")
+    );
+    std::fs::write(&file, "[talk]\nwhisper = 99\n").expect("bad settings");
+    signal(libc::SIGHUP);
+    assert!(
+        wait_for(&err, "reload rejected", 10),
+        "{}",
+        err.lock().expect("lock")
+    );
+    signal(libc::SIGTERM);
+    let until = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        if Instant::now() > until {
+            let _ = child.kill();
+            panic!(
+                "wily did not exit after SIGTERM: {}",
+                out.lock().expect("lock")
+            );
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert!(status.success(), "exit status {status}");
+    std::thread::sleep(Duration::from_millis(200));
+    let o = out.lock().expect("lock").clone();
+    assert_eq!(
+        o.matches("settings and opponent lists reloaded").count(),
+        1,
+        "{o}"
+    );
+    assert!(o.contains("games "), "the summary is printed: {o}");
+}

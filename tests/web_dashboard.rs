@@ -1,0 +1,371 @@
+//! The web dashboard in a real browser: a local-server game with the dashboard on, the
+//! page loaded in headless Chromium (driven over the DevTools protocol), and the board
+//! and the move list drawn by the page's own script checked to change as moves are
+//! played. Also: every served resource is free of the configured password, and only GET
+//! is answered. Skips, saying why, where no Chromium is installed (`WILY_CHROMIUM` names
+//! another binary). `WILY_DASHBOARD_SHOT=path.png` saves a screenshot of the page.
+
+mod bot_support;
+
+use bot_support::*;
+use futures_util::{SinkExt, StreamExt};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::sync::watch;
+use tokio_tungstenite::tungstenite::Message;
+use wily::bot::driver::{run, RunOptions};
+use wily::bot::status::BotStatus;
+use wily::config::Secret;
+use wily::lists::OpponentLists;
+use wily::server::{sparring_player, SparringPolicy};
+use wily::web::{self, WebOptions};
+
+const PASSWORD: &str = "Pa55-in-config-7f3q";
+
+fn chromium() -> Option<PathBuf> {
+    if let Ok(p) = std::env::var("WILY_CHROMIUM") {
+        return Some(PathBuf::from(p));
+    }
+    [
+        "/usr/bin/chromium",
+        "/usr/bin/chromium-browser",
+        "/usr/bin/google-chrome",
+    ]
+    .iter()
+    .map(PathBuf::from)
+    .find(|p| p.exists())
+}
+
+/// A plain HTTP/1.1 request with `Connection: close`; the whole answer (head and body).
+async fn http(addr: SocketAddr, method: &str, path: &str, limit: Duration) -> String {
+    let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    s.write_all(
+        format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").as_bytes(),
+    )
+    .await
+    .expect("send");
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 8192];
+    let until = tokio::time::Instant::now() + limit;
+    while let Ok(Ok(n)) = tokio::time::timeout_at(until, s.read(&mut chunk)).await {
+        if n == 0 {
+            break;
+        }
+        buf.extend_from_slice(&chunk[..n]);
+    }
+    String::from_utf8_lossy(&buf).into_owned()
+}
+
+/// Headless Chromium on `url` with a DevTools port; killed on drop.
+struct Browser {
+    child: Child,
+    _profile: tempfile::TempDir,
+    port: u16,
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Browser {
+    fn start(bin: &PathBuf, url: &str) -> Browser {
+        let profile = tempfile::tempdir().expect("profile dir");
+        let child = Command::new(bin)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--window-size=1100,900",
+                "--remote-debugging-address=127.0.0.1",
+                "--remote-debugging-port=0",
+            ])
+            .arg(format!("--user-data-dir={}", profile.path().display()))
+            .arg(url)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromium starts");
+        // Chromium writes its DevTools port into the profile folder.
+        let file = profile.path().join("DevToolsActivePort");
+        let until = Instant::now() + Duration::from_secs(30);
+        let port = loop {
+            if let Some(p) = std::fs::read_to_string(&file)
+                .ok()
+                .and_then(|t| t.lines().next().and_then(|l| l.trim().parse().ok()))
+            {
+                break p;
+            }
+            assert!(Instant::now() < until, "chromium gave no DevTools port");
+            std::thread::sleep(Duration::from_millis(100));
+        };
+        Browser {
+            child,
+            _profile: profile,
+            port,
+        }
+    }
+
+    /// The page's DevTools websocket.
+    async fn page_socket(&self) -> String {
+        let addr: SocketAddr = format!("127.0.0.1:{}", self.port).parse().expect("addr");
+        for _ in 0..50 {
+            let list = http(addr, "GET", "/json/list", Duration::from_secs(3)).await;
+            if let Some(body) = list.split("\r\n\r\n").nth(1) {
+                if let Ok(v) = serde_json::from_str::<serde_json::Value>(body) {
+                    let page = v.as_array().and_then(|a| {
+                        a.iter()
+                            .find(|t| t["type"] == "page")
+                            .and_then(|t| t["webSocketDebuggerUrl"].as_str())
+                            .map(str::to_string)
+                    });
+                    if let Some(p) = page {
+                        return p;
+                    }
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        panic!("no page target in chromium");
+    }
+}
+
+/// One DevTools call on a page socket; the `result` object.
+async fn cdp(
+    ws: &mut tokio_tungstenite::WebSocketStream<
+        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+    >,
+    id: u64,
+    method: &str,
+    params: serde_json::Value,
+) -> serde_json::Value {
+    let msg = serde_json::json!({ "id": id, "method": method, "params": params });
+    ws.send(Message::Text(msg.to_string()))
+        .await
+        .expect("cdp send");
+    loop {
+        let m = tokio::time::timeout(Duration::from_secs(20), ws.next())
+            .await
+            .expect("cdp answer in time")
+            .expect("cdp open")
+            .expect("cdp message");
+        if let Message::Text(t) = m {
+            let v: serde_json::Value = serde_json::from_str(&t).expect("cdp json");
+            if v["id"] == id {
+                return v["result"].clone();
+            }
+        }
+    }
+}
+
+/// What the page shows: (squares drawn, pieces drawn, FEN on the board, plies in the
+/// move list, list items).
+async fn page_view(
+    ws: &mut tokio_tungstenite::WebSocketStream<
+        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+    >,
+    id: u64,
+) -> (u64, u64, String, u64, u64) {
+    let expr = "JSON.stringify({sq: document.querySelectorAll('#board .sq').length, \
+                pc: document.querySelectorAll('#board [data-piece]').length, \
+                fen: document.getElementById('board').dataset.fen || '', \
+                plies: Number(document.getElementById('moves').dataset.plies || 0), \
+                li: document.querySelectorAll('#moves li').length})";
+    let r = cdp(
+        ws,
+        id,
+        "Runtime.evaluate",
+        serde_json::json!({ "expression": expr, "returnByValue": true }),
+    )
+    .await;
+    let v: serde_json::Value =
+        serde_json::from_str(r["result"]["value"].as_str().unwrap_or("{}")).expect("view json");
+    (
+        v["sq"].as_u64().unwrap_or(0),
+        v["pc"].as_u64().unwrap_or(0),
+        v["fen"].as_str().unwrap_or("").to_string(),
+        v["plies"].as_u64().unwrap_or(0),
+        v["li"].as_u64().unwrap_or(0),
+    )
+}
+
+async fn wait_plies(rx: &watch::Receiver<BotStatus>, at_least: usize, secs: u64) -> usize {
+    let until = Instant::now() + Duration::from_secs(secs);
+    loop {
+        let n = rx.borrow().game.as_ref().map_or(0, |g| g.moves.len());
+        if n >= at_least {
+            return n;
+        }
+        assert!(
+            Instant::now() < until,
+            "the game did not reach ply {at_least}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_follows_a_live_game_in_chromium() {
+    let Some(bin) = chromium() else {
+        eprintln!("skipping: no Chromium (install Debian's chromium or set WILY_CHROMIUM)");
+        return;
+    };
+    let tmp = tmpdir("web");
+    let dir = tmp.path();
+    let srv = server(None).await;
+    let addr = srv.local_addr();
+    let policy = SparringPolicy {
+        chooser: wily::bot::local::engine_chooser(2),
+        play_seeks: true,
+        think: Duration::from_millis(700),
+        games: 1,
+        timeout: Duration::from_secs(120),
+        ..SparringPolicy::default()
+    };
+    let spar = tokio::spawn(async move {
+        let _ = sparring_player(addr, "Sparring", Some(SPAR_PW), policy).await;
+    });
+    let mut cfg = bot_config(dir, 5, 0);
+    cfg.server.password = Some(Secret::new(PASSWORD.into()));
+    cfg.web.enabled = true;
+    cfg.web.port = 0;
+    let (tx, rx) = watch::channel(BotStatus::default());
+    let dash = web::start(WebOptions::from_config(&cfg).expect("options"), rx.clone())
+        .expect("dashboard starts");
+    let web_addr = dash.addr();
+    assert!(web_addr.ip().is_loopback(), "binds the loopback by default");
+    let (stop, stop_rx) = watch::channel(0u32);
+    let opts = RunOptions {
+        lists: OpponentLists::load(&cfg.paths.lists).0,
+        shutdown: Some(stop_rx),
+        status: Some(tx),
+        ..RunOptions::new(connect_config(addr, "wily", WILY_PW))
+    };
+    let bot = tokio::spawn(run(cfg, opts));
+
+    let first = wait_plies(&rx, 2, 60).await;
+    let browser = Browser::start(&bin, &format!("http://{web_addr}/"));
+    let (mut ws, _) = tokio_tungstenite::connect_async(browser.page_socket().await)
+        .await
+        .expect("devtools websocket");
+    // The page draws what the events bring: wait until it shows at least `first` plies.
+    let mut id = 1;
+    let mut before = (0, 0, String::new(), 0, 0);
+    for _ in 0..100 {
+        id += 1;
+        before = page_view(&mut ws, id).await;
+        if before.3 as usize >= first {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(before.0, 64, "the board has 64 squares: {before:?}");
+    assert!(before.1 >= 20, "pieces are drawn: {before:?}");
+    assert!(before.3 as usize >= first && before.4 >= 1, "{before:?}");
+    // Moves are played; the open page follows without a reload.
+    wait_plies(&rx, before.3 as usize + 2, 60).await;
+    let mut after = before.clone();
+    for _ in 0..100 {
+        id += 1;
+        after = page_view(&mut ws, id).await;
+        if after.3 >= before.3 + 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(
+        after.3 >= before.3 + 2,
+        "the move list grew: {before:?} -> {after:?}"
+    );
+    assert_ne!(
+        after.2, before.2,
+        "the board changed: {before:?} -> {after:?}"
+    );
+    assert!(after.4 >= before.4, "{before:?} -> {after:?}");
+    if let Ok(path) = std::env::var("WILY_DASHBOARD_SHOT") {
+        id += 1;
+        let r = cdp(
+            &mut ws,
+            id,
+            "Page.captureScreenshot",
+            serde_json::json!({ "format": "png" }),
+        )
+        .await;
+        use base64_decode::decode;
+        std::fs::write(&path, decode(r["data"].as_str().unwrap_or(""))).expect("screenshot");
+        println!("screenshot saved to {path}");
+    }
+    drop(ws);
+    drop(browser);
+
+    // No resource carries the password; nothing but GET is answered.
+    let mut seen = String::new();
+    for path in [
+        "/",
+        "/app.js",
+        "/style.css",
+        "/api/status",
+        "/api/games",
+        "/api/learning",
+        "/games/0.pgn",
+    ] {
+        let r = http(web_addr, "GET", path, Duration::from_secs(5)).await;
+        assert!(
+            r.starts_with("HTTP/1.1 200") || r.contains(" 404 "),
+            "{path}: {r}"
+        );
+        seen.push_str(&r);
+    }
+    let events = http(web_addr, "GET", "/api/events", Duration::from_secs(2)).await;
+    assert!(events.contains("data: {"), "{events}");
+    seen.push_str(&events);
+    assert!(seen.contains("\"moves\""), "the status was served");
+    assert!(!seen.contains(PASSWORD), "the password leaked");
+    assert!(!seen.contains(WILY_PW), "the login password leaked");
+    assert!(!seen.contains("Boss"), "operator handles are not shown");
+    for method in ["POST", "PUT", "DELETE"] {
+        let r = http(web_addr, method, "/api/status", Duration::from_secs(5)).await;
+        assert!(r.starts_with("HTTP/1.1 405"), "{method}: {r}");
+    }
+    stop.send(2).expect("stop");
+    let _ = tokio::time::timeout(Duration::from_secs(30), bot).await;
+    spar.abort();
+    srv.shutdown().await;
+}
+
+/// Standard base64 decoding (the screenshot), small enough not to need a crate.
+mod base64_decode {
+    pub fn decode(s: &str) -> Vec<u8> {
+        let val = |c: u8| -> Option<u32> {
+            Some(match c {
+                b'A'..=b'Z' => c - b'A',
+                b'a'..=b'z' => c - b'a' + 26,
+                b'0'..=b'9' => c - b'0' + 52,
+                b'+' => 62,
+                b'/' => 63,
+                _ => return None,
+            } as u32)
+        };
+        let mut out = Vec::new();
+        let (mut acc, mut bits) = (0u32, 0);
+        for v in s.bytes().filter_map(val) {
+            acc = (acc << 6) | v;
+            bits += 6;
+            if bits >= 8 {
+                bits -= 8;
+                out.push((acc >> bits) as u8);
+            }
+        }
+        out
+    }
+}
