@@ -13,7 +13,8 @@ use std::path::PathBuf;
 use wily::chess::chess960;
 use wily::chess::coord::is_castling;
 use wily::chess::san::to_ics_move;
-use wily::chess::{parse_fen, Position};
+use wily::chess::Position;
+use wily::server::parse_style12;
 
 fn fixture(name: &str) -> String {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -31,41 +32,12 @@ fn cut(text: &str, from: &str, lines: usize) -> String {
     text[i..].split_inclusive('\n').take(lines).collect()
 }
 
-/// A style-12 line's board as a FEN (placement, side, castling flags as X-FEN letters).
-fn fen_of(line: &str) -> String {
-    let f = fields(line);
-    let mut fen = String::new();
-    for (i, rank) in f[1..9].iter().enumerate() {
-        let mut empty = 0;
-        for c in rank.chars() {
-            if c == '-' {
-                empty += 1;
-            } else {
-                if empty > 0 {
-                    fen.push_str(&empty.to_string());
-                    empty = 0;
-                }
-                fen.push(c);
-            }
-        }
-        if empty > 0 {
-            fen.push_str(&empty.to_string());
-        }
-        if i < 7 {
-            fen.push('/');
-        }
-    }
-    let castle: String = [(11, 'K'), (12, 'Q'), (13, 'k'), (14, 'q')]
-        .iter()
-        .filter(|(i, _)| f[*i] == "1")
-        .map(|(_, c)| *c)
-        .collect();
-    let castle = if castle.is_empty() {
-        "-".into()
-    } else {
-        castle
-    };
-    format!("{fen} {} {castle} - 0 1", f[9].to_ascii_lowercase())
+/// A style-12 line's board (castling rights from the flags, read as the outermost rooks:
+/// these are start positions), through the sparring client's own parser.
+fn board_of(line: &str) -> Board {
+    parse_style12(line)
+        .unwrap_or_else(|| panic!("not a style-12 line: {line:?}"))
+        .board
 }
 
 /// The test's player: castles when it may on the wing it wants (either when `want` is
@@ -127,7 +99,7 @@ async fn a_fr_match_reads_like_laskers_and_castles_both_ways() {
         let first = format!("<12> {}", rest.trim_end());
         let f = fields(&first);
         assert_eq!(&f[9..15], ["W", "-1", "1", "1", "1", "1"], "{first}");
-        let start = parse_fen(&fen_of(&first)).expect("a legal start");
+        let start = board_of(&first);
         assert!(chess960::index_of(&start).is_some(), "{first}");
         b.board().await;
 
@@ -162,7 +134,7 @@ async fn a_fr_match_reads_like_laskers_and_castles_both_ways() {
                 seen.push(text);
             }
             // The server's board is the one the rules layer reached.
-            assert_eq!(fen_of(&echo).split(' ').next(), wily::chess::to_fen(pos.board()).split(' ').next());
+            assert_eq!(wily::chess::to_fen(&board_of(&echo)).split(' ').next(), wily::chess::to_fen(pos.board()).split(' ').next());
         }
         assert_eq!(wings.iter().flatten().count(), 2, "{:?}", pos.moves_san());
         assert_ne!(wings[0], wings[1], "one castling on each wing");
@@ -193,7 +165,7 @@ async fn fr_seeks_read_fischerandom_and_wild_alone_is_refused() {
         b.send("play 0").await;
         let board = b.board().await;
         let f = fields(&board);
-        let start = parse_fen(&fen_of(&board)).unwrap();
+        let start = board_of(&board);
         assert!(chess960::index_of(&start).is_some(), "{board}");
         assert_eq!(&f[11..15], ["1", "1", "1", "1"]);
         srv.shutdown().await;
