@@ -7,6 +7,7 @@
 //! - [`ics`]: chess-server protocol client (telnet, timeseal, lines, parsers, events).
 //! - [`link`]: the socket I/O on top of it (connect, login, outgoing queue, keep-alive, wire log).
 //! - [`bot`]: the server bot (`wily ics`); [`server`]: the local chess server (`wily serve`).
+//! - [`soak`]: `wily soak`, the bot's fault soak against the local server (prints figures).
 //! - [`book`], [`learn`]: opening book and learning.
 //! - [`lists`]: the opponent lists (`lists/GM`, ...) that the bot reads and the console edits.
 //! - [`match`](crate::r#match): `wily match`, the match runner and its statistics.
@@ -29,6 +30,7 @@ pub mod protocol;
 #[cfg(test)]
 mod scratch;
 pub mod server;
+pub mod soak;
 pub mod tools;
 pub mod tune;
 pub mod web;

@@ -113,6 +113,47 @@ enum Command {
     },
     /// Fit every evaluation weight to game results (Texel tuning) and write the defaults.
     Tune(wily::tune::cli::TuneArgs),
+    /// The bot's fault soak: games against the local server through a proxy that injects
+    /// garbage, cut lines, lag, drops, adjournments and a server restart; prints figures
+    /// and fails when a must-be-0 figure (crashes, time forfeits, games missing from the
+    /// PGN or the learning store, games never resumed) is not 0.
+    Soak {
+        /// Finished games to play in all.
+        #[arg(long, default_value_t = 1000)]
+        games: u32,
+        /// Bot/sparring pairs playing at once (each bot its own account).
+        #[arg(long, default_value_t = 4)]
+        pairs: u32,
+        /// Time control `MIN+INC` (minutes, increment seconds).
+        #[arg(long, default_value = "1+0")]
+        tc: String,
+        /// The bots' search depth limit (0: think by the clock).
+        #[arg(long, default_value_t = 4)]
+        depth: u32,
+        /// Seed of the fault plan, the steady faults and the sparring moves.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Connections dropped mid-game (default: one every 40 games).
+        #[arg(long)]
+        drops: Option<u32>,
+        /// Server lines cut with the connection dropped after the first half (default:
+        /// one every 100 games).
+        #[arg(long)]
+        cut_drops: Option<u32>,
+        /// Adjournments by agreement, each resumed (default: one every 100 games).
+        #[arg(long)]
+        adjourns: Option<u32>,
+        /// Full server restarts.
+        #[arg(long, default_value_t = 1)]
+        restarts: u32,
+        /// Keep the bots' PGN archives and learning stores in this folder (default: a
+        /// temporary folder, removed at the end).
+        #[arg(long)]
+        dir: Option<PathBuf>,
+        /// Give up after this many minutes.
+        #[arg(long, default_value_t = 60)]
+        minutes: u64,
+    },
     /// Run the local chess server (FICS dialect) for offline play and tests.
     Serve {
         /// Port to listen on (0: any free port).
@@ -142,6 +183,17 @@ fn serve(
 ) -> Result<(), String> {
     wily::server::serve_cli(port, accounts.as_deref(), bind, auto_flag, idle_minutes)
         .map_err(|e| e.to_string())
+}
+
+/// `MIN+INC` (or `MIN INC`, `MIN`) as minutes and increment seconds.
+fn parse_tc(tc: &str) -> Result<(u32, u32), String> {
+    let mut parts = tc.split(['+', ' ']).filter(|p| !p.is_empty());
+    let num = |p: Option<&str>| p.map(|x| x.trim().parse::<u32>());
+    match (num(parts.next()), num(parts.next()), parts.next()) {
+        (Some(Ok(b)), None, None) if b > 0 => Ok((b, 0)),
+        (Some(Ok(b)), Some(Ok(i)), None) if b > 0 || i > 0 => Ok((b, i)),
+        _ => Err(format!("--tc {tc:?}: expected MIN+INC, e.g. 1+0")),
+    }
 }
 
 fn main() -> ExitCode {
@@ -234,6 +286,35 @@ fn main() -> ExitCode {
         }),
         Some(Command::Match { args }) => wily::r#match::run_cli(&args),
         Some(Command::Tune(args)) => wily::tune::cli::run_tune(&args, &mut std::io::stdout()),
+        Some(Command::Soak {
+            games,
+            pairs,
+            tc,
+            depth,
+            seed,
+            drops,
+            cut_drops,
+            adjourns,
+            restarts,
+            dir,
+            minutes,
+        }) => parse_tc(&tc).and_then(|(base, inc)| {
+            let d = wily::soak::SoakOptions::for_games(games);
+            wily::soak::soak_cli(wily::soak::SoakOptions {
+                pairs,
+                base,
+                inc,
+                depth,
+                seed,
+                drops: drops.unwrap_or(d.drops),
+                cut_drops: cut_drops.unwrap_or(d.cut_drops),
+                adjourns: adjourns.unwrap_or(d.adjourns),
+                restarts,
+                dir,
+                time_limit: std::time::Duration::from_secs(minutes.saturating_mul(60)),
+                ..d
+            })
+        }),
         Some(Command::Serve {
             port,
             accounts,

@@ -35,6 +35,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         ],
     ),
     ("web", &["bot", "config", "learn"]),
+    ("soak", &["chess", "ics", "link", "server", "config", "bot"]),
     (
         "protocol",
         &["chess", "engine", "book", "learn", "lists", "datadir"],

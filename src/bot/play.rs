@@ -98,6 +98,11 @@ impl Session {
         if !self.is_me(&white) && !self.is_me(&black) {
             return;
         }
+        // Whatever starts now, the wait for a reported adjourned game is over.
+        self.resume_wait = None;
+        if continuing {
+            self.resume_hint = false;
+        }
         if matches!(
             self.search.as_ref().map(|s| &s.purpose),
             Some(Purpose::Analyse { .. })
@@ -661,6 +666,11 @@ impl Session {
         if self.quitting {
             out.push(Action::Quit);
             return true;
+        }
+        if self.resume_hint && kind != EndKind::Adjourned {
+            // A game the server reported adjourned is still waiting (another game started
+            // first): ask for it before seeking again.
+            out.push(Action::Send("resume".into()));
         }
         if self.cfg.seek.reseek_after_game {
             self.maybe_seek(now, true, out);

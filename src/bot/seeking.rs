@@ -1,5 +1,5 @@
 //! Seeking: when the bot posts its seek ads (idle, connected, seeking on, no adjourned
-//! game waiting to be resumed) and what they say (`[seek]` in the settings, the server's
+//! game waiting to be resumed, whether wily knew it or the server reported it at login) and what they say (`[seek]` in the settings, the server's
 //! dialect).
 
 use crate::bot::input::Action;
@@ -20,9 +20,12 @@ impl Session {
         if self.cfg.seek.ads.is_empty() {
             return;
         }
-        let waiting = self.adjourned.is_some()
+        let waiting = (self.adjourned.is_some()
             && self
                 .adjourned_at
+                .is_some_and(|t| now.saturating_duration_since(t) < ADJOURNED_WAIT))
+            || self
+                .resume_wait
                 .is_some_and(|t| now.saturating_duration_since(t) < ADJOURNED_WAIT);
         if waiting {
             return;

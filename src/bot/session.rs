@@ -144,12 +144,18 @@ impl Session {
                     .adjourned
                     .as_ref()
                     .is_some_and(|g| g.opponent().eq_ignore_ascii_case(&name));
+                if adjourned && valid_handle(&name) {
+                    self.resume_hint = true;
+                }
                 if (adjourned || ours) && self.game.is_none() && valid_handle(&name) {
                     out.push(Action::Send(format!("match {name}")));
                 }
             }
             ServerEvent::Titles { name, titles } => self.remember_titles(&name, titles),
             ServerEvent::AdjournedGames { count } => {
+                if count > 0 {
+                    self.resume_hint = true;
+                }
                 // After a restart wily does not know its adjourned games; the server
                 // does: ask it to resume one with a player who is online.
                 if count > 0
@@ -158,6 +164,12 @@ impl Session {
                     && !self.resume_asked
                 {
                     self.resume_asked = true;
+                    // The login's seek went out just before the server's notice: take
+                    // it back, or an opponent may start a new game in place of this one.
+                    self.resume_wait = Some(now);
+                    if self.last_seek.take().is_some() {
+                        out.push(Action::Send("unseek".into()));
+                    }
                     out.push(Action::Send("resume".into()));
                 }
             }
@@ -226,6 +238,7 @@ impl Session {
         }
         self.connected = false;
         self.resume_asked = false;
+        self.resume_wait = None;
         self.pending = None;
         self.stop_search(out);
         self.observer.clear();

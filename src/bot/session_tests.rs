@@ -769,6 +769,14 @@ fn boards_of_games_not_observed_are_ignored() {
 fn adjourned_games_reported_at_login_are_resumed() {
     let (mut s, now) = session();
     let a = s.handle(ev(ServerEvent::AdjournedGames { count: 1 }), now);
-    assert_eq!(sends(&a), vec!["resume"]);
+    // The seek posted at login is taken back before asking, so that nobody takes it in
+    // place of the adjourned game, and no new one goes out while wily waits for it.
+    assert_eq!(sends(&a), vec!["unseek", "resume"]);
     assert!(sends(&s.handle(ev(ServerEvent::AdjournedGames { count: 1 }), now)).is_empty());
+    let later = now + Duration::from_secs(60);
+    let a = s.handle(Input::Tick, later);
+    assert!(!sends(&a).iter().any(|c| c.starts_with("seek")), "{a:?}");
+    // Five minutes on, wily seeks again.
+    let a = s.handle(Input::Tick, now + Duration::from_secs(301));
+    assert!(sends(&a).iter().any(|c| c.starts_with("seek")), "{a:?}");
 }

@@ -90,6 +90,14 @@ pub struct Session {
     pub(crate) new_game_flag: bool,
     /// `resume` was sent on this connection.
     pub(crate) resume_asked: bool,
+    /// The server reported adjourned games this wily did not know of (after a restart)
+    /// and `resume` was sent at this time: seeks wait a while for the game, as for
+    /// [`Session::adjourned`].
+    pub(crate) resume_wait: Option<Instant>,
+    /// The server holds an adjourned game of this account (reported at login, or its
+    /// opponent's arrival announced) that has not been resumed since: `resume` is asked
+    /// again after each game, in case another game started in its place.
+    pub(crate) resume_hint: bool,
     pub(crate) quitting: bool,
     pub(crate) strangers: HashMap<String, Instant>,
     pub(crate) totals: Totals,
@@ -128,6 +136,8 @@ impl Session {
             next_id: 1,
             new_game_flag: true,
             resume_asked: false,
+            resume_wait: None,
+            resume_hint: false,
             quitting: false,
             strangers: HashMap::new(),
             totals: Totals::default(),

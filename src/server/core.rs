@@ -7,6 +7,7 @@
 use super::accounts::Account;
 use super::conn::{Out, Sid};
 use super::game::Game;
+use super::journal::Journal;
 use super::offer::Offer;
 use super::ratings::Ratings;
 use super::seek::Seek;
@@ -49,6 +50,10 @@ pub struct Core {
     pub rng: StdRng,
     /// Sessions closed since the loop last reaped them.
     pub(super) dead: Vec<Sid>,
+    /// Where finished and adjourned games are reported, when the owner asked for it.
+    pub journal: Option<Journal>,
+    /// The server is stopping (games that end now are adjourned by the shutdown).
+    pub shutting_down: bool,
 }
 
 /// Convert `\n` line ends to the `\n\r` the servers send.
@@ -83,6 +88,8 @@ impl Core {
             follow_lists: HashMap::new(),
             rng,
             dead: Vec::new(),
+            journal: None,
+            shutting_down: false,
         }
     }
 

@@ -21,7 +21,11 @@ impl Core {
         loop {
             tokio::select! {
                 ev = events.recv() => match ev {
-                    Some(ev) => self.handle(ev),
+                    Some(ev) => {
+                        // Connections the shutdown closes are gone because of it.
+                        self.shutting_down = *shutdown.borrow();
+                        self.handle(ev);
+                    }
                     None => break,
                 },
                 _ = tick.tick() => self.on_tick(Instant::now()),
@@ -33,12 +37,16 @@ impl Core {
             }
             self.reap();
         }
+        self.shutting_down = true;
         let sids: Vec<Sid> = self.sessions.keys().copied().collect();
         for sid in sids {
             self.send(sid, "\n**** The server is shutting down. ****\n\n");
             self.close(sid);
         }
         self.reap();
+        if let Some(j) = &self.journal {
+            j.hold_adjourned(std::mem::take(&mut self.stored));
+        }
     }
 
     /// Handle one socket event.

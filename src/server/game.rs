@@ -55,6 +55,8 @@ pub struct Game {
     pub clock: Clock,
     pub observers: Vec<Sid>,
     pub started: chrono::DateTime<chrono::Utc>,
+    /// How many times this game was resumed after an adjournment.
+    pub resumed: u32,
 }
 
 /// Why a game ends.

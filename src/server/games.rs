@@ -77,6 +77,10 @@ impl Core {
                 g.white.sid = Some(white);
                 g.black.sid = Some(black);
                 g.observers.clear();
+                g.resumed += 1;
+                if let Some(j) = &self.journal {
+                    j.resumed();
+                }
                 g
             }
             None => {
@@ -102,6 +106,7 @@ impl Core {
                     clock: Clock::new(base, inc, self.cfg.zero_base_ms),
                     observers: Vec::new(),
                     started: chrono::Utc::now(),
+                    resumed: 0,
                 }
             }
         };
@@ -184,7 +189,15 @@ impl Core {
             self.remove_game_offers(w, b, &mut notes);
             self.flush_notes(notes);
         }
-        game.clock.stop(Instant::now());
+        let now = Instant::now();
+        if let Some(j) = &self.journal {
+            let clocks = (
+                game.clock.remaining(Color::White, now),
+                game.clock.remaining(Color::Black, now),
+            );
+            j.ended(&game, end, clocks, self.shutting_down);
+        }
+        game.clock.stop(now);
         let (text, score) = game.end_text(end);
         let line = format!("{{{} {}}} {}", game.title(), text, score);
         // Ratings.

@@ -10,6 +10,8 @@
 //! command table (`commands.rs`), whose handlers (`accept.rs` above `offers.rs`,
 //! `seeks.rs`, `games.rs`, ...) share `core.rs` (the state and output helpers) and the
 //! value types (`game.rs`, `offer.rs`, `seek.rs`, `session.rs`) at the bottom.
+//! `journal.rs` is what an in-process owner (the fault soak) is told of finished and
+//! adjourned games, and where adjourned games wait across a restart.
 //!
 //! May import: `chess`, `ics`, `link`; never the bot. The layer table is in
 //! `docs/modules.md`; `tests/module_layers.rs` checks it.
@@ -25,6 +27,7 @@ mod events;
 mod game;
 mod games;
 mod info;
+mod journal;
 mod lists;
 mod login;
 mod matching;
@@ -43,6 +46,7 @@ mod talk;
 mod variant;
 
 pub use accounts::{load_accounts, parse_accounts, valid_handle, Account, AccountLineError};
+pub use journal::{FinishedRecord, Journal, JournalCounts};
 pub use sparring::{
     parse_result, parse_style12, sparring_player, Board12, MoveChooser, SparringGame,
     SparringPolicy, SparringReport,
@@ -113,6 +117,9 @@ pub struct ServerConfig {
     /// Starting clock of `0 N` games in milliseconds (FICS: 10 seconds; tests
     /// lower it to reach a time forfeit quickly).
     pub zero_base_ms: u64,
+    /// Report finished and adjourned games here, and keep adjourned games in it across a
+    /// restart (in memory; see [`Journal`]). Default: none.
+    pub journal: Option<Journal>,
 }
 
 impl Default for ServerConfig {
@@ -128,6 +135,7 @@ impl Default for ServerConfig {
             server_name: "wily-local".to_string(),
             seed: 0x5eed_c0de,
             zero_base_ms: 10_000,
+            journal: None,
         }
     }
 }
@@ -217,7 +225,11 @@ pub async fn start(config: ServerConfig) -> Result<ServerHandle> {
         seed: config.seed,
         zero_base_ms: i64::try_from(config.zero_base_ms).unwrap_or(10_000),
     };
-    let core = core::Core::new(core_cfg, config.accounts.clone());
+    let mut core = core::Core::new(core_cfg, config.accounts.clone());
+    if let Some(j) = &config.journal {
+        core.stored = j.take_adjourned();
+        core.journal = Some(j.clone());
+    }
     tokio::spawn(conn::accept_loop(
         listener,
         ev_tx,

@@ -58,6 +58,8 @@ pub struct SparringPolicy {
     pub accept_challenges: bool,
     /// Play the first seek ad of someone else that it hears.
     pub play_seeks: bool,
+    /// With `play_seeks`: only the ads of this player (any case).
+    pub seeks_of: Option<String>,
     /// Offer a draw with its N-th move (1-based), once per game.
     pub offer_draw_at: Option<u32>,
     /// Resign instead of making its N-th move.
@@ -68,6 +70,8 @@ pub struct SparringPolicy {
     pub stop_moving_at: Option<u32>,
     pub accept_draws: bool,
     pub accept_aborts: bool,
+    /// Agree when the opponent asks to adjourn (default: decline).
+    pub accept_adjourns: bool,
     /// `flag` the opponent when its clock runs out.
     pub flag_opponent: bool,
     /// Pause before each move.
@@ -87,12 +91,14 @@ impl Default for SparringPolicy {
             chess960: false,
             accept_challenges: true,
             play_seeks: false,
+            seeks_of: None,
             offer_draw_at: None,
             resign_at: None,
             abort_at: None,
             stop_moving_at: None,
             accept_draws: false,
             accept_aborts: true,
+            accept_adjourns: false,
             flag_opponent: true,
             think: Duration::ZERO,
             games: 1,
@@ -515,7 +521,12 @@ async fn run(
                 })
                 .await?;
             } else if line.contains(" would like to adjourn the game;") {
-                w.send("decline adjourn").await?;
+                w.send(if policy.accept_adjourns {
+                    "adjourn"
+                } else {
+                    "decline adjourn"
+                })
+                .await?;
             } else if line == "Illegal move." {
                 report.illegal_replies += 1;
             } else if line == "That seek is not available." || line.starts_with("ERROR: ") {
@@ -523,7 +534,11 @@ async fn run(
             } else if policy.play_seeks && !in_game && !playing_ad {
                 let f: Vec<&str> = line.split_whitespace().collect();
                 if let [id, _rating, name, _base, _inc, "rated" | "unrated", ..] = f.as_slice() {
-                    if id.parse::<u32>().is_ok() && !name.eq_ignore_ascii_case(&me) {
+                    let wanted = policy
+                        .seeks_of
+                        .as_ref()
+                        .is_none_or(|who| who.eq_ignore_ascii_case(name));
+                    if id.parse::<u32>().is_ok() && !name.eq_ignore_ascii_case(&me) && wanted {
                         playing_ad = true;
                         w.send(&format!("play {id}")).await?;
                     }

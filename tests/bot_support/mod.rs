@@ -6,18 +6,14 @@
 #[path = "../scratch/mod.rs"]
 mod scratch;
 
-use cozy_chess::{Board, GameStatus, Move};
 use std::net::SocketAddr;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpStream;
 use tokio::sync::watch;
 use wily::bot::driver::{run, RunOptions, RunReport};
-use wily::config::{Config, SeekAd, SeekColor};
-use wily::ics::{Login, Password};
+use wily::config::Config;
 use wily::link::ConnectConfig;
 use wily::lists::OpponentLists;
 use wily::server::{self, Account, MoveChooser, ServerConfig, ServerHandle};
@@ -57,52 +53,16 @@ pub async fn server(zero_base_ms: Option<u64>) -> ServerHandle {
 }
 
 /// wily's settings for quick loopback games: seeks `base inc` unrated, depth-limited
-/// search, no greetings, records under `dir`.
+/// search, no greetings, records under `dir` (the soak's settings with handle `wily`,
+/// depth 3, per-game logs on and `Boss` as operator).
 pub fn bot_config(dir: &Path, base: u32, inc: u32) -> Config {
-    let mut c = Config::default();
-    c.server.local = false;
-    c.server.handle = "wily".into();
-    c.server.reconnect_min_secs = 1;
-    c.server.reconnect_max_secs = 2;
-    c.seek.ads = vec![SeekAd {
-        base,
-        increment: inc,
-        rated: false,
-        color: SeekColor::Any,
-        min_rating: None,
-        max_rating: None,
-        formula: false,
-        ..SeekAd::default()
-    }];
-    c.seek.interval_secs = 0;
-    c.engine.depth_limit = 3;
-    c.engine.hash_mb = 8;
-    c.engine.book = false;
-    c.engine.move_overhead_ms = 100;
-    c.talk.greeting = String::new();
-    c.talk.goodbye = String::new();
-    c.talk.whisper = 0;
+    let mut c = wily::soak::world::bot_config(dir, "wily", base, inc, 3);
+    c.log.game_logs = true;
     c.operators.handles = vec!["Boss".into()];
-    c.paths.lists = dir.join("lists");
-    c.paths.logs = dir.join("logs");
-    c.paths.book = dir.join("book");
-    c.paths.learning = dir.join("learn.db");
-    c.log.files = false;
     c
 }
 
-pub fn connect_config(addr: SocketAddr, handle: &str, password: &str) -> ConnectConfig {
-    let mut c = ConnectConfig::new(
-        addr.ip().to_string(),
-        addr.port(),
-        Login::Registered {
-            handle: handle.into(),
-            password: Password::new(password),
-        },
-    );
-    c.connect_timeout = Duration::from_secs(5);
-    c
-}
+pub use wily::soak::world::connect_config;
 
 /// Runs the bot until `max_games` are over (or `stop` fires), within `limit`.
 pub async fn run_bot(
@@ -155,38 +115,7 @@ pub fn archive(dir: &Path) -> String {
 /// A sparring move chooser that walks into a mate in one whenever it can, and
 /// otherwise plays a pseudo-random legal move: games against it end by checkmate.
 pub fn suicidal() -> MoveChooser {
-    let counter = Arc::new(AtomicU64::new(1));
-    MoveChooser::Callback(Arc::new(move |board: &Board| {
-        let mut moves: Vec<Move> = Vec::new();
-        board.generate_moves(|ms| {
-            moves.extend(ms);
-            false
-        });
-        for &m in &moves {
-            let mut b = board.clone();
-            b.play_unchecked(m);
-            let mut mate = false;
-            b.generate_moves(|ms| {
-                for r in ms {
-                    let mut c = b.clone();
-                    c.play_unchecked(r);
-                    if c.status() == GameStatus::Won {
-                        mate = true;
-                        return true;
-                    }
-                }
-                false
-            });
-            if mate {
-                return Some(m);
-            }
-        }
-        if moves.is_empty() {
-            return None;
-        }
-        let n = counter.fetch_add(7919, Ordering::Relaxed);
-        moves.get((n as usize) % moves.len()).copied()
-    }))
+    wily::soak::suicidal()
 }
 
 /// A minimal client: logs in, sends commands, and waits for lines.
@@ -315,113 +244,7 @@ pub async fn wait_wire(path: &Path, secs: u64, done: impl Fn(&str) -> bool) -> b
     false
 }
 
-/// A TCP proxy in front of the server: forwards both ways, and on request injects a
-/// garbage line toward the client, holds traffic back (a lag spike), or drops every
-/// connection.
-#[derive(Clone)]
-pub struct Proxy {
-    pub addr: SocketAddr,
-    drop_now: watch::Sender<u64>,
-    garbage: Arc<AtomicU64>,
-    lag_ms: Arc<AtomicU64>,
-    pub alive: Arc<AtomicBool>,
-}
-
-const GARBAGE: &[&str] = &[
-    "<12> this is not a board at all",
-    "{Game 99 (Nobody vs. Noone) garbled",
-    "\u{1}\u{2}\u{7f} binary junk \u{ff}",
-    "Challenge: (----) [white] rated blitz x y.",
-    "Illegal move.",
-    "<12> rnbqkbnr pppppppp -------- -------- -------- -------- PPPPPPPP RNBQKBNR W -1 1 1 1 1 0 77 Ghost Phantom 0 1 0 39 39 60000 60000 1 none (0:00.000) none 0 0 0",
-];
-
-impl Proxy {
-    pub async fn start(target: SocketAddr) -> Proxy {
-        let listener = TcpListener::bind("127.0.0.1:0").await.expect("proxy bind");
-        let addr = listener.local_addr().expect("proxy addr");
-        let (drop_now, drop_rx) = watch::channel(0u64);
-        let p = Proxy {
-            addr,
-            drop_now,
-            garbage: Arc::new(AtomicU64::new(0)),
-            lag_ms: Arc::new(AtomicU64::new(0)),
-            alive: Arc::new(AtomicBool::new(true)),
-        };
-        let q = p.clone();
-        tokio::spawn(async move {
-            while let Ok((client, _)) = listener.accept().await {
-                let Ok(upstream) = TcpStream::connect(target).await else {
-                    continue;
-                };
-                tokio::spawn(pump(client, upstream, q.clone(), drop_rx.clone()));
-            }
-        });
-        p
-    }
-
-    /// Closes every connection going through the proxy now.
-    pub fn drop_all(&self) {
-        self.drop_now.send_modify(|n| *n += 1);
-    }
-
-    /// Sends one garbage line toward the client with the next server data.
-    pub fn inject_garbage(&self) {
-        self.garbage.fetch_add(1, Ordering::Relaxed);
-    }
-
-    /// Holds server data back this long once (a lag spike).
-    pub fn lag(&self, ms: u64) {
-        self.lag_ms.store(ms, Ordering::Relaxed);
-    }
-}
-
-async fn pump(client: TcpStream, upstream: TcpStream, p: Proxy, mut drop_rx: watch::Receiver<u64>) {
-    let (mut cr, mut cw) = client.into_split();
-    let (mut ur, mut uw) = upstream.into_split();
-    drop_rx.borrow_and_update();
-    let up = async {
-        let mut b = [0u8; 4096];
-        loop {
-            match cr.read(&mut b).await {
-                Ok(0) | Err(_) => break,
-                Ok(n) => {
-                    if uw.write_all(&b[..n]).await.is_err() {
-                        break;
-                    }
-                }
-            }
-        }
-    };
-    let down = async {
-        let mut b = [0u8; 4096];
-        let mut k = 0usize;
-        loop {
-            match ur.read(&mut b).await {
-                Ok(0) | Err(_) => break,
-                Ok(n) => {
-                    let lag = p.lag_ms.swap(0, Ordering::Relaxed);
-                    if lag > 0 {
-                        tokio::time::sleep(Duration::from_millis(lag)).await;
-                    }
-                    if p.garbage.load(Ordering::Relaxed) > 0 {
-                        p.garbage.fetch_sub(1, Ordering::Relaxed);
-                        let g = format!("\n\r{}\n\r", GARBAGE[k % GARBAGE.len()]);
-                        k += 1;
-                        if cw.write_all(g.as_bytes()).await.is_err() {
-                            break;
-                        }
-                    }
-                    if cw.write_all(&b[..n]).await.is_err() {
-                        break;
-                    }
-                }
-            }
-        }
-    };
-    tokio::select! {
-        _ = up => {}
-        _ = down => {}
-        _ = drop_rx.changed() => {}
-    }
-}
+/// The soak's fault-injecting proxy: forwards both ways, and on request injects a
+/// garbage line toward the client, holds traffic back (a lag spike), cuts a line, or drops
+/// every connection.
+pub use wily::soak::Proxy;

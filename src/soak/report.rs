@@ -1,0 +1,211 @@
+//! The soak's figures and how they are printed; [`SoakReport::problems`] lists every
+//! must-be-0 figure that is not 0 (and a run that did not finish its games).
+
+use super::proxy::ProxyCounts;
+use std::fmt;
+use std::time::Duration;
+
+/// Everything a soak measured.
+#[derive(Debug, Clone, Default)]
+pub struct SoakReport {
+    /// Games asked for, pairs, time control, bot search depth, seed.
+    pub games_target: u32,
+    pub pairs: u32,
+    pub base: u32,
+    pub inc: u32,
+    pub depth: u32,
+    pub seed: u64,
+    /// Games the server scored (a result other than `*`).
+    pub completed: usize,
+    /// The bots' own totals over all their runs.
+    pub bot_games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// Bot runs (more than the pairs after adjournments by agreement), reconnections.
+    pub bot_runs: u32,
+    pub reconnects: u32,
+    /// Adjourned games continued, and finished games that had been adjourned.
+    pub resumptions: u32,
+    pub finished_after_resume: usize,
+    /// Adjournments by agreement, by a dropped bot, by the server restart.
+    pub adjourned_agreed: u32,
+    pub adjourned_dropped: u32,
+    pub adjourned_shutdown: u32,
+    /// Faults: the proxies' counts and the planned ones fired.
+    pub proxy: ProxyCounts,
+    pub planned_drops: u32,
+    pub planned_cut_drops: u32,
+    pub adjourn_requests: u32,
+    pub restarts: u32,
+    pub unfired: u32,
+    /// Panics (hook and tasks) and bot runs that ended in an error.
+    pub crashes: u32,
+    /// Games the server scored as lost on time by a bot; those where the server's clock
+    /// for the bot was still positive when the flag fell.
+    pub wily_time_forfeits: usize,
+    pub positive_clock_forfeits: usize,
+    /// The bots' own count of games lost on time.
+    pub bot_time_losses: u32,
+    /// Server-scored games missing from the PGN archives / learning stores, and entries
+    /// there that the server did not score (a game recorded twice, or a mismatch).
+    pub missing_pgn: usize,
+    pub missing_store: usize,
+    pub extra_pgn: usize,
+    pub extra_store: usize,
+    /// PGN games or store rows that could not be replayed.
+    pub unreadable: usize,
+    /// Adjourned games never resumed by the end.
+    pub unresumed: usize,
+    /// Resident memory in KiB: at the start, after the warm-up games, at the end.
+    pub rss_start_kib: u64,
+    pub rss_warm_kib: u64,
+    pub rss_end_kib: u64,
+    pub warmup_games: u32,
+    /// The bots' reaction times (board received -> move sent), one line per move source.
+    pub reactions: String,
+    pub wall: Duration,
+    /// The time limit ran out before the games were played.
+    pub timed_out: bool,
+}
+
+impl SoakReport {
+    /// Every must-be-0 figure that is not 0, worded; empty when the soak passed.
+    pub fn problems(&self) -> Vec<String> {
+        let mut p = Vec::new();
+        let mut must = |n: usize, what: &str| {
+            if n > 0 {
+                p.push(format!("{what}: {n} (must be 0)"));
+            }
+        };
+        must(self.crashes as usize, "crashes");
+        must(self.wily_time_forfeits, "time forfeits by wily");
+        must(
+            self.positive_clock_forfeits,
+            "time forfeits by wily with a positive clock",
+        );
+        must(self.missing_pgn, "games missing from the PGN archive");
+        must(self.missing_store, "games missing from the learning store");
+        must(self.unreadable, "unreadable PGN games or store rows");
+        must(self.unresumed, "adjourned games never resumed");
+        if self.timed_out || self.completed < self.games_target as usize {
+            p.push(format!(
+                "only {} of {} games finished{}",
+                self.completed,
+                self.games_target,
+                if self.timed_out {
+                    " before the time limit"
+                } else {
+                    ""
+                }
+            ));
+        }
+        p
+    }
+}
+
+fn mib(kib: u64) -> String {
+    format!("{:.1} MiB", kib as f64 / 1024.0)
+}
+
+impl fmt::Display for SoakReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let secs = self.wall.as_secs_f64();
+        writeln!(
+            f,
+            "wily soak: {} games asked, {} pairs, {}+{}, bot depth {}, seed {}",
+            self.games_target,
+            self.pairs,
+            self.base,
+            self.inc,
+            if self.depth == 0 {
+                "by the clock".to_string()
+            } else {
+                self.depth.to_string()
+            },
+            self.seed
+        )?;
+        writeln!(
+            f,
+            "  games completed        {} (server), {} by the bots' count (+{} ={} -{}), {:.0} s wall, {:.1} games/min",
+            self.completed,
+            self.bot_games,
+            self.wins,
+            self.draws,
+            self.losses,
+            secs,
+            self.completed as f64 * 60.0 / secs.max(0.001)
+        )?;
+        writeln!(
+            f,
+            "  games resumed          {} resumptions, {} finished games had been adjourned (by agreement {}, dropped connection {}, server restart {})",
+            self.resumptions,
+            self.finished_after_resume,
+            self.adjourned_agreed,
+            self.adjourned_dropped,
+            self.adjourned_shutdown
+        )?;
+        writeln!(
+            f,
+            "  crashes                {} (must be 0; bot runs {}, reconnects {})",
+            self.crashes, self.bot_runs, self.reconnects
+        )?;
+        writeln!(
+            f,
+            "  time forfeits by wily  {} (must be 0), with a positive clock on the server {} (must be 0); bots' own count {}",
+            self.wily_time_forfeits, self.positive_clock_forfeits, self.bot_time_losses
+        )?;
+        writeln!(
+            f,
+            "  missing from PGN       {} (must be 0; entries the server did not score: {})",
+            self.missing_pgn, self.extra_pgn
+        )?;
+        writeln!(
+            f,
+            "  missing from store     {} (must be 0; entries the server did not score: {}; unreadable {})",
+            self.missing_store, self.extra_store, self.unreadable
+        )?;
+        writeln!(
+            f,
+            "  never resumed          {} adjourned games (must be 0)",
+            self.unresumed
+        )?;
+        writeln!(
+            f,
+            "  memory (RSS)           start {}, after {} warm-up games {}, end {}",
+            mib(self.rss_start_kib),
+            self.warmup_games,
+            mib(self.rss_warm_kib),
+            mib(self.rss_end_kib)
+        )?;
+        let c = &self.proxy;
+        writeln!(
+            f,
+            "  faults injected        garbage lines {}, lag spikes {}, lines cut (rest followed) {}, lines cut then dropped {}, connections dropped mid-game {}, adjournments asked {}, server restarts {}{}",
+            c.garbage,
+            c.lag_spikes,
+            c.cut_resumed,
+            c.cut_dropped,
+            c.drops,
+            self.adjourn_requests,
+            self.restarts,
+            if self.unfired > 0 {
+                format!(" ({} planned faults found no game to hit)", self.unfired)
+            } else {
+                String::new()
+            }
+        )?;
+        if !self.reactions.is_empty() {
+            writeln!(f, "  reaction times (board received -> move sent):")?;
+            for l in self.reactions.lines() {
+                writeln!(f, "    {l}")?;
+            }
+        }
+        let problems = self.problems();
+        if problems.is_empty() {
+            write!(f, "  verdict                PASS")
+        } else {
+            write!(f, "  verdict                FAIL: {}", problems.join("; "))
+        }
+    }
+}
