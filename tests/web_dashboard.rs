@@ -1,8 +1,10 @@
 //! The web dashboard in a real browser: a local-server game with the dashboard on, the
 //! page loaded in headless Chromium (driven over the DevTools protocol), and the board
 //! and the move list drawn by the page's own script checked to change as moves are
-//! played. Also: every served resource is free of the configured password, and only GET
-//! is answered. Skips, saying why, where no Chromium is installed (`WILY_CHROMIUM` names
+//! played. With two `[[accounts]]` in one process the one page shows both accounts' games
+//! in progress, each labelled with its handle, then the last games with the account that
+//! played each, a ratings entry and a connection history per account. Also: every served
+//! resource is free of the configured password, and only GET is answered. Skips, saying why, where no Chromium is installed (`WILY_CHROMIUM` names
 //! another binary). `WILY_DASHBOARD_SHOT=path.png` saves a screenshot of the page.
 
 mod bot_support;
@@ -140,11 +142,13 @@ impl Browser {
     }
 }
 
+type Page = tokio_tungstenite::WebSocketStream<
+    tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+>;
+
 /// One DevTools call on a page socket; the `result` object.
 async fn cdp(
-    ws: &mut tokio_tungstenite::WebSocketStream<
-        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
-    >,
+    ws: &mut Page,
     id: u64,
     method: &str,
     params: serde_json::Value,
@@ -168,19 +172,8 @@ async fn cdp(
     }
 }
 
-/// What the page shows: (squares drawn, pieces drawn, FEN on the board, plies in the
-/// move list, list items).
-async fn page_view(
-    ws: &mut tokio_tungstenite::WebSocketStream<
-        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
-    >,
-    id: u64,
-) -> (u64, u64, String, u64, u64) {
-    let expr = "JSON.stringify({sq: document.querySelectorAll('#board .sq').length, \
-                pc: document.querySelectorAll('#board [data-piece]').length, \
-                fen: document.getElementById('board').dataset.fen || '', \
-                plies: Number(document.getElementById('moves').dataset.plies || 0), \
-                li: document.querySelectorAll('#moves li').length})";
+/// The value of a JavaScript expression that returns a JSON string, in the page.
+async fn eval_json(ws: &mut Page, id: u64, expr: &str) -> serde_json::Value {
     let r = cdp(
         ws,
         id,
@@ -188,8 +181,20 @@ async fn page_view(
         serde_json::json!({ "expression": expr, "returnByValue": true }),
     )
     .await;
-    let v: serde_json::Value =
-        serde_json::from_str(r["result"]["value"].as_str().unwrap_or("{}")).expect("view json");
+    serde_json::from_str(r["result"]["value"].as_str().unwrap_or("{}")).expect("view json")
+}
+
+/// What the page shows in `account`'s card: (squares drawn, pieces drawn, FEN on the
+/// board, plies in the move list, list items).
+async fn page_view(ws: &mut Page, id: u64, account: &str) -> (u64, u64, String, u64, u64) {
+    let expr = format!(
+        "(() => {{ const c = document.querySelector('#accounts .account[data-account=\"{account}\"]'); \
+         if (!c) return '{{}}'; const b = c.querySelector('.board'), m = c.querySelector('.moves'); \
+         return JSON.stringify({{sq: b.querySelectorAll('.sq').length, \
+         pc: b.querySelectorAll('[data-piece]').length, fen: b.dataset.fen || '', \
+         plies: Number(m.dataset.plies || 0), li: m.querySelectorAll('li').length}}); }})()"
+    );
+    let v = eval_json(ws, id, &expr).await;
     (
         v["sq"].as_u64().unwrap_or(0),
         v["pc"].as_u64().unwrap_or(0),
@@ -240,7 +245,10 @@ async fn the_page_follows_a_live_game_in_chromium() {
     cfg.web.enabled = true;
     cfg.web.port = 0;
     let (tx, rx) = watch::channel(BotStatus::default());
-    let dash = web::start(WebOptions::from_config(&cfg).expect("options"), rx.clone())
+    let dash = web::start(
+        WebOptions::from_config(&cfg).expect("options"),
+        vec![rx.clone()],
+    )
         .expect("dashboard starts");
     let web_addr = dash.addr();
     assert!(web_addr.ip().is_loopback(), "binds the loopback by default");
@@ -258,12 +266,12 @@ async fn the_page_follows_a_live_game_in_chromium() {
     let (mut ws, _) = tokio_tungstenite::connect_async(browser.page_socket().await)
         .await
         .expect("devtools websocket");
-    // The page draws what the events bring: wait until it shows at least `first` plies.
+    // The page draws what the events bring, in the card of the account wily: wait until it shows at least `first` plies.
     let mut id = 1;
     let mut before = (0, 0, String::new(), 0, 0);
     for _ in 0..100 {
         id += 1;
-        before = page_view(&mut ws, id).await;
+        before = page_view(&mut ws, id, "wily").await;
         if before.3 as usize >= first {
             break;
         }
@@ -277,7 +285,7 @@ async fn the_page_follows_a_live_game_in_chromium() {
     let mut after = before.clone();
     for _ in 0..100 {
         id += 1;
-        after = page_view(&mut ws, id).await;
+        after = page_view(&mut ws, id, "wily").await;
         if after.3 >= before.3 + 2 {
             break;
         }
@@ -292,19 +300,8 @@ async fn the_page_follows_a_live_game_in_chromium() {
         "the board changed: {before:?} -> {after:?}"
     );
     assert!(after.4 >= before.4, "{before:?} -> {after:?}");
-    if let Ok(path) = std::env::var("WILY_DASHBOARD_SHOT") {
-        id += 1;
-        let r = cdp(
-            &mut ws,
-            id,
-            "Page.captureScreenshot",
-            serde_json::json!({ "format": "png" }),
-        )
-        .await;
-        use base64_decode::decode;
-        std::fs::write(&path, decode(r["data"].as_str().unwrap_or(""))).expect("screenshot");
-        println!("screenshot saved to {path}");
-    }
+    id += 1;
+    screenshot(&mut ws, id, "").await;
     drop(ws);
     drop(browser);
 
@@ -341,6 +338,28 @@ async fn the_page_follows_a_live_game_in_chromium() {
     let _ = tokio::time::timeout(Duration::from_secs(30), bot).await;
     spar.abort();
     srv.shutdown().await;
+}
+
+/// With `WILY_DASHBOARD_SHOT=path.png`, saves the page's screenshot there (`tag` goes
+/// before the extension).
+async fn screenshot(ws: &mut Page, id: u64, tag: &str) {
+    let Ok(path) = std::env::var("WILY_DASHBOARD_SHOT") else {
+        return;
+    };
+    let path = match path.strip_suffix(".png") {
+        Some(stem) if !tag.is_empty() => format!("{stem}-{tag}.png"),
+        _ => path,
+    };
+    let r = cdp(
+        ws,
+        id,
+        "Page.captureScreenshot",
+        serde_json::json!({ "format": "png" }),
+    )
+    .await;
+    use base64_decode::decode;
+    std::fs::write(&path, decode(r["data"].as_str().unwrap_or(""))).expect("screenshot");
+    println!("screenshot saved to {path}");
 }
 
 /// Standard base64 decoding (the screenshot), small enough not to need a crate.

@@ -425,3 +425,60 @@ async fn pump(client: TcpStream, upstream: TcpStream, p: Proxy, mut drop_rx: wat
         _ = drop_rx.changed() => {}
     }
 }
+
+/// An `[[accounts]]` entry: `handle` on the server at `addr`, its password in the
+/// environment variable `var`.
+pub fn account_at(addr: SocketAddr, handle: &str, var: &str) -> wily::config::AccountSection {
+    let text = format!(
+        "handle = {handle:?}\nhost = {:?}\nport = {}\npassword_env = {var:?}\n",
+        addr.ip().to_string(),
+        addr.port()
+    );
+    toml::from_str(&text).expect("account entry")
+}
+
+/// Waits up to `secs` until the published status satisfies `done`; false on timeout.
+pub async fn wait_status(
+    rx: &watch::Receiver<wily::bot::status::BotStatus>,
+    secs: u64,
+    done: impl Fn(&wily::bot::status::BotStatus) -> bool,
+) -> bool {
+    for _ in 0..secs * 10 {
+        if done(&rx.borrow()) {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    false
+}
+
+/// A sparring player `name` that challenges `who` to one unrated 5 0 game, playing
+/// with `chooser` and pausing `think` before each move; with `resign_at`, it resigns
+/// instead of its N-th move.
+pub fn challenger(
+    addr: SocketAddr,
+    name: &str,
+    password: &str,
+    who: &str,
+    chooser: MoveChooser,
+    think: Duration,
+    resign_at: Option<u32>,
+) -> tokio::task::JoinHandle<Result<(), String>> {
+    let policy = server::SparringPolicy {
+        chooser,
+        challenge: Some((who.to_string(), 5, 0)),
+        accept_challenges: false,
+        think,
+        resign_at,
+        games: 1,
+        timeout: Duration::from_secs(120),
+        ..server::SparringPolicy::default()
+    };
+    let (name, password) = (name.to_string(), password.to_string());
+    tokio::spawn(async move {
+        server::sparring_player(addr, &name, Some(&password), policy)
+            .await
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    })
+}
