@@ -10,9 +10,6 @@ use bot_support::*;
 use cozy_chess::{Color, Move};
 use std::sync::{Arc, Barrier};
 use std::time::Duration;
-use tokio::sync::watch;
-use wily::bot::app::{run_accounts, AccountsOptions};
-use wily::bot::status::BotStatus;
 use wily::config::Config;
 use wily::learn::{GameOutcome, GameRecord, Learner};
 use wily::server::MoveChooser;
@@ -75,25 +72,8 @@ async fn accounts_play_side_by_side_and_fail_alone() {
         account_at(addr, "Boss", "WILY_TEST_ACCOUNTS_BOSS"),
     ];
     cfg.accounts[1].hash_mb = Some(4);
-    let (txs, rxs): (Vec<_>, Vec<_>) = (0..3)
-        .map(|_| watch::channel(BotStatus::default()))
-        .unzip();
-    let (stop, stop_rx) = watch::channel(0u32);
-    let opts = AccountsOptions {
-        max_games: 2,
-        shutdown: Some(stop_rx),
-        statuses: txs,
-        ..AccountsOptions::default()
-    };
-    let run_cfg = cfg.clone();
-    let bots = tokio::spawn(async move {
-        tokio::time::timeout(Duration::from_secs(150), run_accounts(&run_cfg, opts))
-            .await
-            .expect("the accounts stopped in time")
-    });
-    for rx in &rxs[..2] {
-        assert!(wait_status(rx, 30, |s| s.connected).await, "logged in");
-    }
+    let run = start_accounts(&cfg, 2, Duration::from_secs(150), 2).await;
+    let (rxs, stop, bots) = (run.statuses, run.stop, run.task);
 
     // Round 1: two quick games, mated at about the same moment.
     let think = Duration::from_millis(50);
@@ -108,7 +88,11 @@ async fn accounts_play_side_by_side_and_fail_alone() {
             rx.borrow()
         );
     }
-    assert_eq!(archive(dir).matches("[Event ").count(), 2, "both games kept");
+    assert_eq!(
+        archive(dir).matches("[Event ").count(),
+        2,
+        "both games kept"
+    );
 
     // Round 2: wily's connection is cut in the middle of its game; Alpha's goes on.
     let slow = Duration::from_millis(300);
@@ -132,7 +116,11 @@ async fn accounts_play_side_by_side_and_fail_alone() {
     );
     for rx in &rxs[..2] {
         assert!(
-            wait_status(rx, 60, |s| s.game.as_ref().is_some_and(|g| g.moves.len() >= 4)).await,
+            wait_status(rx, 60, |s| s
+                .game
+                .as_ref()
+                .is_some_and(|g| g.moves.len() >= 4))
+            .await,
             "both games under way: {:?}",
             rx.borrow()
         );
@@ -144,7 +132,9 @@ async fn accounts_play_side_by_side_and_fail_alone() {
         "wily lost its connection and came back: {:?}",
         rxs[0].borrow().connections
     );
-    beta.await.expect("task").expect("Alpha's opponent finished its game");
+    beta.await
+        .expect("task")
+        .expect("Alpha's opponent finished its game");
     assert!(wait_status(&rxs[1], 30, |s| s.games == 2).await);
     stop.send(2).expect("stop");
     let runs = bots.await.expect("accounts task");
@@ -152,7 +142,10 @@ async fn accounts_play_side_by_side_and_fail_alone() {
 
     let handles: Vec<&str> = runs.iter().map(|r| r.handle.as_str()).collect();
     assert_eq!(handles, vec!["wily", "Alpha", "Boss"]);
-    let boss = runs[2].result.as_ref().expect_err("the wrong password fails");
+    let boss = runs[2]
+        .result
+        .as_ref()
+        .expect_err("the wrong password fails");
     assert!(boss.contains("login failed"), "{boss}");
     let wily = runs[0].result.as_ref().expect("wily ran");
     assert!(wily.reconnects >= 1, "{wily:?}");
@@ -163,7 +156,10 @@ async fn accounts_play_side_by_side_and_fail_alone() {
     assert_eq!(alpha.totals.wins, 2, "both opponents lost: {alpha:?}");
     let alpha_events = &rxs[1].borrow().connections;
     assert_eq!(
-        alpha_events.iter().filter(|e| e.what == "connected").count(),
+        alpha_events
+            .iter()
+            .filter(|e| e.what == "connected")
+            .count(),
         1,
         "{alpha_events:?}"
     );

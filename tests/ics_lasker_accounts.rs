@@ -107,8 +107,10 @@ fn wilybot_adjourned_by_a_lost_connection_then_resumed() {
     assert!(s
         .iter()
         .any(|e| matches!(e, Event::SeekRemoved { indices } if indices == &[1])));
-    assert!(s.iter().any(|e| matches!(e, Event::OfferReceived { from, kind: OfferKind::Adjourn }
-        if from == "AlphaBot")));
+    assert!(s.iter().any(
+        |e| matches!(e, Event::OfferReceived { from, kind: OfferKind::Adjourn }
+        if from == "AlphaBot")
+    ));
     let ends: Vec<_> = s
         .iter()
         .filter_map(|e| match e {
@@ -118,16 +120,16 @@ fn wilybot_adjourned_by_a_lost_connection_then_resumed() {
         .collect();
     assert_eq!(ends.len(), 2);
     assert_eq!(
-        (ends[0].game, ends[0].result, ends[0].reason.clone()),
+        (ends[0].game, ends[0].result, ends[0].reason),
         (2, GameResult::NoResult, EndReason::Adjourned)
     );
     assert_eq!(
-        (ends[1].game, ends[1].result, ends[1].reason.clone()),
+        (ends[1].game, ends[1].result, ends[1].reason),
         (1, GameResult::WhiteWins, EndReason::Resignation)
     );
-    assert!(s.iter().any(
-        |e| matches!(e, Event::Arrival { name, adjourned: true } if name == "AlphaBot")
-    ));
+    assert!(s
+        .iter()
+        .any(|e| matches!(e, Event::Arrival { name, adjourned: true } if name == "AlphaBot")));
     let starts: Vec<_> = s
         .iter()
         .filter_map(|e| match e {
@@ -137,7 +139,10 @@ fn wilybot_adjourned_by_a_lost_connection_then_resumed() {
         .collect();
     assert_eq!(
         starts,
-        vec![("wilybot", "AlphaBot", false), ("wilybot", "AlphaBot", true)]
+        vec![
+            ("wilybot", "AlphaBot", false),
+            ("wilybot", "AlphaBot", true)
+        ]
     );
     // wily's own resume request (`Issuing:`) is only an echo; everything else is typed.
     let left: Vec<String> = unknown_after_login(&all)
@@ -169,7 +174,9 @@ fn wily_two_plays_at_the_same_time_and_its_tell_finds_nobody() {
         "{:?}",
         s.iter().map(|e| e.kind()).collect::<Vec<_>>()
     );
-    assert!(s.iter().any(|e| matches!(e, Event::SettingAck { text } if text == "You will not hear ads.")));
+    assert!(s
+        .iter()
+        .any(|e| matches!(e, Event::SettingAck { text } if text == "You will not hear ads.")));
     assert!(s.iter().any(|e| matches!(e, Event::GameEnd(g)
         if g.reason == EndReason::Checkmate && g.result == GameResult::WhiteWins && g.black == "BetaBot")));
     assert!(s.iter().any(|e| matches!(e, Event::Refused { text }
@@ -200,8 +207,9 @@ fn the_opponent_back_sees_its_stored_game() {
 fn the_resume_challenge_is_typed() {
     let all = events("two_accounts.AlphaBot_2.raw");
     assert!(
-        all.iter()
-            .any(|e| matches!(e, Event::Challenge(o) if o.adjourned && o.challenger.name == "wilybot")),
+        all.iter().any(
+            |e| matches!(e, Event::Challenge(o) if o.adjourned && o.challenger.name == "wilybot")
+        ),
         "{:?}",
         unknown_after_login(&all)
     );

@@ -23,9 +23,7 @@ use tracing::Instrument;
 /// runtime. It gets one status per account (one for a single account, in the order of
 /// `[[accounts]]` otherwise). What it returns is kept alive until the bot stops.
 pub type Dashboard = Arc<
-    dyn Fn(&Config, Vec<watch::Receiver<BotStatus>>) -> Result<Box<dyn Send>, String>
-        + Send
-        + Sync,
+    dyn Fn(&Config, Vec<watch::Receiver<BotStatus>>) -> Result<Box<dyn Send>, String> + Send + Sync,
 >;
 
 /// The `wily ics` command line.
@@ -240,9 +238,7 @@ fn dashboard(
 ) -> Result<(Vec<watch::Sender<BotStatus>>, Option<Box<dyn Send>>), String> {
     match (&args.dashboard, cfg.web.enabled) {
         (Some(start), true) => {
-            let (txs, rxs) = (0..n)
-                .map(|_| watch::channel(BotStatus::default()))
-                .unzip();
+            let (txs, rxs) = (0..n).map(|_| watch::channel(BotStatus::default())).unzip();
             Ok((txs, Some(start(cfg, rxs)?)))
         }
         (None, true) => {
@@ -252,7 +248,6 @@ fn dashboard(
         _ => Ok((Vec::new(), None)),
     }
 }
-
 
 /// `[[accounts]]`: each account is its own bot in its own task (its connection, engine
 /// with the account's threads and hash, lists, reconnects, status, reloads), all writing

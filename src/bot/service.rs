@@ -58,13 +58,17 @@ pub fn account_reloads(new: &Config, running: &[AccountSection]) -> Vec<Reload> 
     running
         .iter()
         .map(|old| {
-            let entry = new.accounts.iter().find(|n| same(old, n)).unwrap_or_else(|| {
-                tracing::warn!(
+            let entry = new
+                .accounts
+                .iter()
+                .find(|n| same(old, n))
+                .unwrap_or_else(|| {
+                    tracing::warn!(
                     "reload: account {} is no longer in the file; it runs on until the next start",
                     old.handle
                 );
-                old
-            });
+                    old
+                });
             Reload::with_lists(entry.apply(new))
         })
         .collect()
@@ -280,10 +284,19 @@ mod tests {
         assert_eq!(r.len(), 2);
         let (one, two) = (&r[0], &r[1]);
         assert_eq!(one.cfg.server.handle, "one");
-        assert_eq!(one.cfg.engine.threads, 2, "the entry's override is re-applied");
+        assert_eq!(
+            one.cfg.engine.threads, 2,
+            "the entry's override is re-applied"
+        );
         assert_eq!((one.cfg.talk.whisper, one.cfg.engine.depth_limit), (3, 9));
-        assert!(one.lists.contains(crate::lists::ListKind::Gm, "Carlsen"), "the account's own lists are read");
-        assert_eq!(two.cfg.server.handle, "Two", "an entry gone keeps its old one");
+        assert!(
+            one.lists.contains(crate::lists::ListKind::Gm, "Carlsen"),
+            "the account's own lists are read"
+        );
+        assert_eq!(
+            two.cfg.server.handle, "Two",
+            "an entry gone keeps its old one"
+        );
         assert_eq!((two.cfg.talk.whisper, two.cfg.engine.threads), (3, 1));
         assert!(!two.lists.contains(crate::lists::ListKind::Gm, "Carlsen"));
     }

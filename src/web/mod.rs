@@ -18,13 +18,13 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
+use serde::Serialize;
 use std::convert::Infallible;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::watch;
-use serde::Serialize;
 use tokio_stream::wrappers::WatchStream;
 use tokio_stream::{Stream, StreamExt, StreamMap};
 

@@ -482,3 +482,49 @@ pub fn challenger(
             .map_err(|e| e.to_string())
     })
 }
+
+/// A run of `cfg`'s `[[accounts]]` in the background (the library's entry point), with
+/// one published status per account.
+pub struct AccountsRun {
+    pub statuses: Vec<watch::Receiver<wily::bot::status::BotStatus>>,
+    /// Shutdown requests (1: finish the games, 2: now).
+    pub stop: watch::Sender<u32>,
+    /// Every account's result, within `limit`.
+    pub task: tokio::task::JoinHandle<Vec<wily::bot::app::AccountRun>>,
+}
+
+/// Starts every account of `cfg`, each stopping after `max_games`, and waits until the
+/// first `logged_in` of them have logged in.
+pub async fn start_accounts(
+    cfg: &Config,
+    max_games: u32,
+    limit: Duration,
+    logged_in: usize,
+) -> AccountsRun {
+    let (txs, statuses): (Vec<_>, Vec<_>) = cfg
+        .accounts
+        .iter()
+        .map(|_| watch::channel(wily::bot::status::BotStatus::default()))
+        .unzip();
+    let (stop, stop_rx) = watch::channel(0u32);
+    let opts = wily::bot::app::AccountsOptions {
+        max_games,
+        shutdown: Some(stop_rx),
+        statuses: txs,
+        ..Default::default()
+    };
+    let cfg = cfg.clone();
+    let task = tokio::spawn(async move {
+        tokio::time::timeout(limit, wily::bot::app::run_accounts(&cfg, opts))
+            .await
+            .expect("the accounts stopped in time")
+    });
+    for rx in &statuses[..logged_in] {
+        assert!(wait_status(rx, 30, |s| s.connected).await, "logged in");
+    }
+    AccountsRun {
+        statuses,
+        stop,
+        task,
+    }
+}
