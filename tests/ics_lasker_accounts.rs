@@ -144,11 +144,10 @@ fn wilybot_adjourned_by_a_lost_connection_then_resumed() {
             ("wilybot", "AlphaBot", true)
         ]
     );
-    // wily's own resume request (`Issuing:`) is only an echo; everything else is typed.
-    let left: Vec<String> = unknown_after_login(&all)
-        .into_iter()
-        .filter(|t| !t.starts_with("Issuing: ") && !t.contains("non-standard/0 (adjourned)."))
-        .collect();
+    // wily's own resume request, echoed as a wrapped `Issuing:` with both clocks.
+    assert!(s.iter().any(|e| matches!(e, Event::Issuing(o)
+        if o.adjourned && o.receiver.name == "AlphaBot" && o.other_clock == Some((2, 2)))));
+    let left = unknown_after_login(&all);
     assert!(left.is_empty(), "unclassified: {left:?}");
 }
 
@@ -199,20 +198,59 @@ fn the_opponent_back_sees_its_stored_game() {
 }
 
 /// lasker offers the resumption of an adjourned game with the two sides' clocks
-/// (`unrated wild 2 0 : 2 2 Loaded from` / `\   non-standard/0 (adjourned).`); the
-/// parser does not read the ` : B I` part yet, so this challenge, which wily must answer,
-/// comes out unclassified. Ignored until `src/ics/parse/offers.rs` reads it.
+/// (`unrated wild 2 0 : 2 2 Loaded from` / `\   non-standard/0 (adjourned).`): a typed
+/// challenge that says it resumes the game, with both clocks; the login's list of the
+/// players online with an adjourned game and the `stored` answer are typed too.
 #[test]
-#[ignore = "parser gap: lasker's resume challenge with both sides' clocks (`2 0 : 2 2`)"]
 fn the_resume_challenge_is_typed() {
     let all = events("two_accounts.AlphaBot_2.raw");
-    assert!(
-        all.iter().any(
-            |e| matches!(e, Event::Challenge(o) if o.adjourned && o.challenger.name == "wilybot")
-        ),
-        "{:?}",
-        unknown_after_login(&all)
+    let s = session(&all);
+    let resume = s.iter().find_map(|e| match e {
+        Event::Challenge(o) => Some(o),
+        _ => None,
+    });
+    let o = resume.unwrap_or_else(|| panic!("{:?}", unknown_after_login(&all)));
+    assert!(o.adjourned && !o.rated);
+    assert_eq!(
+        (o.challenger.name.as_str(), o.receiver.name.as_str()),
+        ("wilybot", "AlphaBot")
     );
+    assert_eq!(
+        (
+            o.category.as_str(),
+            o.base_minutes,
+            o.increment_secs,
+            o.other_clock
+        ),
+        ("wild", 2, 0, Some((2, 2)))
+    );
+    assert_eq!(o.variant.as_deref(), Some("non-standard/0"));
+    assert!(s
+        .iter()
+        .any(|e| matches!(e, Event::AdjournedOnline { names } if names == &["wilybot"])));
+    assert!(s
+        .iter()
+        .any(|e| matches!(e, Event::StoredGames { player, games }
+        if player == "AlphaBot" && games == &[("wilybot".to_string(), "alphabot".to_string())])));
+    assert!(in_order(
+        &s,
+        &[
+            "adjourned-online",
+            "challenge",
+            "stored-games",
+            "adjourned-games",
+            "you-accepted"
+        ]
+    ));
+    // Left unclassified: only lasker's hint after the challenge and its word that the
+    // challenger joined the match (information; the game start follows).
+    let left: Vec<String> = unknown_after_login(&all)
+        .into_iter()
+        .filter(|t| {
+            !t.starts_with("You can \"accept\"") && !t.contains(", who was challenging you, ")
+        })
+        .collect();
+    assert!(left.is_empty(), "unclassified: {left:?}");
 }
 
 /// What wily sent: its password never (`********` in its place, put there when the file

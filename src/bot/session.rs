@@ -148,6 +148,22 @@ impl Session {
                     out.push(Action::Send(format!("match {name}")));
                 }
             }
+            ServerEvent::AdjournedOnline { names } => {
+                // lasker names at login the players online with an adjourned game with
+                // us (and says nothing like `You have N adjourned games.`): ask one of
+                // them, the opponent of the game wily knows of first, to resume.
+                let ours = self.adjourned.as_ref().map(|g| g.opponent().to_string());
+                let pick = names
+                    .iter()
+                    .find(|n| ours.as_deref().is_some_and(|o| o.eq_ignore_ascii_case(n)))
+                    .or_else(|| names.iter().find(|n| valid_handle(n)));
+                if let Some(name) = pick.filter(|n| valid_handle(n)) {
+                    if self.game.is_none() && !self.resume_asked {
+                        self.resume_asked = true;
+                        out.push(Action::Send(format!("match {name}")));
+                    }
+                }
+            }
             ServerEvent::Titles { name, titles } => self.remember_titles(&name, titles),
             ServerEvent::AdjournedGames { count } => {
                 // After a restart wily does not know its adjourned games; the server
@@ -253,6 +269,7 @@ impl Session {
             kind,
             base: c.base,
             increment: c.increment,
+            other_clock: c.other_clock,
             adjourned: c.adjourned,
         };
         let mut accept = self.cfg.accept.clone();
