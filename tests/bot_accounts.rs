@@ -1,7 +1,8 @@
 //! Several accounts in one process: each `[[accounts]]` entry gets its own settings
-//! (server, handle, password variable, engine budget); one account refused at login does
-//! not disturb the other's game; and games from two accounts that end at the same moment
-//! are both kept by the shared learning store.
+//! (server, handle, password variable, engine budget); two accounts play side by side
+//! through the library's entry point, an account refused at login and one whose
+//! connection is cut disturb nobody else's game; and games from two accounts that end at
+//! the same moment are all kept by the shared archive and learning store.
 
 mod bot_support;
 
@@ -9,19 +10,9 @@ use bot_support::*;
 use cozy_chess::{Color, Move};
 use std::sync::{Arc, Barrier};
 use std::time::Duration;
-use wily::bot::app::remote_connect;
-use wily::bot::driver::{run, BotError, RunOptions};
-use wily::config::{AccountSection, Config};
+use wily::config::Config;
 use wily::learn::{GameOutcome, GameRecord, Learner};
-use wily::lists::OpponentLists;
-use wily::server::{sparring_player, SparringPolicy};
-
-fn account(handle: &str, var: &str, threads: usize, hash: usize) -> AccountSection {
-    let text = format!(
-        "handle = {handle:?}\npassword_env = {var:?}\nthreads = {threads}\nhash_mb = {hash}\n"
-    );
-    toml::from_str(&text).expect("account entry")
-}
+use wily::server::MoveChooser;
 
 #[test]
 fn accounts_parse_validate_and_apply() {
@@ -56,67 +47,131 @@ fn accounts_parse_validate_and_apply() {
     );
 }
 
+/// Two accounts and a third with a wrong password, run by the library's entry point for
+/// `[[accounts]]` against the local server, each good one challenged by its own sparring
+/// opponent. First both play a quick game at the same time (both games reach the one
+/// archive and the one learning store); then, during a second pair of games, every
+/// connection of `wily` (it goes through a proxy) is cut: `wily` reconnects, and
+/// `Alpha`'s game goes on and finishes normally on its one connection.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_refused_account_leaves_the_other_game_alone() {
-    std::env::set_var("WILY_TEST_ACCOUNT_GOOD", WILY_PW);
-    std::env::set_var("WILY_TEST_ACCOUNT_BAD", "not-the-password");
-    let tmp = tmpdir("accounts");
+async fn accounts_play_side_by_side_and_fail_alone() {
+    std::env::set_var("WILY_TEST_ACCOUNTS_WILY", WILY_PW);
+    std::env::set_var("WILY_TEST_ACCOUNTS_ALPHA", "alphapass");
+    std::env::set_var("WILY_TEST_ACCOUNTS_BOSS", "not-the-password");
+    let tmp = tmpdir("accounts-e2e");
     let dir = tmp.path();
     let srv = server(None).await;
     let addr = srv.local_addr();
-    let policy = SparringPolicy {
-        chooser: suicidal(),
-        play_seeks: true,
-        games: 1,
-        timeout: Duration::from_secs(90),
-        ..SparringPolicy::default()
-    };
-    let spar =
-        tokio::spawn(async move { sparring_player(addr, "Sparring", Some(SPAR_PW), policy).await });
-    let mut base = bot_config(dir, 1, 0);
-    base.server.host = addr.ip().to_string();
-    base.server.port = addr.port();
-    base.server.timeseal = false;
-    base.engine.learn = 7;
-    let mut tasks = Vec::new();
-    for a in [
-        account("wily", "WILY_TEST_ACCOUNT_GOOD", 1, 8),
-        account("Beta", "WILY_TEST_ACCOUNT_BAD", 1, 4),
-    ] {
-        let cfg = a.apply(&base);
-        assert_eq!(cfg.engine.hash_mb, a.hash_mb.expect("hash"));
-        let connect = remote_connect(&cfg).expect("connect settings");
-        let (book, learn) = wily::bot::learning::open(&cfg);
-        let opts = RunOptions {
-            lists: OpponentLists::load(&cfg.paths.lists).0,
-            book: Box::new(book),
-            learn: Box::new(learn),
-            max_games: 1,
-            ..RunOptions::new(connect)
-        };
-        tasks.push(tokio::spawn(tokio::time::timeout(
-            Duration::from_secs(90),
-            run(cfg, opts),
-        )));
-    }
-    let beta = tasks.pop().expect("beta").await.expect("task");
-    assert!(
-        matches!(beta, Ok(Err(BotError::Login(_)))),
-        "the refused account stops on its own: {beta:?}"
-    );
-    let wily = tasks
-        .pop()
-        .expect("wily")
-        .await
-        .expect("task")
-        .expect("in time")
-        .expect("wily ran");
+    let proxy = Proxy::start(addr).await;
+    let mut cfg = bot_config(dir, 5, 0);
+    cfg.seek.enabled = false;
+    cfg.engine.learn = 7;
+    cfg.accounts = vec![
+        account_at(proxy.addr, "wily", "WILY_TEST_ACCOUNTS_WILY"),
+        account_at(addr, "Alpha", "WILY_TEST_ACCOUNTS_ALPHA"),
+        account_at(addr, "Boss", "WILY_TEST_ACCOUNTS_BOSS"),
+    ];
+    cfg.accounts[1].hash_mb = Some(4);
+    let run = start_accounts(&cfg, 2, Duration::from_secs(150), 2).await;
+    let (rxs, stop, bots) = (run.statuses, run.stop, run.task);
+
+    // Round 1: two quick games, mated at about the same moment.
+    let think = Duration::from_millis(50);
+    let spar = challenger(addr, "Sparring", SPAR_PW, "wily", suicidal(), think, None);
+    let beta = challenger(addr, "Beta", "betapass", "Alpha", suicidal(), think, None);
     spar.await.expect("task").expect("sparring");
-    assert_eq!(wily.totals.games, 1);
-    assert_eq!(wily.recorded, 1);
-    assert_eq!(wily.reconnects, 0);
+    beta.await.expect("task").expect("beta");
+    for rx in &rxs[..2] {
+        assert!(
+            wait_status(rx, 30, |s| s.games == 1 && s.game.is_none()).await,
+            "{:?}",
+            rx.borrow()
+        );
+    }
+    assert_eq!(
+        archive(dir).matches("[Event ").count(),
+        2,
+        "both games kept"
+    );
+
+    // Round 2: wily's connection is cut in the middle of its game; Alpha's goes on.
+    let slow = Duration::from_millis(300);
+    let spar = challenger(
+        addr,
+        "Sparring",
+        SPAR_PW,
+        "wily",
+        MoveChooser::Random { seed: 3 },
+        slow,
+        None,
+    );
+    let beta = challenger(
+        addr,
+        "Beta",
+        "betapass",
+        "Alpha",
+        MoveChooser::Random { seed: 4 },
+        slow,
+        Some(14),
+    );
+    for rx in &rxs[..2] {
+        assert!(
+            wait_status(rx, 60, |s| s
+                .game
+                .as_ref()
+                .is_some_and(|g| g.moves.len() >= 4))
+            .await,
+            "both games under way: {:?}",
+            rx.borrow()
+        );
+    }
+    let alpha_game = rxs[1].borrow().game.as_ref().map(|g| g.number);
+    proxy.drop_all();
+    assert!(
+        wait_status(&rxs[0], 10, |s| s.connections.len() >= 3).await,
+        "wily lost its connection and came back: {:?}",
+        rxs[0].borrow().connections
+    );
+    beta.await
+        .expect("task")
+        .expect("Alpha's opponent finished its game");
+    assert!(wait_status(&rxs[1], 30, |s| s.games == 2).await);
+    stop.send(2).expect("stop");
+    let runs = bots.await.expect("accounts task");
+    spar.abort();
+
+    let handles: Vec<&str> = runs.iter().map(|r| r.handle.as_str()).collect();
+    assert_eq!(handles, vec!["wily", "Alpha", "Boss"]);
+    let boss = runs[2]
+        .result
+        .as_ref()
+        .expect_err("the wrong password fails");
+    assert!(boss.contains("login failed"), "{boss}");
+    let wily = runs[0].result.as_ref().expect("wily ran");
+    assert!(wily.reconnects >= 1, "{wily:?}");
+    assert!(wily.totals.games >= 1, "{wily:?}");
+    let alpha = runs[1].result.as_ref().expect("Alpha ran");
+    assert_eq!(alpha.reconnects, 0, "Alpha's connection was never touched");
+    assert_eq!((alpha.totals.games, alpha.recorded), (2, 2), "{alpha:?}");
+    assert_eq!(alpha.totals.wins, 2, "both opponents lost: {alpha:?}");
+    let alpha_events = &rxs[1].borrow().connections;
+    assert_eq!(
+        alpha_events
+            .iter()
+            .filter(|e| e.what == "connected")
+            .count(),
+        1,
+        "{alpha_events:?}"
+    );
+    assert!(alpha_game.is_some());
+
+    // Every finished game is in the one archive and the one learning store.
+    let games = (wily.recorded + alpha.recorded) as usize;
+    let pgn = archive(dir);
+    assert_eq!(pgn.matches("[Event ").count(), games, "{pgn}");
+    assert!(pgn.contains("[White \"Alpha\"]") || pgn.contains("[Black \"Alpha\"]"));
     let learner = Learner::open(&dir.join("learn.db")).expect("store");
-    assert_eq!(learner.store().count("games").expect("count"), 1);
+    assert_eq!(learner.store().count("games").expect("count"), games as i64);
     srv.shutdown().await;
 }
 

@@ -1,7 +1,9 @@
 //! The bot as a service: the first shutdown request lets the game in progress finish (no
 //! new seek) and the learning store keeps it; the `[service] shutdown_limit_secs` limit
 //! leaves a game that runs too long; a reload takes new settings while the connection
-//! stays up; and the real binary answers SIGHUP (good and bad files) and SIGTERM.
+//! stays up; and the real binary answers SIGHUP (good and bad files) and SIGTERM, with
+//! one account or with two `[[accounts]]` (each reloaded with its own entry, neither
+//! connection dropped).
 
 mod bot_support;
 
@@ -18,16 +20,31 @@ use wily::learn::Learner;
 use wily::lists::OpponentLists;
 use wily::server::{sparring_player, MoveChooser, SparringPolicy};
 
-async fn tell(client: &mut RawClient, text: &str) -> Option<String> {
-    client.send(&format!("tell wily {text}")).await;
-    client.wait_line("wily(C) tells you:", 3).await
+/// Tells `who` `text`; its answer.
+async fn tell_to(client: &mut RawClient, who: &str, text: &str) -> Option<String> {
+    client.send(&format!("tell {who} {text}")).await;
+    let until = tokio::time::Instant::now() + Duration::from_secs(3);
+    while let Some(l) = client
+        .wait_line_for("tells you:", until - tokio::time::Instant::now())
+        .await
+    {
+        if l.starts_with(&format!("{who}(")) || l.starts_with(&format!("{who} ")) {
+            return Some(l);
+        }
+    }
+    None
 }
 
 /// Asks for `status` until it contains `needle`.
 async fn status_until(boss: &mut RawClient, needle: &str) -> String {
+    status_of_until(boss, "wily", needle).await
+}
+
+/// Asks `who` for `status` until it contains `needle`.
+async fn status_of_until(boss: &mut RawClient, who: &str, needle: &str) -> String {
     let mut last = String::new();
     for _ in 0..100 {
-        if let Some(s) = tell(boss, "status").await {
+        if let Some(s) = tell_to(boss, who, "status").await {
             if s.contains(needle) {
                 return s;
             }
@@ -35,7 +52,7 @@ async fn status_until(boss: &mut RawClient, needle: &str) -> String {
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    panic!("status never showed {needle:?}; last {last:?}");
+    panic!("{who}'s status never showed {needle:?}; last {last:?}");
 }
 
 /// Observes wily's game until a board arrives (the server shows it at once, while tells
@@ -281,4 +298,129 @@ fn the_binary_reloads_on_sighup_and_leaves_cleanly_on_sigterm() {
         "{o}"
     );
     assert!(o.contains("games "), "the summary is printed: {o}");
+}
+
+/// Settings of two accounts, `wily` and `Alpha`, on the server at `addr` (passwords in
+/// the environment); Alpha reads its own lists folder.
+fn accounts_settings(dir: &Path, addr: std::net::SocketAddr, whisper: u8) -> String {
+    format!(
+        "[server]\nlocal = false\nhost = {:?}\nport = {}\ntimeseal = false\nhandle = \"wily\"\n\
+         [seek]\nenabled = false\n\
+         [engine]\ndepth_limit = 2\nhash_mb = 8\nbook = false\n\
+         [talk]\nwhisper = {whisper}\ngreeting = \"\"\ngoodbye = \"\"\n\
+         [operators]\nhandles = [\"Boss\"]\n\
+         [service]\nshutdown_limit_secs = 2\n\
+         [log]\nfiles = false\ngame_logs = false\n\
+         [paths]\nlists = {:?}\nlogs = {:?}\nlearning = {:?}\n\
+         [[accounts]]\nhandle = \"wily\"\npassword_env = \"WILY_TEST_SVC_WILY\"\n\
+         [[accounts]]\nhandle = \"Alpha\"\npassword_env = \"WILY_TEST_SVC_ALPHA\"\nhash_mb = 4\nlists = {:?}\n",
+        addr.ip().to_string(),
+        addr.port(),
+        dir.join("lists").display().to_string(),
+        dir.join("logs").display().to_string(),
+        dir.join("learn.db").display().to_string(),
+        dir.join("alpha-lists").display().to_string(),
+    )
+}
+
+async fn wait_async(buf: &Arc<Mutex<String>>, needle: &str, secs: u64) -> bool {
+    for _ in 0..secs * 10 {
+        if buf.lock().expect("lock").contains(needle) {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    false
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_binary_reloads_every_account_on_sighup() {
+    let tmp = tmpdir("svc-accounts");
+    let dir = tmp.path();
+    std::fs::create_dir_all(dir.join("alpha-lists")).expect("lists");
+    let srv = server(None).await;
+    let addr = srv.local_addr();
+    let file = dir.join("config.toml");
+    std::fs::write(&file, accounts_settings(dir, addr, 0)).expect("settings");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_wily"))
+        .args(["ics", "--config"])
+        .arg(&file)
+        .env("RUST_LOG", "info")
+        .env("WILY_TEST_SVC_WILY", WILY_PW)
+        .env("WILY_TEST_SVC_ALPHA", "alphapass")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("wily starts");
+    let err = collect(child.stderr.take().expect("stderr"));
+    let pid = child.id() as libc::pid_t;
+    let signal = |s: libc::c_int| {
+        // SAFETY: sending a signal to our own child process.
+        assert_eq!(unsafe { libc::kill(pid, s) }, 0);
+    };
+    let mut boss = RawClient::login(addr, "Boss", Some(BOSS_PW)).await;
+    for who in ["wily", "Alpha"] {
+        let s = status_of_until(&mut boss, who, "idle").await;
+        assert!(s.contains("whisper 0"), "{who}: {s}");
+        let lists = tell_to(&mut boss, who, "list").await.unwrap_or_default();
+        assert!(lists.contains("GM 0"), "{who}: {lists}");
+    }
+    // New settings for all; a new GM list in Alpha's own folder only.
+    std::fs::write(&file, accounts_settings(dir, addr, 2)).expect("settings");
+    std::fs::write(dir.join("alpha-lists").join("GM"), "Sparring\n").expect("list");
+    signal(libc::SIGHUP);
+    for who in ["wily", "Alpha"] {
+        status_of_until(&mut boss, who, "whisper 2").await;
+    }
+    let alpha = tell_to(&mut boss, "Alpha", "list")
+        .await
+        .unwrap_or_default();
+    assert!(
+        alpha.contains("GM 1"),
+        "Alpha read its own lists again: {alpha}"
+    );
+    let wily = tell_to(&mut boss, "wily", "list").await.unwrap_or_default();
+    assert!(
+        wily.contains("GM 0"),
+        "wily's lists are the global ones: {wily}"
+    );
+    // A bad file reaches no account.
+    std::fs::write(&file, "[talk]\nwhisper = 99\n").expect("bad settings");
+    signal(libc::SIGHUP);
+    assert!(
+        wait_async(&err, "reload rejected", 10).await,
+        "{}",
+        err.lock().expect("lock")
+    );
+    for who in ["wily", "Alpha"] {
+        status_of_until(&mut boss, who, "whisper 2").await;
+    }
+    signal(libc::SIGTERM);
+    let mut status = None;
+    for _ in 0..300 {
+        if let Some(s) = child.try_wait().expect("wait") {
+            status = Some(s);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let Some(status) = status else {
+        let _ = child.kill();
+        panic!(
+            "wily did not exit after SIGTERM: {}",
+            err.lock().expect("lock")
+        );
+    };
+    assert!(status.success(), "exit status {status}");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let e = err.lock().expect("lock").clone();
+    assert_eq!(e.matches("reload rejected").count(), 1, "{e}");
+    for who in ["wily", "Alpha"] {
+        let line = e
+            .lines()
+            .find(|l| l.starts_with(&format!("{who}: games ")))
+            .unwrap_or_else(|| panic!("no summary of {who}: {e}"));
+        assert!(line.contains("reconnects 0"), "{line}");
+    }
+    srv.shutdown().await;
 }

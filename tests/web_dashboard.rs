@@ -1,8 +1,10 @@
 //! The web dashboard in a real browser: a local-server game with the dashboard on, the
 //! page loaded in headless Chromium (driven over the DevTools protocol), and the board
 //! and the move list drawn by the page's own script checked to change as moves are
-//! played. Also: every served resource is free of the configured password, and only GET
-//! is answered. Skips, saying why, where no Chromium is installed (`WILY_CHROMIUM` names
+//! played. With two `[[accounts]]` in one process the one page shows both accounts' games
+//! in progress, each labelled with its handle, then the last games with the account that
+//! played each, a ratings entry and a connection history per account. Also: every served
+//! resource is free of the configured password, and only GET is answered. Skips, saying why, where no Chromium is installed (`WILY_CHROMIUM` names
 //! another binary). `WILY_DASHBOARD_SHOT=path.png` saves a screenshot of the page.
 
 mod bot_support;
@@ -140,15 +142,11 @@ impl Browser {
     }
 }
 
+type Page =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
 /// One DevTools call on a page socket; the `result` object.
-async fn cdp(
-    ws: &mut tokio_tungstenite::WebSocketStream<
-        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
-    >,
-    id: u64,
-    method: &str,
-    params: serde_json::Value,
-) -> serde_json::Value {
+async fn cdp(ws: &mut Page, id: u64, method: &str, params: serde_json::Value) -> serde_json::Value {
     let msg = serde_json::json!({ "id": id, "method": method, "params": params });
     ws.send(Message::Text(msg.to_string()))
         .await
@@ -168,19 +166,8 @@ async fn cdp(
     }
 }
 
-/// What the page shows: (squares drawn, pieces drawn, FEN on the board, plies in the
-/// move list, list items).
-async fn page_view(
-    ws: &mut tokio_tungstenite::WebSocketStream<
-        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
-    >,
-    id: u64,
-) -> (u64, u64, String, u64, u64) {
-    let expr = "JSON.stringify({sq: document.querySelectorAll('#board .sq').length, \
-                pc: document.querySelectorAll('#board [data-piece]').length, \
-                fen: document.getElementById('board').dataset.fen || '', \
-                plies: Number(document.getElementById('moves').dataset.plies || 0), \
-                li: document.querySelectorAll('#moves li').length})";
+/// The value of a JavaScript expression that returns a JSON string, in the page.
+async fn eval_json(ws: &mut Page, id: u64, expr: &str) -> serde_json::Value {
     let r = cdp(
         ws,
         id,
@@ -188,8 +175,20 @@ async fn page_view(
         serde_json::json!({ "expression": expr, "returnByValue": true }),
     )
     .await;
-    let v: serde_json::Value =
-        serde_json::from_str(r["result"]["value"].as_str().unwrap_or("{}")).expect("view json");
+    serde_json::from_str(r["result"]["value"].as_str().unwrap_or("{}")).expect("view json")
+}
+
+/// What the page shows in `account`'s card: (squares drawn, pieces drawn, FEN on the
+/// board, plies in the move list, list items).
+async fn page_view(ws: &mut Page, id: u64, account: &str) -> (u64, u64, String, u64, u64) {
+    let expr = format!(
+        "(() => {{ const c = document.querySelector('#accounts .account[data-account=\"{account}\"]'); \
+         if (!c) return '{{}}'; const b = c.querySelector('.board'), m = c.querySelector('.moves'); \
+         return JSON.stringify({{sq: b.querySelectorAll('.sq').length, \
+         pc: b.querySelectorAll('[data-piece]').length, fen: b.dataset.fen || '', \
+         plies: Number(m.dataset.plies || 0), li: m.querySelectorAll('li').length}}); }})()"
+    );
+    let v = eval_json(ws, id, &expr).await;
     (
         v["sq"].as_u64().unwrap_or(0),
         v["pc"].as_u64().unwrap_or(0),
@@ -240,8 +239,11 @@ async fn the_page_follows_a_live_game_in_chromium() {
     cfg.web.enabled = true;
     cfg.web.port = 0;
     let (tx, rx) = watch::channel(BotStatus::default());
-    let dash = web::start(WebOptions::from_config(&cfg).expect("options"), rx.clone())
-        .expect("dashboard starts");
+    let dash = web::start(
+        WebOptions::from_config(&cfg).expect("options"),
+        vec![rx.clone()],
+    )
+    .expect("dashboard starts");
     let web_addr = dash.addr();
     assert!(web_addr.ip().is_loopback(), "binds the loopback by default");
     let (stop, stop_rx) = watch::channel(0u32);
@@ -258,12 +260,12 @@ async fn the_page_follows_a_live_game_in_chromium() {
     let (mut ws, _) = tokio_tungstenite::connect_async(browser.page_socket().await)
         .await
         .expect("devtools websocket");
-    // The page draws what the events bring: wait until it shows at least `first` plies.
+    // The page draws what the events bring, in the card of the account wily: wait until it shows at least `first` plies.
     let mut id = 1;
     let mut before = (0, 0, String::new(), 0, 0);
     for _ in 0..100 {
         id += 1;
-        before = page_view(&mut ws, id).await;
+        before = page_view(&mut ws, id, "wily").await;
         if before.3 as usize >= first {
             break;
         }
@@ -277,7 +279,7 @@ async fn the_page_follows_a_live_game_in_chromium() {
     let mut after = before.clone();
     for _ in 0..100 {
         id += 1;
-        after = page_view(&mut ws, id).await;
+        after = page_view(&mut ws, id, "wily").await;
         if after.3 >= before.3 + 2 {
             break;
         }
@@ -292,19 +294,8 @@ async fn the_page_follows_a_live_game_in_chromium() {
         "the board changed: {before:?} -> {after:?}"
     );
     assert!(after.4 >= before.4, "{before:?} -> {after:?}");
-    if let Ok(path) = std::env::var("WILY_DASHBOARD_SHOT") {
-        id += 1;
-        let r = cdp(
-            &mut ws,
-            id,
-            "Page.captureScreenshot",
-            serde_json::json!({ "format": "png" }),
-        )
-        .await;
-        use base64_decode::decode;
-        std::fs::write(&path, decode(r["data"].as_str().unwrap_or(""))).expect("screenshot");
-        println!("screenshot saved to {path}");
-    }
+    id += 1;
+    screenshot(&mut ws, id, "").await;
     drop(ws);
     drop(browser);
 
@@ -340,6 +331,194 @@ async fn the_page_follows_a_live_game_in_chromium() {
     stop.send(2).expect("stop");
     let _ = tokio::time::timeout(Duration::from_secs(30), bot).await;
     spar.abort();
+    srv.shutdown().await;
+}
+
+/// With `WILY_DASHBOARD_SHOT=path.png`, saves the page's screenshot there (`tag` goes
+/// before the extension).
+async fn screenshot(ws: &mut Page, id: u64, tag: &str) {
+    let Ok(path) = std::env::var("WILY_DASHBOARD_SHOT") else {
+        return;
+    };
+    let path = match path.strip_suffix(".png") {
+        Some(stem) if !tag.is_empty() => format!("{stem}-{tag}.png"),
+        _ => path,
+    };
+    let r = cdp(
+        ws,
+        id,
+        "Page.captureScreenshot",
+        serde_json::json!({ "format": "png" }),
+    )
+    .await;
+    use base64_decode::decode;
+    std::fs::write(&path, decode(r["data"].as_str().unwrap_or(""))).expect("screenshot");
+    println!("screenshot saved to {path}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_page_shows_every_account_in_chromium() {
+    let Some(bin) = chromium() else {
+        eprintln!("skipping: no Chromium (install Debian's chromium or set WILY_CHROMIUM)");
+        return;
+    };
+    std::env::set_var("WILY_TEST_WEB_WILY", WILY_PW);
+    std::env::set_var("WILY_TEST_WEB_ALPHA", "alphapass");
+    let tmp = tmpdir("web-accounts");
+    let dir = tmp.path();
+    let srv = server(None).await;
+    let addr = srv.local_addr();
+    let mut cfg = bot_config(dir, 5, 0);
+    cfg.seek.enabled = false;
+    cfg.web.enabled = true;
+    cfg.web.port = 0;
+    cfg.accounts = vec![
+        account_at(addr, "wily", "WILY_TEST_WEB_WILY"),
+        account_at(addr, "Alpha", "WILY_TEST_WEB_ALPHA"),
+    ];
+    let run = start_accounts(&cfg, 1, Duration::from_secs(120), 2).await;
+    let (rxs, stop, bots) = (run.statuses, run.stop, run.task);
+    let dash = web::start(WebOptions::from_config(&cfg).expect("options"), rxs.clone())
+        .expect("dashboard starts");
+    let web_addr = dash.addr();
+    let think = Duration::from_millis(400);
+    let chooser = || wily::bot::local::engine_chooser(2);
+    let spar = challenger(
+        addr,
+        "Sparring",
+        SPAR_PW,
+        "wily",
+        chooser(),
+        think,
+        Some(40),
+    );
+    let beta = challenger(
+        addr,
+        "Beta",
+        "betapass",
+        "Alpha",
+        chooser(),
+        think,
+        Some(41),
+    );
+    for rx in &rxs {
+        assert!(
+            wait_status(rx, 60, |s| s
+                .game
+                .as_ref()
+                .is_some_and(|g| g.moves.len() >= 2))
+            .await,
+            "both games under way"
+        );
+    }
+
+    let browser = Browser::start(&bin, &format!("http://{web_addr}/"));
+    let (mut ws, _) = tokio_tungstenite::connect_async(browser.page_socket().await)
+        .await
+        .expect("devtools websocket");
+    let mut id = 1;
+    for account in ["wily", "Alpha"] {
+        let mut view = (0, 0, String::new(), 0, 0);
+        for _ in 0..100 {
+            id += 1;
+            view = page_view(&mut ws, id, account).await;
+            if view.0 == 64 && view.3 >= 2 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert_eq!(view.0, 64, "{account}'s board: {view:?}");
+        assert!(view.1 >= 20 && view.3 >= 2, "{account}: {view:?}");
+    }
+    id += 1;
+    let labels = eval_json(
+        &mut ws,
+        id,
+        "JSON.stringify([...document.querySelectorAll('#accounts .account')].map((c) => \
+         [c.dataset.account, c.querySelector('.handle').textContent, \
+          c.querySelector('.game').hidden, c.querySelector('.gameinfo').textContent]))",
+    )
+    .await;
+    let labels = labels.as_array().cloned().unwrap_or_default();
+    assert_eq!(labels.len(), 2, "{labels:?}");
+    for (l, (account, opponent)) in labels.iter().zip([("wily", "Sparring"), ("Alpha", "Beta")]) {
+        assert_eq!(l[0], account, "{labels:?}");
+        assert_eq!(
+            l[1], account,
+            "each card is labelled with its handle: {labels:?}"
+        );
+        assert_eq!(l[2], false, "{labels:?}");
+        let info = l[3].as_str().unwrap_or("");
+        assert!(info.contains(&format!("opponent {opponent}")), "{info}");
+    }
+    id += 1;
+    screenshot(&mut ws, id, "accounts-live").await;
+
+    // Both games end: the last games, ratings and connection history per account.
+    spar.await.expect("task").expect("sparring");
+    beta.await.expect("task").expect("beta");
+    let runs = tokio::time::timeout(Duration::from_secs(60), bots)
+        .await
+        .expect("both accounts stopped after their game")
+        .expect("task");
+    assert!(runs.iter().all(|r| r.result.is_ok()), "{runs:?}");
+    let expr = "JSON.stringify({recent: [...document.querySelectorAll('#recent tbody tr')].map((r) => \
+                r.children[1].textContent), \
+                ratings: [...document.querySelectorAll('#ratings .account-rating')].map((d) => d.dataset.account), \
+                history: [...document.querySelectorAll('#history .account-history')].map((d) => \
+                [d.dataset.account, d.querySelectorAll('li').length]), \
+                nogame: [...document.querySelectorAll('#accounts .nogame')].map((d) => d.hidden)})";
+    let mut after = serde_json::Value::Null;
+    for _ in 0..100 {
+        id += 1;
+        after = eval_json(&mut ws, id, expr).await;
+        let recent = after["recent"].as_array().map_or(0, |a| a.len());
+        if recent >= 2 && after["nogame"] == serde_json::json!([false, false]) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let mut recent: Vec<String> = after["recent"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    recent.sort();
+    assert_eq!(
+        recent,
+        vec!["Alpha", "wily"],
+        "each game with its account: {after}"
+    );
+    assert_eq!(
+        after["ratings"],
+        serde_json::json!(["wily", "Alpha"]),
+        "{after}"
+    );
+    assert_eq!(
+        after["nogame"],
+        serde_json::json!([false, false]),
+        "{after}"
+    );
+    let history = after["history"].as_array().cloned().unwrap_or_default();
+    assert_eq!(history.len(), 2, "{after}");
+    for (h, account) in history.iter().zip(["wily", "Alpha"]) {
+        assert_eq!(h[0], account, "{after}");
+        assert!(
+            h[1].as_u64().unwrap_or(0) >= 1,
+            "{account}'s connections: {after}"
+        );
+    }
+    id += 1;
+    screenshot(&mut ws, id, "accounts-done").await;
+    drop(ws);
+    drop(browser);
+    let status = http(web_addr, "GET", "/api/status", Duration::from_secs(5)).await;
+    assert!(status.contains("\"accounts\":[{"), "{status}");
+    assert!(!status.contains(WILY_PW) && !status.contains("alphapass"));
+    drop(stop);
     srv.shutdown().await;
 }
 

@@ -1,11 +1,12 @@
 //! `wily ics`: reads the settings, sets up logging and signals, and runs the bot against
-//! the configured server or, offline, against the in-process local server.
+//! the configured server, offline against the in-process local server, or as several
+//! `[[accounts]]` in one process ([`run_accounts`]).
 
 use super::driver::{run, Commentary, RunOptions, RunReport};
 use super::hooks::{BookSource, LearnSink};
 use super::local;
 use super::logging;
-use super::service;
+use super::service::{self, Reload};
 use super::status::BotStatus;
 use crate::config::{Config, ConfigError};
 use crate::ics::{Dialect, Login, Password};
@@ -14,13 +15,16 @@ use crate::lists::OpponentLists;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::watch;
+use tokio::sync::{mpsc, watch};
+use tracing::Instrument;
 
 /// Starts a reader of the bot's published status (the web dashboard, wired in by
 /// `main.rs` so that the bot never depends on it) when `[web] enabled`; inside the
-/// runtime. What it returns is kept alive until the bot stops.
-pub type Dashboard =
-    Arc<dyn Fn(&Config, watch::Receiver<BotStatus>) -> Result<Box<dyn Send>, String> + Send + Sync>;
+/// runtime. It gets one status per account (one for a single account, in the order of
+/// `[[accounts]]` otherwise). What it returns is kept alive until the bot stops.
+pub type Dashboard = Arc<
+    dyn Fn(&Config, Vec<watch::Receiver<BotStatus>>) -> Result<Box<dyn Send>, String> + Send + Sync,
+>;
 
 /// The `wily ics` command line.
 #[derive(Clone, Default)]
@@ -136,25 +140,39 @@ pub fn ics_cli(args: IcsArgs) -> Result<(), String> {
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
     let config_path = args.config.clone();
     let reload_local = local;
+    let accounts = !local && !cfg.accounts.is_empty();
     rt.block_on(async move {
         let sig = service::signals();
         let shutdown = sig.shutdown;
+        let load = move || load_config(config_path.as_deref()).map_err(|e| e.to_string());
+        let (mut status_txs, _dashboard) =
+            dashboard(&args, &cfg, if accounts { cfg.accounts.len() } else { 1 })?;
+        if accounts {
+            let opts = AccountsOptions {
+                max_games: args.games.unwrap_or(0),
+                shutdown: Some(shutdown),
+                reloads: service::accounts_reloads(sig.hangup, load, cfg.accounts.clone()),
+                statuses: status_txs,
+            };
+            let runs = run_accounts(&cfg, opts).await;
+            for r in &runs {
+                match &r.result {
+                    Ok(report) => eprintln!("{}: {}", r.handle, summary(report)),
+                    Err(e) => eprintln!("{}: {e}", r.handle),
+                }
+            }
+            return if runs.iter().all(|r| r.result.is_err()) {
+                Err("no account could run".into())
+            } else {
+                Ok(())
+            };
+        }
         let reload = service::reloads(sig.hangup, move || {
-            let c = load_config(config_path.as_deref()).map_err(|e| e.to_string())?;
+            let c = load()?;
             Ok(if reload_local { local::local_settings(&c) } else { c })
         });
+        let status_tx = status_txs.pop();
         let (book, learn) = hooks(&cfg);
-        let (status_tx, _dashboard) = match (&args.dashboard, cfg.web.enabled) {
-            (Some(start), true) => {
-                let (tx, rx) = watch::channel(BotStatus::default());
-                (Some(tx), Some(start(&cfg, rx)?))
-            }
-            (None, true) => {
-                tracing::warn!("[web] enabled, but this build has no dashboard");
-                (None, None)
-            }
-            _ => (None, None),
-        };
         let commentary: Option<Commentary> = commentary_on.then(|| {
             Arc::new(|line: &str| println!("{line}")) as Commentary
         });
@@ -181,7 +199,7 @@ pub fn ics_cli(args: IcsArgs) -> Result<(), String> {
                 commentary: commentary.clone(),
                 shutdown: Some(shutdown),
                 reload: Some(reload),
-                status: status_tx.clone(),
+                status: status_tx,
                 ..RunOptions::new(connect)
             };
             let report = run(world.config.clone(), opts).await.map_err(|e| e.to_string())?;
@@ -189,9 +207,6 @@ pub fn ics_cli(args: IcsArgs) -> Result<(), String> {
             world.server.shutdown().await;
             println!("{}", summary(&report));
             Ok(())
-        } else if !cfg.accounts.is_empty() {
-            drop((book, learn, lists, reload));
-            run_accounts(&cfg, args.games.unwrap_or(0), shutdown).await
         } else {
             let mut connect = remote_connect(&cfg)?;
             connect.wire_log = wire_log(&cfg);
@@ -203,7 +218,7 @@ pub fn ics_cli(args: IcsArgs) -> Result<(), String> {
                 commentary,
                 shutdown: Some(shutdown),
                 reload: Some(reload),
-                status: status_tx.clone(),
+                status: status_tx,
                 ..RunOptions::new(connect)
             };
             let report = run(cfg, opts).await.map_err(|e| e.to_string())?;
@@ -213,22 +228,70 @@ pub fn ics_cli(args: IcsArgs) -> Result<(), String> {
     })
 }
 
-/// `[[accounts]]`: one bot per account, each in its own task with its own connection,
-/// engine (the account's threads and hash) and lists, all writing to the one learning
-/// store (SQLite in WAL mode with a busy timeout: one writer at a time, no lost game).
-/// An account that cannot log in or loses its connection touches no other.
-async fn run_accounts(
+/// `n` status channels and the dashboard reading them when `[web] enabled` (no channels
+/// when it is off: nobody would read them).
+#[allow(clippy::type_complexity)]
+fn dashboard(
+    args: &IcsArgs,
     cfg: &Config,
-    max_games: u32,
-    shutdown: watch::Receiver<u32>,
-) -> Result<(), String> {
+    n: usize,
+) -> Result<(Vec<watch::Sender<BotStatus>>, Option<Box<dyn Send>>), String> {
+    match (&args.dashboard, cfg.web.enabled) {
+        (Some(start), true) => {
+            let (txs, rxs) = (0..n).map(|_| watch::channel(BotStatus::default())).unzip();
+            Ok((txs, Some(start(cfg, rxs)?)))
+        }
+        (None, true) => {
+            tracing::warn!("[web] enabled, but this build has no dashboard");
+            Ok((Vec::new(), None))
+        }
+        _ => Ok((Vec::new(), None)),
+    }
+}
+
+/// `[[accounts]]`: each account is its own bot in its own task (its connection, engine
+/// with the account's threads and hash, lists, reconnects, status, reloads), all writing
+/// to the one PGN archive (one appending write per game) and the one learning store
+/// (SQLite in WAL mode with a busy timeout: one writer at a time, no lost game). An
+/// account that cannot log in, loses its connection or fails in any way touches no
+/// other. What a run of all accounts needs besides the settings:
+#[derive(Default)]
+pub struct AccountsOptions {
+    /// Stop each account after this many finished games (0 = never).
+    pub max_games: u32,
+    /// The number of shutdown requests so far (1: finish the games, 2: now); every
+    /// account hears it.
+    pub shutdown: Option<watch::Receiver<u32>>,
+    /// One reload channel per account, in the order of `[[accounts]]`
+    /// (`service::accounts_reloads`); empty: no reloads.
+    pub reloads: Vec<mpsc::UnboundedReceiver<Reload>>,
+    /// Where each account publishes its status, in the order of `[[accounts]]`; empty:
+    /// nowhere.
+    pub statuses: Vec<watch::Sender<BotStatus>>,
+}
+
+/// How one account's run ended.
+#[derive(Debug)]
+pub struct AccountRun {
+    pub handle: String,
+    /// Its report, or why it could not run (no password, login refused, a crash).
+    pub result: Result<RunReport, String>,
+}
+
+/// Runs every `[[accounts]]` entry of `cfg` until each has stopped (its games done, the
+/// shutdown, its login refused); one result per entry, in their order.
+pub async fn run_accounts(cfg: &Config, opts: AccountsOptions) -> Vec<AccountRun> {
+    let mut reloads = opts.reloads.into_iter();
+    let mut statuses = opts.statuses.into_iter();
     let mut tasks = Vec::new();
     for a in &cfg.accounts {
+        let (reload, status) = (reloads.next(), statuses.next());
         let acfg = a.apply(cfg);
         let mut connect = match remote_connect(&acfg) {
             Ok(c) => c,
             Err(e) => {
                 tracing::error!("account {}: {e}", a.handle);
+                tasks.push((a.handle.clone(), Err(e)));
                 continue;
             }
         };
@@ -245,8 +308,10 @@ async fn run_accounts(
             lists,
             book,
             learn,
-            max_games,
-            shutdown: Some(shutdown.clone()),
+            max_games: opts.max_games,
+            shutdown: opts.shutdown.clone(),
+            reload,
+            status,
             ..RunOptions::new(connect)
         };
         tracing::info!(
@@ -257,25 +322,21 @@ async fn run_accounts(
             acfg.engine.threads,
             acfg.engine.hash_mb
         );
-        tasks.push((a.handle.clone(), tokio::spawn(run(acfg, opts))));
+        let span = tracing::info_span!("account", handle = %a.handle);
+        let task = tokio::spawn(run(acfg, opts).instrument(span));
+        tasks.push((a.handle.clone(), Ok(task)));
     }
-    let mut failed = 0;
+    let mut out = Vec::new();
     for (handle, t) in tasks {
-        match t.await {
-            Ok(Ok(r)) => eprintln!("{handle}: {}", summary(&r)),
-            Ok(Err(e)) => {
-                failed += 1;
-                eprintln!("{handle}: {e}");
-            }
-            Err(e) => {
-                failed += 1;
-                eprintln!("{handle}: stopped: {e}");
-            }
-        }
+        let result = match t {
+            Err(e) => Err(e),
+            Ok(t) => match t.await {
+                Ok(Ok(r)) => Ok(r),
+                Ok(Err(e)) => Err(e.to_string()),
+                Err(e) => Err(format!("stopped: {e}")),
+            },
+        };
+        out.push(AccountRun { handle, result });
     }
-    if failed == cfg.accounts.len() {
-        Err("no account could run".into())
-    } else {
-        Ok(())
-    }
+    out
 }

@@ -24,6 +24,8 @@ pub struct ChallengeInfo {
     pub base: u32,
     /// Seconds.
     pub increment: u32,
+    /// The other side's minutes and seconds when the server shows a second clock.
+    pub other_clock: Option<(u32, u32)>,
     /// The resumption of an adjourned game.
     pub adjourned: bool,
 }
@@ -164,11 +166,11 @@ pub fn judge(
     if !s.variants.iter().any(|x| x == v.setting_name()) {
         return Err(DeclineReason::Variant);
     }
-    if c.base < s.min_base
-        || c.base > s.max_base
-        || c.increment < s.min_increment
-        || c.increment > s.max_increment
-    {
+    let clock_fits = |(base, increment): (u32, u32)| {
+        (s.min_base..=s.max_base).contains(&base)
+            && (s.min_increment..=s.max_increment).contains(&increment)
+    };
+    if !clock_fits((c.base, c.increment)) || !c.other_clock.is_none_or(clock_fits) {
         return Err(DeclineReason::TimeControl);
     }
     if c.rated && !s.rated {
@@ -215,6 +217,7 @@ mod tests {
             kind: "blitz".into(),
             base: 3,
             increment: 0,
+            other_clock: None,
             adjourned: false,
         }
     }
@@ -380,6 +383,25 @@ mod tests {
         };
         assert_eq!(j(&ch(), &closed), Err(DeclineReason::Closed));
         assert_eq!(judge(&ch(), &s, &h, true, now), Err(DeclineReason::Busy));
+    }
+
+    #[test]
+    fn both_clocks_must_fit() {
+        let c = ChallengeInfo {
+            other_clock: Some((3, 0)),
+            ..ch()
+        };
+        assert_eq!(judge_default(&c), Ok(()));
+        let c = ChallengeInfo {
+            other_clock: Some((300, 0)),
+            ..ch()
+        };
+        assert_eq!(judge_default(&c), Err(DeclineReason::TimeControl));
+        let c = ChallengeInfo {
+            adjourned: true,
+            ..c
+        };
+        assert_eq!(judge_default(&c), Ok(()));
     }
 
     #[test]

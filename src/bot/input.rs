@@ -108,6 +108,9 @@ pub struct Challenge {
     pub variant: Option<String>,
     pub base: u32,
     pub increment: u32,
+    /// The other side's minutes and increment when the server shows a second clock
+    /// (lasker: `2 0 : 2 2`).
+    pub other_clock: Option<(u32, u32)>,
     pub adjourned: bool,
 }
 
@@ -170,6 +173,10 @@ pub enum ServerEvent {
     Arrival {
         name: String,
         adjourned: bool,
+    },
+    /// The players online with an adjourned game with us (lasker and FICS, at login).
+    AdjournedOnline {
+        names: Vec<String>,
     },
     /// `You have N adjourned games.` and the like.
     AdjournedGames {

@@ -1,11 +1,12 @@
 //! Running as a service: the SIGHUP reload (settings and opponent lists re-read while the
-//! connection stays up; a bad file is rejected and the old settings kept) and the signal
+//! connection stays up; a bad file is rejected and the old settings kept; with
+//! `[[accounts]]`, every account's entry applied again on top of the new file) and the signal
 //! sources of `wily ics` (SIGTERM/SIGINT count shutdown requests, SIGHUP asks for a
 //! reload). How a shutdown request ends the game in progress is in `session.rs` (no new
 //! seeks, an adjournment offered) and `driver.rs` (the `[service] shutdown_limit_secs`).
 
 use crate::bot::state::Session;
-use crate::config::Config;
+use crate::config::{AccountSection, Config};
 use crate::lists::OpponentLists;
 use tokio::sync::{mpsc, watch};
 
@@ -16,22 +17,61 @@ pub struct Reload {
     pub lists: OpponentLists,
 }
 
+impl Reload {
+    /// `cfg` with the opponent lists of its `paths.lists` (bad entries logged).
+    pub fn with_lists(cfg: Config) -> Reload {
+        let (lists, warnings) = OpponentLists::load(&cfg.paths.lists);
+        for w in &warnings {
+            tracing::warn!("reload: {w}");
+        }
+        Reload { cfg, lists }
+    }
+}
+
 /// Reads new settings and lists with `load` (which validates); logs and returns `None` on
 /// a bad file, so the running bot keeps its settings.
 pub fn read_reload(load: &dyn Fn() -> Result<Config, String>) -> Option<Reload> {
-    match load() {
-        Ok(cfg) => {
-            let (lists, warnings) = OpponentLists::load(&cfg.paths.lists);
-            for w in &warnings {
-                tracing::warn!("reload: {w}");
-            }
-            Some(Reload { cfg, lists })
-        }
-        Err(e) => {
-            tracing::error!("reload rejected, the old settings stay in force: {e}");
-            None
+    read_config(load).map(Reload::with_lists)
+}
+
+fn read_config(load: &dyn Fn() -> Result<Config, String>) -> Option<Config> {
+    load()
+        .map_err(|e| tracing::error!("reload rejected, the old settings stay in force: {e}"))
+        .ok()
+}
+
+/// The reload of each of `running` (the `[[accounts]]` entries the process started
+/// with) from the new settings `new`: the account's entry in the new file (matched by
+/// handle, any case) applied on top of the new file, with that account's lists. An
+/// account the new file no longer names keeps its old entry, on top of the new file; the
+/// set of accounts itself changes only at the next start (logged).
+pub fn account_reloads(new: &Config, running: &[AccountSection]) -> Vec<Reload> {
+    let same = |a: &AccountSection, b: &AccountSection| a.handle.eq_ignore_ascii_case(&b.handle);
+    for n in &new.accounts {
+        if !running.iter().any(|r| same(r, n)) {
+            tracing::warn!(
+                "reload: account {} is new; accounts are added at the next start",
+                n.handle
+            );
         }
     }
+    running
+        .iter()
+        .map(|old| {
+            let entry = new
+                .accounts
+                .iter()
+                .find(|n| same(old, n))
+                .unwrap_or_else(|| {
+                    tracing::warn!(
+                    "reload: account {} is no longer in the file; it runs on until the next start",
+                    old.handle
+                );
+                    old
+                });
+            Reload::with_lists(entry.apply(new))
+        })
+        .collect()
 }
 
 impl Session {
@@ -157,6 +197,29 @@ pub fn reloads(
     rx
 }
 
+/// As [`reloads`] for `[[accounts]]`: each SIGHUP re-reads the settings once and sends
+/// every account its own reload ([`account_reloads`]); a bad file reaches none of them.
+/// The receivers are in the order of `running`.
+pub fn accounts_reloads(
+    mut hangup: mpsc::UnboundedReceiver<()>,
+    load: impl Fn() -> Result<Config, String> + Send + 'static,
+    running: Vec<AccountSection>,
+) -> Vec<mpsc::UnboundedReceiver<Reload>> {
+    let (txs, rxs): (Vec<_>, Vec<_>) = running.iter().map(|_| mpsc::unbounded_channel()).unzip();
+    tokio::spawn(async move {
+        while hangup.recv().await.is_some() {
+            let Some(new) = read_config(&load) else {
+                continue;
+            };
+            for (tx, r) in txs.iter().zip(account_reloads(&new, &running)) {
+                // An account that has stopped no longer listens; the others still do.
+                let _ = tx.send(r);
+            }
+        }
+    });
+    rxs
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -194,5 +257,47 @@ mod tests {
         std::fs::write(&path, "[talk]\nwhisper = 2\n").expect("write");
         let r = read_reload(&load).expect("a good file is taken");
         assert_eq!(r.cfg.talk.whisper, 2);
+    }
+
+    #[test]
+    fn each_account_gets_its_entry_on_top_of_the_new_file() {
+        let dir = crate::scratch::dir("reload-accounts");
+        let own = dir.path().join("one-lists");
+        std::fs::create_dir_all(&own).expect("lists");
+        std::fs::write(own.join("GM"), "Carlsen\n").expect("list");
+        let old = Config::parse(
+            "[[accounts]]\nhandle = \"One\"\nthreads = 2\n[[accounts]]\nhandle = \"Two\"\n",
+            &dir.path().join("config.toml"),
+        )
+        .expect("old");
+        let new = Config::parse(
+            &format!(
+                "[talk]\nwhisper = 3\n[engine]\nthreads = 1\ndepth_limit = 9\n\
+                 [[accounts]]\nhandle = \"one\"\nthreads = 2\nlists = {:?}\n\
+                 [[accounts]]\nhandle = \"Three\"\n",
+                own.display().to_string()
+            ),
+            &dir.path().join("config.toml"),
+        )
+        .expect("new");
+        let r = account_reloads(&new, &old.accounts);
+        assert_eq!(r.len(), 2);
+        let (one, two) = (&r[0], &r[1]);
+        assert_eq!(one.cfg.server.handle, "one");
+        assert_eq!(
+            one.cfg.engine.threads, 2,
+            "the entry's override is re-applied"
+        );
+        assert_eq!((one.cfg.talk.whisper, one.cfg.engine.depth_limit), (3, 9));
+        assert!(
+            one.lists.contains(crate::lists::ListKind::Gm, "Carlsen"),
+            "the account's own lists are read"
+        );
+        assert_eq!(
+            two.cfg.server.handle, "Two",
+            "an entry gone keeps its old one"
+        );
+        assert_eq!((two.cfg.talk.whisper, two.cfg.engine.threads), (3, 1));
+        assert!(!two.lists.contains(crate::lists::ListKind::Gm, "Carlsen"));
     }
 }

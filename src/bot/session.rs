@@ -151,6 +151,29 @@ impl Session {
                     out.push(Action::Send(format!("match {name}")));
                 }
             }
+            ServerEvent::AdjournedOnline { names } => {
+                // lasker names at login the players online with an adjourned game with
+                // us (and says nothing like `You have N adjourned games.`): ask one of
+                // them, the opponent of the game wily knows of first, to resume.
+                let ours = self.adjourned.as_ref().map(|g| g.opponent().to_string());
+                let pick = names
+                    .iter()
+                    .find(|n| ours.as_deref().is_some_and(|o| o.eq_ignore_ascii_case(n)))
+                    .or_else(|| names.iter().find(|n| valid_handle(n)));
+                if let Some(name) = pick.filter(|n| valid_handle(n)) {
+                    self.resume_hint = true;
+                    if self.game.is_none() && !self.resume_asked {
+                        self.resume_asked = true;
+                        // The login's seek went out just before this notice: take it
+                        // back, or the opponent may start a new game in place of this one.
+                        self.resume_wait = Some(now);
+                        if self.last_seek.take().is_some() {
+                            out.push(Action::Send("unseek".into()));
+                        }
+                        out.push(Action::Send(format!("match {name}")));
+                    }
+                }
+            }
             ServerEvent::Titles { name, titles } => self.remember_titles(&name, titles),
             ServerEvent::AdjournedGames { count } => {
                 if count > 0 {
@@ -266,6 +289,7 @@ impl Session {
             kind,
             base: c.base,
             increment: c.increment,
+            other_clock: c.other_clock,
             adjourned: c.adjourned,
         };
         let mut accept = self.cfg.accept.clone();

@@ -420,6 +420,7 @@ fn challenge(
             variant: None,
             base,
             increment: 0,
+            other_clock: None,
             adjourned: false,
         })),
         now,
@@ -763,6 +764,30 @@ fn boards_of_games_not_observed_are_ignored() {
     );
     assert!(started(&a).is_none());
     assert!(s.active_search().is_none());
+}
+
+#[test]
+fn players_online_with_an_adjourned_game_are_asked_to_resume_it() {
+    let (mut s, now) = session();
+    let a = s.handle(
+        ev(ServerEvent::AdjournedOnline {
+            names: vec!["x;quit".into(), "AlphaBot".into(), "BetaBot".into()],
+        }),
+        now,
+    );
+    assert_eq!(sends(&a), vec!["match AlphaBot"]);
+    // Asked once a session; a later `You have N adjourned games.` asks nothing more.
+    let again = ev(ServerEvent::AdjournedOnline {
+        names: vec!["AlphaBot".into()],
+    });
+    assert!(sends(&s.handle(again, now)).is_empty());
+    assert!(sends(&s.handle(ev(ServerEvent::AdjournedGames { count: 1 }), now)).is_empty());
+    // Nobody valid: nothing sent.
+    let (mut s, now) = session();
+    let bad = ev(ServerEvent::AdjournedOnline {
+        names: vec!["../x".into()],
+    });
+    assert!(sends(&s.handle(bad, now)).is_empty());
 }
 
 #[test]

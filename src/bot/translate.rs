@@ -50,6 +50,7 @@ pub fn translate(ev: Event, received: Instant) -> Option<ServerEvent> {
             variant: m.variant,
             base: m.base_minutes,
             increment: m.increment_secs,
+            other_clock: m.other_clock,
             adjourned: m.adjourned,
         }),
         Event::IsComputer { name } => ServerEvent::IsComputer { name },
@@ -98,6 +99,7 @@ pub fn translate(ev: Event, received: Instant) -> Option<ServerEvent> {
         }
         Event::Arrival { name, adjourned } => ServerEvent::Arrival { name, adjourned },
         Event::AdjournedGames { count } => ServerEvent::AdjournedGames { count },
+        Event::AdjournedOnline { names } => ServerEvent::AdjournedOnline { names },
         Event::IllegalMove { text } => ServerEvent::IllegalMove { text },
         Event::NotYourMove => ServerEvent::NotYourMove,
         Event::ObserveStarted { game } => ServerEvent::ObserveStarted { game },

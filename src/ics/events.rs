@@ -218,6 +218,9 @@ pub struct MatchOffer {
     pub category: String,
     pub base_minutes: u32,
     pub increment_secs: u32,
+    /// lasker's second clock after ` : ` (`wild 2 0 : 2 2`, as in its offers to resume an
+    /// adjourned game): the other side's minutes and increment, when the server shows them.
+    pub other_clock: Option<(u32, u32)>,
     /// `Loaded from wild/fr` and the like: the board category/variant.
     pub variant: Option<String>,
     /// The offer resumes an adjourned game.
@@ -533,6 +536,17 @@ pub enum Event {
     AdjournedGames {
         count: u32,
     },
+    /// `N player(s), who has an adjourned game with you, is online:` and the names on the
+    /// next line(s) (at login).
+    AdjournedOnline {
+        names: Vec<String>,
+    },
+    /// `Stored games for X:` and its rows (`   white vs. black`), the answer to `stored`
+    /// (the count line after them is [`Event::AdjournedGames`]).
+    StoredGames {
+        player: String,
+        games: Vec<(String, String)>,
+    },
     /// `Illegal move.` / `Illegal move (e2e5).`
     IllegalMove {
         text: String,
@@ -653,6 +667,8 @@ impl Event {
             Event::Arrival { .. } => "arrival",
             Event::Departure { .. } => "departure",
             Event::AdjournedGames { .. } => "adjourned-games",
+            Event::AdjournedOnline { .. } => "adjourned-online",
+            Event::StoredGames { .. } => "stored-games",
             Event::IllegalMove { .. } => "illegal-move",
             Event::NotYourMove => "not-your-move",
             Event::NotPlaying => "not-playing",

@@ -1,7 +1,9 @@
 //! The live web dashboard of `wily ics` (`[web]`, off by default): a small read-only HTTP
 //! server on 127.0.0.1 that serves one page (HTML/JS/CSS compiled into the binary), the
-//! bot's published [`BotStatus`] as JSON and as Server-Sent Events, the last games from
-//! the PGN archive with each game's PGN, and a summary of the learning store. Only GET
+//! published [`BotStatus`] of every account the process runs (one, or each of
+//! `[[accounts]]`) as JSON and as Server-Sent Events, the last games from the shared PGN
+//! archive (each with its account and its PGN), every account's rating history from the
+//! archive, and a summary of the learning store. Only GET
 //! routes exist: no operator commands, and nothing from the settings (no password, no
 //! operator handles) is ever served. The bot does not know this module; it publishes its
 //! status on a watch channel that this server reads.
@@ -16,6 +18,7 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
+use serde::Serialize;
 use std::convert::Infallible;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
@@ -23,7 +26,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::watch;
 use tokio_stream::wrappers::WatchStream;
-use tokio_stream::{Stream, StreamExt};
+use tokio_stream::{Stream, StreamExt, StreamMap};
 
 const INDEX: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
@@ -79,12 +82,40 @@ impl Drop for WebServer {
 
 #[derive(Clone)]
 struct AppState {
-    status: watch::Receiver<BotStatus>,
+    /// One per account, in the order of `[[accounts]]`.
+    status: Arc<Vec<watch::Receiver<BotStatus>>>,
     opts: Arc<WebOptions>,
 }
 
-/// Binds and serves in the background; call it inside a tokio runtime.
-pub fn start(opts: WebOptions, status: watch::Receiver<BotStatus>) -> Result<WebServer, String> {
+/// What `/api/status` and each event carry: every account's status.
+#[derive(Debug, Clone, Serialize)]
+pub struct Snapshot {
+    pub accounts: Vec<BotStatus>,
+}
+
+impl AppState {
+    fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            accounts: self.status.iter().map(|rx| rx.borrow().clone()).collect(),
+        }
+    }
+
+    /// The accounts' handles as the server knows them (those logged in at least once).
+    fn handles(&self) -> Vec<String> {
+        self.status
+            .iter()
+            .map(|rx| rx.borrow().handle.clone())
+            .filter(|h| !h.is_empty())
+            .collect()
+    }
+}
+
+/// Binds and serves in the background; call it inside a tokio runtime. `status` holds
+/// one receiver per account the process runs.
+pub fn start(
+    opts: WebOptions,
+    status: Vec<watch::Receiver<BotStatus>>,
+) -> Result<WebServer, String> {
     let fail = |e: std::io::Error| {
         format!(
             "web dashboard: cannot listen on {}:{}: {e}",
@@ -96,7 +127,7 @@ pub fn start(opts: WebOptions, status: watch::Receiver<BotStatus>) -> Result<Web
     let addr = std_listener.local_addr().map_err(fail)?;
     let listener = tokio::net::TcpListener::from_std(std_listener).map_err(fail)?;
     let state = AppState {
-        status,
+        status: Arc::new(status),
         opts: Arc::new(opts),
     };
     let app = Router::new()
@@ -116,6 +147,7 @@ pub fn start(opts: WebOptions, status: watch::Receiver<BotStatus>) -> Result<Web
         .route("/api/events", get(events))
         .route("/api/games", get(recent_games))
         .route("/api/learning", get(learning))
+        .route("/api/ratings", get(ratings))
         .route("/games/:file", get(game_pgn))
         .with_state(state);
     let task = tokio::spawn(async move {
@@ -138,23 +170,38 @@ fn page(body: &'static str, kind: &'static str) -> Response {
         .into_response()
 }
 
-async fn status_json(State(s): State<AppState>) -> Json<BotStatus> {
-    Json(s.status.borrow().clone())
+async fn status_json(State(s): State<AppState>) -> Json<Snapshot> {
+    Json(s.snapshot())
 }
 
+/// One event with every account's status whenever any of them changes.
 async fn events(State(s): State<AppState>) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
-    let stream = WatchStream::new(s.status).map(|st| {
-        let data = serde_json::to_string(&st).unwrap_or_else(|_| "{}".into());
+    let mut changes = StreamMap::new();
+    for (i, rx) in s.status.iter().enumerate() {
+        changes.insert(i, WatchStream::new(rx.clone()));
+    }
+    let stream = changes.map(move |_| {
+        let data = serde_json::to_string(&s.snapshot()).unwrap_or_else(|_| "{}".into());
         Ok(Event::default().data(data))
     });
     Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
 }
 
 async fn recent_games(State(s): State<AppState>) -> Response {
-    let opts = s.opts.clone();
-    match tokio::task::spawn_blocking(move || archive::recent(&opts.archive, opts.recent_games))
-        .await
+    let (opts, handles) = (s.opts.clone(), s.handles());
+    match tokio::task::spawn_blocking(move || {
+        archive::recent(&opts.archive, opts.recent_games, &handles)
+    })
+    .await
     {
+        Ok(list) => Json(list).into_response(),
+        Err(_) => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
+    }
+}
+
+async fn ratings(State(s): State<AppState>) -> Response {
+    let (opts, handles) = (s.opts.clone(), s.handles());
+    match tokio::task::spawn_blocking(move || archive::ratings(&opts.archive, &handles)).await {
         Ok(list) => Json(list).into_response(),
         Err(_) => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
     }

@@ -248,3 +248,106 @@ pub async fn wait_wire(path: &Path, secs: u64, done: impl Fn(&str) -> bool) -> b
 /// garbage line toward the client, holds traffic back (a lag spike), cuts a line, or drops
 /// every connection.
 pub use wily::soak::Proxy;
+
+/// An `[[accounts]]` entry: `handle` on the server at `addr`, its password in the
+/// environment variable `var`.
+pub fn account_at(addr: SocketAddr, handle: &str, var: &str) -> wily::config::AccountSection {
+    let text = format!(
+        "handle = {handle:?}\nhost = {:?}\nport = {}\npassword_env = {var:?}\n",
+        addr.ip().to_string(),
+        addr.port()
+    );
+    toml::from_str(&text).expect("account entry")
+}
+
+/// Waits up to `secs` until the published status satisfies `done`; false on timeout.
+pub async fn wait_status(
+    rx: &watch::Receiver<wily::bot::status::BotStatus>,
+    secs: u64,
+    done: impl Fn(&wily::bot::status::BotStatus) -> bool,
+) -> bool {
+    for _ in 0..secs * 10 {
+        if done(&rx.borrow()) {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    false
+}
+
+/// A sparring player `name` that challenges `who` to one unrated 5 0 game, playing
+/// with `chooser` and pausing `think` before each move; with `resign_at`, it resigns
+/// instead of its N-th move.
+pub fn challenger(
+    addr: SocketAddr,
+    name: &str,
+    password: &str,
+    who: &str,
+    chooser: MoveChooser,
+    think: Duration,
+    resign_at: Option<u32>,
+) -> tokio::task::JoinHandle<Result<(), String>> {
+    let policy = server::SparringPolicy {
+        chooser,
+        challenge: Some((who.to_string(), 5, 0)),
+        accept_challenges: false,
+        think,
+        resign_at,
+        games: 1,
+        timeout: Duration::from_secs(120),
+        ..server::SparringPolicy::default()
+    };
+    let (name, password) = (name.to_string(), password.to_string());
+    tokio::spawn(async move {
+        server::sparring_player(addr, &name, Some(&password), policy)
+            .await
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    })
+}
+
+/// A run of `cfg`'s `[[accounts]]` in the background (the library's entry point), with
+/// one published status per account.
+pub struct AccountsRun {
+    pub statuses: Vec<watch::Receiver<wily::bot::status::BotStatus>>,
+    /// Shutdown requests (1: finish the games, 2: now).
+    pub stop: watch::Sender<u32>,
+    /// Every account's result, within `limit`.
+    pub task: tokio::task::JoinHandle<Vec<wily::bot::app::AccountRun>>,
+}
+
+/// Starts every account of `cfg`, each stopping after `max_games`, and waits until the
+/// first `logged_in` of them have logged in.
+pub async fn start_accounts(
+    cfg: &Config,
+    max_games: u32,
+    limit: Duration,
+    logged_in: usize,
+) -> AccountsRun {
+    let (txs, statuses): (Vec<_>, Vec<_>) = cfg
+        .accounts
+        .iter()
+        .map(|_| watch::channel(wily::bot::status::BotStatus::default()))
+        .unzip();
+    let (stop, stop_rx) = watch::channel(0u32);
+    let opts = wily::bot::app::AccountsOptions {
+        max_games,
+        shutdown: Some(stop_rx),
+        statuses: txs,
+        ..Default::default()
+    };
+    let cfg = cfg.clone();
+    let task = tokio::spawn(async move {
+        tokio::time::timeout(limit, wily::bot::app::run_accounts(&cfg, opts))
+            .await
+            .expect("the accounts stopped in time")
+    });
+    for rx in &statuses[..logged_in] {
+        assert!(wait_status(rx, 30, |s| s.connected).await, "logged in");
+    }
+    AccountsRun {
+        statuses,
+        stop,
+        task,
+    }
+}

@@ -1,7 +1,9 @@
 //! The account's lists (`+follow X`, `-follow X`, `=follow`, and the same for `notify`,
 //! `censor`, ...): the one-line answers to adding and removing a name, the answer when a
 //! server has no such list, and the header of a list display (whose names follow on the
-//! next lines; [`super::Parser`] collects them).
+//! next lines; [`super::Parser`] collects them). Two other displays of names at login and
+//! after `stored` are read the same way: the players online with an adjourned game with
+//! us, and the stored games (`   white vs. black` rows).
 
 use crate::ics::events::{Event, ListChange};
 
@@ -50,6 +52,36 @@ pub fn header(line: &str) -> Option<(String, usize)> {
         return None;
     }
     Some((list.to_ascii_lowercase(), count.parse().ok()?))
+}
+
+/// `1 player, who has an adjourned game with you, is online:` (`N players, who have ...,
+/// are online:`): how many names follow. lasker and FICS end the line with a bell.
+pub fn adjourned_online_header(line: &str) -> Option<usize> {
+    let t = line.trim_end_matches(|c: char| c == '\x07' || c.is_whitespace());
+    let (count, rest) = t.split_once(' ')?;
+    let rest = rest
+        .strip_prefix("players, who have")
+        .or_else(|| rest.strip_prefix("player, who has"))?;
+    let rest = rest.strip_prefix(" an adjourned game with you, ")?;
+    if rest != "is online:" && rest != "are online:" {
+        return None;
+    }
+    count.parse().ok()
+}
+
+/// `Stored games for X:`: whose stored games the rows after it list.
+pub fn stored_header(line: &str) -> Option<String> {
+    let name = line
+        .trim()
+        .strip_prefix("Stored games for ")?
+        .strip_suffix(':')?;
+    is_word(name).then(|| name.to_string())
+}
+
+/// A row of the stored games (`   wilybot vs. alphabot`): the two players.
+pub fn stored_row(line: &str) -> Option<(String, String)> {
+    let (white, black) = line.trim().split_once(" vs. ")?;
+    (is_word(white) && is_word(black)).then(|| (white.to_string(), black.to_string()))
 }
 
 /// The entries on one line of a list display (names in columns), or `None` when the line
@@ -154,5 +186,39 @@ mod tests {
         );
         assert_eq!(entries("fics% hello, there"), None);
         assert_eq!(entries("   "), None);
+    }
+
+    #[test]
+    fn adjourned_players_online_and_stored_games() {
+        let one = "1 player, who has an adjourned game with you, is online:\x07";
+        assert_eq!(adjourned_online_header(one), Some(1));
+        assert_eq!(
+            adjourned_online_header("2 players, who have an adjourned game with you, are online:"),
+            Some(2)
+        );
+        for bad in [
+            "1 player, who has an adjourned game with you, is online",
+            "1 player, who has an adjourned game with you",
+            "x player, who has an adjourned game with you, is online:",
+            "99999999999999999999999 players, who have an adjourned game with you, are online:",
+            "1 player",
+            "",
+        ] {
+            assert_eq!(adjourned_online_header(bad), None, "{bad:?}");
+        }
+        assert_eq!(
+            stored_header("Stored games for AlphaBot:"),
+            Some("AlphaBot".into())
+        );
+        assert_eq!(stored_header("Stored games for :"), None);
+        assert_eq!(stored_header("Stored games for a b:"), None);
+        assert_eq!(stored_header("Stored games for AlphaBot"), None);
+        assert_eq!(
+            stored_row("   wilybot vs. alphabot"),
+            Some(("wilybot".into(), "alphabot".into()))
+        );
+        assert_eq!(stored_row("   wilybot vs. "), None);
+        assert_eq!(stored_row("1 stored game found."), None);
+        assert_eq!(stored_row("a b vs. c"), None);
     }
 }

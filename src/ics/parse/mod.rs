@@ -2,7 +2,8 @@
 //! (board, game, offers, seeks, chat, notices, lists), and [`Parser`] adds the little state
 //! a line stream needs: joining wrapped lines with their `\` continuation, dropping the
 //! repeated `Continuing` line some servers send when an adjourned game resumes, and
-//! collecting the names of a list display (`=follow`) that follow its header line.
+//! collecting the entries of a display that follow its header line (`=follow`, the
+//! players online with an adjourned game, the stored games).
 //!
 //! No parser ever panics on input; a line nobody recognises becomes [`Event::Unknown`].
 
@@ -54,12 +55,90 @@ fn may_continue(ev: &Event, line: &str) -> bool {
     }
 }
 
-/// A list display being read: its name, the count its header announced, the names so far.
-struct ListDisplay {
-    list: String,
-    count: usize,
-    names: Vec<String>,
+/// A display of several lines being read after its header line.
+enum Display {
+    /// A list (`=follow`): its name, the count its header announced, the names so far.
+    List {
+        list: String,
+        count: usize,
+        names: Vec<String>,
+    },
+    /// The players online with an adjourned game with us: how many, the names so far.
+    AdjournedOnline { count: usize, names: Vec<String> },
+    /// The stored games of a player (`stored`), ended by any other line.
+    Stored {
+        player: String,
+        games: Vec<(String, String)>,
+    },
 }
+
+impl Display {
+    /// The display a header line starts.
+    fn start(line: &str) -> Option<Display> {
+        if let Some((list, count)) = lists::header(line) {
+            return Some(Display::List {
+                list,
+                count,
+                names: Vec::new(),
+            });
+        }
+        if let Some(count) = lists::adjourned_online_header(line) {
+            return Some(Display::AdjournedOnline {
+                count,
+                names: Vec::new(),
+            });
+        }
+        lists::stored_header(line).map(|player| Display::Stored {
+            player,
+            games: Vec::new(),
+        })
+    }
+
+    /// Takes `line` when it belongs to the display; false when it is other output.
+    /// Never more names than the header announced: a line that would overflow is other
+    /// output.
+    fn take(&mut self, line: &str) -> bool {
+        match self {
+            Display::List { count, names, .. } | Display::AdjournedOnline { count, names } => {
+                match lists::entries(line).filter(|n| names.len() + n.len() <= *count) {
+                    Some(n) => {
+                        names.extend(n);
+                        true
+                    }
+                    None => false,
+                }
+            }
+            Display::Stored { games, .. } => match lists::stored_row(line) {
+                Some(g) if games.len() < MAX_ROWS => {
+                    games.push(g);
+                    true
+                }
+                _ => false,
+            },
+        }
+    }
+
+    /// True when every announced entry has come.
+    fn complete(&self) -> bool {
+        match self {
+            Display::List { count, names, .. } | Display::AdjournedOnline { count, names } => {
+                names.len() >= *count
+            }
+            Display::Stored { .. } => false,
+        }
+    }
+
+    fn into_event(self) -> Event {
+        match self {
+            Display::List { list, names, .. } => Event::ListMembers { list, names },
+            Display::AdjournedOnline { names, .. } => Event::AdjournedOnline { names },
+            Display::Stored { player, games } => Event::StoredGames { player, games },
+        }
+    }
+}
+
+/// A stored-games display never holds more rows than this (the rest is other output).
+const MAX_ROWS: usize = 1000;
 
 /// The stateful line parser of one connection.
 #[derive(Default)]
@@ -67,7 +146,7 @@ pub struct Parser {
     unit: ClockUnit,
     held: Option<String>,
     last_start: Option<String>,
-    list: Option<ListDisplay>,
+    list: Option<Display>,
 }
 
 impl Parser {
@@ -126,45 +205,35 @@ impl Parser {
         self.finish_list(out);
     }
 
-    /// Takes a list display's header or names; true when `line` was one.
+    /// Takes a display's header or entries; true when `line` was one.
     fn list_line(&mut self, line: &str, out: &mut Vec<Event>) -> bool {
         if let Some(d) = &mut self.list {
             if line.trim().is_empty() {
                 return true;
             }
-            // Never more names than the header announced: a line that would overflow
-            // is other output.
-            if let Some(names) = lists::entries(line).filter(|n| d.names.len() + n.len() <= d.count)
-            {
-                d.names.extend(names);
-                if d.names.len() >= d.count {
+            if d.take(line) {
+                if d.complete() {
                     self.finish_list(out);
                 }
                 return true;
             }
             self.finish_list(out);
         }
-        let Some((list, count)) = lists::header(line) else {
+        let Some(d) = Display::start(line) else {
             return false;
         };
-        self.list = Some(ListDisplay {
-            list,
-            count,
-            names: Vec::new(),
-        });
-        if count == 0 {
+        let done = d.complete();
+        self.list = Some(d);
+        if done {
             self.finish_list(out);
         }
         true
     }
 
-    /// Emits the list display being read (complete, or cut short by other output).
+    /// Emits the display being read (complete, or cut short by other output).
     fn finish_list(&mut self, out: &mut Vec<Event>) {
         if let Some(d) = self.list.take() {
-            out.push(Event::ListMembers {
-                list: d.list,
-                names: d.names,
-            });
+            out.push(d.into_event());
         }
     }
 
@@ -369,5 +438,104 @@ mod tests {
             ]),
             vec![members(&["RsAlpha"]), Event::ObserveStarted { game: 3 }]
         );
+    }
+
+    #[test]
+    fn adjourned_players_online_are_collected() {
+        let online = |names: &[&str]| Event::AdjournedOnline {
+            names: names.iter().map(|n| n.to_string()).collect(),
+        };
+        // lasker and FICS at login: the header (with a bell), the names, a blank line.
+        assert_eq!(
+            feed(&[
+                "1 player, who has an adjourned game with you, is online:\x07",
+                "wilybot  ",
+                "",
+                "Style 12 set."
+            ]),
+            vec![
+                online(&["wilybot"]),
+                Event::SettingAck {
+                    text: "Style 12 set.".into()
+                }
+            ]
+        );
+        // Cut short: the names so far; the other line is parsed as usual.
+        assert_eq!(
+            feed(&[
+                "2 players, who have an adjourned game with you, are online:",
+                "AlphaBot",
+                "You are now observing game 3."
+            ]),
+            vec![online(&["AlphaBot"]), Event::ObserveStarted { game: 3 }]
+        );
+    }
+
+    #[test]
+    fn stored_games_are_collected() {
+        let stored = |games: &[(&str, &str)]| Event::StoredGames {
+            player: "AlphaBot".into(),
+            games: games
+                .iter()
+                .map(|(w, b)| (w.to_string(), b.to_string()))
+                .collect(),
+        };
+        assert_eq!(
+            feed(&[
+                "Stored games for AlphaBot:",
+                "   wilybot vs. alphabot",
+                "   alphabot vs. betabot",
+                "2 stored games found."
+            ]),
+            vec![
+                stored(&[("wilybot", "alphabot"), ("alphabot", "betabot")]),
+                Event::AdjournedGames { count: 2 }
+            ]
+        );
+        // A header alone, then garbage: an empty list and the garbage as it is.
+        assert_eq!(
+            feed(&["Stored games for AlphaBot:", "   wilybot vs."]),
+            vec![stored(&[]), Event::Unknown("   wilybot vs.".into())]
+        );
+        let mut p = Parser::new(ClockUnit::Auto);
+        let mut out = Vec::new();
+        p.line("Stored games for AlphaBot:", &mut out);
+        p.prompt(Prompt::Command, &mut out);
+        assert_eq!(out, vec![stored(&[]), Event::Prompt(Prompt::Command)]);
+    }
+
+    #[test]
+    fn lasker_resume_challenge_is_joined() {
+        let out = feed(&[
+            "Challenge: wilybot (----) AlphaBot (----) unrated wild 2 0 : 2 2 Loaded from ",
+            "\\   non-standard/0 (adjourned).",
+            "You can \"accept\" or \"decline\", or propose different parameters.",
+        ]);
+        match &out[0] {
+            Event::Challenge(o) => {
+                assert!(o.adjourned);
+                assert_eq!(o.challenger.name, "wilybot");
+                assert_eq!(o.variant.as_deref(), Some("non-standard/0"));
+                assert_eq!((o.base_minutes, o.increment_secs), (2, 0));
+                assert_eq!(o.other_clock, Some((2, 2)));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(out.len(), 2);
+        // Cut after the first part (the continuation never came): a challenge without its
+        // variant, not yet known to resume a game; a broken continuation stays unknown.
+        match feed(&[
+            "Challenge: wilybot (----) AlphaBot (----) unrated wild 2 0 : 2 2 Loaded from ",
+        ])
+        .as_slice()
+        {
+            [Event::Challenge(o)] => assert!(!o.adjourned && o.variant.is_none()),
+            other => panic!("{other:?}"),
+        }
+        let out = feed(&[
+            "Challenge: wilybot (----) AlphaBot (----) unrated wild 2 0 : 2 2 Loaded from ",
+            "\\   non-standard/0 (adjourned) trailing ) garbage (",
+        ]);
+        assert!(matches!(out.as_slice(), [Event::Unknown(_)]), "{out:?}");
     }
 }

@@ -12,7 +12,9 @@ static MATCH: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
         r"^(Challenge|Issuing): (\S+) \(\s*([^)]*)\)\s+(?:\[(white|black)\]\s+)?(\S+) \(\s*([^)]*)\)\s+",
         r"(rated|unrated) (\S+) (\d+) (\d+)",
-        // lasker 2.2 wraps its Chess960 challenges right after "Loaded from ".
+        // lasker 2.2 shows a second clock after " : " (its offers to resume a game).
+        r"(?:\s*:\s*(\d+) (\d+))?",
+        // lasker 2.2 wraps its Chess960 and resume challenges right after "Loaded from ".
         r"(?:\s+Loaded from\s*(\S+?)?)?\s*(\(adjourned\))?\s*\.?\s*$"
     ))
     .expect("valid regex")
@@ -81,8 +83,12 @@ fn match_offer(line: &str) -> Option<Event> {
         category: c[8].to_string(),
         base_minutes: c[9].parse().ok()?,
         increment_secs: c[10].parse().ok()?,
-        variant: c.get(11).map(|m| m.as_str().to_string()),
-        adjourned: c.get(12).is_some(),
+        other_clock: match (c.get(11), c.get(12)) {
+            (Some(b), Some(i)) => Some((b.as_str().parse().ok()?, i.as_str().parse().ok()?)),
+            _ => None,
+        },
+        variant: c.get(13).map(|m| m.as_str().to_string()),
+        adjourned: c.get(14).is_some(),
     };
     Some(if &c[1] == "Challenge" {
         Event::Challenge(offer)
@@ -289,6 +295,41 @@ mod tests {
             "Challenge: AlphaBot (----) [white] BetaBot (----) rated wild 1 0 Loaded from fischerandom/0.",
         );
         assert_eq!(o.variant.as_deref(), Some("fischerandom/0"));
+
+        // lasker 2.2's offer to resume an adjourned game shows a second clock after " : "
+        // and wraps after "Loaded from "; the first part is held, the joined line says it
+        // resumes the game.
+        let first = "Challenge: wilybot (----) AlphaBot (----) unrated wild 2 0 : 2 2 Loaded from ";
+        let o = offer(first);
+        assert_eq!(
+            (o.base_minutes, o.increment_secs, o.other_clock),
+            (2, 0, Some((2, 2)))
+        );
+        assert!(!o.adjourned && o.variant.is_none());
+        let o = offer(&format!("{first}non-standard/0 (adjourned)."));
+        assert_eq!(
+            (o.challenger.name.as_str(), o.receiver.name.as_str()),
+            ("wilybot", "AlphaBot")
+        );
+        assert!(o.adjourned && !o.rated);
+        assert_eq!(o.category, "wild");
+        assert_eq!(o.variant.as_deref(), Some("non-standard/0"));
+        assert_eq!(o.other_clock, Some((2, 2)));
+        let o = offer("Issuing: wilybot (----) AlphaBot (----) unrated wild 2 0 : 2 2 Loaded from non-standard/0 (adjourned).");
+        assert!(o.adjourned);
+        // The FICS form of the same offer has no second clock.
+        let o = offer("Challenge: BetaBot (1720) AlphaBot (1720) unrated wild 5 0 Loaded from blitz/0 (adjourned).");
+        assert_eq!(o.other_clock, None);
+        // Cut or broken second clocks are no challenge, and never a panic.
+        for bad in [
+            "Challenge: wilybot (----) AlphaBot (----) unrated wild 2 0 :",
+            "Challenge: wilybot (----) AlphaBot (----) unrated wild 2 0 : 2",
+            "Challenge: wilybot (----) AlphaBot (----) unrated wild 2 0 : x y Loaded from",
+            "Challenge: wilybot (----) AlphaBot (----) unrated wild 2 0 : 2 99999999999 Loaded from",
+            "Challenge: wilybot (----) AlphaBot (----) unrated wild 2 0 : : 2 2",
+        ] {
+            assert_eq!(parse(bad), None, "{bad}");
+        }
 
         assert!(matches!(
             parse("Issuing: AlphaBot (1558) [black] BetaBot (1882) rated blitz 2 12."),

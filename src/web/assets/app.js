@@ -1,9 +1,10 @@
-// wily's dashboard: the live state over Server-Sent Events, the rest polled. Read-only.
+// wily's dashboard: the live state of every account over Server-Sent Events, the rest
+// polled. Read-only.
 "use strict";
 const $ = (id) => document.getElementById(id);
 const GLYPH = { K: "\u2654", Q: "\u2655", R: "\u2656", B: "\u2657", N: "\u2658", P: "\u2659",
                 k: "\u265a", q: "\u265b", r: "\u265c", b: "\u265d", n: "\u265e", p: "\u265f" };
-let status = null;
+let accounts = [];
 let lastGames = -1;
 
 function text(el, s) { el.textContent = s; }
@@ -18,8 +19,18 @@ function since(unix) {
   const h = Math.floor(s / 3600); s %= 3600;
   return (d ? d + "d " : "") + h + "h " + Math.floor(s / 60) + "m";
 }
-function drawBoard(g) {
-  const board = $("board");
+function stamp(unix) { return new Date(unix * 1000).toISOString().replace("T", " ").slice(0, 19); }
+function label(s, i) { return s.handle || "account " + (i + 1); }
+// The card of the i-th account, made from the template the first time.
+function card(i) {
+  const box = $("accounts");
+  while (box.children.length <= i) {
+    box.appendChild($("account-card").content.firstElementChild.cloneNode(true));
+  }
+  return box.children[i];
+}
+function drawBoard(el, g) {
+  const board = el.querySelector(".board");
   board.replaceChildren();
   const flip = g.wily_color === "black";
   for (let r = 0; r < 8; r++) {
@@ -35,23 +46,24 @@ function drawBoard(g) {
   }
   board.dataset.fen = g.fen;
 }
-function drawGame(g) {
-  $("nogame").hidden = !!g;
-  $("game").hidden = !g;
+function drawGame(el, s) {
+  const g = s.game, q = (c) => el.querySelector(c);
+  q(".nogame").hidden = !!g;
+  q(".game").hidden = !g;
   if (!g) return;
-  drawBoard(g);
+  drawBoard(el, g);
   const top = g.wily_color === "black" ? "white" : "black";
   const bottom = top === "white" ? "black" : "white";
   const name = (c) => g[c] + (g[c + "_elo"] ? " (" + g[c + "_elo"] + ")" : "");
-  text($("black-name"), name(top));
-  text($("white-name"), name(bottom));
-  text($("black-clock"), clock(g[top + "_ms"]));
-  text($("white-clock"), clock(g[bottom + "_ms"]));
-  text($("gameinfo"), "Game " + g.number + ": " + (g.rated ? "rated " : "unrated ") + g.category + " " +
+  text(q(".top-name"), name(top));
+  text(q(".bottom-name"), name(bottom));
+  text(q(".top-clock"), clock(g[top + "_ms"]));
+  text(q(".bottom-clock"), clock(g[bottom + "_ms"]));
+  text(q(".gameinfo"), "Game " + g.number + ": " + (g.rated ? "rated " : "unrated ") + g.category + " " +
        g.base + " " + g.increment + "; opponent " + g.opponent + " [" + g.opponent_list + "]; " +
        g.to_move + " to move");
-  text($("thinking"), g.score ? "wily: " + g.score + " depth " + g.depth + "\n" + (g.pv || "") : "");
-  const moves = $("moves");
+  text(q(".thinking"), g.score ? s.handle + ": " + g.score + " depth " + g.depth + "\n" + (g.pv || "") : "");
+  const moves = q(".moves");
   moves.replaceChildren();
   for (let i = 0; i < g.moves.length; i += 2) {
     const li = document.createElement("li");
@@ -60,25 +72,51 @@ function drawGame(g) {
   }
   moves.dataset.plies = g.moves.length;
 }
-function drawStatus(s) {
-  status = s;
-  const conn = $("conn");
-  conn.className = "pill " + (s.connected ? "on" : "off");
+function drawAccount(s, i) {
+  const el = card(i), q = (c) => el.querySelector(c);
+  el.dataset.account = s.handle;
+  text(q(".handle"), label(s, i));
+  const conn = q(".conn");
+  conn.className = "pill conn " + (s.connected ? "on" : "off");
   text(conn, s.connected ? "online" : "offline");
-  text($("who"), (s.handle || "?") + " on " + s.site);
-  drawGame(s.game);
-  text($("totals"), "games " + s.games + " (+" + s.wins + " =" + s.draws + " -" + s.losses + "), declined " +
+  text(q(".site"), s.site ? "on " + s.site : "");
+  drawGame(el, s);
+  text(q(".totals"), "games " + s.games + " (+" + s.wins + " =" + s.draws + " -" + s.losses + "), declined " +
        s.declined + "; seeking " + (s.seeking ? "on" : "off") + ", accepting " + (s.accepting ? "on" : "off") +
        (s.quitting ? "; stopping after this game" : ""));
-  const h = $("history");
-  h.replaceChildren();
-  for (const e of s.connections.slice().reverse()) {
-    const li = document.createElement("li");
-    li.textContent = new Date(e.unix * 1000).toISOString().replace("T", " ").slice(0, 19) + " " + e.what;
-    h.appendChild(li);
-  }
+}
+function drawHistory() {
+  const box = $("history");
+  box.replaceChildren();
+  accounts.forEach((s, i) => {
+    const div = document.createElement("div");
+    div.className = "account-history";
+    div.dataset.account = s.handle;
+    const h = document.createElement("h3");
+    const reconnects = Math.max(0, s.connections.filter((e) => e.what === "connected").length - 1);
+    text(h, label(s, i) + ": " + reconnects + " reconnect" + (reconnects === 1 ? "" : "s"));
+    const ul = document.createElement("ul");
+    for (const e of s.connections.slice().reverse()) {
+      const li = document.createElement("li");
+      li.textContent = stamp(e.unix) + " " + e.what;
+      ul.appendChild(li);
+    }
+    div.append(h, ul);
+    box.appendChild(div);
+  });
+}
+function drawStatus(snap) {
+  accounts = snap.accounts;
+  const online = accounts.filter((s) => s.connected).length;
+  const conn = $("conn");
+  conn.className = "pill " + (online === accounts.length ? "on" : online ? "" : "off");
+  text(conn, online + "/" + accounts.length + " online");
+  text($("who"), accounts.map(label).join(", "));
+  accounts.forEach(drawAccount);
+  drawHistory();
   tick();
-  if (s.games !== lastGames) { lastGames = s.games; refresh(); }
+  const games = accounts.reduce((n, s) => n + s.games, 0);
+  if (games !== lastGames) { lastGames = games; refresh(); }
 }
 function row(tbody, cells) {
   const tr = document.createElement("tr");
@@ -97,9 +135,12 @@ async function refresh() {
     for (const g of games) {
       const a = document.createElement("a");
       a.href = "/games/" + g.index + ".pgn"; a.textContent = "pgn";
-      row(tb, [g.index + 1, g.date, g.white, g.black, g.result, a]);
+      row(tb, [g.index + 1, g.account, g.date, g.white, g.black, g.result, a]);
     }
   } catch (e) { /* archive not there yet */ }
+  try {
+    drawRatings(await (await fetch("/api/ratings")).json());
+  } catch (e) { /* no archive yet */ }
   try {
     const l = await (await fetch("/api/learning")).json();
     const tb = $("opponents").tBodies[0];
@@ -107,27 +148,44 @@ async function refresh() {
     for (const o of l.opponents) row(tb, [o.opponent, o.games, o.wins, o.draws, o.losses, o.last_rating ?? ""]);
     text($("learning"), "learning store: " + l.games + " games, " + l.book_values + " book values, " +
          l.positions + " positions, " + l.forbidden + " forbidden moves, " + l.samples + " samples");
-    drawRating(l.rating);
   } catch (e) { text($("learning"), "no learning store yet"); }
 }
-function drawRating(points) {
-  const svg = $("rating");
-  svg.replaceChildren();
-  if (!points || points.length < 2) { text($("rating-note"), "not enough rated games yet"); return; }
-  const lo = Math.min(...points.map((p) => p.rating)) - 10, hi = Math.max(...points.map((p) => p.rating)) + 10;
-  const xy = points.map((p, i) => (i * 600 / (points.length - 1)).toFixed(1) + "," +
-    (150 - (p.rating - lo) * 140 / (hi - lo)).toFixed(1));
-  const line = document.createElementNS("http://www.w3.org/2000/svg", "polyline");
-  line.setAttribute("points", xy.join(" "));
-  line.setAttribute("fill", "none"); line.setAttribute("stroke", "#2f6b2f"); line.setAttribute("stroke-width", "2");
-  svg.appendChild(line);
-  text($("rating-note"), points.length + " rated games, " + points[0].rating + " \u2192 " + points[points.length - 1].rating);
+// One line per account: its rating now and a small chart of its rated games.
+function drawRatings(list) {
+  const box = $("ratings");
+  box.replaceChildren();
+  for (const a of list) {
+    const div = document.createElement("div");
+    div.className = "account-rating";
+    div.dataset.account = a.account;
+    const p = a.points;
+    const note = document.createElement("div");
+    text(note, a.account + ": " + (p.length ? p[p.length - 1].rating + " (" + p.length + " rated game" +
+         (p.length === 1 ? "" : "s") + (p.length > 1 ? ", from " + p[0].rating : "") + ")" : "no rated games yet"));
+    div.appendChild(note);
+    if (p.length >= 2) {
+      const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+      svg.setAttribute("viewBox", "0 0 600 80"); svg.setAttribute("preserveAspectRatio", "none");
+      const lo = Math.min(...p.map((x) => x.rating)) - 10, hi = Math.max(...p.map((x) => x.rating)) + 10;
+      const xy = p.map((x, i) => (i * 600 / (p.length - 1)).toFixed(1) + "," +
+        (75 - (x.rating - lo) * 70 / (hi - lo)).toFixed(1));
+      const line = document.createElementNS("http://www.w3.org/2000/svg", "polyline");
+      line.setAttribute("points", xy.join(" "));
+      line.setAttribute("fill", "none"); line.setAttribute("stroke", "#2f6b2f"); line.setAttribute("stroke-width", "2");
+      svg.appendChild(line);
+      div.appendChild(svg);
+    }
+    box.appendChild(div);
+  }
 }
 function connect() {
   const es = new EventSource("/api/events");
   es.onmessage = (ev) => drawStatus(JSON.parse(ev.data));
   es.onerror = () => { const c = $("conn"); c.className = "pill off"; text(c, "dashboard link lost"); };
 }
-function tick() { if (status) text($("uptime"), "up " + since(status.started_unix)); }
+function tick() {
+  const started = accounts.map((s) => s.started_unix).filter((t) => t > 0);
+  if (started.length) text($("uptime"), "up " + since(Math.min(...started)));
+}
 setInterval(tick, 1000);
 connect();
