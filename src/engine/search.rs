@@ -29,6 +29,11 @@ const RFP_DEPTH: i32 = 4;
 /// against the search without it (+38 -27 =55 and +47 -38 =75, `tools/selfplay.py`).
 const RFP_MARGIN: i32 = 100;
 
+/// Deepest remaining depth at which razoring applies.
+const RAZOR_DEPTH: i32 = 3;
+/// Razoring margin per remaining ply (centipawns).
+const RAZOR_MARGIN: i32 = 250;
+
 /// Shallowest depth at which the hash move is tested for a singular extension.
 const SE_DEPTH: i32 = 7;
 
@@ -440,6 +445,20 @@ impl<'a> Searcher<'a> {
                 && eval.abs() < TB_WIN_BOUND
             {
                 return eval;
+            }
+            // Razoring: far below alpha near the leaves, only captures can save the node;
+            // when quiescence agrees, it fails low at once.
+            if depth <= RAZOR_DEPTH
+                && eval + RAZOR_MARGIN * depth < alpha
+                && alpha.abs() < TB_WIN_BOUND
+            {
+                let v = self.qsearch::<false>(board, alpha, alpha + 1, ply, true);
+                if self.stopped {
+                    return 0;
+                }
+                if v <= alpha {
+                    return v;
+                }
             }
             // Null move with adaptive reduction and a zugzwang guard.
             if depth >= 3
