@@ -29,6 +29,14 @@ const RFP_DEPTH: i32 = 4;
 /// against the search without it (+38 -27 =55 and +47 -38 =75, `tools/selfplay.py`).
 const RFP_MARGIN: i32 = 100;
 
+/// Deepest remaining depth at which razoring applies.
+const RAZOR_DEPTH: i32 = 3;
+/// Razoring margin per remaining ply (centipawns).
+const RAZOR_MARGIN: i32 = 250;
+
+/// Shallowest depth at which the hash move is tested for a singular extension.
+const SE_DEPTH: i32 = 7;
+
 /// Late-move reduction amounts by depth and move number.
 pub struct LmrTable {
     table: [[i32; 64]; 64],
@@ -75,6 +83,8 @@ pub struct StackEntry {
     /// The move played from this ply (for counter moves and continuation history).
     pub played: Option<Played>,
     pub null: bool,
+    /// The move a singular-extension search leaves out at this ply.
+    pub excluded: Option<Move>,
 }
 
 /// The moves a node searched without raising alpha, for the history penalties when a
@@ -352,9 +362,12 @@ impl<'a> Searcher<'a> {
         }
 
         let key = board.hash();
+        // A singular-extension search of this node without one move: no shortcut that
+        // speaks for the node with every move may end it.
+        let excluded = self.stack[ply].excluded;
         // Position learning: a learned result deep enough for this node ends it, also on
         // the principal variation (see `learned.rs`).
-        if let Some(l) = self.learned.probe(key, ply) {
+        if let Some(l) = self.learned.probe(key, ply).filter(|_| excluded.is_none()) {
             if l.depth >= depth {
                 if PV {
                     self.pv[ply][ply] = l.mv;
@@ -367,6 +380,7 @@ impl<'a> Searcher<'a> {
         let tt_move = tt_hit.and_then(|h| h.mv);
         if let Some(h) = tt_hit {
             if !PV
+                && excluded.is_none()
                 && h.depth >= depth
                 && match h.bound {
                     TtBound::Exact => true,
@@ -381,7 +395,7 @@ impl<'a> Searcher<'a> {
 
         // Tablebases, right after a capture or pawn move (see `tbsearch.rs`).
         let (mut tb_floor, mut tb_ceiling) = (-INF, INF);
-        if self.tb_pieces != 0 && board.halfmove_clock() == 0 {
+        if self.tb_pieces != 0 && board.halfmove_clock() == 0 && excluded.is_none() {
             match self.probe_tb::<PV>(board, alpha, beta, depth, ply) {
                 Some(TbOutcome::Cut(v)) => return v,
                 Some(TbOutcome::Floor(v)) => tb_floor = v,
@@ -421,7 +435,7 @@ impl<'a> Searcher<'a> {
             && (self.stack[ply - 2].eval == NO_EVAL || static_eval > self.stack[ply - 2].eval);
         self.hist.clear_killers(ply + 2);
 
-        if !PV && !in_check {
+        if !PV && !in_check && excluded.is_none() {
             // Reverse futility pruning (static null move): near the leaves, a static score
             // above beta by a margin for each remaining ply (one ply less while improving)
             // is trusted, and the node fails high at once.
@@ -431,6 +445,20 @@ impl<'a> Searcher<'a> {
                 && eval.abs() < TB_WIN_BOUND
             {
                 return eval;
+            }
+            // Razoring: far below alpha near the leaves, only captures can save the node;
+            // when quiescence agrees, it fails low at once.
+            if depth <= RAZOR_DEPTH
+                && eval + RAZOR_MARGIN * depth < alpha
+                && alpha.abs() < TB_WIN_BOUND
+            {
+                let v = self.qsearch::<false>(board, alpha, alpha + 1, ply, true);
+                if self.stopped {
+                    return 0;
+                }
+                if v <= alpha {
+                    return v;
+                }
             }
             // Null move with adaptive reduction and a zugzwang guard.
             if depth >= 3
@@ -475,6 +503,36 @@ impl<'a> Searcher<'a> {
             depth -= 1;
         }
 
+        // Singular extension: when the hash move's lower bound stands out (every other move
+        // fails low against a margin below it in a reduced search), it is extended. The
+        // search here runs before this node's move picker starts, since it uses the same
+        // ply's scratch data.
+        let mut singular_ext = 0;
+        if let (Some(h), Some(tm)) = (tt_hit, tt_move) {
+            if depth >= SE_DEPTH
+                && excluded.is_none()
+                && ply < 2 * self.root_depth as usize
+                && h.depth >= depth - 3
+                && matches!(h.bound, TtBound::Lower | TtBound::Exact)
+                && h.score.abs() < TB_WIN_BOUND
+            {
+                let s_beta = h.score - 2 * depth;
+                self.stack[ply].excluded = Some(tm);
+                let v =
+                    self.search::<false>(board, s_beta - 1, s_beta, (depth - 1) / 2, ply, cut_node);
+                self.stack[ply].excluded = None;
+                if self.stopped {
+                    return 0;
+                }
+                if v < s_beta {
+                    singular_ext = 1;
+                } else if s_beta >= beta {
+                    // Several moves beat beta even without the hash move: multi-cut.
+                    return s_beta;
+                }
+            }
+        }
+
         let ctx = self.order_context(board, ply);
         self.pickers[ply].reset(tt_move, false);
         let us = board.side_to_move();
@@ -492,6 +550,9 @@ impl<'a> Searcher<'a> {
         let mut quiets_skipped = false;
 
         while let Some(mv) = self.pickers[ply].next(board, self.hist, &ctx) {
+            if Some(mv) == excluded {
+                continue;
+            }
             let piece = self.pickers[ply].last_piece();
             let victim = self.pickers[ply].last_victim();
             // SEE >= 0 when the picker already worked it out (then it implies any lower
@@ -535,7 +596,9 @@ impl<'a> Searcher<'a> {
             child.play_unchecked(mv);
             let gives_check = !child.checkers().is_empty();
 
-            let extension = if gives_check && ply < 2 * self.root_depth as usize {
+            let extension = if Some(mv) == tt_move && singular_ext > 0 {
+                singular_ext
+            } else if gives_check && ply < 2 * self.root_depth as usize {
                 1
             } else {
                 0
@@ -649,7 +712,9 @@ impl<'a> Searcher<'a> {
 
         // No move searched and no tablebase win known: mate or stalemate.
         if moves_searched == 0 && tb_floor == -INF {
-            return if in_check {
+            return if excluded.is_some() {
+                alpha
+            } else if in_check {
                 -MATE + ply as i32
             } else {
                 self.draw_value(ply)
@@ -687,6 +752,9 @@ impl<'a> Searcher<'a> {
         } else {
             TtBound::Upper
         };
+        if excluded.is_some() {
+            return best_score;
+        }
         self.tt
             .store(key, best_move, best_score, static_eval, depth, bound, ply);
         best_score
