@@ -168,8 +168,14 @@ fn kpk_draws_are_held_by_the_only_saving_moves() {
         for (i, &mv) in moves.iter().enumerate() {
             b.play(mv);
             if i % 2 == 0 && b.status() == GameStatus::Ongoing {
-                // After each Black move, White (to move) has no win.
-                assert_eq!(tb.probe_wdl(&b), Some(Wdl::Draw), "{fen} after {i}");
+                // After each Black move, White (to move) has no win. Bare kings (Black
+                // took the pawn) are a draw the tables do not hold.
+                let wdl = if b.occupied().len() == 2 {
+                    Some(Wdl::Draw)
+                } else {
+                    tb.probe_wdl(&b)
+                };
+                assert_eq!(wdl, Some(Wdl::Draw), "{fen} after {i}");
             }
         }
         assert_ne!(end.status(), GameStatus::Won, "{fen}: {moves:?}");

@@ -775,7 +775,9 @@ fn players_online_with_an_adjourned_game_are_asked_to_resume_it() {
         }),
         now,
     );
-    assert_eq!(sends(&a), vec!["match AlphaBot"]);
+    // The seek posted at login is taken back first (nobody may take it in place of
+    // the adjourned game).
+    assert_eq!(sends(&a), vec!["unseek", "match AlphaBot"]);
     // Asked once a session; a later `You have N adjourned games.` asks nothing more.
     let again = ev(ServerEvent::AdjournedOnline {
         names: vec!["AlphaBot".into()],

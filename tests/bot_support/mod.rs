@@ -247,6 +247,7 @@ pub async fn wait_wire(path: &Path, secs: u64, done: impl Fn(&str) -> bool) -> b
 /// The soak's fault-injecting proxy: forwards both ways, and on request injects a
 /// garbage line toward the client, holds traffic back (a lag spike), cuts a line, or drops
 /// every connection.
+#[allow(unused_imports)]
 pub use wily::soak::Proxy;
 
 /// An `[[accounts]]` entry: `handle` on the server at `addr`, its password in the
