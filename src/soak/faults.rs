@@ -78,7 +78,7 @@ impl Plan {
         adjourns: u32,
         restarts: u32,
     ) -> Plan {
-        let mut rng = StdRng::seed_from_u64(seed ^ 0x5041_4e);
+        let mut rng = StdRng::seed_from_u64(seed ^ 0x0050_414e);
         let mut p = Plan::default();
         p.spread(&mut rng, games, drops, Planned::Drop, 0.02, 0.8);
         p.spread(&mut rng, games, cut_drops, Planned::CutDrop, 0.05, 0.7);

@@ -1,7 +1,7 @@
 //! Shared helpers of the bot's loopback tests: a local server, the bot's settings for
 //! fast games, a raw telnet-style client for watching and talking, a move chooser that
 //! walks into mates, and a TCP proxy that can inject garbage, lag and drops.
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)]
 
 #[path = "../scratch/mod.rs"]
 mod scratch;
@@ -247,7 +247,6 @@ pub async fn wait_wire(path: &Path, secs: u64, done: impl Fn(&str) -> bool) -> b
 /// The soak's fault-injecting proxy: forwards both ways, and on request injects a
 /// garbage line toward the client, holds traffic back (a lag spike), cuts a line, or drops
 /// every connection.
-#[allow(unused_imports)]
 pub use wily::soak::Proxy;
 
 /// An `[[accounts]]` entry: `handle` on the server at `addr`, its password in the
