@@ -6,8 +6,8 @@
 //! games is played (after an adjournment by agreement, which ends its run).
 
 use super::chooser::suicidal_seeded;
+use super::options::SoakOptions;
 use super::proxy::Proxy;
-use super::SoakOptions;
 use crate::bot::driver::{run, RunOptions, RunReport};
 use crate::bot::status::BotStatus;
 use crate::config::{Config, SeekAd, SeekColor};
