@@ -148,6 +148,17 @@ pub struct OpponentClass {
     pub special: bool,
 }
 
+impl OpponentClass {
+    /// A class of `category` alone (in neither the AK nor the S list).
+    pub fn of(category: Category) -> OpponentClass {
+        OpponentClass {
+            category,
+            autokibitz: false,
+            special: false,
+        }
+    }
+}
+
 /// The class that sets resign threshold, book width and draw score.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Category {

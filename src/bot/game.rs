@@ -388,11 +388,7 @@ mod tests {
 
     fn game(u: &BoardUpdate) -> PlayedGame {
         let s = OpponentsSection::default();
-        let class = OpponentClass {
-            category: Category::Other,
-            autokibitz: false,
-            special: false,
-        };
+        let class = OpponentClass::of(Category::Other);
         PlayedGame::new(
             u,
             Color::White,

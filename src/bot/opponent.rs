@@ -89,9 +89,8 @@ mod tests {
 
     fn class(category: Category, special: bool) -> OpponentClass {
         OpponentClass {
-            category,
-            autokibitz: false,
             special,
+            ..OpponentClass::of(category)
         }
     }
 

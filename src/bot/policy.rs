@@ -147,9 +147,8 @@ mod tests {
     fn policy(category: Category, special: bool) -> GamePolicy {
         let s = OpponentsSection::default();
         let class = OpponentClass {
-            category,
-            autokibitz: false,
             special,
+            ..OpponentClass::of(category)
         };
         GamePolicy::new(OpponentProfile::new(class, &s), &s)
     }

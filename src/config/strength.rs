@@ -123,9 +123,8 @@ mod tests {
 
     fn class(category: Category, special: bool) -> OpponentClass {
         OpponentClass {
-            category,
-            autokibitz: false,
             special,
+            ..OpponentClass::of(category)
         }
     }
 
