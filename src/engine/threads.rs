@@ -258,8 +258,11 @@ pub fn run_search(
             let better = if r.score >= MATE - MAX_PLY as i32 {
                 r.score > chosen.score
             } else {
-                vote_of(r.mv) > vote_of(chosen.mv)
-                    || (vote_of(r.mv) == vote_of(chosen.mv) && r.depth > chosen.depth)
+                // A helper that finished fewer iterations than the main thread never
+                // replaces it: the answer is at least as deep as the main search got.
+                r.depth >= main_result.depth
+                    && (vote_of(r.mv) > vote_of(chosen.mv)
+                        || (vote_of(r.mv) == vote_of(chosen.mv) && r.depth > chosen.depth))
             };
             if better && r.mv.is_some_and(|m| legal.as_slice().contains(&m)) {
                 chosen = r.clone();
