@@ -1,26 +1,11 @@
 //! EPD reading: operation syntax corner cases and every record of the shared suites
 //! (`wac`, `bk`, `perftsuite`, the 8-move openings file).
 
+mod shared_data;
+
 use std::fs::File;
 use std::io::BufReader;
-use std::path::PathBuf;
 use wily::chess::epd::{parse_epd_line, EpdError, EpdReader};
-
-fn shared_dir() -> Option<PathBuf> {
-    let dir = match std::env::var_os("WILY_SHARED") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"),
-    };
-    if dir.join("data").is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "SKIP: shared data not found at {} (set WILY_SHARED)",
-            dir.display()
-        );
-        None
-    }
-}
 
 #[test]
 fn operation_syntax() {
@@ -86,7 +71,9 @@ fn reader_skips_comments_and_survives_garbage() {
 
 #[test]
 fn shared_suites_all_parse() {
-    let Some(dir) = shared_dir() else { return };
+    let Some(dir) = shared_data::dir() else {
+        return;
+    };
     let data = dir.join("data");
     let files = [
         ("epd/wac.epd", 300),

@@ -2,30 +2,16 @@
 //! FEN tags, writer round trips over random games, and the first 2,000 games of the
 //! shared masters file read and replayed legally.
 
+mod shared_data;
+
 use cozy_chess::{Board, Move};
 use rand::{rngs::StdRng, Rng, SeedableRng};
 use std::fs::File;
 use std::io::BufReader;
-use std::path::PathBuf;
+
 use wily::chess::pgn::{
     replay, write_game, write_pgn_game, PgnErrorKind, PgnGame, PgnReader, ReplayError,
 };
-
-fn shared_dir() -> Option<PathBuf> {
-    let dir = match std::env::var_os("WILY_SHARED") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"),
-    };
-    if dir.join("data").is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "SKIP: shared data not found at {} (set WILY_SHARED)",
-            dir.display()
-        );
-        None
-    }
-}
 
 fn read_all(text: &str) -> Vec<Result<PgnGame, wily::chess::pgn::PgnError>> {
     PgnReader::new(text.as_bytes()).collect()
@@ -278,7 +264,9 @@ fn writer_round_trip() {
 
 #[test]
 fn masters_first_2000_games_replay() {
-    let Some(dir) = shared_dir() else { return };
+    let Some(dir) = shared_data::dir() else {
+        return;
+    };
     let path = dir.join("data/pgn/masters-2400.pgn");
     let file = File::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut n = 0;

@@ -3,20 +3,13 @@
 //! positions with published counts: depth 5 in the default run, depth 6 behind
 //! `--ignored`), and the `wily perft` command's output format.
 
+mod shared_data;
+
 use std::path::PathBuf;
 use std::process::Command;
 
 fn suite_path() -> Option<PathBuf> {
-    let dir = std::env::var_os("WILY_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"));
-    let p = dir.join("data/epd/perftsuite.epd");
-    if p.exists() {
-        Some(p)
-    } else {
-        eprintln!("skipping: {} not found", p.display());
-        None
-    }
+    shared_data::path("data/epd/perftsuite.epd")
 }
 
 fn check_suite(depth: u32) {

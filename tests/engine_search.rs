@@ -1,8 +1,9 @@
 //! Search behaviour through the public engine facade: mates found at shallow depth, a legal
 //! move for every perft-suite position, stop at any instant, draws, determinism.
 
+mod shared_data;
+
 use cozy_chess::{Board, GameStatus, Move};
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use wily::engine::{Engine, EngineOptions, Limits, Score, SearchRequest, SearchResult};
 
@@ -117,12 +118,11 @@ fn movetime_is_respected_and_stop_returns_a_legal_move() {
 
 #[test]
 fn every_perft_suite_position_gets_a_legal_move_at_depth_4() {
-    let dir = std::env::var_os("WILY_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"));
-    let path = dir.join("data/epd/perftsuite.epd");
+    let Some(path) = shared_data::path("data/epd/perftsuite.epd") else {
+        return;
+    };
     let Ok(text) = std::fs::read_to_string(&path) else {
-        eprintln!("skipping: {} not found", path.display());
+        eprintln!("skipping: {} unreadable", path.display());
         return;
     };
     let mut e = engine();

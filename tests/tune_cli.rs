@@ -4,6 +4,8 @@
 //! defaults from); clear errors for bad arguments. The masters PGN is used when the shared
 //! data is there.
 
+mod shared_data;
+
 mod scratch;
 
 use cozy_chess::{Board, Color, Move};
@@ -26,22 +28,6 @@ fn text(o: &Output) -> String {
         String::from_utf8_lossy(&o.stdout),
         String::from_utf8_lossy(&o.stderr)
     )
-}
-
-fn shared_dir() -> Option<PathBuf> {
-    let dir = match std::env::var_os("WILY_SHARED") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"),
-    };
-    if dir.join("data").is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "SKIP: shared data not found at {} (set WILY_SHARED)",
-            dir.display()
-        );
-        None
-    }
 }
 
 /// A sample CSV of `n` positions from seeded random games, the result decided by material
@@ -240,7 +226,9 @@ fn tune_refuses_bad_arguments_clearly() {
 
 #[test]
 fn tune_on_master_games_reproduces_the_evaluation_exactly() {
-    let Some(shared) = shared_dir() else { return };
+    let Some(shared) = shared_data::dir() else {
+        return;
+    };
     let tmp = scratch::dir("tune-masters");
     let pgn = shared.join("data/pgn/masters-2400.pgn");
     let out = wily(

@@ -5,6 +5,8 @@
 //! move and `usermove` after, `result` at the end, `ping`/`pong` between games. The driver
 //! keeps the clocks and the rules itself: an illegal move or a flag fails the test.
 
+mod shared_data;
+
 mod console_child;
 use console_child::Wily;
 use std::time::{Duration, Instant};
@@ -23,9 +25,7 @@ const FALLBACK_OPENINGS: [&str; 2] = [
 
 /// The first two openings of the shared match file, or two built-in ones.
 fn openings() -> Vec<String> {
-    let base = std::env::var_os("WILY_SHARED")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"));
+    let base = shared_data::root();
     match std::fs::read_to_string(base.join("data/openings/8mvs_+90_+99.epd")) {
         Ok(text) => text.lines().take(2).map(str::to_string).collect(),
         Err(_) => {

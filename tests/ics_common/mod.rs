@@ -4,6 +4,9 @@
 
 #![allow(dead_code)]
 
+#[path = "../shared_data/mod.rs"]
+mod shared_data;
+
 use std::path::PathBuf;
 
 use rand::rngs::StdRng;
@@ -16,9 +19,7 @@ use wily::ics::{Color, Event, Style12};
 /// `data/ics` under `$WILY_SHARED`, else `<manifest>/../shared`; `None` (after printing
 /// why) when it is absent.
 pub fn ics_data() -> Option<PathBuf> {
-    let base = std::env::var_os("WILY_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"));
+    let base = shared_data::root();
     let dir = base.join("data/ics");
     if dir.is_dir() {
         Some(dir)

@@ -3,6 +3,9 @@
 
 #![allow(dead_code)]
 
+#[path = "../shared_data/mod.rs"]
+mod shared_data;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use wily::chess::{PgnGame, PgnReader};
@@ -69,9 +72,7 @@ pub fn games(path: &Path) -> Vec<PgnGame> {
 /// The balanced openings file of the shared data, or a small built-in EPD written to
 /// `dir` when the shared folder is absent.
 pub fn openings(dir: &Path) -> PathBuf {
-    let base = std::env::var_os("WILY_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"));
+    let base = shared_data::root();
     let shared = base.join("data/openings/8mvs_+90_+99.epd");
     if shared.exists() {
         return shared;

@@ -4,6 +4,9 @@
 
 #![allow(dead_code)]
 
+#[path = "../shared_data/mod.rs"]
+mod shared_data;
+
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -31,9 +34,7 @@ pub async fn server_with(f: impl FnOnce(ServerConfig) -> ServerConfig) -> Server
 
 /// The recordings folder, or `None` (the caller prints a skip message).
 pub fn recordings() -> Option<PathBuf> {
-    let base = std::env::var_os("WILY_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"));
+    let base = shared_data::root();
     let p = base.join("data/ics/lasker");
     if p.is_dir() {
         Some(p)
