@@ -13,7 +13,7 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, watch};
-use wily::bot::driver::{run, RunOptions, RunReport};
+use wily::bot::driver::RunReport;
 use wily::bot::service::Reload;
 use wily::config::Config;
 use wily::learn::Learner;
@@ -73,22 +73,14 @@ fn spawn_bot(
     stop: watch::Receiver<u32>,
     reload: Option<mpsc::UnboundedReceiver<Reload>>,
 ) -> tokio::task::JoinHandle<RunReport> {
-    let lists = OpponentLists::load(&cfg.paths.lists).0;
-    let (book, learn) = wily::bot::learning::open(&cfg);
-    let opts = RunOptions {
-        lists,
-        book: Box::new(book),
-        learn: Box::new(learn),
-        shutdown: Some(stop),
+    let extras = BotExtras {
+        learning: true,
+        stop: Some(stop),
         reload,
-        ..RunOptions::new(connect_config(addr, "wily", WILY_PW))
+        ..BotExtras::default()
     };
-    tokio::spawn(async move {
-        tokio::time::timeout(Duration::from_secs(120), run(cfg, opts))
-            .await
-            .expect("the bot finished in time")
-            .expect("the bot ran")
-    })
+    let connect = connect_config(addr, "wily", WILY_PW);
+    tokio::spawn(run_bot_with(cfg, connect, extras, Duration::from_secs(120)))
 }
 
 fn sparring(addr: std::net::SocketAddr, chooser: MoveChooser) -> tokio::task::JoinHandle<()> {

@@ -11,8 +11,9 @@ use std::path::Path;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
-use tokio::sync::watch;
+use tokio::sync::{mpsc, watch};
 use wily::bot::driver::{run, RunOptions, RunReport};
+use wily::bot::service::Reload;
 use wily::config::Config;
 use wily::link::ConnectConfig;
 use wily::lists::OpponentLists;
@@ -64,6 +65,45 @@ pub fn bot_config(dir: &Path, base: u32, inc: u32) -> Config {
 
 pub use wily::soak::world::connect_config;
 
+/// What a test's bot run has besides its configuration and connection.
+#[derive(Default)]
+pub struct BotExtras {
+    /// Games to play before it stops (0: until told to stop).
+    pub max_games: u32,
+    /// Open the book and learning store `cfg` names (else none).
+    pub learning: bool,
+    /// The shutdown channel (each send asks once more).
+    pub stop: Option<watch::Receiver<u32>>,
+    /// The reload channel (SIGHUP's stand-in).
+    pub reload: Option<mpsc::UnboundedReceiver<Reload>>,
+}
+
+/// Runs the bot with `extras` until it stops by itself, within `limit`.
+pub async fn run_bot_with(
+    cfg: Config,
+    connect: ConnectConfig,
+    extras: BotExtras,
+    limit: Duration,
+) -> RunReport {
+    let lists = OpponentLists::load(&cfg.paths.lists).0;
+    let mut opts = RunOptions {
+        lists,
+        max_games: extras.max_games,
+        shutdown: extras.stop,
+        reload: extras.reload,
+        ..RunOptions::new(connect)
+    };
+    if extras.learning {
+        let (book, learn) = wily::bot::learning::open(&cfg);
+        opts.book = Box::new(book);
+        opts.learn = Box::new(learn);
+    }
+    tokio::time::timeout(limit, run(cfg, opts))
+        .await
+        .expect("the bot finished in time")
+        .expect("the bot ran")
+}
+
 /// Runs the bot until `max_games` are over (or `stop` fires), within `limit`.
 pub async fn run_bot(
     cfg: Config,
@@ -72,17 +112,12 @@ pub async fn run_bot(
     stop: Option<watch::Receiver<u32>>,
     limit: Duration,
 ) -> RunReport {
-    let lists = OpponentLists::load(&cfg.paths.lists).0;
-    let opts = RunOptions {
-        lists,
+    let extras = BotExtras {
         max_games,
-        shutdown: stop,
-        ..RunOptions::new(connect)
+        stop,
+        ..BotExtras::default()
     };
-    tokio::time::timeout(limit, run(cfg, opts))
-        .await
-        .expect("the bot finished in time")
-        .expect("the bot ran")
+    run_bot_with(cfg, connect, extras, limit).await
 }
 
 /// As [`run_bot`], with the book and learning store named in `cfg`.
@@ -92,19 +127,12 @@ pub async fn run_bot_learning(
     max_games: u32,
     limit: Duration,
 ) -> RunReport {
-    let lists = OpponentLists::load(&cfg.paths.lists).0;
-    let (book, learn) = wily::bot::learning::open(&cfg);
-    let opts = RunOptions {
-        lists,
+    let extras = BotExtras {
         max_games,
-        book: Box::new(book),
-        learn: Box::new(learn),
-        ..RunOptions::new(connect)
+        learning: true,
+        ..BotExtras::default()
     };
-    tokio::time::timeout(limit, run(cfg, opts))
-        .await
-        .expect("the bot finished in time")
-        .expect("the bot ran")
+    run_bot_with(cfg, connect, extras, limit).await
 }
 
 /// The PGN archive's text.
