@@ -89,6 +89,22 @@ fn start_game(s: &mut Session, now: Instant) -> Vec<Action> {
     s.handle(board(START, Relation::MyMove, None, now), now)
 }
 
+/// Starts the game, lets wily's first search answer 1.e4 (`ponder` its expected reply,
+/// `cp` its score), and feeds the board after the move: the actions that answer it.
+fn answer_e4(s: &mut Session, now: Instant, ponder: Option<&str>, cp: i32) -> Vec<Action> {
+    let a = start_game(s, now);
+    let id = started(&a).unwrap().id;
+    let start = parse_fen(START).unwrap();
+    s.handle(
+        Input::Done {
+            id,
+            result: result(&start, "e2e4", ponder, cp),
+        },
+        now,
+    );
+    s.handle(board(E4, Relation::OpponentMove, Some("P/e2-e4"), now), now)
+}
+
 pub(super) fn sends(a: &[Action]) -> Vec<String> {
     a.iter()
         .filter_map(|x| match x {

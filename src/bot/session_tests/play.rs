@@ -84,17 +84,7 @@ fn thinks_moves_ponders_and_ponder_hits() {
 #[test]
 fn ponder_miss_restarts_the_search() {
     let (mut s, now) = session();
-    let a = start_game(&mut s, now);
-    let id = started(&a).unwrap().id;
-    let start = parse_fen(START).unwrap();
-    s.handle(
-        Input::Done {
-            id,
-            result: result(&start, "e2e4", Some("c7c5"), 30),
-        },
-        now,
-    );
-    let a = s.handle(board(E4, Relation::OpponentMove, Some("P/e2-e4"), now), now);
+    let a = answer_e4(&mut s, now, Some("c7c5"), 30);
     let ponder = started(&a).unwrap().id;
     let a = s.handle(board(E4E5, Relation::MyMove, Some("P/e7-e5"), now), now);
     assert!(a
@@ -319,17 +309,7 @@ fn list_change_changes_the_resign_threshold_mid_game() {
 #[test]
 fn flags_an_opponent_whose_clock_ran_out() {
     let (mut s, now) = session();
-    let a = start_game(&mut s, now);
-    let id = started(&a).unwrap().id;
-    let b = parse_fen(START).unwrap();
-    s.handle(
-        Input::Done {
-            id,
-            result: result(&b, "e2e4", None, 0),
-        },
-        now,
-    );
-    s.handle(board(E4, Relation::OpponentMove, Some("P/e2-e4"), now), now);
+    answer_e4(&mut s, now, None, 0);
     assert!(sends(&s.handle(Input::Tick, now + Duration::from_secs(59)))
         .iter()
         .all(|c| c != "flag"));
@@ -344,17 +324,7 @@ fn flags_an_opponent_whose_clock_ran_out() {
 #[test]
 fn ponder_hit_after_the_budget_moves_at_once() {
     let (mut s, now) = session();
-    let a = start_game(&mut s, now);
-    let id = started(&a).unwrap().id;
-    let start = parse_fen(START).unwrap();
-    s.handle(
-        Input::Done {
-            id,
-            result: result(&start, "e2e4", Some("e7e5"), 30),
-        },
-        now,
-    );
-    let a = s.handle(board(E4, Relation::OpponentMove, Some("P/e2-e4"), now), now);
+    let a = answer_e4(&mut s, now, Some("e7e5"), 30);
     let ponder = started(&a).unwrap().id;
     // 60 s on the clock: a budget of about 2 s; the opponent took 10 s.
     let t = now + Duration::from_secs(10);

@@ -6,17 +6,7 @@ use super::*;
 #[test]
 fn disconnect_then_resume_the_adjourned_game() {
     let (mut s, now) = session();
-    let a = start_game(&mut s, now);
-    let id = started(&a).unwrap().id;
-    let b = parse_fen(START).unwrap();
-    s.handle(
-        Input::Done {
-            id,
-            result: result(&b, "e2e4", None, 0),
-        },
-        now,
-    );
-    s.handle(board(E4, Relation::OpponentMove, Some("P/e2-e4"), now), now);
+    answer_e4(&mut s, now, None, 0);
     let a = s.handle(ev(ServerEvent::Disconnected), now);
     assert!(sends(&a).is_empty());
     let a = s.handle(
