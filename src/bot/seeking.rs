@@ -1,6 +1,6 @@
 //! Seeking: when the bot posts its seek ads (idle, connected, seeking on, no adjourned
-//! game waiting to be resumed, whether wily knew it or the server reported it at login) and what they say (`[seek]` in the settings, the server's
-//! dialect).
+//! game waiting to be resumed, whether wily knew it or the server reported it at login)
+//! and what they say (`[seek]` in the settings, the server's dialect).
 
 use crate::bot::input::Action;
 use crate::bot::state::Session;

@@ -163,14 +163,7 @@ impl Session {
                 if let Some(name) = pick.filter(|n| valid_handle(n)) {
                     self.resume_hint = true;
                     if self.game.is_none() && !self.resume_asked {
-                        self.resume_asked = true;
-                        // The login's seek went out just before this notice: take it
-                        // back, or the opponent may start a new game in place of this one.
-                        self.resume_wait = Some(now);
-                        if self.last_seek.take().is_some() {
-                            out.push(Action::Send("unseek".into()));
-                        }
-                        out.push(Action::Send(format!("match {name}")));
+                        self.ask_resume(format!("match {name}"), now, out);
                     }
                 }
             }
@@ -186,14 +179,7 @@ impl Session {
                     && self.adjourned.is_none()
                     && !self.resume_asked
                 {
-                    self.resume_asked = true;
-                    // The login's seek went out just before the server's notice: take
-                    // it back, or an opponent may start a new game in place of this one.
-                    self.resume_wait = Some(now);
-                    if self.last_seek.take().is_some() {
-                        out.push(Action::Send("unseek".into()));
-                    }
-                    out.push(Action::Send("resume".into()));
+                    self.ask_resume("resume".into(), now, out);
                 }
             }
             ServerEvent::IllegalMove { text } => self.illegal_move(&text, out),
@@ -253,6 +239,19 @@ impl Session {
             out.push(Action::Send(cmd));
         }
         self.maybe_seek(now, true, out);
+    }
+
+    /// Asks the server for an adjourned game it reported (`resume`, or `match NAME` for a
+    /// player online with one), once per connection. The login's seek went out just
+    /// before the server's notice: it is taken back, or an opponent may start a new game
+    /// in place of this one, and new seeks wait a while for the game.
+    fn ask_resume(&mut self, request: String, now: Instant, out: &mut Vec<Action>) {
+        self.resume_asked = true;
+        self.resume_wait = Some(now);
+        if self.last_seek.take().is_some() {
+            out.push(Action::Send("unseek".into()));
+        }
+        out.push(Action::Send(request));
     }
 
     fn disconnected(&mut self, out: &mut Vec<Action>) {
