@@ -99,9 +99,11 @@ fn draw_offer_accepted_when_worse_and_result() {
     assert!(lines.iter().any(|l| l == "offer draw"), "{lines:?}");
     w.send("result 1/2-1/2 {Draw agreed}");
     sync(&mut w, 6);
-    // A better-off engine declines silently.
+    // A better-off engine declines silently. (`new` clears the depth limit, so set it
+    // again; the king stands off the queens' lines so the position is legal.)
     w.send("new");
-    w.send("setboard 4k3/8/8/8/8/8/3QQ3/4K3 w - - 0 1");
+    w.send("setboard k7/8/8/8/8/8/3QQ3/4K3 w - - 0 1");
+    w.send("sd 3");
     w.send("go");
     w.expect_fn("white's move", 20, |l| l.starts_with("move "));
     w.send("draw");
