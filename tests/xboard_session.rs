@@ -104,6 +104,8 @@ fn draw_offer_accepted_when_worse_and_result() {
     w.send("new");
     w.send("setboard k7/8/8/8/8/8/3QQ3/4K3 w - - 0 1");
     w.send("sd 3");
+    let lines = sync(&mut w, 16);
+    assert!(!lines.iter().any(|l| l.starts_with("Error")), "{lines:?}");
     w.send("go");
     w.expect_fn("white's move", 20, |l| l.starts_with("move "));
     w.send("draw");
