@@ -132,15 +132,22 @@ pub fn store_keys(path: &Path, me: &str) -> Result<(Vec<GameKey>, usize), String
 /// How many of `wanted` are not in `have` (as multisets), and how many of `have` are not
 /// in `wanted`.
 pub fn missing_and_extra(wanted: &[GameKey], have: &[GameKey]) -> (usize, usize) {
+    let (missing, extra) = missing_indices(wanted, have);
+    (missing.len(), extra)
+}
+
+/// The places in `wanted` of the keys not in `have` (as multisets), and how many of
+/// `have` are not in `wanted`.
+pub fn missing_indices(wanted: &[GameKey], have: &[GameKey]) -> (Vec<usize>, usize) {
     let mut bag: HashMap<&GameKey, i64> = HashMap::new();
     for k in have {
         *bag.entry(k).or_default() += 1;
     }
-    let mut missing = 0;
-    for k in wanted {
+    let mut missing = Vec::new();
+    for (i, k) in wanted.iter().enumerate() {
         match bag.get_mut(k) {
             Some(n) if *n > 0 => *n -= 1,
-            _ => missing += 1,
+            _ => missing.push(i),
         }
     }
     let extra = bag.values().filter(|n| **n > 0).map(|n| *n as usize).sum();
@@ -174,6 +181,7 @@ mod tests {
         let have = vec![k("a"), k("d")];
         assert_eq!(missing_and_extra(&wanted, &have), (2, 1));
         assert_eq!(missing_and_extra(&have, &have), (0, 0));
+        assert_eq!(missing_indices(&wanted, &have), (vec![1, 2], 1));
     }
 
     #[test]

@@ -231,19 +231,31 @@ fn figures(world: &World, opts: &SoakOptions) -> SoakReport {
                 }
             }
         }
-        let wanted: Vec<_> = mine.iter().filter_map(|f| check::server_key(f)).collect();
+        let keyed: Vec<_> = mine
+            .iter()
+            .filter_map(|f| check::server_key(f).map(|k| (k, *f)))
+            .collect();
+        let wanted: Vec<_> = keyed.iter().map(|(k, _)| k.clone()).collect();
         r.unreadable += mine.len() - wanted.len();
         let (pgn, bad) = check::pgn_keys(&p.dir.join("logs").join("games.pgn"));
         r.unreadable += bad;
-        let (miss, extra) = check::missing_and_extra(&wanted, &pgn);
-        r.missing_pgn += miss + (mine.len() - wanted.len());
+        let (miss, extra) = check::missing_indices(&wanted, &pgn);
+        r.missing_pgn += miss.len() + (mine.len() - wanted.len());
         r.extra_pgn += extra;
+        for i in miss {
+            r.missing_games
+                .push(format!("{} (PGN)", describe(keyed[i].1)));
+        }
         match check::store_keys(&p.dir.join("learn.db"), &p.bot) {
             Ok((store, bad)) => {
                 r.unreadable += bad;
-                let (miss, extra) = check::missing_and_extra(&wanted, &store);
-                r.missing_store += miss + (mine.len() - wanted.len());
+                let (miss, extra) = check::missing_indices(&wanted, &store);
+                r.missing_store += miss.len() + (mine.len() - wanted.len());
                 r.extra_store += extra;
+                for i in miss {
+                    r.missing_games
+                        .push(format!("{} (store)", describe(keyed[i].1)));
+                }
             }
             Err(e) => {
                 tracing::error!("soak: learning store of {}: {e}", p.bot);
@@ -252,6 +264,14 @@ fn figures(world: &World, opts: &SoakOptions) -> SoakReport {
         }
     }
     r
+}
+
+/// A server-scored game in a line of the report.
+fn describe(f: &crate::server::FinishedRecord) -> String {
+    format!(
+        "{} vs {} {} {{{}}}, {} plies, resumed {}",
+        f.white, f.black, f.result, f.reason, f.plies, f.resumed
+    )
 }
 
 /// `wily soak`: runs the soak on a 2-thread runtime, prints progress and the figures;

@@ -53,6 +53,9 @@ pub struct SoakReport {
     pub missing_store: usize,
     pub extra_pgn: usize,
     pub extra_store: usize,
+    /// The missing games, one line each (players, result, reason, plies, resumptions,
+    /// and where it is missing), so that a failed soak says which game it lost.
+    pub missing_games: Vec<String>,
     /// PGN games or store rows that could not be replayed.
     pub unreadable: usize,
     /// Adjourned games never resumed by the end.
@@ -165,6 +168,9 @@ impl fmt::Display for SoakReport {
             "  missing from store     {} (must be 0; entries the server did not score: {}; unreadable {})",
             self.missing_store, self.extra_store, self.unreadable
         )?;
+        for g in &self.missing_games {
+            writeln!(f, "    missing: {g}")?;
+        }
         writeln!(
             f,
             "  never resumed          {} adjourned games (must be 0)",
