@@ -78,10 +78,41 @@ pub fn stored_header(line: &str) -> Option<String> {
     is_word(name).then(|| name.to_string())
 }
 
-/// A row of the stored games (`   wilybot vs. alphabot`): the two players.
-pub fn stored_row(line: &str) -> Option<(String, String)> {
-    let (white, black) = line.trim().split_once(" vs. ")?;
-    (is_word(white) && is_word(black)).then(|| (white.to_string(), black.to_string()))
+/// `X has no adjourned games.`: the answer to `stored` for a player with none (lasker and
+/// FICS word it alike).
+pub fn no_stored(line: &str) -> Option<String> {
+    let name = line.trim().strip_suffix(" has no adjourned games.")?;
+    is_word(name).then(|| name.to_string())
+}
+
+/// A line of the stored games of `player`: `Some(Some((white, black)))` for a game,
+/// `Some(None)` for FICS's column heading, `None` for other output. Rows come in two
+/// shapes: lasker's `   wilybot vs. alphabot`, and FICS's
+/// ` 1: W AlphaBot   N [ br  2  12]  39-39 W3   C44 ...` (the colour `player` has, then
+/// the opponent).
+pub fn stored_row(line: &str, player: &str) -> Option<Option<(String, String)>> {
+    let t = line.trim();
+    if let Some((white, black)) = t.split_once(" vs. ") {
+        return (is_word(white) && is_word(black))
+            .then(|| Some((white.to_string(), black.to_string())));
+    }
+    let mut words = t.split_whitespace();
+    let first = words.next()?;
+    if first == "C" && words.next() == Some("Opponent") {
+        return Some(None);
+    }
+    let number = first.strip_suffix(':')?;
+    if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let colour = words.next()?;
+    let opponent = words.next().filter(|o| is_word(o))?;
+    let (p, o) = (player.to_string(), opponent.to_string());
+    match colour {
+        "W" => Some(Some((p, o))),
+        "B" => Some(Some((o, p))),
+        _ => None,
+    }
 }
 
 /// The entries on one line of a list display (names in columns), or `None` when the line
@@ -213,12 +244,33 @@ mod tests {
         assert_eq!(stored_header("Stored games for :"), None);
         assert_eq!(stored_header("Stored games for a b:"), None);
         assert_eq!(stored_header("Stored games for AlphaBot"), None);
+        let row = |l: &str| stored_row(l, "WilyBot");
         assert_eq!(
-            stored_row("   wilybot vs. alphabot"),
-            Some(("wilybot".into(), "alphabot".into()))
+            row("   wilybot vs. alphabot"),
+            Some(Some(("wilybot".into(), "alphabot".into())))
         );
-        assert_eq!(stored_row("   wilybot vs. "), None);
-        assert_eq!(stored_row("1 stored game found."), None);
-        assert_eq!(stored_row("a b vs. c"), None);
+        assert_eq!(row("   wilybot vs. "), None);
+        assert_eq!(row("1 stored game found."), None);
+        assert_eq!(row("a b vs. c"), None);
+        // FICS: the heading, then numbered rows with wily's colour and the opponent.
+        assert_eq!(
+            row("    C Opponent       On Type          Str  M    ECO Date"),
+            Some(None)
+        );
+        assert_eq!(
+            row(" 1: W AlphaBot        N [ br  2  12]  39-39 W3   C44 Thu Nov 26, 11:03 UTC 2026"),
+            Some(Some(("WilyBot".into(), "AlphaBot".into())))
+        );
+        assert_eq!(
+            row(" 2: B BetaBot         Y [ lu  1   0]  39-39 B14  A00 Thu Nov 26, 11:04 UTC 2026"),
+            Some(Some(("BetaBot".into(), "WilyBot".into())))
+        );
+        assert_eq!(row(" x: W AlphaBot N"), None);
+        assert_eq!(row(" 3: Q AlphaBot N"), None);
+        assert_eq!(
+            no_stored("WilyB has no adjourned games."),
+            Some("WilyB".into())
+        );
+        assert_eq!(no_stored("has no adjourned games."), None);
     }
 }

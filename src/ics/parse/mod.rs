@@ -108,11 +108,12 @@ impl Display {
                     None => false,
                 }
             }
-            Display::Stored { games, .. } => match lists::stored_row(line) {
-                Some(g) if games.len() < MAX_ROWS => {
+            Display::Stored { player, games } => match lists::stored_row(line, player) {
+                Some(Some(g)) if games.len() < MAX_ROWS => {
                     games.push(g);
                     true
                 }
+                Some(None) => true,
                 _ => false,
             },
         }
@@ -491,6 +492,16 @@ mod tests {
                 stored(&[("wilybot", "alphabot"), ("alphabot", "betabot")]),
                 Event::AdjournedGames { count: 2 }
             ]
+        );
+        // FICS's shape: a column heading, numbered rows with AlphaBot's colour.
+        assert_eq!(
+            feed(&[
+                "Stored games for AlphaBot:",
+                "    C Opponent       On Type          Str  M    ECO Date",
+                " 1: W WilyBot        Y [ br  2  12]  39-39 W3   C44 Thu Nov 26, 11:03 UTC 2026",
+                " 2: B BetaBot        N [ lu  1   0]  39-39 B9   A00 Thu Nov 26, 11:04 UTC 2026",
+            ]),
+            vec![stored(&[("AlphaBot", "WilyBot"), ("BetaBot", "AlphaBot")])]
         );
         // A header alone, then garbage: an empty list and the garbage as it is.
         assert_eq!(

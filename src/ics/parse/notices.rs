@@ -148,6 +148,13 @@ pub fn parse(line: &str) -> Option<Event> {
         });
     }
     if line.contains(" adjourned game") || line.contains(" stored game") {
+        // `X has no adjourned games.`: the answer to `stored` when the list is empty.
+        if let Some(player) = super::lists::no_stored(line) {
+            return Some(Event::StoredGames {
+                player,
+                games: Vec::new(),
+            });
+        }
         if let Some(c) = ADJOURNED.captures(line) {
             let n = c.get(1).or(c.get(2))?.as_str().parse().ok()?;
             return Some(Event::AdjournedGames { count: n });
@@ -372,6 +379,14 @@ mod tests {
             parse("1 stored game found."),
             Some(Event::AdjournedGames { count: 1 })
         );
+        assert_eq!(
+            parse("WilyB has no adjourned games."),
+            Some(Event::StoredGames {
+                player: "WilyB".into(),
+                games: Vec::new()
+            })
+        );
+        assert_eq!(parse("a b has no adjourned games."), None);
         assert_eq!(
             parse("You have 2 adjourned games."),
             Some(Event::AdjournedGames { count: 2 })
