@@ -209,6 +209,71 @@ impl PlayedGame {
         (n >= 1, n >= 2 || b.halfmove_clock() >= 100)
     }
 
+    /// How the game ends by rule in its last known position, after the move wily sent
+    /// if the server has not echoed it: (result, kind, the server's words), or `None`
+    /// when it goes on. The rules are those every server applies by itself: checkmate,
+    /// stalemate, and neither side with mating material (no pawn, rook or queen, at most
+    /// one minor piece on the board).
+    pub fn ends_by_rule(&self) -> Option<(&'static str, EndKind, String)> {
+        let mut b = self.board.clone();
+        if let Some(mv) = self.sent {
+            if !b.is_legal(mv) {
+                return None;
+            }
+            b.play_unchecked(mv);
+        }
+        let mut any = false;
+        b.generate_moves(|_| {
+            any = true;
+            true
+        });
+        if !any {
+            if b.checkers().is_empty() {
+                return Some(("1/2-1/2", EndKind::Draw, "Game drawn by stalemate".into()));
+            }
+            let loser = b.side_to_move();
+            let name = if loser == Color::White {
+                &self.white
+            } else {
+                &self.black
+            };
+            let result = if loser == Color::White { "0-1" } else { "1-0" };
+            return Some((result, EndKind::Checkmate, format!("{name} checkmated")));
+        }
+        let heavy = b.pieces(Piece::Pawn) | b.pieces(Piece::Rook) | b.pieces(Piece::Queen);
+        let minors = (b.pieces(Piece::Knight) | b.pieces(Piece::Bishop)).len();
+        if heavy.is_empty() && minors <= 1 {
+            return Some((
+                "1/2-1/2",
+                EndKind::Draw,
+                "Neither player has mating material".into(),
+            ));
+        }
+        None
+    }
+
+    /// Records the move wily sent as played, as if the server had echoed it (the server
+    /// ended the game with it while the connection was down). True when none is pending;
+    /// false when it is not legal here.
+    pub fn confirm_sent(&mut self) -> bool {
+        let Some(mv) = self.sent.take() else {
+            return true;
+        };
+        if !self.board.is_legal(mv) {
+            return false;
+        }
+        let san = to_san(&self.board, mv);
+        self.searches
+            .push((self.moves.len(), self.pending_search.take().flatten()));
+        let comment = self.pending_comment.take();
+        self.hashes.push(self.board.hash());
+        self.moves.push(mv);
+        self.record.push(RecordedMove { san, comment });
+        self.board.play_unchecked(mv);
+        self.expected_reply = None;
+        true
+    }
+
     /// Brings the board in step with an update.
     pub fn sync(&mut self, u: &BoardUpdate) -> Sync {
         self.clocks = Some(ClockSnapshot {

@@ -182,6 +182,12 @@ pub enum ServerEvent {
     AdjournedGames {
         count: u32,
     },
+    /// The answer to `stored`: `player`'s adjourned games as (white, black), none when
+    /// the server said `X has no adjourned games.`
+    StoredGames {
+        player: String,
+        games: Vec<(String, String)>,
+    },
     /// Titles the server showed for a player (seek ads, chat), remembered for later.
     Titles {
         name: String,

@@ -3,7 +3,7 @@
 //! that ties them together is [`session`].
 //!
 //! Inside, one way down: [`session`] dispatches each input to the handlers ([`play`],
-//! [`observe`], [`command`], [`seeking`]), which share [`state`] at the bottom; [`driver`]
+//! [`observe`], [`command`], [`seeking`], [`interrupted`]), which share [`state`] at the bottom; [`driver`]
 //! and [`app`] (async, sockets through `link`) sit on top; the pure policies below.
 //!
 //! May import: `chess`, `engine`, `book`, `learn`, `lists`, `datadir`, `ics`, `link`,
@@ -19,6 +19,7 @@ pub mod follow;
 pub mod game;
 pub mod hooks;
 pub mod input;
+pub mod interrupted;
 pub mod learning;
 pub mod local;
 pub mod logging;

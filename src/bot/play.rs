@@ -643,24 +643,7 @@ impl Session {
             self.adjourned = Some(g);
             self.adjourned_at = Some(now);
         } else {
-            self.totals.games += 1;
-            let won = (result == "1-0" && g.me == Color::White)
-                || (result == "0-1" && g.me == Color::Black);
-            let lost = (result == "0-1" && g.me == Color::White)
-                || (result == "1-0" && g.me == Color::Black);
-            if won {
-                self.totals.wins += 1;
-            } else if lost {
-                self.totals.losses += 1;
-            } else if result == "1/2-1/2" {
-                self.totals.draws += 1;
-            }
-            let bye = self.cfg.talk.goodbye.replace("{opponent}", g.opponent());
-            if !bye.trim().is_empty() && kind != EndKind::Aborted {
-                out.push(Action::Send(format!("say {}", sanitize(&bye))));
-            }
-            let f = g.finish(&self.site, result, kind, text);
-            out.push(Action::GameOver(Box::new(f)));
+            self.record_finished(g, result, kind, text, out);
         }
         self.new_game_flag = true;
         if self.quitting {
@@ -676,6 +659,38 @@ impl Session {
             self.maybe_seek(now, true, out);
         }
         true
+    }
+}
+
+impl Session {
+    /// A finished game of wily's: the totals, the goodbye, and the record for the archive
+    /// and learning.
+    pub(crate) fn record_finished(
+        &mut self,
+        g: PlayedGame,
+        result: &str,
+        kind: EndKind,
+        text: &str,
+        out: &mut Vec<Action>,
+    ) {
+        self.totals.games += 1;
+        let won =
+            (result == "1-0" && g.me == Color::White) || (result == "0-1" && g.me == Color::Black);
+        let lost =
+            (result == "0-1" && g.me == Color::White) || (result == "1-0" && g.me == Color::Black);
+        if won {
+            self.totals.wins += 1;
+        } else if lost {
+            self.totals.losses += 1;
+        } else if result == "1/2-1/2" {
+            self.totals.draws += 1;
+        }
+        let bye = self.cfg.talk.goodbye.replace("{opponent}", g.opponent());
+        if !bye.trim().is_empty() && kind != EndKind::Aborted {
+            out.push(Action::Send(format!("say {}", sanitize(&bye))));
+        }
+        let f = g.finish(&self.site, result, kind, text);
+        out.push(Action::GameOver(Box::new(f)));
     }
 }
 

@@ -147,7 +147,12 @@ impl Session {
                 if adjourned && valid_handle(&name) {
                     self.resume_hint = true;
                 }
-                if (adjourned || ours) && self.game.is_none() && valid_handle(&name) {
+                // While `stored` is out, the game may have ended: no `match` yet.
+                if (adjourned || ours)
+                    && self.game.is_none()
+                    && self.stored_check.is_none()
+                    && valid_handle(&name)
+                {
                     out.push(Action::Send(format!("match {name}")));
                 }
             }
@@ -181,6 +186,9 @@ impl Session {
                 {
                     self.ask_resume("resume".into(), now, out);
                 }
+            }
+            ServerEvent::StoredGames { player, games } => {
+                self.stored_games(&player, &games, now, out)
             }
             ServerEvent::IllegalMove { text } => self.illegal_move(&text, out),
             ServerEvent::NotYourMove => self.illegal_move("It is not your move.", out),
@@ -221,16 +229,7 @@ impl Session {
             self.adjourned = Some(g);
             self.adjourned_at = Some(now);
         }
-        if let Some(g) = &self.adjourned {
-            let opp = g.opponent().to_string();
-            if valid_handle(&opp) {
-                out.push(Action::Commentary(format!(
-                    "reconnected; asking {opp} to resume game {}",
-                    g.number
-                )));
-                out.push(Action::Send(format!("match {opp}")));
-            }
-        }
+        self.reclaim_interrupted(now, out);
         let wanted = self.observer.followed();
         for cmd in self.follow.login(&wanted) {
             out.push(Action::Send(cmd));
@@ -261,6 +260,7 @@ impl Session {
         self.connected = false;
         self.resume_asked = false;
         self.resume_wait = None;
+        self.stored_check = None;
         self.pending = None;
         self.stop_search(out);
         self.observer.clear();
@@ -372,6 +372,7 @@ impl Session {
             }
         }
         self.flag_check(now, out);
+        self.stored_wait_over(now, out);
         self.maybe_seek(now, false, out);
         if self.game.is_none() && self.connected && !self.quitting {
             let fics = self.cfg.server.dialect == Dialect::Fics;

@@ -98,6 +98,9 @@ pub struct Session {
     /// opponent's arrival announced) that has not been resumed since: `resume` is asked
     /// again after each game, in case another game started in its place.
     pub(crate) resume_hint: bool,
+    /// `stored` was sent at this time to learn whether the interrupted game ended with
+    /// wily's last move (see [`crate::bot::interrupted`]).
+    pub(crate) stored_check: Option<Instant>,
     pub(crate) quitting: bool,
     pub(crate) strangers: HashMap<String, Instant>,
     pub(crate) totals: Totals,
@@ -138,6 +141,7 @@ impl Session {
             resume_asked: false,
             resume_wait: None,
             resume_hint: false,
+            stored_check: None,
             quitting: false,
             strangers: HashMap::new(),
             totals: Totals::default(),

@@ -100,6 +100,7 @@ pub fn translate(ev: Event, received: Instant) -> Option<ServerEvent> {
         Event::Arrival { name, adjourned } => ServerEvent::Arrival { name, adjourned },
         Event::AdjournedGames { count } => ServerEvent::AdjournedGames { count },
         Event::AdjournedOnline { names } => ServerEvent::AdjournedOnline { names },
+        Event::StoredGames { player, games } => ServerEvent::StoredGames { player, games },
         Event::IllegalMove { text } => ServerEvent::IllegalMove { text },
         Event::NotYourMove => ServerEvent::NotYourMove,
         Event::ObserveStarted { game } => ServerEvent::ObserveStarted { game },

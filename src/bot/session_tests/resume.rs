@@ -1,5 +1,7 @@
 //! Session tests of connections and shutdown: a disconnect and the adjourned game's
-//! resumption, players online with an adjourned game, and finishing the game on shutdown.
+//! resumption, players online with an adjourned game, a game that ended as the
+//! connection went (asked with `stored`, then recorded or resumed), and finishing the
+//! game on shutdown.
 
 use super::*;
 
@@ -115,4 +117,189 @@ fn adjourned_games_reported_at_login_are_resumed() {
     // Five minutes on, wily seeks again.
     let a = s.handle(Input::Tick, now + Duration::from_secs(301));
     assert!(sends(&a).iter().any(|c| c.starts_with("seek")), "{a:?}");
+}
+
+/// White to move and mate: 4.Qxf7#.
+const MATE_IN_ONE: &str = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4";
+
+/// Starts a game at [`MATE_IN_ONE`] and lets wily's search send the mate, then the
+/// connection drops before the server's answer, and wily logs in again: the actions of
+/// the login.
+fn mate_sent_then_cut_off(s: &mut Session, now: Instant) -> Vec<Action> {
+    s.handle(
+        ev(ServerEvent::GameStart {
+            game: 7,
+            white: "wily".into(),
+            black: "Bob".into(),
+            continuing: false,
+            rated: false,
+            category: "lightning".into(),
+        }),
+        now,
+    );
+    let a = s.handle(board(MATE_IN_ONE, Relation::MyMove, None, now), now);
+    let id = started(&a).expect("a search").id;
+    let a = s.handle(
+        Input::Done {
+            id,
+            result: result(&parse_fen(MATE_IN_ONE).unwrap(), "h5f7", None, 30_000),
+        },
+        now,
+    );
+    assert!(
+        sends(&a).iter().any(|c| c.starts_with("MOVE ")),
+        "{:?}",
+        sends(&a)
+    );
+    s.handle(ev(ServerEvent::Disconnected), now);
+    s.handle(
+        ev(ServerEvent::LoggedIn {
+            handle: "wily".into(),
+        }),
+        now,
+    )
+}
+
+fn stored(games: &[(&str, &str)]) -> Input {
+    ev(ServerEvent::StoredGames {
+        player: "wily".into(),
+        games: games
+            .iter()
+            .map(|(w, b)| (w.to_string(), b.to_string()))
+            .collect(),
+    })
+}
+
+#[test]
+fn a_game_ended_by_wilys_move_while_cut_off_is_recorded() {
+    let (mut s, now) = session();
+    let a = mate_sent_then_cut_off(&mut s, now);
+    let cmds = sends(&a);
+    assert!(cmds.contains(&"stored".to_string()), "{cmds:?}");
+    assert!(!cmds.iter().any(|c| c.starts_with("match")), "{cmds:?}");
+    // The opponent arrives meanwhile: no `match` while the answer is out.
+    let a = s.handle(
+        ev(ServerEvent::Arrival {
+            name: "Bob".into(),
+            adjourned: false,
+        }),
+        now,
+    );
+    assert!(sends(&a).is_empty(), "{:?}", sends(&a));
+    // Someone else's stored games are not the answer.
+    let other = ev(ServerEvent::StoredGames {
+        player: "Bob".into(),
+        games: Vec::new(),
+    });
+    assert!(s.handle(other, now).is_empty());
+    let a = s.handle(stored(&[]), now);
+    let f = a
+        .iter()
+        .find_map(|x| match x {
+            Action::GameOver(f) => Some(f),
+            _ => None,
+        })
+        .expect("the game is recorded");
+    assert_eq!(f.record.result, "1-0");
+    assert_eq!(f.record.end_text, "Bob checkmated");
+    assert_eq!(f.kind, EndKind::Checkmate);
+    let mut b = f.start.clone();
+    for m in &f.moves {
+        b.play(*m);
+    }
+    assert_eq!(b.status(), cozy_chess::GameStatus::Won, "ends in the mate");
+    assert_eq!(s.totals().games, 1);
+    assert_eq!(s.totals().wins, 1);
+    assert!(s.adjourned.is_none(), "nothing left to resume");
+    // A second answer changes nothing.
+    assert!(!s
+        .handle(stored(&[]), now)
+        .iter()
+        .any(|x| matches!(x, Action::GameOver(_))));
+}
+
+#[test]
+fn a_cut_off_game_the_server_still_holds_is_resumed() {
+    let (mut s, now) = session();
+    mate_sent_then_cut_off(&mut s, now);
+    let a = s.handle(stored(&[("Carol", "wily"), ("wily", "Bob")]), now);
+    assert!(
+        sends(&a).contains(&"match Bob".to_string()),
+        "{:?}",
+        sends(&a)
+    );
+    assert!(!a.iter().any(|x| matches!(x, Action::GameOver(_))));
+    assert!(s.adjourned.is_some());
+    assert_eq!(s.totals().games, 0);
+}
+
+#[test]
+fn without_an_answer_to_stored_wily_asks_to_resume() {
+    let (mut s, now) = session();
+    mate_sent_then_cut_off(&mut s, now);
+    let a = s.handle(Input::Tick, now + Duration::from_secs(2));
+    assert!(!sends(&a).iter().any(|c| c.starts_with("match")));
+    let a = s.handle(Input::Tick, now + crate::bot::interrupted::STORED_WAIT);
+    assert!(
+        sends(&a).contains(&"match Bob".to_string()),
+        "{:?}",
+        sends(&a)
+    );
+    assert!(s.adjourned.is_some());
+}
+
+#[test]
+fn an_ordinary_cut_off_game_is_asked_back_at_once() {
+    // The move sent does not end the game: `match`, no `stored`.
+    let (mut s, now) = session();
+    start_game(&mut s, now);
+    let id = s.search.as_ref().unwrap().id;
+    let start = parse_fen(START).unwrap();
+    s.handle(
+        Input::Done {
+            id,
+            result: result(&start, "e2e4", None, 0),
+        },
+        now,
+    );
+    s.handle(ev(ServerEvent::Disconnected), now);
+    let a = s.handle(
+        ev(ServerEvent::LoggedIn {
+            handle: "wily".into(),
+        }),
+        now,
+    );
+    let cmds = sends(&a);
+    assert!(cmds.contains(&"match Bob".to_string()), "{cmds:?}");
+    assert!(!cmds.contains(&"stored".to_string()), "{cmds:?}");
+}
+
+#[test]
+fn a_mate_seen_without_the_servers_end_line_is_recorded() {
+    // wily (White) answered 1.e4 e5 with the board after Black's mate; the line that
+    // ends the game was lost with the connection.
+    let (mut s, now) = session();
+    answer_e4(&mut s, now, None, 0);
+    let mated = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
+    // Resynchronised to a position that does not follow: the moves restart from it.
+    s.handle(board(mated, Relation::MyMove, Some("Q/d8-h4"), now), now);
+    s.handle(ev(ServerEvent::Disconnected), now);
+    let a = s.handle(
+        ev(ServerEvent::LoggedIn {
+            handle: "wily".into(),
+        }),
+        now,
+    );
+    assert!(sends(&a).contains(&"stored".to_string()), "{:?}", sends(&a));
+    let a = s.handle(stored(&[]), now);
+    let f = a
+        .iter()
+        .find_map(|x| match x {
+            Action::GameOver(f) => Some(f),
+            _ => None,
+        })
+        .expect("the game is recorded");
+    assert_eq!(f.record.result, "0-1");
+    assert_eq!(f.record.end_text, "wily checkmated");
+    assert_eq!(s.totals().losses, 1);
 }
