@@ -79,7 +79,7 @@ impl Core {
                 g.observers.clear();
                 g.resumed += 1;
                 if let Some(j) = &self.journal {
-                    j.resumed();
+                    j.resumed(&g.white.name, &g.black.name);
                 }
                 g
             }

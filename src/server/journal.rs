@@ -49,6 +49,8 @@ struct State {
     finished: Vec<FinishedRecord>,
     counts: JournalCounts,
     adjourned: Vec<Game>,
+    /// The players (white, black) of games adjourned and not resumed since.
+    waiting: Vec<(String, String)>,
 }
 
 /// A handle on the journal; clones share it.
@@ -117,19 +119,34 @@ impl Journal {
             .collect()
     }
 
+    /// Adjourned games with `handle` (any case) as a player that have not been resumed
+    /// since.
+    pub fn adjourned_waiting_for(&self, handle: &str) -> usize {
+        self.lock()
+            .waiting
+            .iter()
+            .filter(|(w, b)| w.eq_ignore_ascii_case(handle) || b.eq_ignore_ascii_case(handle))
+            .count()
+    }
+
     /// A game ended (`now`-clocks given in ms as (white, black)); `shutdown`: the server
     /// is stopping.
     pub(super) fn ended(&self, game: &Game, end: End, clocks: (i64, i64), shutdown: bool) {
         let mut s = self.lock();
         let (text, result) = game.end_text(end);
+        let players = (game.white.name.clone(), game.black.name.clone());
         match end {
-            End::AdjournAgreed => s.counts.adjourned_agreed += 1,
+            End::AdjournAgreed => {
+                s.counts.adjourned_agreed += 1;
+                s.waiting.push(players);
+            }
             End::LostConnection { .. } if game.storable() => {
                 if shutdown {
                     s.counts.adjourned_shutdown += 1;
                 } else {
                     s.counts.adjourned_dropped += 1;
                 }
+                s.waiting.push(players);
             }
             _ => {}
         }
@@ -159,9 +176,16 @@ impl Journal {
         });
     }
 
-    /// An adjourned game was continued.
-    pub(super) fn resumed(&self) {
-        self.lock().counts.resumptions += 1;
+    /// An adjourned game of `white` and `black` was continued.
+    pub(super) fn resumed(&self, white: &str, black: &str) {
+        let mut s = self.lock();
+        s.counts.resumptions += 1;
+        let same = |(w, b): &(String, String)| {
+            w.eq_ignore_ascii_case(white) && b.eq_ignore_ascii_case(black)
+        };
+        if let Some(i) = s.waiting.iter().position(same) {
+            s.waiting.remove(i);
+        }
     }
 
     /// The stopping server's adjourned games, for the next one.

@@ -165,6 +165,12 @@ impl Proxy {
         }
     }
 
+    /// A line cut with a drop is asked for and has not happened yet (no server line has
+    /// come through since).
+    pub fn cut_drop_pending(&self) -> bool {
+        self.shared.cut.load(Ordering::Relaxed) == CUT_DROP
+    }
+
     /// Faults applied so far.
     pub fn counts(&self) -> ProxyCounts {
         *self

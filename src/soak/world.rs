@@ -108,10 +108,15 @@ pub struct Pair {
 }
 
 impl Pair {
-    /// Plies of the bot's game in progress (`None`: not playing, or not running).
+    /// Plies of the bot's game in progress (`None`: not playing, not connected, or not
+    /// running). A bot that lost its connection still shows its game until it logs in
+    /// again; planned faults wait for a connected one.
     pub fn game_plies(&self) -> Option<usize> {
         let c = self.control.lock().unwrap_or_else(|e| e.into_inner());
         let st = c.as_ref()?.status.borrow();
+        if !st.connected {
+            return None;
+        }
         st.game.as_ref().map(|g| g.moves.len())
     }
 
@@ -263,10 +268,12 @@ impl World {
         while !self.stopping.load(Ordering::Relaxed) {
             let done = self.journal.finished_by(&pair.bot) as u32;
             // Past its share, a bot plays one game at a time until the planned faults
-            // have all found their games.
+            // have all found their games and its adjourned games have been resumed.
             let left = if done < pair.quota {
                 pair.quota - done
-            } else if self.planned_left.load(Ordering::Relaxed) > 0 {
+            } else if self.planned_left.load(Ordering::Relaxed) > 0
+                || self.journal.adjourned_waiting_for(&pair.bot) > 0
+            {
                 1
             } else {
                 break;
