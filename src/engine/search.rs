@@ -642,8 +642,6 @@ impl<'a> Searcher<'a> {
                     if quiet {
                         r -= *hist_score.get_or_insert_with(|| history_of(self.hist)) / 8192;
                     }
-                    // One ply less than the table: measured better on tactics.
-                    r -= 1;
                     r = r.min(new_depth - 1).max(0);
                 }
                 score =

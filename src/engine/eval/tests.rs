@@ -366,9 +366,21 @@ fn kpk_and_wrong_bishop() {
 #[test]
 fn unstoppable_passer_in_pawn_ending() {
     // Black's king is outside the square of the a-pawn.
-    let outside = eval("8/8/8/P7/8/5k2/7p/6K1 w - - 0 1");
+    let outside_fen = "8/8/8/P7/8/5k2/7p/6K1 w - - 0 1";
+    let outside = eval(outside_fen);
     let inside = eval("8/8/8/P1k5/8/8/7p/6K1 w - - 0 1");
-    assert!(outside > inside + 200, "outside {outside} inside {inside}");
+    assert!(outside > inside + 100, "outside {outside} inside {inside}");
+    // The rule of the square is what makes the difference: without its bonus the pawn
+    // outside the king's reach is worth far less.
+    let no_rule = EvalParams {
+        passed_unstoppable: s(0, 0),
+        ..EvalParams::default()
+    };
+    let outside_no_rule = Evaluator::new(no_rule).evaluate(&board(outside_fen));
+    assert!(
+        outside > outside_no_rule + 100,
+        "outside {outside} without the rule of the square {outside_no_rule}"
+    );
 }
 
 #[test]
