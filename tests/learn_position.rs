@@ -26,16 +26,17 @@ const SHALLOW: u32 = 5;
 const DEEP: u32 = 9;
 
 /// Positions where a depth-5 search likes a move that a depth-9 search one move later
-/// finds much worse (found by scanning the shared opening suite; picked again whenever
-/// the evaluation changes enough that a position no longer shows the drop, last when the
-/// weights fitted by `wily tune` became the default).
+/// finds much worse (found by scanning the shared opening suite with
+/// `scan_for_positions` below; picked again whenever the engine changes enough that
+/// fewer than three show the drop, last when the self-play refit and the full late-move
+/// reductions landed).
 const POSITIONS: &[&str] = &[
-    "r2qr1k1/ppp1ppbp/2np1np1/8/2PPP1b1/2N1BN2/PP2BPPP/R2Q1RK1 w - - 0 1",
-    "rn2k1nr/pp1q1ppb/2p1p2p/3pP3/1b1P1PP1/2N1B2P/PPP5/R2QKBNR w KQkq - 0 1",
-    "rnbq1rk1/4ppbp/p1pp1np1/1p6/2PPP3/2NBBN1P/PP3PP1/R2QK2R w KQ b6 0 1",
+    "rnbqk2r/pp4bp/2p1Pnp1/3p1p2/5N2/2N3P1/PPP1PPBP/R1BQK2R w KQkq - 0 1",
     "r1b1q2r/p1p1k1pp/2pp1n2/2b1p1N1/4P3/3P4/PPP2PPP/RNBQK2R w KQ - 0 1",
-    "rnb2rk1/p3ppbp/2pp1np1/qp6/3PP1P1/2N1BP2/PPPQ3P/2KR1BNR w - - 0 1",
-    "r2qkb1r/ppp2ppp/4pnn1/3P4/2p1P1b1/2N1BN2/PP3PPP/R2QKB1R w KQkq - 0 1",
+    "rnb2rk1/ppp1qppp/3p4/4p2n/2PPP3/4BP2/PP4PP/R2QKBNR w KQ - 0 1",
+    "r2qk1nr/1bp1ppbp/pn1p2p1/1p2P3/3P1P2/2NBBN2/PPP3PP/R2QK2R w KQkq - 0 1",
+    "r2qkb1r/1p1bnppp/p1npp3/8/3NPPP1/2N1B3/PPP4P/R2QKB1R w KQkq - 0 1",
+    "rn1q1rk1/1p2ppbp/p1pp1np1/8/2PPP1b1/2N1BN2/PP2BPPP/R2Q1RK1 w - - 0 1",
 ];
 
 fn tmp_dir(name: &str) -> tempfile::TempDir {
@@ -256,4 +257,50 @@ fn a_learned_position_changes_the_move_after_a_restart() {
         changed >= 3,
         "position learning changed the move in only {changed} of {drops} positions"
     );
+}
+
+/// Finds new [`POSITIONS`] when the engine changes enough that fewer than three of them
+/// show the drop: runs each story over positions of an EPD file (`WILY_SCAN_EPD`, default
+/// the shared opening suite; `WILY_SCAN_FROM` and `WILY_SCAN_N`, default the first 200) and
+/// prints those where the drop is seen and learning changes the move. Run by hand:
+/// `cargo test --profile ci --test learn_position -- --ignored --nocapture`.
+#[test]
+#[ignore = "a tool for picking the test's positions, minutes long"]
+fn scan_for_positions() {
+    let path = std::env::var("WILY_SCAN_EPD")
+        .unwrap_or_else(|_| "../shared/data/openings/8mvs_+90_+99.epd".into());
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        println!("skipped: {path} is not there (set WILY_SCAN_EPD)");
+        return;
+    };
+    let var = |k: &str, d: usize| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
+    let (from, n) = (var("WILY_SCAN_FROM", 0), var("WILY_SCAN_N", 200));
+    let tmp = tmp_dir("scan");
+    let mut found = Vec::new();
+    for (i, line) in text.lines().enumerate().skip(from).take(n) {
+        let fen: String = line
+            .split_whitespace()
+            .take(4)
+            .collect::<Vec<_>>()
+            .join(" ")
+            + " 0 1";
+        if fen.parse::<Board>().is_err() {
+            continue;
+        }
+        if let Some(st) = story(&fen, tmp.path(), i) {
+            if st.learned != st.x && st.without == st.x {
+                println!("FOUND {fen}");
+                found.push(fen);
+            }
+        }
+    }
+    println!("{} positions found:", found.len());
+    for f in found {
+        println!("    \"{f}\",");
+    }
 }
