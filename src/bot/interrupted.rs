@@ -37,11 +37,16 @@ impl Session {
         self.ask_to_resume_interrupted(out);
     }
 
-    /// `match OPPONENT` for the waiting game.
+    /// `match OPPONENT` for the waiting game; while another game is on (one started
+    /// meanwhile), `resume` after it instead.
     fn ask_to_resume_interrupted(&mut self, out: &mut Vec<Action>) {
         let Some(g) = &self.adjourned else {
             return;
         };
+        if self.game.is_some() {
+            self.resume_hint = true;
+            return;
+        }
         let opp = g.opponent().to_string();
         if valid_handle(&opp) {
             out.push(Action::Commentary(format!(

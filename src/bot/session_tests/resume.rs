@@ -303,3 +303,37 @@ fn a_mate_seen_without_the_servers_end_line_is_recorded() {
     assert_eq!(f.record.end_text, "wily checkmated");
     assert_eq!(s.totals().losses, 1);
 }
+
+#[test]
+fn a_listed_game_waits_while_another_game_is_on() {
+    let (mut s, now) = session();
+    mate_sent_then_cut_off(&mut s, now);
+    // A new game against someone else starts before the answer comes.
+    s.handle(
+        ev(ServerEvent::GameStart {
+            game: 9,
+            white: "Carol".into(),
+            black: "wily".into(),
+            continuing: false,
+            rated: false,
+            category: "lightning".into(),
+        }),
+        now,
+    );
+    let mut up = board(E4, Relation::MyMove, Some("P/e2-e4"), now);
+    if let Input::Server(ServerEvent::Board(u)) = &mut up {
+        u.game = 9;
+        u.white = "Carol".into();
+        u.black = "wily".into();
+    }
+    s.handle(up, now);
+    assert!(s.game.is_some());
+    let a = s.handle(stored(&[("wily", "Bob")]), now);
+    assert!(
+        !sends(&a).iter().any(|c| c.starts_with("match")),
+        "{:?}",
+        sends(&a)
+    );
+    assert!(s.resume_hint, "asked for after the game in progress");
+    assert!(s.adjourned.is_some());
+}
