@@ -76,7 +76,10 @@ impl Session {
                 .any(|(w, b)| w.eq_ignore_ascii_case(&g.white) && b.eq_ignore_ascii_case(&g.black))
         });
         if listed {
-            self.ask_to_resume_interrupted(out);
+            // Already asked for (lasker named the opponent online with it at login).
+            if !self.resume_asked {
+                self.ask_to_resume_interrupted(out);
+            }
             return;
         }
         let Some((result, kind, text)) = self.adjourned.as_ref().and_then(|g| g.ends_by_rule())

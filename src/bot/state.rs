@@ -98,8 +98,8 @@ pub struct Session {
     /// opponent's arrival announced) that has not been resumed since: `resume` is asked
     /// again after each game, in case another game started in its place.
     pub(crate) resume_hint: bool,
-    /// `stored` was sent at this time to learn whether the interrupted game ended with
-    /// wily's last move (see [`crate::bot::interrupted`]).
+    /// `stored` was sent at this time to learn whether the interrupted game ended as the
+    /// connection went (see [`crate::bot::interrupted`]).
     pub(crate) stored_check: Option<Instant>,
     pub(crate) quitting: bool,
     pub(crate) strangers: HashMap<String, Instant>,

@@ -337,3 +337,28 @@ fn a_listed_game_waits_while_another_game_is_on() {
     assert!(s.resume_hint, "asked for after the game in progress");
     assert!(s.adjourned.is_some());
 }
+
+#[test]
+fn a_game_already_asked_back_at_login_is_not_asked_twice() {
+    let (mut s, now) = session();
+    mate_sent_then_cut_off(&mut s, now);
+    // lasker names the opponent as online with an adjourned game: asked back at once.
+    let a = s.handle(
+        ev(ServerEvent::AdjournedOnline {
+            names: vec!["Bob".into()],
+        }),
+        now,
+    );
+    assert!(
+        sends(&a).contains(&"match Bob".to_string()),
+        "{:?}",
+        sends(&a)
+    );
+    let a = s.handle(stored(&[("wily", "Bob")]), now);
+    assert!(
+        !sends(&a).iter().any(|c| c.starts_with("match")),
+        "{:?}",
+        sends(&a)
+    );
+    assert!(s.adjourned.is_some());
+}
