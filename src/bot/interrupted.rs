@@ -97,7 +97,7 @@ impl Session {
             "game {} ended while the connection was down: {result} ({text})",
             g.number
         );
-        tracing::info!("{line}");
+        // The driver logs commentary (target `wily::commentary`).
         out.push(Action::Commentary(line));
         self.record_finished(g, result, kind, &text, out);
         self.maybe_seek(now, true, out);

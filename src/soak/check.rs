@@ -129,13 +129,6 @@ pub fn store_keys(path: &Path, me: &str) -> Result<(Vec<GameKey>, usize), String
     Ok((keys, unreadable))
 }
 
-/// How many of `wanted` are not in `have` (as multisets), and how many of `have` are not
-/// in `wanted`.
-pub fn missing_and_extra(wanted: &[GameKey], have: &[GameKey]) -> (usize, usize) {
-    let (missing, extra) = missing_indices(wanted, have);
-    (missing.len(), extra)
-}
-
 /// The places in `wanted` of the keys not in `have` (as multisets), and how many of
 /// `have` are not in `wanted`.
 pub fn missing_indices(wanted: &[GameKey], have: &[GameKey]) -> (Vec<usize>, usize) {
@@ -179,9 +172,8 @@ mod tests {
     fn multiset_difference_counts_each_game() {
         let wanted = vec![k("a"), k("a"), k("c")];
         let have = vec![k("a"), k("d")];
-        assert_eq!(missing_and_extra(&wanted, &have), (2, 1));
-        assert_eq!(missing_and_extra(&have, &have), (0, 0));
         assert_eq!(missing_indices(&wanted, &have), (vec![1, 2], 1));
+        assert_eq!(missing_indices(&have, &have), (vec![], 0));
     }
 
     #[test]

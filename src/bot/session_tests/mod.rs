@@ -75,6 +75,12 @@ fn board(fen: &str, relation: Relation, last: Option<&str>, now: Instant) -> Inp
 }
 
 fn start_game(s: &mut Session, now: Instant) -> Vec<Action> {
+    start_game_at(s, START, now)
+}
+
+/// Game 7, wily (White) against Bob, from `fen` with wily to move: the actions that
+/// answer its first board.
+fn start_game_at(s: &mut Session, fen: &str, now: Instant) -> Vec<Action> {
     s.handle(
         ev(ServerEvent::GameStart {
             game: 7,
@@ -86,7 +92,7 @@ fn start_game(s: &mut Session, now: Instant) -> Vec<Action> {
         }),
         now,
     );
-    s.handle(board(START, Relation::MyMove, None, now), now)
+    s.handle(board(fen, Relation::MyMove, None, now), now)
 }
 
 /// Starts the game, lets wily's first search answer 1.e4 (`ponder` its expected reply,

@@ -126,18 +126,7 @@ const MATE_IN_ONE: &str = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1N
 /// connection drops before the server's answer, and wily logs in again: the actions of
 /// the login.
 fn mate_sent_then_cut_off(s: &mut Session, now: Instant) -> Vec<Action> {
-    s.handle(
-        ev(ServerEvent::GameStart {
-            game: 7,
-            white: "wily".into(),
-            black: "Bob".into(),
-            continuing: false,
-            rated: false,
-            category: "lightning".into(),
-        }),
-        now,
-    );
-    let a = s.handle(board(MATE_IN_ONE, Relation::MyMove, None, now), now);
+    let a = start_game_at(s, MATE_IN_ONE, now);
     let id = started(&a).expect("a search").id;
     let a = s.handle(
         Input::Done {
@@ -151,6 +140,11 @@ fn mate_sent_then_cut_off(s: &mut Session, now: Instant) -> Vec<Action> {
         "{:?}",
         sends(&a)
     );
+    relogin(s, now)
+}
+
+/// The connection drops and wily logs in again: the actions of the login.
+fn relogin(s: &mut Session, now: Instant) -> Vec<Action> {
     s.handle(ev(ServerEvent::Disconnected), now);
     s.handle(
         ev(ServerEvent::LoggedIn {
@@ -158,6 +152,14 @@ fn mate_sent_then_cut_off(s: &mut Session, now: Instant) -> Vec<Action> {
         }),
         now,
     )
+}
+
+/// The finished game among `a`, if one was recorded.
+fn game_over(a: &[Action]) -> Option<&FinishedGame> {
+    a.iter().find_map(|x| match x {
+        Action::GameOver(f) => Some(&**f),
+        _ => None,
+    })
 }
 
 fn stored(games: &[(&str, &str)]) -> Input {
@@ -193,13 +195,7 @@ fn a_game_ended_by_wilys_move_while_cut_off_is_recorded() {
     });
     assert!(s.handle(other, now).is_empty());
     let a = s.handle(stored(&[]), now);
-    let f = a
-        .iter()
-        .find_map(|x| match x {
-            Action::GameOver(f) => Some(f),
-            _ => None,
-        })
-        .expect("the game is recorded");
+    let f = game_over(&a).expect("the game is recorded");
     assert_eq!(f.record.result, "1-0");
     assert_eq!(f.record.end_text, "Bob checkmated");
     assert_eq!(f.kind, EndKind::Checkmate);
@@ -212,10 +208,7 @@ fn a_game_ended_by_wilys_move_while_cut_off_is_recorded() {
     assert_eq!(s.totals().wins, 1);
     assert!(s.adjourned.is_none(), "nothing left to resume");
     // A second answer changes nothing.
-    assert!(!s
-        .handle(stored(&[]), now)
-        .iter()
-        .any(|x| matches!(x, Action::GameOver(_))));
+    assert!(game_over(&s.handle(stored(&[]), now)).is_none());
 }
 
 #[test]
@@ -228,7 +221,7 @@ fn a_cut_off_game_the_server_still_holds_is_resumed() {
         "{:?}",
         sends(&a)
     );
-    assert!(!a.iter().any(|x| matches!(x, Action::GameOver(_))));
+    assert!(game_over(&a).is_none());
     assert!(s.adjourned.is_some());
     assert_eq!(s.totals().games, 0);
 }
@@ -262,13 +255,7 @@ fn an_ordinary_cut_off_game_is_asked_back_at_once() {
         },
         now,
     );
-    s.handle(ev(ServerEvent::Disconnected), now);
-    let a = s.handle(
-        ev(ServerEvent::LoggedIn {
-            handle: "wily".into(),
-        }),
-        now,
-    );
+    let a = relogin(&mut s, now);
     let cmds = sends(&a);
     assert!(cmds.contains(&"match Bob".to_string()), "{cmds:?}");
     assert!(!cmds.contains(&"stored".to_string()), "{cmds:?}");
@@ -283,22 +270,10 @@ fn a_mate_seen_without_the_servers_end_line_is_recorded() {
     let mated = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
     // Resynchronised to a position that does not follow: the moves restart from it.
     s.handle(board(mated, Relation::MyMove, Some("Q/d8-h4"), now), now);
-    s.handle(ev(ServerEvent::Disconnected), now);
-    let a = s.handle(
-        ev(ServerEvent::LoggedIn {
-            handle: "wily".into(),
-        }),
-        now,
-    );
+    let a = relogin(&mut s, now);
     assert!(sends(&a).contains(&"stored".to_string()), "{:?}", sends(&a));
     let a = s.handle(stored(&[]), now);
-    let f = a
-        .iter()
-        .find_map(|x| match x {
-            Action::GameOver(f) => Some(f),
-            _ => None,
-        })
-        .expect("the game is recorded");
+    let f = game_over(&a).expect("the game is recorded");
     assert_eq!(f.record.result, "0-1");
     assert_eq!(f.record.end_text, "wily checkmated");
     assert_eq!(s.totals().losses, 1);
