@@ -10,13 +10,13 @@ use super::eval::{
 use super::history::History;
 use super::learned::{LearnedPosition, LearnedTable};
 use super::limits::{EngineOptions, SearchRequest};
-use super::search::LmrTable;
 use super::shared::{lock, Shared};
 use super::skill::{self, Lines, SkillParams};
 use super::tablebase::{self, Tablebases, TbConfig};
 use super::threads::{run_search, SearchSetup, Worker};
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
+use super::tunables::SearchParams;
 use super::types::{InfoCallback, SearchResult};
 use cozy_chess::Move;
 use std::sync::atomic::Ordering;
@@ -35,7 +35,8 @@ pub struct Engine {
     /// Pawn hash size per search thread (`hashp`), bytes as asked.
     pawn_hash_bytes: usize,
     pool: Arc<Mutex<Vec<Worker>>>,
-    lmr: Arc<LmrTable>,
+    /// The search's tunable constants (copied on write while a search holds them).
+    sp: Arc<SearchParams>,
     current: Option<Arc<Shared>>,
     /// The last search started (for its counters once it is over).
     last: Option<Arc<Shared>>,
@@ -142,7 +143,7 @@ impl Engine {
             params_dirty: false,
             pawn_hash_bytes,
             pool: Arc::new(Mutex::new(workers)),
-            lmr: Arc::new(LmrTable::new()),
+            sp: Arc::new(SearchParams::new()),
             current: None,
             last: None,
             tb: TbConfig::default(),
@@ -221,6 +222,13 @@ impl Engine {
 
     pub fn set_draw_score(&mut self, cp: i32) {
         self.options.draw_score = cp.clamp(-1000, 1000);
+    }
+
+    /// Sets one of the search's tunable constants (see `tunables.rs`); the value used
+    /// (clamped to its range), or an error for an unknown name. Takes effect at the next
+    /// search.
+    pub fn set_search_param(&mut self, name: &str, value: i32) -> Result<i32, String> {
+        Arc::make_mut(&mut self.sp).set(name, value)
     }
 
     pub fn set_move_overhead(&mut self, ms: u64) {
@@ -379,7 +387,7 @@ impl Engine {
         let pool = Arc::clone(&self.pool);
         let tt = Arc::clone(&self.tt);
         let learned = Arc::clone(&self.learned);
-        let lmr = Arc::clone(&self.lmr);
+        let sp = Arc::clone(&self.sp);
         let tb = self.tb.clone();
         let sh = Arc::clone(&shared);
         let job = move || {
@@ -389,7 +397,7 @@ impl Engine {
                     tt: &tt,
                     learned: &learned,
                     shared: &sh,
-                    lmr: &lmr,
+                    sp: &sp,
                     request: &request,
                     options: &options,
                     tb: &tb,

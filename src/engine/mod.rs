@@ -27,6 +27,7 @@ mod tbsearch;
 pub mod threads;
 pub mod time;
 pub mod tt;
+pub mod tunables;
 pub mod types;
 
 pub use facade::{Engine, SearchControl, SearchHandle};

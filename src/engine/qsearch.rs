@@ -15,9 +15,6 @@ use cozy_chess::{get_pawn_quiets, BitBoard, Board, Move, Piece, PieceMoves};
 /// Both back ranks (where pawns promote).
 const PROMO_RANKS: BitBoard = BitBoard(0xFF00_0000_0000_00FF);
 
-/// Safety margin of delta pruning (centipawns).
-const DELTA_MARGIN: i32 = 180;
-
 impl<'a> Searcher<'a> {
     /// Quiescence search at `ply` with window (`alpha`, `beta`). With `checks` (the first
     /// quiescence ply below the main search) quiet moves that give check and do not lose
@@ -134,7 +131,7 @@ impl<'a> Searcher<'a> {
                 let gain = victim.map_or(0, piece_value)
                     + mv.promotion
                         .map_or(0, |p| piece_value(p) - piece_value(Piece::Pawn));
-                if mv.promotion.is_none() && static_eval + gain + DELTA_MARGIN <= alpha {
+                if mv.promotion.is_none() && static_eval + gain + self.sp.delta_margin <= alpha {
                     continue;
                 }
                 if !see_ge_known(board, mv, piece, victim, 0) {

@@ -102,7 +102,7 @@ impl<'a> Searcher<'a> {
     /// One iteration of one MultiPV line with an aspiration window.
     fn aspiration(&mut self, board: &Board, depth: i32) {
         let prev = self.root_moves[self.pv_idx].prev_score;
-        let mut delta = 15 + prev.abs().min(2000) / 80;
+        let mut delta = self.sp.asp_delta + prev.abs().min(2000) / 80;
         let (mut alpha, mut beta) = if depth >= 4 && prev > -INF {
             ((prev - delta).max(-INF), (prev + delta).min(INF))
         } else {
@@ -165,7 +165,7 @@ impl<'a> Searcher<'a> {
                 score = -self.search::<true>(&child, -beta, -alpha, new_depth, 1, false);
             } else {
                 let r = if depth >= 3 && i >= start + 3 && quiet && !gives_check {
-                    (self.lmr.get(depth, i) - 1).clamp(0, new_depth - 1)
+                    (self.sp.lmr(depth, i) - 1).clamp(0, new_depth - 1)
                 } else {
                     0
                 };

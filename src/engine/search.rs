@@ -17,54 +17,18 @@ use super::see::{captured_piece, is_capture, see_ge_known};
 use super::shared::Shared;
 use super::tablebase::Tablebases;
 use super::tt::{TranspositionTable, TtBound};
+use super::tunables::SearchParams;
 use super::types::{Bound, InfoCallback, INF, MATE, MAX_PLY, NO_EVAL, TB_WIN_BOUND};
 use cozy_chess::{Board, Color, Move, Piece};
 use std::sync::atomic::Ordering;
 
 /// Deepest remaining depth at which reverse futility pruning applies.
 const RFP_DEPTH: i32 = 4;
-/// Reverse futility margin per remaining ply (centipawns). Measured: depth 4 and 100 cp
-/// solve as many WAC positions at 1 s as without it (296 and 295 of 300), fewer at a
-/// fixed node count (280 and 289 at 300k), and won two self-play matches at 4 s + 0.05 s
-/// against the search without it (+38 -27 =55 and +47 -38 =75, `tools/selfplay.py`).
-const RFP_MARGIN: i32 = 100;
-
 /// Deepest remaining depth at which razoring applies.
 const RAZOR_DEPTH: i32 = 3;
-/// Razoring margin per remaining ply (centipawns).
-const RAZOR_MARGIN: i32 = 250;
 
 /// Shallowest depth at which the hash move is tested for a singular extension.
 const SE_DEPTH: i32 = 7;
-
-/// Late-move reduction amounts by depth and move number.
-pub struct LmrTable {
-    table: [[i32; 64]; 64],
-}
-
-impl Default for LmrTable {
-    fn default() -> Self {
-        LmrTable::new()
-    }
-}
-
-impl LmrTable {
-    pub fn new() -> LmrTable {
-        let mut table = [[0; 64]; 64];
-        for (d, row) in table.iter_mut().enumerate().skip(1) {
-            for (m, r) in row.iter_mut().enumerate().skip(1) {
-                let v = 0.75 + (d as f64).ln() * (m as f64).ln() / 2.25;
-                *r = v as i32;
-            }
-        }
-        LmrTable { table }
-    }
-
-    #[inline]
-    pub fn get(&self, depth: i32, moves: usize) -> i32 {
-        self.table[(depth.clamp(0, 63)) as usize][moves.min(63)]
-    }
-}
 
 /// What a tablebase probe means for a node (see `tbsearch.rs`).
 pub(crate) enum TbOutcome {
@@ -144,7 +108,8 @@ pub struct Searcher<'a> {
     pub shared: &'a Shared,
     pub hist: &'a mut History,
     pub eval: &'a mut Evaluator,
-    pub lmr: &'a LmrTable,
+    /// The tunable constants (margins, reductions) and the reduction table.
+    pub sp: &'a SearchParams,
     pub limits: &'a Limits,
     pub on_info: Option<InfoCallback>,
     pub nodes: u64,
@@ -440,7 +405,7 @@ impl<'a> Searcher<'a> {
             // above beta by a margin for each remaining ply (one ply less while improving)
             // is trusted, and the node fails high at once.
             if depth <= RFP_DEPTH
-                && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
+                && eval - self.sp.rfp_margin * (depth - i32::from(improving)) >= beta
                 && beta.abs() < TB_WIN_BOUND
                 && eval.abs() < TB_WIN_BOUND
             {
@@ -449,7 +414,7 @@ impl<'a> Searcher<'a> {
             // Razoring: far below alpha near the leaves, only captures can save the node;
             // when quiescence agrees, it fails low at once.
             if depth <= RAZOR_DEPTH
-                && eval + RAZOR_MARGIN * depth < alpha
+                && eval + self.sp.razor_margin * depth < alpha
                 && alpha.abs() < TB_WIN_BOUND
             {
                 let v = self.qsearch::<false>(board, alpha, alpha + 1, ply, true);
@@ -463,14 +428,14 @@ impl<'a> Searcher<'a> {
             // Null move with adaptive reduction and a zugzwang guard.
             if depth >= 3
                 && eval >= beta
-                && static_eval >= beta - 20 * depth + 150
+                && static_eval >= beta - self.sp.nmp_slope * depth + self.sp.nmp_base
                 && ply >= 1
                 && !self.stack[ply - 1].null
                 && beta.abs() < TB_WIN_BOUND
                 && Self::has_non_pawn_material(board)
             {
                 if let Some(child) = board.null_move() {
-                    let r = 3 + depth / 4 + ((eval - beta) / 200).min(2);
+                    let r = 3 + depth / 4 + ((eval - beta) / self.sp.nmp_eval_div).min(2);
                     self.stack[ply].played = None;
                     self.stack[ply].null = true;
                     let saved_floor = self.rep_floor;
@@ -516,7 +481,7 @@ impl<'a> Searcher<'a> {
                 && matches!(h.bound, TtBound::Lower | TtBound::Exact)
                 && h.score.abs() < TB_WIN_BOUND
             {
-                let s_beta = h.score - 2 * depth;
+                let s_beta = h.score - self.sp.se_margin * depth / 10;
                 self.stack[ply].excluded = Some(tm);
                 let v =
                     self.search::<false>(board, s_beta - 1, s_beta, (depth - 1) / 2, ply, cut_node);
@@ -541,7 +506,7 @@ impl<'a> Searcher<'a> {
         let mut moves_searched = 0usize;
         self.tried[ply].n_quiets = 0;
         self.tried[ply].n_captures = 0;
-        let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
+        let lmp_limit = (self.sp.lmp_base + depth * depth) as usize / if improving { 1 } else { 2 };
         let original_alpha = alpha;
         // Check data, made on first need: a node that cuts off on its first move never
         // needs it (whether a move made gives check is read off the child position).
@@ -574,14 +539,21 @@ impl<'a> Searcher<'a> {
             // otherwise be pruned (most are not, and the test costs more than the others).
             if ply > 0 && best_score > -TB_WIN_BOUND && non_pawn {
                 let prune = if quiet {
-                    let lmr_depth = (depth - 1 - self.lmr.get(depth, moves_searched)).max(0);
+                    let lmr_depth = (depth - 1 - self.sp.lmr(depth, moves_searched)).max(0);
                     lmr_depth <= 3
-                        && *hist_score.get_or_insert_with(|| history_of(self.hist)) < -3000 * depth
-                        || !see_ge_known(board, mv, piece, victim, -25 * lmr_depth * lmr_depth)
+                        && *hist_score.get_or_insert_with(|| history_of(self.hist))
+                            < -self.sp.hist_prune * depth
+                        || !see_ge_known(
+                            board,
+                            mv,
+                            piece,
+                            victim,
+                            -self.sp.see_quiet * lmr_depth * lmr_depth,
+                        )
                 } else {
                     depth <= 6
                         && see_known != Some(true)
-                        && !see_ge_known(board, mv, piece, victim, -90 * depth)
+                        && !see_ge_known(board, mv, piece, victim, -self.sp.see_capture * depth)
                 };
                 if prune
                     && !check_info
@@ -620,7 +592,7 @@ impl<'a> Searcher<'a> {
                     && (quiet
                         || !see_known.unwrap_or_else(|| see_ge_known(board, mv, piece, victim, 0)))
                 {
-                    r = self.lmr.get(depth, moves_searched);
+                    r = self.sp.lmr(depth, moves_searched);
                     if !PV {
                         r += 1;
                     }
@@ -640,7 +612,8 @@ impl<'a> Searcher<'a> {
                         r -= 1;
                     }
                     if quiet {
-                        r -= *hist_score.get_or_insert_with(|| history_of(self.hist)) / 8192;
+                        r -= *hist_score.get_or_insert_with(|| history_of(self.hist))
+                            / self.sp.lmr_hist_div;
                     }
                     r = r.min(new_depth - 1).max(0);
                 }
@@ -683,9 +656,11 @@ impl<'a> Searcher<'a> {
             // give check would be pruned (the conditions only tighten as moves are searched
             // and alpha rises), the picker drops them, before even scoring them.
             if !quiets_skipped && ply > 0 && best_score > -TB_WIN_BOUND && non_pawn {
-                let lmr_depth = (depth - 1 - self.lmr.get(depth, moves_searched)).max(0);
+                let lmr_depth = (depth - 1 - self.sp.lmr(depth, moves_searched)).max(0);
                 if moves_searched >= lmp_limit
-                    || !in_check && lmr_depth <= 8 && eval + 100 + 90 * lmr_depth <= alpha
+                    || !in_check
+                        && lmr_depth <= 8
+                        && eval + self.sp.fut_base + self.sp.fut_slope * lmr_depth <= alpha
                 {
                     let info = *check_info.get_or_insert_with(|| CheckInfo::new(board));
                     self.pickers[ply].skip_quiets(info);

@@ -7,11 +7,12 @@ use super::history::History;
 use super::learned::LearnedTable;
 use super::limits::{EngineOptions, SearchRequest};
 use super::movepick::{MoveList, MovePicker, OrderContext};
-use super::search::{LmrTable, RootMove, Searcher, StackEntry, TriedMoves};
+use super::search::{RootMove, Searcher, StackEntry, TriedMoves};
 use super::shared::{Shared, ThreadResult};
 use super::tablebase::rank::{rank_root, RootTb};
 use super::tablebase::TbConfig;
 use super::tt::TranspositionTable;
+use super::tunables::SearchParams;
 use super::types::{InfoCallback, Score, SearchResult, INF, MATE, MAX_PLY, TB_WIN_BOUND};
 use cozy_chess::{Board, Move};
 use std::sync::atomic::Ordering;
@@ -29,7 +30,7 @@ pub struct SearchSetup<'a> {
     /// Position learning's entries (read only).
     pub learned: &'a LearnedTable,
     pub shared: &'a Shared,
-    pub lmr: &'a LmrTable,
+    pub sp: &'a SearchParams,
     pub request: &'a SearchRequest,
     pub options: &'a EngineOptions,
     pub tb: &'a TbConfig,
@@ -99,7 +100,7 @@ fn make_searcher<'a>(
         shared: setup.shared,
         hist: &mut worker.hist,
         eval: &mut worker.eval,
-        lmr: setup.lmr,
+        sp: setup.sp,
         limits: &req.limits,
         on_info,
         nodes: 0,

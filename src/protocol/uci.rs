@@ -8,6 +8,7 @@
 use crate::chess::perft;
 use crate::chess::{move_from_uci, move_to_uci, parse_fen};
 use crate::engine::skill::{ELO_MAX, ELO_MIN};
+use crate::engine::tunables::TUNABLES;
 use crate::engine::{
     Bound, Engine, EngineOptions, Limits, SearchControl, SearchInfo, SearchRequest,
 };
@@ -327,6 +328,13 @@ impl Uci {
                     "option name UCI_Elo type spin default {} min {ELO_MIN} max {ELO_MAX}",
                     self.elo
                 ));
+                // The search's tunable constants, for tuners (`wily spsa`); leave them be.
+                for t in TUNABLES {
+                    self.say(&format!(
+                        "option name {} type spin default {} min {} max {}",
+                        t.name, t.default, t.min, t.max
+                    ));
+                }
                 self.say("uciok");
             }
             "isready" => self.say("readyok"),
@@ -438,6 +446,14 @@ impl Uci {
                 }
             }
             ("ponder", _) => {}
+            (n, Ok(v)) if TUNABLES.iter().any(|t| t.name == n) => {
+                if let Err(e) = self
+                    .engine
+                    .set_search_param(n, v.clamp(-1 << 30, 1 << 30) as i32)
+                {
+                    self.say(&format!("info string {e}"));
+                }
+            }
             ("uci_chess960", _) => self.chess960 = flag,
             _ => self.say(&format!(
                 "info string unknown option or bad value: {name} {value}"
@@ -605,6 +621,48 @@ mod tests {
         assert_eq!(move_to_uci(&b, castle, true), "f1g1");
         b.play(castle);
         assert!(b.castle_rights(cozy_chess::Color::White).short.is_none());
+    }
+
+    /// The node count of the last `info ... nodes N` line.
+    fn last_nodes(text: &str) -> u64 {
+        text.lines()
+            .rev()
+            .filter_map(|l| l.split(" nodes ").nth(1))
+            .find_map(|rest| rest.split_whitespace().next()?.parse().ok())
+            .expect("an info line with nodes")
+    }
+
+    #[test]
+    fn search_constants_are_listed_set_by_name_and_change_the_search() {
+        let go =
+            "position fen r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4\n\
+                  go depth 8\nisready\n";
+        let plain = run_session(&format!("uci\n{go}"));
+        for t in TUNABLES {
+            let line = format!(
+                "option name {} type spin default {} min {} max {}",
+                t.name, t.default, t.min, t.max
+            );
+            assert!(plain.contains(&line), "{line}");
+        }
+        // The defaults by name are the defaults.
+        let same = run_session(&format!(
+            "setoption name lmr_div value 225\nsetoption name RFP_MARGIN value 100\n{go}"
+        ));
+        assert_eq!(last_nodes(&plain), last_nodes(&same));
+        let changed = run_session(&format!(
+            "setoption name lmr_div value 150\nsetoption name rfp_margin value 60\n{go}"
+        ));
+        assert!(!changed.contains("unknown option"), "{changed}");
+        assert_ne!(last_nodes(&plain), last_nodes(&changed));
+        // Out of range is clamped, not refused; a bad value is reported.
+        let odd = run_session(
+            "setoption name rfp_margin value 99999\nsetoption name rfp_margin value x\nisready\n",
+        );
+        assert!(
+            odd.contains("unknown option or bad value: rfp_margin x"),
+            "{odd}"
+        );
     }
 
     #[test]
