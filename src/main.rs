@@ -111,6 +111,16 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// Tune integer engine options (wily's search constants) by SPSA self-play: `wily spsa
+    /// -engine cmd='./wily uci' -each nodes=10000 -params wily -iterations 2000 ...`
+    /// (`wily spsa -help` lists the options).
+    #[command(disable_help_flag = true)]
+    Spsa {
+        /// -engine, -param NAME=V,MIN,MAX,C, -params wily, -iterations, -pairs, -r, -out,
+        /// -resume, -list, and the `wily match` options that shape the games.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
     /// Fit every evaluation weight to game results (Texel tuning) and write the defaults.
     Tune(wily::tune::cli::TuneArgs),
     /// The bot's fault soak: games against the local server through a proxy that injects
@@ -285,6 +295,7 @@ fn main() -> ExitCode {
             })),
         }),
         Some(Command::Match { args }) => wily::r#match::run_cli(&args),
+        Some(Command::Spsa { args }) => wily::r#match::spsa::run_cli(&args),
         Some(Command::Tune(args)) => wily::tune::cli::run_tune(&args, &mut std::io::stdout()),
         Some(Command::Soak {
             games,

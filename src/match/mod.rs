@@ -13,7 +13,8 @@
 //! - [`engine`]: engine processes and the two protocols;
 //! - [`game`]: one game; [`report`], [`pgnout`], [`sample`], [`progress`]: outputs;
 //! - [`runner`]: the whole match; [`args`], [`cli`]: the command line and the TOML match
-//!   file.
+//!   file;
+//! - [`spsa`]: `wily spsa`, which tunes engine options by playing many short matches.
 //!
 //! May import: `chess`, `engine`, `book`, `learn`, `datadir`, `protocol`, `tools`. The
 //! layer table is in `docs/modules.md`; `tests/module_layers.rs` checks it.
@@ -35,6 +36,7 @@ pub mod schedule;
 pub mod settings;
 mod signal;
 pub mod sprt;
+pub mod spsa;
 pub mod stats;
 pub mod syzygy;
 pub mod timecontrol;

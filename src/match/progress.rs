@@ -48,7 +48,9 @@ impl Progress {
                 bar.set_message(text.to_string());
             }
             None => {
-                if done >= self.printed + self.every || (done == self.total && done != self.printed)
+                if self.every != u64::MAX
+                    && (done >= self.printed + self.every
+                        || (done == self.total && done != self.printed))
                 {
                     self.printed = done;
                     eprintln!("{done}/{} {text}", self.total);
