@@ -64,23 +64,23 @@ macro_rules! tunables {
 }
 
 tunables! {
-    rfp_margin = 100, 40, 200, 8, "Reverse futility margin per remaining ply (cp).";
-    razor_margin = 250, 100, 500, 20, "Razoring margin per remaining ply (cp).";
-    nmp_eval_div = 200, 80, 400, 20, "Null move: one ply more reduction per this much eval above beta (cp).";
-    nmp_slope = 20, 0, 40, 3, "Null move: static evaluation needed drops by this per ply (cp).";
-    nmp_base = 150, 0, 300, 15, "Null move: static evaluation needed above beta at depth 0 (cp).";
+    rfp_margin = 99, 40, 200, 8, "Reverse futility margin per remaining ply (cp).";
+    razor_margin = 244, 100, 500, 20, "Razoring margin per remaining ply (cp).";
+    nmp_eval_div = 212, 80, 400, 20, "Null move: one ply more reduction per this much eval above beta (cp).";
+    nmp_slope = 23, 0, 40, 3, "Null move: static evaluation needed drops by this per ply (cp).";
+    nmp_base = 138, 0, 300, 15, "Null move: static evaluation needed above beta at depth 0 (cp).";
     se_margin = 20, 5, 50, 3, "Singular extension: margin below the hash score, tenths of a cp per ply.";
-    lmr_base = 75, 0, 200, 8, "Late-move reduction table: constant term (hundredths of a ply).";
-    lmr_div = 225, 120, 400, 15, "Late-move reduction table: divisor of ln(depth) ln(moves) (hundredths).";
-    lmr_hist_div = 8192, 3000, 16000, 800, "Late-move reductions: one ply less per this much quiet history.";
-    lmp_base = 3, 0, 10, 1, "Late-move pruning: quiet moves tried before the rest are pruned, plus depth squared.";
-    fut_base = 100, 20, 250, 10, "Futility pruning of quiet moves: constant margin (cp).";
-    fut_slope = 90, 30, 200, 8, "Futility pruning of quiet moves: margin per ply of reduced depth (cp).";
-    hist_prune = 3000, 500, 8000, 300, "History pruning: quiet moves below minus this per ply are pruned.";
-    see_quiet = 25, 5, 80, 3, "SEE pruning of quiet moves: loss allowed per squared ply of reduced depth (cp).";
-    see_capture = 90, 30, 200, 9, "SEE pruning of captures: loss allowed per ply (cp).";
-    delta_margin = 180, 50, 400, 15, "Quiescence delta pruning's safety margin (cp).";
-    asp_delta = 15, 5, 60, 2, "Aspiration window's first half-width (cp).";
+    lmr_base = 85, 0, 200, 8, "Late-move reduction table: constant term (hundredths of a ply).";
+    lmr_div = 192, 120, 400, 15, "Late-move reduction table: divisor of ln(depth) ln(moves) (hundredths).";
+    lmr_hist_div = 8246, 3000, 16000, 800, "Late-move reductions: one ply less per this much quiet history.";
+    lmp_base = 5, 0, 10, 1, "Late-move pruning: quiet moves tried before the rest are pruned, plus depth squared.";
+    fut_base = 92, 20, 250, 10, "Futility pruning of quiet moves: constant margin (cp).";
+    fut_slope = 100, 30, 200, 8, "Futility pruning of quiet moves: margin per ply of reduced depth (cp).";
+    hist_prune = 3380, 500, 8000, 300, "History pruning: quiet moves below minus this per ply are pruned.";
+    see_quiet = 26, 5, 80, 3, "SEE pruning of quiet moves: loss allowed per squared ply of reduced depth (cp).";
+    see_capture = 99, 30, 200, 9, "SEE pruning of captures: loss allowed per ply (cp).";
+    delta_margin = 198, 50, 400, 15, "Quiescence delta pruning's safety margin (cp).";
+    asp_delta = 14, 5, 60, 2, "Aspiration window's first half-width (cp).";
 }
 
 impl Default for SearchParams {
@@ -155,12 +155,10 @@ mod tests {
     #[test]
     fn set_clamps_rejects_unknown_names_and_rebuilds_the_reduction_table() {
         let mut p = SearchParams::new();
-        // The default table: 0.75 + ln d ln m / 2.25.
-        assert_eq!(p.lmr(1, 1), 0);
-        assert_eq!(
-            p.lmr(10, 20),
-            (0.75 + 10f64.ln() * 20f64.ln() / 2.25) as i32
-        );
+        // The default table: lmr_base / 100 + ln d ln m / (lmr_div / 100).
+        let (b, d) = (f64::from(p.lmr_base) / 100.0, f64::from(p.lmr_div) / 100.0);
+        assert_eq!(p.lmr(1, 1), b as i32);
+        assert_eq!(p.lmr(10, 20), (b + 10f64.ln() * 20f64.ln() / d) as i32);
         assert_eq!(p.lmr(0, 30), 0);
         assert_eq!(p.set("RFP_Margin", 120), Ok(120));
         assert_eq!(p.rfp_margin, 120);

@@ -646,8 +646,10 @@ mod tests {
             assert!(plain.contains(&line), "{line}");
         }
         // The defaults by name are the defaults.
+        let default = |n: &str| TUNABLES.iter().find(|t| t.name == n).map(|t| t.default);
+        let (lmr_div, rfp) = (default("lmr_div").unwrap(), default("rfp_margin").unwrap());
         let same = run_session(&format!(
-            "setoption name lmr_div value 225\nsetoption name RFP_MARGIN value 100\n{go}"
+            "setoption name lmr_div value {lmr_div}\nsetoption name RFP_MARGIN value {rfp}\n{go}"
         ));
         assert_eq!(last_nodes(&plain), last_nodes(&same));
         let changed = run_session(&format!(
