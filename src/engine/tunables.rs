@@ -35,7 +35,8 @@ macro_rules! tunables {
         #[derive(Clone, Debug)]
         pub struct SearchParams {
             $(#[doc = $doc] pub $field: i32,)*
-            lmr: Box<[[i32; 64]; 64]>,
+            /// The late-move reduction table, inline (read at every reduced move).
+            lmr: [[i32; 64]; 64],
         }
 
         impl SearchParams {
@@ -57,7 +58,7 @@ macro_rules! tunables {
             fn defaults() -> SearchParams {
                 SearchParams {
                     $($field: $def,)*
-                    lmr: Box::new([[0; 64]; 64]),
+                    lmr: [[0; 64]; 64],
                 }
             }
         }

@@ -9,6 +9,8 @@ use std::io::IsTerminal;
 /// Where progress goes.
 pub struct Progress {
     bar: Option<ProgressBar>,
+    /// Whether anything is shown at all.
+    enabled: bool,
     total: u64,
     every: u64,
     printed: u64,
@@ -30,6 +32,7 @@ impl Progress {
         });
         Progress {
             bar,
+            enabled,
             total,
             every: if enabled {
                 (total / 20).clamp(1, 100)
@@ -48,7 +51,7 @@ impl Progress {
                 bar.set_message(text.to_string());
             }
             None => {
-                if self.every != u64::MAX
+                if self.enabled
                     && (done >= self.printed + self.every
                         || (done == self.total && done != self.printed))
                 {

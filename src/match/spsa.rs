@@ -294,30 +294,28 @@ pub fn update(spec: &mut SpsaSpec, k: u32, signs: &[f64], result: f64) {
 
 /// Runs the whole tuning; returns the final values as text.
 pub fn run(mut spec: SpsaSpec, base: MatchSettings) -> Result<String, String> {
-    let mut first = 0;
-    if spec.resume && spec.out.exists() {
-        let text = std::fs::read_to_string(&spec.out)
-            .map_err(|e| format!("cannot read {}: {e}", spec.out.display()))?;
-        let (k, vals) = read_resume(&spec, &text)?;
-        // A line cut by a kill stays on its own line (and is skipped when read again).
-        if !text.ends_with('\n') {
-            let mut f = std::fs::OpenOptions::new()
-                .append(true)
-                .open(&spec.out)
-                .map_err(|e| format!("cannot open {}: {e}", spec.out.display()))?;
-            writeln!(f).map_err(|e| e.to_string())?;
-        }
-        for (p, v) in spec.params.iter_mut().zip(vals) {
-            p.value = v.clamp(p.min, p.max);
-        }
-        first = k + 1;
-        eprintln!("resuming after iteration {k}");
-    }
     let mut log = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(&spec.out)
         .map_err(|e| format!("cannot open {}: {e}", spec.out.display()))?;
+    let mut first = 0;
+    if spec.resume {
+        let text = std::fs::read_to_string(&spec.out)
+            .map_err(|e| format!("cannot read {}: {e}", spec.out.display()))?;
+        if !text.is_empty() {
+            let (k, vals) = read_resume(&spec, &text)?;
+            // A line cut by a kill stays on its own line (and is skipped when read again).
+            if !text.ends_with('\n') {
+                writeln!(log).map_err(|e| e.to_string())?;
+            }
+            for (p, v) in spec.params.iter_mut().zip(vals) {
+                p.value = v.clamp(p.min, p.max);
+            }
+            first = k + 1;
+            eprintln!("resuming after iteration {k}");
+        }
+    }
     if first == 0 {
         if spec.out.metadata().map(|m| m.len()).unwrap_or(0) > 0 {
             return Err(format!(
