@@ -22,14 +22,6 @@ use super::types::{Bound, InfoCallback, INF, MATE, MAX_PLY, NO_EVAL, TB_WIN_BOUN
 use cozy_chess::{Board, Color, Move, Piece};
 use std::sync::atomic::Ordering;
 
-/// Deepest remaining depth at which reverse futility pruning applies.
-const RFP_DEPTH: i32 = 4;
-/// Deepest remaining depth at which razoring applies.
-const RAZOR_DEPTH: i32 = 3;
-
-/// Shallowest depth at which the hash move is tested for a singular extension.
-const SE_DEPTH: i32 = 7;
-
 /// What a tablebase probe means for a node (see `tbsearch.rs`).
 pub(crate) enum TbOutcome {
     /// The node's value: return it.
@@ -404,7 +396,7 @@ impl<'a> Searcher<'a> {
             // Reverse futility pruning (static null move): near the leaves, a static score
             // above beta by a margin for each remaining ply (one ply less while improving)
             // is trusted, and the node fails high at once.
-            if depth <= RFP_DEPTH
+            if depth <= self.sp.rfp_depth
                 && eval - self.sp.rfp_margin * (depth - i32::from(improving)) >= beta
                 && beta.abs() < TB_WIN_BOUND
                 && eval.abs() < TB_WIN_BOUND
@@ -413,7 +405,7 @@ impl<'a> Searcher<'a> {
             }
             // Razoring: far below alpha near the leaves, only captures can save the node;
             // when quiescence agrees, it fails low at once.
-            if depth <= RAZOR_DEPTH
+            if depth <= self.sp.razor_depth
                 && eval + self.sp.razor_margin * depth < alpha
                 && alpha.abs() < TB_WIN_BOUND
             {
@@ -435,7 +427,9 @@ impl<'a> Searcher<'a> {
                 && Self::has_non_pawn_material(board)
             {
                 if let Some(child) = board.null_move() {
-                    let r = 3 + depth / 4 + ((eval - beta) / self.sp.nmp_eval_div).min(2);
+                    let r = self.sp.nmp_r_base
+                        + depth / self.sp.nmp_depth_div
+                        + ((eval - beta) / self.sp.nmp_eval_div).min(2);
                     self.stack[ply].played = None;
                     self.stack[ply].null = true;
                     let saved_floor = self.rep_floor;
@@ -464,7 +458,7 @@ impl<'a> Searcher<'a> {
         self.stack[ply].null = false;
 
         // Internal iterative reduction: no hash move to guide a deep search.
-        if tt_move.is_none() && depth >= 4 && (PV || cut_node) {
+        if tt_move.is_none() && depth >= self.sp.iir_depth && (PV || cut_node) {
             depth -= 1;
         }
 
@@ -474,7 +468,7 @@ impl<'a> Searcher<'a> {
         // ply's scratch data.
         let mut singular_ext = 0;
         if let (Some(h), Some(tm)) = (tt_hit, tt_move) {
-            if depth >= SE_DEPTH
+            if depth >= self.sp.se_depth
                 && excluded.is_none()
                 && ply < 2 * self.root_depth as usize
                 && h.depth >= depth - 3
@@ -540,7 +534,7 @@ impl<'a> Searcher<'a> {
             if ply > 0 && best_score > -TB_WIN_BOUND && non_pawn {
                 let prune = if quiet {
                     let lmr_depth = (depth - 1 - self.sp.lmr(depth, moves_searched)).max(0);
-                    lmr_depth <= 3
+                    lmr_depth <= self.sp.hist_prune_depth
                         && *hist_score.get_or_insert_with(|| history_of(self.hist))
                             < -self.sp.hist_prune * depth
                         || !see_ge_known(
@@ -551,7 +545,7 @@ impl<'a> Searcher<'a> {
                             -self.sp.see_quiet * lmr_depth * lmr_depth,
                         )
                 } else {
-                    depth <= 6
+                    depth <= self.sp.see_capture_depth
                         && see_known != Some(true)
                         && !see_ge_known(board, mv, piece, victim, -self.sp.see_capture * depth)
                 };
@@ -659,7 +653,7 @@ impl<'a> Searcher<'a> {
                 let lmr_depth = (depth - 1 - self.sp.lmr(depth, moves_searched)).max(0);
                 if moves_searched >= lmp_limit
                     || !in_check
-                        && lmr_depth <= 8
+                        && lmr_depth <= self.sp.fut_depth
                         && eval + self.sp.fut_base + self.sp.fut_slope * lmr_depth <= alpha
                 {
                     let info = *check_info.get_or_insert_with(|| CheckInfo::new(board));

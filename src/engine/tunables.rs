@@ -1,5 +1,5 @@
-//! The search's tunable constants: pruning margins, reductions, extension margins and the
-//! aspiration window, each with its default, its legal range and SPSA's perturbation at the
+//! The search's tunable constants: pruning margins and the depths they apply at,
+//! reductions, extension margins and the aspiration window, each with its default, its legal range and SPSA's perturbation at the
 //! end of a run (`wily spsa`, see `match/spsa.rs`). Front ends set them by name (UCI
 //! `setoption`); the search reads them from a [`SearchParams`] shared by every thread of a
 //! search, with the late-move reduction table rebuilt from its two constants whenever one
@@ -83,6 +83,15 @@ tunables! {
     see_capture = 99, 30, 200, 9, "SEE pruning of captures: loss allowed per ply (cp).";
     delta_margin = 198, 50, 400, 15, "Quiescence delta pruning's safety margin (cp).";
     asp_delta = 14, 5, 60, 2, "Aspiration window's first half-width (cp).";
+    rfp_depth = 4, 1, 10, 1, "Reverse futility pruning: deepest remaining depth it applies at.";
+    razor_depth = 3, 1, 8, 1, "Razoring: deepest remaining depth it applies at.";
+    se_depth = 7, 4, 12, 1, "Singular extension: shallowest depth the hash move is tested at.";
+    nmp_r_base = 3, 1, 6, 1, "Null move: constant part of the reduction (plies).";
+    nmp_depth_div = 4, 2, 10, 1, "Null move: one ply more reduction per this many plies of depth.";
+    iir_depth = 4, 2, 10, 1, "Internal iterative reduction: shallowest depth without a hash move.";
+    fut_depth = 8, 3, 14, 1, "Futility pruning of quiet moves: deepest reduced depth it applies at.";
+    hist_prune_depth = 3, 1, 8, 1, "History pruning: deepest reduced depth it applies at.";
+    see_capture_depth = 6, 2, 12, 1, "SEE pruning of captures: deepest depth it applies at.";
 }
 
 impl Default for SearchParams {
