@@ -17,12 +17,6 @@ fn gravity(entry: &mut i16, bonus: i32) {
     *entry = nv.clamp(-HISTORY_MAX, HISTORY_MAX) as i16;
 }
 
-/// Bonus for a move that caused (or was on the path to) a cutoff at `depth`.
-#[inline]
-pub fn bonus(depth: i32) -> i32 {
-    (depth * depth * 16 + depth * 32).min(2_000)
-}
-
 /// Index of a coloured piece on a square (0..768).
 #[inline]
 fn psq(color: Color, piece: Piece, sq: Square) -> usize {
@@ -262,8 +256,8 @@ mod tests {
         let a: Move = "e2e4".parse().expect("move");
         let b: Move = "d2d4".parse().expect("move");
         for _ in 0..1000 {
-            h.update_quiet(Color::White, a, Piece::Pawn, None, None, bonus(12));
-            h.update_quiet(Color::White, b, Piece::Pawn, None, None, -bonus(12));
+            h.update_quiet(Color::White, a, Piece::Pawn, None, None, 2_000);
+            h.update_quiet(Color::White, b, Piece::Pawn, None, None, -2_000);
         }
         let sa = h.quiet_score(Color::White, a, Piece::Pawn, None, None);
         let sb = h.quiet_score(Color::White, b, Piece::Pawn, None, None);

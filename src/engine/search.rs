@@ -7,7 +7,7 @@
 
 use super::checks::CheckInfo;
 use super::eval::Evaluator;
-use super::history::{bonus, History, Played};
+use super::history::{History, Played};
 use super::keyahead::key_after;
 use super::learned::LearnedTable;
 use super::limits::Limits;
@@ -690,7 +690,8 @@ impl<'a> Searcher<'a> {
 
         if best_score >= beta {
             if let Some(bm) = best_move {
-                let b = bonus(depth);
+                let b = self.sp.history_bonus(depth);
+                let malus = -b * self.sp.hist_malus_pct / 100;
                 let piece = board.piece_on(bm.from).unwrap_or(Piece::Pawn);
                 let quiet = !is_capture(board, bm) && bm.promotion.is_none();
                 let tried = &self.tried[ply];
@@ -700,13 +701,14 @@ impl<'a> Searcher<'a> {
                     self.hist
                         .update_quiet(us, bm, piece, ctx.prev1, ctx.prev2, b);
                     for &(m, p) in &tried.quiets[..tried.n_quiets] {
-                        self.hist.update_quiet(us, m, p, ctx.prev1, ctx.prev2, -b);
+                        self.hist
+                            .update_quiet(us, m, p, ctx.prev1, ctx.prev2, malus);
                     }
                 } else if let Some(v) = captured_piece(board, bm) {
                     self.hist.update_capture(us, piece, bm.to, v, b);
                 }
                 for &(m, p, v) in &tried.captures[..tried.n_captures] {
-                    self.hist.update_capture(us, p, m.to, v, -b);
+                    self.hist.update_capture(us, p, m.to, v, malus);
                 }
             }
         }

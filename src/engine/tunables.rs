@@ -92,6 +92,10 @@ tunables! {
     fut_depth = 8, 3, 14, 1, "Futility pruning of quiet moves: deepest reduced depth it applies at.";
     hist_prune_depth = 3, 1, 8, 1, "History pruning: deepest reduced depth it applies at.";
     see_capture_depth = 6, 2, 12, 1, "SEE pruning of captures: deepest depth it applies at.";
+    hist_bonus_quad = 16, 4, 40, 2, "History bonus for a cutoff: this times depth squared, plus the next.";
+    hist_bonus_lin = 32, 0, 100, 5, "History bonus for a cutoff: this times depth.";
+    hist_bonus_max = 2000, 800, 4000, 150, "History bonus for a cutoff: its cap.";
+    hist_malus_pct = 100, 40, 200, 8, "History malus of the moves tried before a cutoff, percent of the bonus.";
 }
 
 impl Default for SearchParams {
@@ -122,6 +126,14 @@ impl SearchParams {
         }
         self.rebuild();
         Ok(v)
+    }
+
+    /// The history bonus of the move that caused a cutoff at `depth`; the moves tried
+    /// before it lose `hist_malus_pct` percent of it.
+    #[inline]
+    pub fn history_bonus(&self, depth: i32) -> i32 {
+        (depth * depth * self.hist_bonus_quad + depth * self.hist_bonus_lin)
+            .min(self.hist_bonus_max)
     }
 
     /// The late-move reduction for `depth` and the move's number.
