@@ -28,14 +28,15 @@ const DEEP: u32 = 9;
 /// Positions where a depth-5 search likes a move that a depth-9 search one move later
 /// finds much worse (found by scanning the shared opening suite with
 /// `scan_for_positions` below; picked again whenever the engine changes enough that
-/// fewer than three show the drop, last when the self-play refit and the full late-move
-/// reductions landed).
+/// fewer than three show the drop, last when the second `wily spsa` run's search constants
+/// landed).
 const POSITIONS: &[&str] = &[
     "rnbqk2r/pp4bp/2p1Pnp1/3p1p2/5N2/2N3P1/PPP1PPBP/R1BQK2R w KQkq - 0 1",
-    "r1b1q2r/p1p1k1pp/2pp1n2/2b1p1N1/4P3/3P4/PPP2PPP/RNBQK2R w KQ - 0 1",
-    "rnb2rk1/ppp1qppp/3p4/4p2n/2PPP3/4BP2/PP4PP/R2QKBNR w KQ - 0 1",
-    "r2qk1nr/1bp1ppbp/pn1p2p1/1p2P3/3P1P2/2NBBN2/PPP3PP/R2QK2R w KQkq - 0 1",
-    "r2qkb1r/1p1bnppp/p1npp3/8/3NPPP1/2N1B3/PPP4P/R2QKB1R w KQkq - 0 1",
+    "rnb2rk1/p3ppbp/2pp1np1/qp6/3PP1P1/2N1BP2/PPPQ3P/2KR1BNR w - - 0 1",
+    "r2qkb1r/ppp2ppp/4pnn1/3P4/2p1P1b1/2N1BN2/PP3PPP/R2QKB1R w KQkq - 0 1",
+    "rn1qk2r/pbpp2pp/1p2p3/5p1n/2PP4/P1Q1PP2/1P4PP/R1B1KBNR w KQkq - 0 1",
+    "r1bqkb1r/2p2ppp/p4n2/np1PN3/2p1P3/2N1B3/PP3PPP/R2QKB1R w KQkq b6 0 1",
+    "rnb1qrk1/ppp2pbp/5np1/4p3/2P1P3/2N2N2/PP2BPPP/R1BQ1RK1 w - - 0 1",
     "rn1q1rk1/1p2ppbp/p1pp1np1/8/2PPP1b1/2N1BN2/PP2BPPP/R2Q1RK1 w - - 0 1",
 ];
 

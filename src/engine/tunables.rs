@@ -1,11 +1,12 @@
 //! The search's tunable constants: pruning margins and the depths they apply at,
-//! reductions, extension margins and the aspiration window, each with its default, its legal range and SPSA's perturbation at the
-//! end of a run (`wily spsa`, see `match/spsa.rs`). Front ends set them by name (UCI
-//! `setoption`); the search reads them from a [`SearchParams`] shared by every thread of a
-//! search, with the late-move reduction table rebuilt from its two constants whenever one
-//! changes. Making them settable changed nothing (bench signature 3,718,408 before and
-//! after); the defaults are the values `wily spsa` found, accepted by an SPRT (README,
-//! "Search constants").
+//! reductions, extension margins, the history bonus and the aspiration window, each with
+//! its default, its legal range and SPSA's perturbation at the end of a run (`wily spsa`,
+//! see `match/spsa.rs`). Front ends set them by name (UCI `setoption`); the search reads
+//! them from a [`SearchParams`] shared by every thread of a search, with the late-move
+//! reduction table rebuilt from its two constants whenever one changes. Making them
+//! settable changed nothing (the bench signature stayed the same each time); the defaults
+//! of the first 26 are the values two `wily spsa` runs found, each accepted by an SPRT
+//! (README, "Search constants"); the history bonus's four are still the hand-set values.
 
 /// One tunable constant: its name (also the UCI option's), default, range and SPSA step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,32 +67,32 @@ macro_rules! tunables {
 }
 
 tunables! {
-    rfp_margin = 99, 40, 200, 8, "Reverse futility margin per remaining ply (cp).";
-    razor_margin = 244, 100, 500, 20, "Razoring margin per remaining ply (cp).";
-    nmp_eval_div = 212, 80, 400, 20, "Null move: one ply more reduction per this much eval above beta (cp).";
+    rfp_margin = 102, 40, 200, 8, "Reverse futility margin per remaining ply (cp).";
+    razor_margin = 270, 100, 500, 20, "Razoring margin per remaining ply (cp).";
+    nmp_eval_div = 190, 80, 400, 20, "Null move: one ply more reduction per this much eval above beta (cp).";
     nmp_slope = 23, 0, 40, 3, "Null move: static evaluation needed drops by this per ply (cp).";
-    nmp_base = 138, 0, 300, 15, "Null move: static evaluation needed above beta at depth 0 (cp).";
-    se_margin = 20, 5, 50, 3, "Singular extension: margin below the hash score, tenths of a cp per ply.";
-    lmr_base = 85, 0, 200, 8, "Late-move reduction table: constant term (hundredths of a ply).";
-    lmr_div = 192, 120, 400, 15, "Late-move reduction table: divisor of ln(depth) ln(moves) (hundredths).";
-    lmr_hist_div = 8246, 3000, 16000, 800, "Late-move reductions: one ply less per this much quiet history.";
-    lmp_base = 5, 0, 10, 1, "Late-move pruning: quiet moves tried before the rest are pruned, plus depth squared.";
-    fut_base = 92, 20, 250, 10, "Futility pruning of quiet moves: constant margin (cp).";
-    fut_slope = 100, 30, 200, 8, "Futility pruning of quiet moves: margin per ply of reduced depth (cp).";
-    hist_prune = 3380, 500, 8000, 300, "History pruning: quiet moves below minus this per ply are pruned.";
-    see_quiet = 26, 5, 80, 3, "SEE pruning of quiet moves: loss allowed per squared ply of reduced depth (cp).";
-    see_capture = 99, 30, 200, 9, "SEE pruning of captures: loss allowed per ply (cp).";
-    delta_margin = 198, 50, 400, 15, "Quiescence delta pruning's safety margin (cp).";
+    nmp_base = 143, 0, 300, 15, "Null move: static evaluation needed above beta at depth 0 (cp).";
+    se_margin = 21, 5, 50, 3, "Singular extension: margin below the hash score, tenths of a cp per ply.";
+    lmr_base = 83, 0, 200, 8, "Late-move reduction table: constant term (hundredths of a ply).";
+    lmr_div = 159, 120, 400, 15, "Late-move reduction table: divisor of ln(depth) ln(moves) (hundredths).";
+    lmr_hist_div = 8493, 3000, 16000, 800, "Late-move reductions: one ply less per this much quiet history.";
+    lmp_base = 6, 0, 10, 1, "Late-move pruning: quiet moves tried before the rest are pruned, plus depth squared.";
+    fut_base = 83, 20, 250, 10, "Futility pruning of quiet moves: constant margin (cp).";
+    fut_slope = 107, 30, 200, 8, "Futility pruning of quiet moves: margin per ply of reduced depth (cp).";
+    hist_prune = 3248, 500, 8000, 300, "History pruning: quiet moves below minus this per ply are pruned.";
+    see_quiet = 29, 5, 80, 3, "SEE pruning of quiet moves: loss allowed per squared ply of reduced depth (cp).";
+    see_capture = 98, 30, 200, 9, "SEE pruning of captures: loss allowed per ply (cp).";
+    delta_margin = 224, 50, 400, 15, "Quiescence delta pruning's safety margin (cp).";
     asp_delta = 14, 5, 60, 2, "Aspiration window's first half-width (cp).";
-    rfp_depth = 4, 1, 10, 1, "Reverse futility pruning: deepest remaining depth it applies at.";
-    razor_depth = 3, 1, 8, 1, "Razoring: deepest remaining depth it applies at.";
+    rfp_depth = 3, 1, 10, 1, "Reverse futility pruning: deepest remaining depth it applies at.";
+    razor_depth = 2, 1, 8, 1, "Razoring: deepest remaining depth it applies at.";
     se_depth = 7, 4, 12, 1, "Singular extension: shallowest depth the hash move is tested at.";
-    nmp_r_base = 3, 1, 6, 1, "Null move: constant part of the reduction (plies).";
+    nmp_r_base = 4, 1, 6, 1, "Null move: constant part of the reduction (plies).";
     nmp_depth_div = 4, 2, 10, 1, "Null move: one ply more reduction per this many plies of depth.";
-    iir_depth = 4, 2, 10, 1, "Internal iterative reduction: shallowest depth without a hash move.";
+    iir_depth = 3, 2, 10, 1, "Internal iterative reduction: shallowest depth without a hash move.";
     fut_depth = 8, 3, 14, 1, "Futility pruning of quiet moves: deepest reduced depth it applies at.";
-    hist_prune_depth = 3, 1, 8, 1, "History pruning: deepest reduced depth it applies at.";
-    see_capture_depth = 6, 2, 12, 1, "SEE pruning of captures: deepest depth it applies at.";
+    hist_prune_depth = 2, 1, 8, 1, "History pruning: deepest reduced depth it applies at.";
+    see_capture_depth = 5, 2, 12, 1, "SEE pruning of captures: deepest depth it applies at.";
     hist_bonus_quad = 16, 4, 40, 2, "History bonus for a cutoff: this times depth squared, plus the next.";
     hist_bonus_lin = 32, 0, 100, 5, "History bonus for a cutoff: this times depth.";
     hist_bonus_max = 2000, 800, 4000, 150, "History bonus for a cutoff: its cap.";
