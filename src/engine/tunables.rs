@@ -3,7 +3,7 @@
 //! its default, its legal range and SPSA's perturbation at the end of a run (`wily spsa`,
 //! see `match/spsa.rs`). Front ends set them by name (UCI `setoption`); the search reads
 //! them from a [`SearchParams`] shared by every thread of a search, with the late-move
-//! reduction table rebuilt from its two constants whenever one changes. Making them
+//! reduction table rebuilt from its two constants whenever one of them changes. Making them
 //! settable changed nothing (the bench signature stayed the same each time); the defaults
 //! of the first 26 are the values two `wily spsa` runs found, each accepted by an SPRT
 //! (README, "Search constants"); the history bonus's four are still the hand-set values.
@@ -125,7 +125,9 @@ impl SearchParams {
         if let Some(slot) = self.slot(t.name) {
             *slot = v;
         }
-        self.rebuild();
+        if matches!(t.name, "lmr_base" | "lmr_div") {
+            self.rebuild();
+        }
         Ok(v)
     }
 

@@ -202,12 +202,12 @@ pub fn parse(args: &[String]) -> Result<(SpsaSpec, MatchSettings), String> {
                 engines += 1;
                 rest.push(g);
             }
-            _ => {
-                if g.name == "srand" {
-                    spec.seed = one(&g)?.parse().map_err(|_| "-srand wants a number")?;
-                }
+            "srand" => {
+                // The perturbations' seed, and the match's own (opening order).
+                spec.seed = one(&g)?.parse().map_err(|_| "-srand wants a number")?;
                 rest.push(g);
             }
+            _ => rest.push(g),
         }
     }
     if engines != 1 {
