@@ -2,7 +2,8 @@
 //! generation), then good captures by MVV/LVA and capture history (losing ones, checked by
 //! SEE when picked, are pushed back), the killers and the counter move (tried before any
 //! quiet move is generated: a node they refute never generates one), the other quiet moves
-//! by history, losing captures and under-promotions. Fixed-size arrays: no allocation; the
+//! by history (and, for a piece a cheaper enemy piece attacks, by whether the move leaves
+//! such attacks), losing captures and under-promotions. Fixed-size arrays: no allocation; the
 //! search keeps one picker per ply and resets it, so a node never clears the arrays either.
 
 use super::checks::CheckInfo;
@@ -117,6 +118,71 @@ pub struct MovePicker {
     /// Whether the move returned last wins or keeps material by SEE (`see_ge(.., 0)`),
     /// when the picker had to find out to order it.
     last_see: Option<bool>,
+}
+
+/// The squares the side not to move attacks, by the cheapest attacker class, for
+/// ordering quiet moves: a piece standing where a cheaper enemy piece attacks it is moved
+/// first to squares no such piece attacks, and last to squares one does.
+#[derive(Clone, Copy, Default)]
+struct Threats {
+    /// Squares attacked by enemy pawns.
+    pawns: BitBoard,
+    /// ... by enemy pawns or minor pieces.
+    minors: BitBoard,
+    /// ... by enemy pawns, minor pieces or rooks.
+    rooks: BitBoard,
+}
+
+/// Ordering bonus for a knight or bishop leaving a square an enemy pawn attacks for one
+/// no enemy pawn attacks, a rook leaving one a pawn or minor attacks likewise, a queen
+/// leaving one a pawn, minor or rook attacks likewise (and the same as a penalty when
+/// such a piece moves to another attacked square). Pieces not attacked so are not scored.
+const ESCAPE_MINOR: i32 = 8_000;
+const ESCAPE_ROOK: i32 = 12_000;
+const ESCAPE_QUEEN: i32 = 16_000;
+
+impl Threats {
+    fn new(board: &Board) -> Threats {
+        let them = !board.side_to_move();
+        let occ = board.occupied();
+        let pawns = board.colored_pieces(them, Piece::Pawn).0;
+        const NOT_FILE_A: u64 = !0x0101_0101_0101_0101;
+        const NOT_FILE_H: u64 = !0x8080_8080_8080_8080;
+        let pawn_att = match them {
+            Color::White => ((pawns << 9) & NOT_FILE_A) | ((pawns << 7) & NOT_FILE_H),
+            Color::Black => ((pawns >> 7) & NOT_FILE_A) | ((pawns >> 9) & NOT_FILE_H),
+        };
+        let mut minors = BitBoard(pawn_att);
+        for sq in board.colored_pieces(them, Piece::Knight) {
+            minors |= get_knight_moves(sq);
+        }
+        for sq in board.colored_pieces(them, Piece::Bishop) {
+            minors |= get_bishop_moves(sq, occ);
+        }
+        let mut rooks = minors;
+        for sq in board.colored_pieces(them, Piece::Rook) {
+            rooks |= get_rook_moves(sq, occ);
+        }
+        Threats {
+            pawns: BitBoard(pawn_att),
+            minors,
+            rooks,
+        }
+    }
+
+    /// For `piece` on `from`: the squares where it stands attacked by a cheaper enemy
+    /// piece, and the bonus for a move out of them (negated for a move into them; zero when
+    /// `from` is not in them).
+    #[inline(always)]
+    fn of(&self, piece: Piece, from: Square) -> (BitBoard, i32) {
+        let (danger, bonus) = match piece {
+            Piece::Knight | Piece::Bishop => (self.pawns, ESCAPE_MINOR),
+            Piece::Rook => (self.minors, ESCAPE_ROOK),
+            Piece::Queen => (self.rooks, ESCAPE_QUEEN),
+            _ => return (BitBoard::EMPTY, 0),
+        };
+        (danger, if danger.has(from) { bonus } else { 0 })
+    }
 }
 
 /// Squares where a pawn arrives to promote (either side).
@@ -372,6 +438,11 @@ impl MovePicker {
             }
         };
         let scorer = hist.quiet_scorer(us, ctx.rows[0], ctx.rows[1]);
+        let threats = if CHECKS_ONLY {
+            Threats::default()
+        } else {
+            Threats::new(board)
+        };
         let moves = &mut self.moves;
         let pieces = &mut self.pieces;
         let keys = &mut self.keys;
@@ -391,6 +462,7 @@ impl MovePicker {
                 }
             }
             let rows = scorer.from(from, piece);
+            let (danger, escape) = threats.of(piece, from);
             // Quiet moves are never promotions (those are tactical).
             for to in quiet {
                 let mv = Move {
@@ -409,7 +481,8 @@ impl MovePicker {
                 back -= 1;
                 moves[back] = mv;
                 pieces[back] = piece;
-                keys[n] = key(rows.score(to), back);
+                let bonus = if danger.has(to) { -escape } else { escape };
+                keys[n] = key(rows.score(to) + bonus, back);
                 n += 1;
             }
             false

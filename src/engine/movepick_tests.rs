@@ -163,3 +163,31 @@ fn with_quiets_skipped_exactly_the_checking_quiet_moves_remain() {
     }
     assert!(checks_seen > 500, "only {checks_seen} quiet checks met");
 }
+
+#[test]
+fn a_piece_attacked_by_a_pawn_moves_away_first_and_not_into_another_pawns_reach() {
+    // No captures, fresh history: only the threat terms order the quiet moves. Black's e5
+    // pawn attacks the knight on d4, so all eight knight moves (none to a square a black
+    // pawn attacks) come before the rook's and the king's.
+    let v = all_moves("4k3/8/8/4p3/3N4/8/8/R3K3 w - - 0 1", false);
+    assert_eq!(v.iter().filter(|m| m.from == Square::D4).count(), 8);
+    assert!(v[..8].iter().all(|m| m.from == Square::D4), "{v:?}");
+    // The b4 pawn attacks the bishop on c3: of the quiet moves, its retreats to d2, b2 and
+    // a1 come first, the king's next, and its step to d4 (where the e5 pawn would attack
+    // it) last.
+    let fen = "4k3/8/8/4p3/1p6/2B5/8/4K3 w - - 0 1";
+    let board: Board = fen.parse().expect("fen");
+    let quiet: Vec<Move> = all_moves(fen, false)
+        .into_iter()
+        .filter(|m| board.piece_on(m.to).is_none())
+        .collect();
+    let mut first: Vec<Square> = quiet[..3].iter().map(|m| m.to).collect();
+    first.sort_by_key(|s| *s as u8);
+    assert_eq!(first, vec![Square::A1, Square::B2, Square::D2], "{quiet:?}");
+    assert!(quiet[..3].iter().all(|m| m.from == Square::C3));
+    let last = quiet[quiet.len() - 1];
+    assert_eq!((last.from, last.to), (Square::C3, Square::D4), "{quiet:?}");
+    assert!(quiet[3..quiet.len() - 1]
+        .iter()
+        .all(|m| m.from == Square::E1));
+}
