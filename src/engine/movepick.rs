@@ -7,6 +7,7 @@
 //! search keeps one picker per ply and resets it, so a node never clears the arrays either.
 
 use super::checks::CheckInfo;
+use super::eval::pawn_attacks;
 use super::history::{History, Played, NO_ROW};
 use super::movelist::NULL_MOVE;
 pub use super::movelist::{MoveList, MAX_MOVES};
@@ -145,14 +146,11 @@ impl Threats {
     fn new(board: &Board) -> Threats {
         let them = !board.side_to_move();
         let occ = board.occupied();
-        let pawns = board.colored_pieces(them, Piece::Pawn).0;
-        const NOT_FILE_A: u64 = !0x0101_0101_0101_0101;
-        const NOT_FILE_H: u64 = !0x8080_8080_8080_8080;
-        let pawn_att = match them {
-            Color::White => ((pawns << 9) & NOT_FILE_A) | ((pawns << 7) & NOT_FILE_H),
-            Color::Black => ((pawns >> 7) & NOT_FILE_A) | ((pawns >> 9) & NOT_FILE_H),
-        };
-        let mut minors = BitBoard(pawn_att);
+        let pawns = BitBoard(pawn_attacks(
+            board.colored_pieces(them, Piece::Pawn).0,
+            them,
+        ));
+        let mut minors = pawns;
         for sq in board.colored_pieces(them, Piece::Knight) {
             minors |= get_knight_moves(sq);
         }
@@ -164,7 +162,7 @@ impl Threats {
             rooks |= get_rook_moves(sq, occ);
         }
         Threats {
-            pawns: BitBoard(pawn_att),
+            pawns,
             minors,
             rooks,
         }

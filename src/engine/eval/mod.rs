@@ -52,6 +52,7 @@ pub use endgame::{is_insufficient_material, phase, scale_rule, ScaleRule, SCALE_
 pub use params::EvalParams;
 pub use score::{s, S};
 pub use sink::Term;
+pub use tables::pawn_attacks;
 pub use trace::{trace, trace_for_side, EvalTrace, TraceTerm};
 
 use evaluate::{evaluate_rest, king_squares};
