@@ -1,9 +1,10 @@
-//! Move-ordering memory of one search thread: killer moves, butterfly history, continuation
+//! Move-ordering memory of one search thread: killer moves, butterfly history (split by
+//! whether the enemy attacks the move's origin and its destination), continuation
 //! history (one and two plies back), counter moves and capture history. All counters are
 //! saturating ("gravity" update), so they never overflow and adapt to new evidence.
 
 use super::types::MAX_PLY;
-use cozy_chess::{Color, Move, Piece, Square};
+use cozy_chess::{BitBoard, Color, Move, Piece, Square};
 
 /// Largest magnitude any history counter reaches.
 pub const HISTORY_MAX: i32 = 16_384;
@@ -27,6 +28,16 @@ const PSQ: usize = 768;
 
 /// One continuation-history row: [coloured piece][destination] of the current move.
 type PsqRow = [[i16; 64]; 12];
+
+/// One side's butterfly tables: [origin attacked * 2 + destination attacked][from][to]
+/// (attacked: by any enemy piece in the position the move is made from).
+type Butterfly = [[[i16; 64]; 64]; 4];
+
+/// Which of a side's four butterfly tables a move from `from` to `to` reads.
+#[inline(always)]
+fn threat_index(attacked: BitBoard, from: Square, to: Square) -> usize {
+    usize::from(attacked.has(from)) * 2 + usize::from(attacked.has(to))
+}
 
 /// The continuation-history row of "no previous move": always zero, never updated, so a
 /// missing earlier move adds nothing without a branch.
@@ -56,8 +67,8 @@ impl Played {
 /// Ordering tables of one thread.
 pub struct History {
     killers: [[Option<Move>; 2]; MAX_PLY + 2],
-    /// [colour][from][to].
-    butterfly: Vec<[[i16; 64]; 64]>,
+    /// [colour][origin attacked * 2 + destination attacked][from][to].
+    butterfly: Vec<Butterfly>,
     /// Indexed by the previous move's coloured piece and destination.
     counter: Vec<Option<Move>>,
     /// [previous played psq][current psq] (used for 1 and 2 plies back); one more row,
@@ -77,7 +88,7 @@ impl History {
     pub fn new() -> History {
         History {
             killers: [[None; 2]; MAX_PLY + 2],
-            butterfly: vec![[[0; 64]; 64]; 2],
+            butterfly: vec![[[[0; 64]; 64]; 4]; 2],
             counter: vec![None; PSQ],
             cont: vec![[[0; 64]; 12]; PSQ + 1],
             capture: vec![0; PSQ * 6],
@@ -87,7 +98,7 @@ impl History {
     /// Forgets everything (new game).
     pub fn clear(&mut self) {
         self.killers = [[None; 2]; MAX_PLY + 2];
-        self.butterfly.fill([[0; 64]; 64]);
+        self.butterfly.fill([[[0; 64]; 64]; 4]);
         self.counter.fill(None);
         self.cont.fill([[0; 64]; 12]);
         self.capture.fill(0);
@@ -129,7 +140,8 @@ impl History {
         }
     }
 
-    /// Ordering score of a quiet move: butterfly + continuation histories.
+    /// Ordering score of a quiet move: butterfly + continuation histories (`attacked`: the
+    /// squares the enemy attacks).
     #[inline]
     pub fn quiet_score(
         &self,
@@ -138,17 +150,25 @@ impl History {
         piece: Piece,
         prev1: Option<Played>,
         prev2: Option<Played>,
+        attacked: BitBoard,
     ) -> i32 {
-        self.quiet_scorer(color, Played::row(prev1), Played::row(prev2))
+        self.quiet_scorer(color, Played::row(prev1), Played::row(prev2), attacked)
             .score(mv, piece)
     }
 
     /// The tables [`History::quiet_score`] reads for one node (side to move `color`,
     /// earlier moves' rows from [`Played::row`]), looked up once for all its quiet moves.
     #[inline]
-    pub fn quiet_scorer(&self, color: Color, row1: usize, row2: usize) -> QuietScorer<'_> {
+    pub fn quiet_scorer(
+        &self,
+        color: Color,
+        row1: usize,
+        row2: usize,
+        attacked: BitBoard,
+    ) -> QuietScorer<'_> {
         QuietScorer {
             butterfly: &self.butterfly[color as usize],
+            attacked,
             cont1: &self.cont[row1],
             cont2: &self.cont[row2],
             base: (color as usize) * 6,
@@ -164,12 +184,14 @@ impl History {
         piece: Piece,
         prev1: Option<Played>,
         prev2: Option<Played>,
+        attacked: BitBoard,
         bonus: i32,
     ) {
         let pc = (color as usize) * 6 + piece as usize;
         let to = mv.to as usize;
+        let t = threat_index(attacked, mv.from, mv.to);
         gravity(
-            &mut self.butterfly[color as usize][mv.from as usize][to],
+            &mut self.butterfly[color as usize][t][mv.from as usize][to],
             bonus,
         );
         if let Some(p) = prev1 {
@@ -204,7 +226,8 @@ impl History {
 /// Quiet-move scoring for one node: the butterfly row of the side to move and the two
 /// continuation rows, borrowed once.
 pub struct QuietScorer<'a> {
-    butterfly: &'a [[i16; 64]; 64],
+    butterfly: &'a Butterfly,
+    attacked: BitBoard,
     cont1: &'a PsqRow,
     cont2: &'a PsqRow,
     /// Index of the side to move's pawn among the 12 coloured pieces.
@@ -222,8 +245,13 @@ impl<'a> QuietScorer<'a> {
     #[inline(always)]
     pub fn from(&self, from: Square, piece: Piece) -> PieceScorer<'a> {
         let pc = self.base + piece as usize;
+        let f = usize::from(self.attacked.has(from)) * 2;
         PieceScorer {
-            butterfly: &self.butterfly[from as usize],
+            butterfly: [
+                &self.butterfly[f][from as usize],
+                &self.butterfly[f + 1][from as usize],
+            ],
+            attacked: self.attacked,
             cont1: &self.cont1[pc],
             cont2: &self.cont2[pc],
         }
@@ -232,7 +260,9 @@ impl<'a> QuietScorer<'a> {
 
 /// [`QuietScorer`] narrowed to one piece on one square: a score per destination.
 pub struct PieceScorer<'a> {
-    butterfly: &'a [i16; 64],
+    /// The butterfly rows for a safe destination and for an attacked one.
+    butterfly: [&'a [i16; 64]; 2],
+    attacked: BitBoard,
     cont1: &'a [i16; 64],
     cont2: &'a [i16; 64],
 }
@@ -241,8 +271,9 @@ impl PieceScorer<'_> {
     /// Butterfly + continuation histories of the move to `to`.
     #[inline(always)]
     pub fn score(&self, to: Square) -> i32 {
+        let b = self.butterfly[usize::from(self.attacked.has(to))];
         let to = to as usize;
-        self.butterfly[to] as i32 + self.cont1[to] as i32 + self.cont2[to] as i32
+        b[to] as i32 + self.cont1[to] as i32 + self.cont2[to] as i32
     }
 }
 
@@ -251,16 +282,58 @@ mod tests {
     use super::*;
 
     #[test]
+    fn butterfly_history_is_kept_apart_by_whether_the_squares_are_attacked() {
+        let mut h = History::new();
+        let mv: Move = "g1f3".parse().expect("move");
+        let to_attacked = Square::F3.bitboard();
+        let from_attacked = Square::G1.bitboard();
+        h.update_quiet(
+            Color::White,
+            mv,
+            Piece::Knight,
+            None,
+            None,
+            to_attacked,
+            2_000,
+        );
+        let score =
+            |h: &History, att| h.quiet_score(Color::White, mv, Piece::Knight, None, None, att);
+        assert!(score(&h, to_attacked) > 0);
+        assert_eq!(score(&h, BitBoard::EMPTY), 0);
+        assert_eq!(score(&h, from_attacked), 0);
+        assert_eq!(score(&h, from_attacked | to_attacked), 0);
+        // The node's scorer reads the same table as the single-move lookup.
+        let scorer = h.quiet_scorer(Color::White, NO_ROW, NO_ROW, to_attacked);
+        assert_eq!(scorer.score(mv, Piece::Knight), score(&h, to_attacked));
+    }
+
+    #[test]
     fn history_saturates_and_ranks_rewarded_moves_first() {
         let mut h = History::new();
         let a: Move = "e2e4".parse().expect("move");
         let b: Move = "d2d4".parse().expect("move");
         for _ in 0..1000 {
-            h.update_quiet(Color::White, a, Piece::Pawn, None, None, 2_000);
-            h.update_quiet(Color::White, b, Piece::Pawn, None, None, -2_000);
+            h.update_quiet(
+                Color::White,
+                a,
+                Piece::Pawn,
+                None,
+                None,
+                BitBoard::EMPTY,
+                2_000,
+            );
+            h.update_quiet(
+                Color::White,
+                b,
+                Piece::Pawn,
+                None,
+                None,
+                BitBoard::EMPTY,
+                -2_000,
+            );
         }
-        let sa = h.quiet_score(Color::White, a, Piece::Pawn, None, None);
-        let sb = h.quiet_score(Color::White, b, Piece::Pawn, None, None);
+        let sa = h.quiet_score(Color::White, a, Piece::Pawn, None, None, BitBoard::EMPTY);
+        let sb = h.quiet_score(Color::White, b, Piece::Pawn, None, None, BitBoard::EMPTY);
         assert!(sa <= HISTORY_MAX && sa > HISTORY_MAX / 2);
         assert!((-HISTORY_MAX..-HISTORY_MAX / 2).contains(&sb));
         h.add_killer(3, a);

@@ -30,6 +30,9 @@ pub struct OrderContext {
     pub rows: [usize; 2],
     pub killers: [Option<Move>; 2],
     pub counter: Option<Move>,
+    /// Every square the side not to move attacks ([`enemy_attacks`]), for the history
+    /// tables split by threats; empty where the node does not order quiet moves by history.
+    pub attacked: BitBoard,
 }
 
 impl Default for OrderContext {
@@ -40,6 +43,7 @@ impl Default for OrderContext {
             rows: [NO_ROW; 2],
             killers: [None; 2],
             counter: None,
+            attacked: BitBoard::EMPTY,
         }
     }
 }
@@ -181,6 +185,27 @@ impl Threats {
         };
         (danger, if danger.has(from) { bonus } else { 0 })
     }
+}
+
+/// Every square a piece of the side not to move attacks (x-rays not followed).
+pub fn enemy_attacks(board: &Board) -> BitBoard {
+    let them = !board.side_to_move();
+    let occ = board.occupied();
+    let mut att = BitBoard(pawn_attacks(
+        board.colored_pieces(them, Piece::Pawn).0,
+        them,
+    ));
+    for sq in board.colored_pieces(them, Piece::Knight) {
+        att |= get_knight_moves(sq);
+    }
+    let queens = board.colored_pieces(them, Piece::Queen);
+    for sq in board.colored_pieces(them, Piece::Bishop) | queens {
+        att |= get_bishop_moves(sq, occ);
+    }
+    for sq in board.colored_pieces(them, Piece::Rook) | queens {
+        att |= get_rook_moves(sq, occ);
+    }
+    att | get_king_moves(board.king(them))
 }
 
 /// Squares where a pawn arrives to promote (either side).
@@ -435,7 +460,7 @@ impl MovePicker {
                 info.quiet_checker_candidates(board) | castling
             }
         };
-        let scorer = hist.quiet_scorer(us, ctx.rows[0], ctx.rows[1]);
+        let scorer = hist.quiet_scorer(us, ctx.rows[0], ctx.rows[1], ctx.attacked);
         let threats = if CHECKS_ONLY {
             Threats::default()
         } else {

@@ -12,7 +12,7 @@ use super::keyahead::key_after;
 use super::learned::LearnedTable;
 use super::limits::Limits;
 use super::movelist::NULL_MOVE;
-use super::movepick::{MoveList, MovePicker, OrderContext};
+use super::movepick::{enemy_attacks, MoveList, MovePicker, OrderContext};
 use super::see::{captured_piece, is_capture, see_ge_known};
 use super::shared::Shared;
 use super::tablebase::Tablebases;
@@ -256,13 +256,13 @@ impl<'a> Searcher<'a> {
         } else {
             None
         };
-        let _ = board;
         OrderContext {
             prev1,
             prev2,
             rows: [Played::row(prev1), Played::row(prev2)],
             killers: self.hist.killers(ply),
             counter: self.hist.counter(prev1),
+            attacked: enemy_attacks(board),
         }
     }
 
@@ -523,7 +523,8 @@ impl<'a> Searcher<'a> {
             let quiet = victim.is_none() && mv.promotion.is_none();
             // The quiet move's history score, looked up on first need (history pruning near
             // the leaves, late-move reductions): most moves need neither.
-            let history_of = |h: &History| h.quiet_score(us, mv, piece, ctx.prev1, ctx.prev2);
+            let history_of =
+                |h: &History| h.quiet_score(us, mv, piece, ctx.prev1, ctx.prev2, ctx.attacked);
             let mut hist_score: Option<i32> = None;
 
             // Shallow-depth pruning once a non-losing score is secured. Late-move and
@@ -699,10 +700,10 @@ impl<'a> Searcher<'a> {
                     self.hist.add_killer(ply, bm);
                     self.hist.set_counter(ctx.prev1, bm);
                     self.hist
-                        .update_quiet(us, bm, piece, ctx.prev1, ctx.prev2, b);
+                        .update_quiet(us, bm, piece, ctx.prev1, ctx.prev2, ctx.attacked, b);
                     for &(m, p) in &tried.quiets[..tried.n_quiets] {
                         self.hist
-                            .update_quiet(us, m, p, ctx.prev1, ctx.prev2, malus);
+                            .update_quiet(us, m, p, ctx.prev1, ctx.prev2, ctx.attacked, malus);
                     }
                 } else if let Some(v) = captured_piece(board, bm) {
                     self.hist.update_capture(us, piece, bm.to, v, b);
