@@ -31,7 +31,9 @@ pub struct OrderContext {
     pub killers: [Option<Move>; 2],
     pub counter: Option<Move>,
     /// Every square the side not to move attacks ([`enemy_attacks`]), for the history
-    /// tables split by threats; empty where the node does not order quiet moves by history.
+    /// tables split by threats. Left empty by quiescence outside check (it orders no quiet
+    /// move) and by the root's first ordering (the first iteration searches every root move
+    /// and the later ones order by score), which then read the "nothing attacked" table.
     pub attacked: BitBoard,
 }
 

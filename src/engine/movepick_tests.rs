@@ -191,3 +191,37 @@ fn a_piece_attacked_by_a_pawn_moves_away_first_and_not_into_another_pawns_reach(
         .iter()
         .all(|m| m.from == Square::E1));
 }
+
+#[test]
+fn enemy_attacks_are_every_square_an_enemy_piece_reaches_with_sliders_stopped_by_pieces() {
+    // White to move: the map is Black's. Black: king g8, queen d8, knight f6, pawn h7;
+    // a white pawn on d4 stops the queen's file.
+    let board: Board = "3q2k1/7p/5n2/8/3P4/8/8/4K3 w - - 0 1".parse().expect("fen");
+    let att = enemy_attacks(&board);
+    for sq in [
+        Square::D4, // the queen's file, as far as the white pawn
+        Square::D5,
+        Square::A5, // the queen's diagonal
+        Square::E4, // the knight
+        Square::G6, // the pawn
+        Square::F8, // the king
+    ] {
+        assert!(att.has(sq), "{sq} should be attacked");
+    }
+    for sq in [Square::D3, Square::E1, Square::H6, Square::A1] {
+        assert!(!att.has(sq), "{sq} should not be attacked");
+    }
+    // Black to move: the map is White's (pawn d4, king e1).
+    let board: Board = "3q2k1/7p/5n2/8/3P4/8/8/4K3 b - - 0 1".parse().expect("fen");
+    let att = enemy_attacks(&board);
+    assert_eq!(
+        att,
+        Square::C5.bitboard()
+            | Square::E5.bitboard()
+            | Square::D1.bitboard()
+            | Square::D2.bitboard()
+            | Square::E2.bitboard()
+            | Square::F2.bitboard()
+            | Square::F1.bitboard()
+    );
+}
