@@ -175,8 +175,10 @@ impl History {
         }
     }
 
-    /// Rewards (positive bonus) or punishes (negative) a quiet move.
+    /// Rewards (positive bonus) or punishes (negative) a quiet move (`attacked`: the squares
+    /// the enemy attacks in the position the move is made from).
     #[inline]
+    #[allow(clippy::too_many_arguments)] // the node's whole context, as the search holds it
     pub fn update_quiet(
         &mut self,
         color: Color,
