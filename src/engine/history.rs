@@ -315,24 +315,17 @@ mod tests {
         let a: Move = "e2e4".parse().expect("move");
         let b: Move = "d2d4".parse().expect("move");
         for _ in 0..1000 {
-            h.update_quiet(
-                Color::White,
-                a,
-                Piece::Pawn,
-                None,
-                None,
-                BitBoard::EMPTY,
-                2_000,
-            );
-            h.update_quiet(
-                Color::White,
-                b,
-                Piece::Pawn,
-                None,
-                None,
-                BitBoard::EMPTY,
-                -2_000,
-            );
+            for (mv, bonus) in [(a, 2_000), (b, -2_000)] {
+                h.update_quiet(
+                    Color::White,
+                    mv,
+                    Piece::Pawn,
+                    None,
+                    None,
+                    BitBoard::EMPTY,
+                    bonus,
+                );
+            }
         }
         let sa = h.quiet_score(Color::White, a, Piece::Pawn, None, None, BitBoard::EMPTY);
         let sb = h.quiet_score(Color::White, b, Piece::Pawn, None, None, BitBoard::EMPTY);
