@@ -35,6 +35,10 @@ pub struct OrderContext {
     /// move) and by the root's first ordering (the first iteration searches every root move
     /// and the later ones order by score), which then read the "nothing attacked" table.
     pub attacked: BitBoard,
+    /// The same attacks by the cheapest attacker class, for the quiet moves' threat
+    /// ordering; made in the same pass as `attacked` ([`Threats::of_node`]). Empty in
+    /// quiescence outside check; set at the root ([`OrderContext::root`]).
+    pub threats: Threats,
 }
 
 impl Default for OrderContext {
@@ -46,6 +50,19 @@ impl Default for OrderContext {
             killers: [None; 2],
             counter: None,
             attacked: BitBoard::EMPTY,
+            threats: Threats::default(),
+        }
+    }
+}
+
+impl OrderContext {
+    /// The root's first ordering: no path, no killers, the threat ordering of quiet moves
+    /// but an empty `attacked` (so the history tables read are the "nothing attacked"
+    /// ones, see `attacked`).
+    pub fn root(board: &Board) -> OrderContext {
+        OrderContext {
+            threats: Threats::of_node(board).0,
+            ..OrderContext::default()
         }
     }
 }
@@ -131,7 +148,7 @@ pub struct MovePicker {
 /// ordering quiet moves: a piece standing where a cheaper enemy piece attacks it is moved
 /// first to squares no such piece attacks, and last to squares one does.
 #[derive(Clone, Copy, Default)]
-struct Threats {
+pub struct Threats {
     /// Squares attacked by enemy pawns.
     pawns: BitBoard,
     /// ... by enemy pawns or minor pieces.
@@ -149,7 +166,10 @@ const ESCAPE_ROOK: i32 = 12_000;
 const ESCAPE_QUEEN: i32 = 16_000;
 
 impl Threats {
-    fn new(board: &Board) -> Threats {
+    /// The layered maps and every square the side not to move attacks (x-rays not
+    /// followed), in one pass over its pieces: the node's ordering context holds both.
+    #[inline(always)]
+    pub fn of_node(board: &Board) -> (Threats, BitBoard) {
         let them = !board.side_to_move();
         let occ = board.occupied();
         let pawns = BitBoard(pawn_attacks(
@@ -167,11 +187,18 @@ impl Threats {
         for sq in board.colored_pieces(them, Piece::Rook) {
             rooks |= get_rook_moves(sq, occ);
         }
-        Threats {
-            pawns,
-            minors,
-            rooks,
+        let mut all = rooks | get_king_moves(board.king(them));
+        for sq in board.colored_pieces(them, Piece::Queen) {
+            all |= get_bishop_moves(sq, occ) | get_rook_moves(sq, occ);
         }
+        (
+            Threats {
+                pawns,
+                minors,
+                rooks,
+            },
+            all,
+        )
     }
 
     /// For `piece` on `from`: the squares where it stands attacked by a cheaper enemy
@@ -191,23 +218,7 @@ impl Threats {
 
 /// Every square a piece of the side not to move attacks (x-rays not followed).
 pub fn enemy_attacks(board: &Board) -> BitBoard {
-    let them = !board.side_to_move();
-    let occ = board.occupied();
-    let mut att = BitBoard(pawn_attacks(
-        board.colored_pieces(them, Piece::Pawn).0,
-        them,
-    ));
-    for sq in board.colored_pieces(them, Piece::Knight) {
-        att |= get_knight_moves(sq);
-    }
-    let queens = board.colored_pieces(them, Piece::Queen);
-    for sq in board.colored_pieces(them, Piece::Bishop) | queens {
-        att |= get_bishop_moves(sq, occ);
-    }
-    for sq in board.colored_pieces(them, Piece::Rook) | queens {
-        att |= get_rook_moves(sq, occ);
-    }
-    att | get_king_moves(board.king(them))
+    Threats::of_node(board).1
 }
 
 /// Squares where a pawn arrives to promote (either side).
@@ -466,7 +477,7 @@ impl MovePicker {
         let threats = if CHECKS_ONLY {
             Threats::default()
         } else {
-            Threats::new(board)
+            ctx.threats
         };
         let moves = &mut self.moves;
         let pieces = &mut self.pieces;

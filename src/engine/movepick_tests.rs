@@ -12,7 +12,8 @@ fn order(m: &Move) -> (u8, u8, Option<u8>) {
 fn all_moves(fen: &str, captures_only: bool) -> Vec<Move> {
     let board: Board = fen.parse().expect("fen");
     let hist = History::new();
-    let ctx = OrderContext::default();
+    // As at the root: the threat ordering's maps, no path, no killers.
+    let ctx = OrderContext::root(&board);
     let mut p = MovePicker::new(None, captures_only);
     let mut v = Vec::new();
     while let Some(m) = p.next(&board, &hist, &ctx) {
@@ -224,4 +225,33 @@ fn enemy_attacks_are_every_square_an_enemy_piece_reaches_with_sliders_stopped_by
             | Square::F2.bitboard()
             | Square::F1.bitboard()
     );
+}
+
+#[test]
+fn the_threat_layers_nest_by_attacker_class_and_end_in_every_attacked_square() {
+    // White to move, Black's map: pawns c5 and h7, knight a5, bishop b7, rook h8 (hemmed in by its
+    // own king and h7 pawn), queen d8, king g8.
+    let board: Board = "3q2kr/1b5p/8/n1p5/8/8/8/4K3 w - - 0 1"
+        .parse()
+        .expect("fen");
+    let (t, all) = Threats::of_node(&board);
+    assert_eq!(all, enemy_attacks(&board));
+    assert_eq!(
+        t.pawns,
+        Square::B4.bitboard() | Square::D4.bitboard() | Square::G6.bitboard()
+    );
+    assert!([Square::C4, Square::E4, Square::A6, Square::H1]
+        .iter()
+        .all(|&s| t.minors.has(s)));
+    assert!(!t.minors.has(Square::G8) && !t.minors.has(Square::D7));
+    // The rook reaches g8 (its king) and h7 (its pawn), no further.
+    assert_eq!(
+        t.rooks & !t.minors,
+        Square::H7.bitboard() | Square::G8.bitboard()
+    );
+    // The queen and the king add the rest.
+    assert!(!t.rooks.has(Square::D1) && all.has(Square::D1) && all.has(Square::F8));
+    assert_eq!(t.pawns & !t.minors, BitBoard::EMPTY);
+    assert_eq!(t.minors & !t.rooks, BitBoard::EMPTY);
+    assert_eq!(t.rooks & !all, BitBoard::EMPTY);
 }

@@ -12,7 +12,7 @@ use super::keyahead::key_after;
 use super::learned::LearnedTable;
 use super::limits::Limits;
 use super::movelist::NULL_MOVE;
-use super::movepick::{enemy_attacks, MoveList, MovePicker, OrderContext};
+use super::movepick::{MoveList, MovePicker, OrderContext, Threats};
 use super::see::{captured_piece, is_capture, see_ge_known};
 use super::shared::Shared;
 use super::tablebase::Tablebases;
@@ -256,13 +256,15 @@ impl<'a> Searcher<'a> {
         } else {
             None
         };
+        let (threats, attacked) = Threats::of_node(board);
         OrderContext {
             prev1,
             prev2,
             rows: [Played::row(prev1), Played::row(prev2)],
             killers: self.hist.killers(ply),
             counter: self.hist.counter(prev1),
-            attacked: enemy_attacks(board),
+            attacked,
+            threats,
         }
     }
 

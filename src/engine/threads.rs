@@ -46,7 +46,7 @@ fn root_moves(
 ) -> Vec<RootMove> {
     let tt_move = tt.probe(board.hash(), 0).and_then(|h| h.mv);
     let mut picker = MovePicker::new(tt_move, false);
-    let ctx = OrderContext::default();
+    let ctx = OrderContext::root(board);
     let mut out = Vec::new();
     while let Some(mv) = picker.next(board, hist, &ctx) {
         out.push(RootMove::new(mv));
