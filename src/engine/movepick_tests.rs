@@ -229,8 +229,8 @@ fn enemy_attacks_are_every_square_an_enemy_piece_reaches_with_sliders_stopped_by
 
 #[test]
 fn the_threat_layers_nest_by_attacker_class_and_end_in_every_attacked_square() {
-    // White to move, Black's map: pawns c5 and h7, knight a5, bishop b7, rook h8 (hemmed in by its
-    // own king and h7 pawn), queen d8, king g8.
+    // White to move, Black's map: pawns c5 and h7, knight a5, bishop b7, rook h8 (hemmed
+    // in by its own king and h7 pawn), queen d8, king g8.
     let board: Board = "3q2kr/1b5p/8/n1p5/8/8/8/4K3 w - - 0 1"
         .parse()
         .expect("fen");
