@@ -143,6 +143,69 @@ fn tune_fits_csv_samples_and_writes_the_weights_file() {
 }
 
 #[test]
+fn tune_only_fits_the_named_fields() {
+    let tmp = scratch::dir("tune-only");
+    let dir = tmp.path();
+    std::fs::write(dir.join("samples.csv"), sample_csv(400)).expect("write csv");
+    let run = |only: &[&str], out: &str| {
+        let mut args = vec!["tune", "--csv", "samples.csv", "--iterations", "40"];
+        args.extend(["--rate", "8", "--prior", "0", "--out", out]);
+        if !only.is_empty() {
+            args.extend(["--only", only[0]]);
+        }
+        let o = wily(&args, dir);
+        let t = text(&o);
+        assert!(o.status.success(), "{t}");
+        (
+            t,
+            std::fs::read_to_string(dir.join(out)).expect("weights file"),
+        )
+    };
+    // The weights' lines (the header names the command, which differs).
+    let weights = |file: &str| -> Vec<String> {
+        file.lines()
+            .filter(|l| !l.starts_with("//!"))
+            .map(str::to_string)
+            .collect()
+    };
+    let (_, all) = run(&[], "all.rs");
+    let (t, only) = run(&["tempo,bishop_pair"], "only.rs");
+    assert!(t.contains("of 4 fitted (--only: every other weight kept)"), "{t}");
+    // The header names the command (wrapped, so the words may sit on two lines).
+    let header: Vec<&str> = only
+        .lines()
+        .filter_map(|l| l.strip_prefix("//!"))
+        .flat_map(str::split_whitespace)
+        .collect();
+    assert!(
+        header
+            .windows(2)
+            .any(|w| w == ["--only", "tempo,bishop_pair"]),
+        "{only}"
+    );
+    let defaults = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/engine/eval/tuned.rs"),
+    )
+    .expect("the shipped weights");
+    let changed = |a: &str, b: &str| -> Vec<String> {
+        weights(a)
+            .into_iter()
+            .zip(weights(b))
+            .filter(|(x, y)| x != y)
+            .map(|(x, _)| x.split(':').next().unwrap_or("").trim().to_string())
+            .collect()
+    };
+    // A full fit moves many fields; the restricted one moves no field but the two named.
+    assert!(changed(&defaults, &all).len() > 10, "{all}");
+    let moved = changed(&defaults, &only);
+    assert!(!moved.is_empty(), "{t}");
+    assert!(
+        moved.iter().all(|f| f == "tempo" || f == "bishop_pair"),
+        "{moved:?}"
+    );
+}
+
+#[test]
 fn tune_reads_games_and_a_learning_store_without_changing_it() {
     let tmp = scratch::dir("tune-sources");
     let dir = tmp.path();
@@ -189,7 +252,7 @@ fn tune_reads_games_and_a_learning_store_without_changing_it() {
 fn tune_refuses_bad_arguments_clearly() {
     let tmp = scratch::dir("tune-bad");
     let dir = tmp.path();
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 6] = [
         (&["tune"], "no positions: give --pgn, --csv or --learn"),
         (
             &["tune", "--csv", "missing.csv", "--dry-run"],
@@ -206,6 +269,17 @@ fn tune_refuses_bad_arguments_clearly() {
         (
             &["tune", "--csv", "x.csv"],
             "run from the repository root, or give --out or --dry-run",
+        ),
+        (
+            &[
+                "tune",
+                "--csv",
+                "x.csv",
+                "--only",
+                "tempo,kings_value",
+                "--dry-run",
+            ],
+            "--only: no weight field is called `kings_value`",
         ),
     ];
     for (args, message) in cases {

@@ -11,7 +11,7 @@ use super::optimize::{center, descend, fit_k, ridge, rounded, targets, usage, Se
 use super::render;
 use super::sources::SourceStats;
 use super::sources::{csv_positions, learn_positions, pgn_positions, GameSampling, Sample};
-use crate::engine::eval::layout::Role;
+use crate::engine::eval::layout::{fields, Role};
 use crate::engine::eval::EvalParams;
 
 /// `wily tune` arguments.
@@ -58,6 +58,11 @@ pub struct TuneArgs {
     /// Threads.
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
+    /// Fit only these fields of the weights (comma-separated names, as in `tuned.rs`),
+    /// leaving every other weight as it is: for new terms beside weights already proven
+    /// in games.
+    #[arg(long, value_delimiter = ',')]
+    pub only: Vec<String>,
     /// Where to write the tuned weights: the engine compiles its defaults from this file.
     #[arg(long, default_value = "src/engine/eval/tuned.rs")]
     pub out: PathBuf,
@@ -134,6 +139,9 @@ fn command_line(args: &TuneArgs) -> String {
         args.holdout,
         args.threads
     ));
+    if !args.only.is_empty() {
+        words.push(format!("--only {}", args.only.join(",")));
+    }
     words.join(" ")
 }
 
@@ -168,6 +176,10 @@ fn check(args: &TuneArgs) -> Result<(), String> {
     }
     if !(0.0..0.9).contains(&args.holdout) {
         return Err("--holdout must be in [0, 0.9)".into());
+    }
+    let names: Vec<&str> = fields().iter().map(|f| f.name).collect();
+    if let Some(bad) = args.only.iter().find(|n| !names.contains(&n.as_str())) {
+        return Err(format!("--only: no weight field is called `{bad}`"));
     }
     if !(args.prior >= 0.0 && args.prior.is_finite()) {
         return Err("--prior must be 0 or more".into());
@@ -313,6 +325,7 @@ pub fn run_tune(args: &TuneArgs, out: &mut impl Write) -> Result<(), String> {
         rate: args.rate,
         prior: args.prior,
         threads: args.threads,
+        only: only_mask(&args.only),
     };
     let ridge = ridge(&model, &data, train, &th0, k, settings.prior);
     let fit_start = Instant::now();
@@ -352,18 +365,26 @@ pub fn run_tune(args: &TuneArgs, out: &mut impl Write) -> Result<(), String> {
     if !held.is_empty() {
         writeln!(out, "held-out error after: {held_after:.7}").map_err(io)?;
     }
-    let tunable = model.roles().iter().filter(|r| **r != Role::Fixed).count();
+    let tunable = model
+        .roles()
+        .iter()
+        .zip(&settings.only)
+        .filter(|(r, fit)| **r != Role::Fixed && **fit)
+        .count();
     let changed = base
         .to_flat()
         .iter()
         .zip(tuned.to_flat())
         .filter(|(a, b)| **a != *b)
         .count();
+    let kept = if args.only.is_empty() {
+        "fixed: king_danger_divisor, king_danger_max, pawnless_margin and the percentage knobs"
+    } else {
+        "--only: every other weight kept"
+    };
     writeln!(
         out,
-        "{} weights changed of {} fitted (fixed: king_danger_divisor, king_danger_max, \
-         pawnless_margin and the percentage knobs)",
-        changed, tunable
+        "{changed} weights changed of {tunable} fitted ({kept})"
     )
     .map_err(io)?;
     writeln!(
@@ -401,6 +422,16 @@ pub fn run_tune(args: &TuneArgs, out: &mut impl Write) -> Result<(), String> {
     render::write(&args.out, &tuned, &provenance)?;
     writeln!(out, "wrote {}", args.out.display()).map_err(io)?;
     Ok(())
+}
+
+/// Which flat weights `--only` leaves free: all of them when no field is named.
+fn only_mask(only: &[String]) -> Vec<bool> {
+    fields()
+        .iter()
+        .flat_map(|f| {
+            std::iter::repeat_n(only.is_empty() || only.iter().any(|n| n == f.name), f.len)
+        })
+        .collect()
 }
 
 #[cfg(test)]

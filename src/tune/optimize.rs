@@ -22,6 +22,8 @@ pub struct Settings {
     /// strong as that many typical positions that use the weight once.
     pub prior: f64,
     pub threads: usize,
+    /// The weights to fit, by flat index (`false`: kept as they are).
+    pub only: Vec<bool>,
 }
 
 /// Adam's moment decay rates and the guard against dividing by zero.
@@ -133,7 +135,9 @@ pub fn descend(
     let start = th.to_vec();
     let rate: Vec<f64> = roles
         .iter()
-        .map(|r| match r {
+        .enumerate()
+        .map(|(i, r)| match r {
+            _ if !settings.only.get(i).copied().unwrap_or(true) => 0.0,
             Role::Fixed => 0.0,
             Role::DangerEgDivisor => settings.rate * EG_DIVISOR_RATE,
             _ => settings.rate,
@@ -307,6 +311,7 @@ mod tests {
             rate: 2.0,
             prior: 0.0,
             threads: 2,
+            only: Vec::new(),
         };
         let mut seen = Vec::new();
         descend(
@@ -358,6 +363,7 @@ mod tests {
             rate: 2.0,
             prior: 0.0,
             threads: 1,
+            only: Vec::new(),
         };
         let moved = |ridge: f64| {
             let mut th = th0.clone();
