@@ -170,7 +170,10 @@ fn tune_only_fits_the_named_fields() {
     };
     let (_, all) = run(&[], "all.rs");
     let (t, only) = run(&["tempo,bishop_pair"], "only.rs");
-    assert!(t.contains("of 4 fitted (--only: every other weight kept)"), "{t}");
+    assert!(
+        t.contains("of 4 fitted (--only: every other weight kept)"),
+        "{t}"
+    );
     // The header names the command (wrapped, so the words may sit on two lines).
     let header: Vec<&str> = only
         .lines()
