@@ -13,7 +13,9 @@ use super::pieces::{material_and_pst, pieces, Maps, PieceTables};
 use super::score::S;
 use super::shelter::best_shelter_counted;
 use super::sink::{Sink, Term};
-use super::tables::{distance, relative_rank, squares, FORWARD_FILE};
+use super::tables::{
+    distance, pawn_attacks, rank_bb, relative_rank, shift_forward, squares, FORWARD_FILE,
+};
 
 /// How the summed (mg, eg) score turns into one number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,6 +111,30 @@ fn threats_by<K: Sink>(
     let hanging_pawns = board.colored_pieces(enemy, Piece::Pawn).0 & m.all[us] & !defended;
     if hanging_pawns != 0 {
         t += sink.weigh(color, &p.hanging_pawn, hanging_pawns.count_ones() as i32);
+    }
+    // Enemy pieces and pawns the king attacks that nothing defends.
+    let by_king = m.by[us][Piece::King as usize] & (board.colors(enemy).0 & !defended);
+    if by_king != 0 {
+        t += sink.weigh(color, &p.threat_by_king, by_king.count_ones() as i32);
+    }
+    // Safe pawn pushes (one or two steps) that would attack a piece.
+    let empty = !board.occupied().0;
+    let third = match color {
+        Color::White => rank_bb(2),
+        Color::Black => rank_bb(5),
+    };
+    let mut pushes = shift_forward(board.colored_pieces(color, Piece::Pawn).0, color) & empty;
+    pushes |= shift_forward(pushes & third, color) & empty;
+    pushes &= !pe.attacks[them] & (m.all[us] | !defended);
+    let push_threats = pawn_attacks(pushes, color) & pieces & !pe.attacks[us];
+    if push_threats != 0 {
+        t += sink.weigh(color, &p.threat_pawn_push, push_threats.count_ones() as i32);
+    }
+    // Squares both attack where the enemy is not strongly protected.
+    let strong = pe.attacks[them] | (m.twice[them] & !m.twice[us]);
+    let restricted = defended & m.all[us] & !strong;
+    if restricted != 0 {
+        t += sink.weigh(color, &p.restricted, restricted.count_ones() as i32);
     }
     sink.add(Term::Threats, color, t);
 }

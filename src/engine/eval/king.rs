@@ -12,7 +12,20 @@ use super::params::EvalParams;
 use super::pieces::Maps;
 use super::score::{s, S};
 use super::sink::{Sink, Term};
-use super::tables::{square, KING_ZONE};
+use super::tables::{file_bb, rank_bb, square, KING_ZONE};
+
+/// The files of a king's flank, by the king's file: a-d, c-f, e-h.
+const FLANK: [u64; 8] = {
+    let qside = file_bb(0) | file_bb(1) | file_bb(2) | file_bb(3);
+    let center = file_bb(2) | file_bb(3) | file_bb(4) | file_bb(5);
+    let kside = file_bb(4) | file_bb(5) | file_bb(6) | file_bb(7);
+    [qside, qside, qside, center, center, kside, kside, kside]
+};
+/// A colour's own five ranks, `[color]`.
+const CAMP: [u64; 2] = [
+    rank_bb(0) | rank_bb(1) | rank_bb(2) | rank_bb(3) | rank_bb(4),
+    rank_bb(3) | rank_bb(4) | rank_bb(5) | rank_bb(6) | rank_bb(7),
+];
 
 /// Danger to the king of `color` from the enemy pieces recorded in `m`. The common "no
 /// attack" answer is decided inline; the rest is `attack_danger`.
@@ -58,12 +71,27 @@ fn attack_danger<K: Sink>(
         (Piece::Rook, line),
         (Piece::Queen, diag | line),
     ];
+    let mut unsafe_checks = 0;
     for (piece, from) in checks {
-        if from & m.by[them][piece as usize] & safe != 0 {
+        let reach = from & m.by[them][piece as usize] & !board.colors(!color).0;
+        if reach & safe != 0 {
             d += p.king_safe_check[piece as usize];
             sink.count(color, &p.king_safe_check[piece as usize], 1);
+        } else if reach != 0 {
+            unsafe_checks += 1;
         }
     }
+    d += p.king_unsafe_check * unsafe_checks;
+    sink.count(color, &p.king_unsafe_check, unsafe_checks);
+    let minors =
+        board.colored_pieces(color, Piece::Knight) | board.colored_pieces(color, Piece::Bishop);
+    let defenders = (minors.0 & zone).count_ones() as i32;
+    d -= p.king_defender * defenders;
+    sink.count(color, &p.king_defender, -defenders);
+    let camp = FLANK[k & 7] & CAMP[us];
+    let flank = (camp & m.all[them]).count_ones() + (camp & m.twice[them]).count_ones();
+    d += p.king_flank_attack * flank as i32;
+    sink.count(color, &p.king_flank_attack, flank as i32);
     if !enemy_queen {
         d -= p.king_no_queen;
         sink.count(color, &p.king_no_queen, -1);

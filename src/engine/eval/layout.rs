@@ -160,7 +160,9 @@ fn role_of(name: &str) -> Role {
         "tropism" => Role::Linear(Group::Tropism),
         "king_shield" | "king_storm" | "king_storm_blocked" => Role::Linear(Group::KingSafety),
         "king_attack_weight" | "king_zone_attack" | "king_weak_square" | "king_safe_check"
-        | "king_no_queen" => Role::Danger,
+        | "king_no_queen" | "king_unsafe_check" | "king_defender" | "king_flank_attack" => {
+            Role::Danger
+        }
         "king_danger_eg_divisor" => Role::DangerEgDivisor,
         "scale_ocb" | "scale_ocb_pieces" | "scale_pawnless" | "scale_one_pawn"
         | "scale_knn_vs_pawns" => Role::ScaleFactor,
@@ -235,6 +237,9 @@ visit_fields!(
     king_weak_square,
     king_safe_check,
     king_no_queen,
+    king_unsafe_check,
+    king_defender,
+    king_flank_attack,
     king_danger_divisor,
     king_danger_eg_divisor,
     king_danger_max,
@@ -255,6 +260,11 @@ visit_fields!(
     threat_by_rook,
     hanging,
     hanging_pawn,
+    threat_pawn_push,
+    threat_by_king,
+    restricted,
+    minor_behind_pawn,
+    bishop_long_diagonal,
     tempo,
     scale_ocb,
     scale_ocb_pieces,

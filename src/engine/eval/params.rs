@@ -91,6 +91,14 @@ pub struct EvalParams {
     pub king_safe_check: [i32; 6],
     /// Danger subtracted when the attacker has no queen.
     pub king_no_queen: i32,
+    /// Danger per enemy piece kind that can give only an unsafe check (to a square we
+    /// attack).
+    pub king_unsafe_check: i32,
+    /// Danger removed per own knight or bishop in the king zone.
+    pub king_defender: i32,
+    /// Danger per enemy attack on the king's camp (its flank's files, its own five ranks),
+    /// counting squares attacked twice again.
+    pub king_flank_attack: i32,
     /// Middlegame penalty = danger² / this.
     pub king_danger_divisor: i32,
     /// Endgame penalty = danger / this.
@@ -141,6 +149,18 @@ pub struct EvalParams {
     pub hanging: S,
     /// Enemy pawn attacked by us and defended by nothing.
     pub hanging_pawn: S,
+    /// Enemy knight, bishop, rook or queen not attacked by our pawns now that one of our
+    /// pawns would attack after a safe push (single or double step).
+    pub threat_pawn_push: S,
+    /// Enemy piece or pawn attacked by our king and defended by nothing.
+    pub threat_by_king: S,
+    /// Square attacked by both colours that the enemy attacks without the support of a
+    /// pawn or of two attackers against our one (it limits the enemy's pieces).
+    pub restricted: S,
+    /// Our knight or bishop directly behind a pawn (shielded from the front).
+    pub minor_behind_pawn: S,
+    /// Our bishop on a long diagonal that, through pawns, sees both centre squares of it.
+    pub bishop_long_diagonal: S,
 
     // ---- side to move -------------------------------------------------------------------
     /// Bonus for having the move.

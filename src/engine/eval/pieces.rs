@@ -2,15 +2,21 @@
 //! attack counting, king tropism, bishops, rooks and outposts.
 
 use cozy_chess::{get_bishop_moves, get_king_moves, get_knight_moves, get_rook_moves};
-use cozy_chess::{Board, Color, Piece};
+use cozy_chess::{BitBoard, Board, Color, Piece};
 
 use super::params::{psq_value, EvalParams};
 use super::pawns::PawnEntry;
 use super::score::S;
 use super::sink::{Sink, Term};
 use super::tables::{
-    file_bb, rank_bb, relative_rank, square, squares, DARK_SQUARES, DISTANCE, KING_ZONE,
+    file_bb, pawn_double_attacks, rank_bb, relative_rank, shift_forward, square, squares,
+    DARK_SQUARES, DISTANCE, KING_ZONE,
 };
+
+/// The four centre squares.
+const CENTER: u64 = 0x0000_0018_1800_0000;
+/// The two long diagonals without the centre squares.
+const LONG_DIAGONALS: u64 = (0x8040_2010_0804_0201 | 0x0102_0408_1020_4080) & !CENTER;
 
 /// Attack information gathered by the piece pass, used by king safety and threats.
 #[derive(Default)]
@@ -23,6 +29,8 @@ pub(crate) struct Maps {
     pub all: [u64; 2],
     /// Squares attacked by each colour without counting its king.
     pub all_no_king: [u64; 2],
+    /// Squares attacked at least twice by each colour (king included).
+    pub twice: [u64; 2],
     /// Number of pieces of this colour attacking the enemy king zone.
     pub zone_attackers: [i32; 2],
     /// Sum of `king_attack_weight` over those pieces.
@@ -80,6 +88,7 @@ impl Visit<'_> {
         let us = self.us;
         let i = piece as usize;
         m.by[us][i] |= a;
+        m.twice[us] |= m.all[us] & a;
         m.all[us] |= a;
         let hits = a & self.zone;
         if hits != 0 {
@@ -172,9 +181,11 @@ pub(crate) fn pieces<K: Sink>(
     m: &mut Maps,
     sink: &mut K,
 ) {
-    for us in 0..2 {
+    for color in [Color::White, Color::Black] {
+        let us = color as usize;
         m.by[us][Piece::Pawn as usize] = pe.attacks[us];
         m.all[us] = pe.attacks[us];
+        m.twice[us] = pawn_double_attacks(board.colored_pieces(color, Piece::Pawn).0, color);
     }
     pieces_of(Color::White, board, p, t, pe, m, sink);
     pieces_of(Color::Black, board, p, t, pe, m, sink);
@@ -183,6 +194,7 @@ pub(crate) fn pieces<K: Sink>(
         m.all_no_king[us] = m.all[us];
         let a = get_king_moves(square(m.kings[us])).0;
         m.by[us][Piece::King as usize] = a;
+        m.twice[us] |= m.all[us] & a;
         m.all[us] |= a;
     }
 }
@@ -241,6 +253,12 @@ fn pieces_of<K: Sink>(
     let mut outpost = S::ZERO;
 
     let knights = board.colored_pieces(color, Piece::Knight).0;
+    let bishop_bb = board.colored_pieces(color, Piece::Bishop).0;
+    // Minors right behind a pawn (of either colour).
+    let behind = (knights | bishop_bb) & shift_forward(all_pawns, !color);
+    if behind != 0 {
+        outpost += sink.weigh(color, &p.minor_behind_pawn, behind.count_ones() as i32);
+    }
     for sq in squares(knights) {
         let a = get_knight_moves(square(sq)).0;
         v.piece(m, sink, Piece::Knight, sq, a);
@@ -250,7 +268,6 @@ fn pieces_of<K: Sink>(
         }
     }
 
-    let bishop_bb = board.colored_pieces(color, Piece::Bishop).0;
     for sq in squares(bishop_bb) {
         let a = get_bishop_moves(square(sq), occ).0;
         v.piece(m, sink, Piece::Bishop, sq, a);
@@ -265,6 +282,11 @@ fn pieces_of<K: Sink>(
         };
         let hemming = (pawns[us] & same_colour).count_ones() as i32;
         bishops += sink.weigh(color, &p.bishop_pawns, hemming);
+        if LONG_DIAGONALS & (1u64 << sq) != 0
+            && (get_bishop_moves(square(sq), BitBoard(all_pawns)).0 & CENTER).count_ones() >= 2
+        {
+            bishops += sink.weigh(color, &p.bishop_long_diagonal, 1);
+        }
     }
     if bishop_bb & DARK_SQUARES != 0 && bishop_bb & !DARK_SQUARES != 0 {
         bishops += sink.weigh(color, &p.bishop_pair, 1);

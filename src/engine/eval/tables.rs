@@ -90,6 +90,15 @@ pub const fn pawn_attacks(pawns: u64, color: Color) -> u64 {
     }
 }
 
+/// Every square attacked by two pawns in `pawns` of `color`.
+#[inline(always)]
+pub const fn pawn_double_attacks(pawns: u64, color: Color) -> u64 {
+    match color {
+        Color::White => ((pawns & !FILE_A) << 7) & ((pawns & !FILE_H) << 9),
+        Color::Black => ((pawns & !FILE_A) >> 9) & ((pawns & !FILE_H) >> 7),
+    }
+}
+
 /// `bb` together with every square in front of it (from `color`'s point of view).
 #[inline(always)]
 pub const fn fill_forward(mut bb: u64, color: Color) -> u64 {

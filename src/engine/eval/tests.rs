@@ -535,12 +535,13 @@ fn knight_outpost_and_pawn_weaknesses() {
         Term::Outposts,
     );
     assert!(outpost.white.mg > 0);
-    // With a black c-pawn that can still chase it away, d5 is no outpost.
+    // With a black c-pawn that can still chase it away, d5 is no outpost: what is left is
+    // the knight's place right behind the d6 pawn.
     let chased = term(
         "4k3/ppp2ppp/3p4/3N4/4P3/8/PP3PPP/4K3 w - - 0 1",
         Term::Outposts,
     );
-    assert_eq!(chased.white, S::ZERO);
+    assert_eq!(chased.white, EvalParams::default().minor_behind_pawn);
     // Isolated, doubled pawns cost more than a healthy chain.
     let weak = term("4k3/8/8/8/8/2P5/2P4P/4K3 w - - 0 1", Term::PawnStructure);
     let healthy = term("4k3/8/8/8/8/2P5/1P5P/4K3 w - - 0 1", Term::PawnStructure);
@@ -590,4 +591,20 @@ fn candidate_and_connected_pawns() {
     let phalanx = term("4k3/8/8/8/3PP3/8/8/4K3 w - - 0 1", Term::PawnStructure);
     let split = term("4k3/8/8/8/3P4/8/6P1/4K3 w - - 0 1", Term::PawnStructure);
     assert!(phalanx.white.mg > split.white.mg);
+}
+
+#[test]
+fn pawn_push_and_king_threats() {
+    let p = EvalParams::default();
+    // e3-e4 would attack the knight on d5, and e4 is safe: a push threat (and f4, which
+    // the pawn and the knight both attack, is a square the knight does not hold firmly).
+    let push = term("4k3/8/8/3n4/8/4P3/8/4K3 w - - 0 1", Term::Threats);
+    assert_eq!(push.white, p.threat_pawn_push + p.restricted);
+    // With e4 taken by a black pawn nothing can be pushed there (f4 stays contested).
+    let blocked = term("4k3/8/8/3n4/4p3/4P3/8/4K3 w - - 0 1", Term::Threats);
+    assert_eq!(blocked.white, p.restricted);
+    // An undefended knight next to the white king: hanging, and a king threat (and f1 is
+    // contested by the king and the knight).
+    let by_king = term("4k3/8/8/8/8/8/3n4/4K3 w - - 0 1", Term::Threats);
+    assert_eq!(by_king.white, p.hanging + p.threat_by_king + p.restricted);
 }
