@@ -1,5 +1,6 @@
 //! King safety: the attack danger built from the pieces hitting the king zone, weak zone
-//! squares and safe checks, with the pawn shelter and storm of `shelter.rs`.
+//! squares, safe and unsafe checks and attacks on the king's flank, less for the king's own
+//! minor pieces in its zone, with the pawn shelter and storm of `shelter.rs`.
 //!
 //! The danger grows quadratically in the middlegame (a lone attacker is harmless, a pack is
 //! deadly) and linearly in the endgame. Crafty's knobs scale the result: `king_safety_scale`

@@ -1,5 +1,5 @@
 //! Material, piece-square tables, and the piece pass: attack maps, mobility, king-zone
-//! attack counting, king tropism, bishops, rooks and outposts.
+//! attack counting, king tropism, bishops, rooks, outposts and minors behind pawns.
 
 use cozy_chess::{get_bishop_moves, get_king_moves, get_knight_moves, get_rook_moves};
 use cozy_chess::{BitBoard, Board, Color, Piece};
