@@ -206,6 +206,11 @@ fn tune_only_fits_the_named_fields() {
         moved.iter().all(|f| f == "tempo" || f == "bishop_pair"),
         "{moved:?}"
     );
+    // A fitted square table keeps its mean change rather than pass it to the piece values.
+    let (_, tables) = run(&["pst"], "pst.rs");
+    let moved = changed(&defaults, &tables);
+    assert!(!moved.is_empty(), "{tables}");
+    assert!(!moved.iter().any(|f| f == "piece_value"), "{moved:?}");
 }
 
 #[test]

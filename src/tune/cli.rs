@@ -352,7 +352,11 @@ pub fn run_tune(args: &TuneArgs, out: &mut impl Write) -> Result<(), String> {
     }
     let fitting = fit_start.elapsed();
     let fitted = error(train, &t_train, &th);
-    center(&base, &usage(&data, train, th.len()), &mut th);
+    // Centring moves a table's mean change into the piece's value, a weight `--only` may
+    // have kept: with `--only` the fitted tables keep their means instead.
+    if args.only.is_empty() {
+        center(&base, &usage(&data, train, th.len()), &mut th);
+    }
     let tuned = rounded(&base, model.roles(), &th);
     let th_rounded: Vec<f64> = tuned.to_flat().into_iter().map(f64::from).collect();
     let after = error(train, &t_train, &th_rounded);

@@ -62,7 +62,8 @@ fn attack_danger<K: Sink>(
     sink.count(color, &p.king_weak_square, weak.count_ones() as i32);
 
     let occ = board.occupied();
-    let safe = !board.colors(!color).0 & !m.all[us];
+    let enemy = board.colors(!color).0;
+    let safe = !enemy & !m.all[us];
     let diag = get_bishop_moves(ksq, occ).0;
     let line = get_rook_moves(ksq, occ).0;
     let knight_sq = get_knight_moves(ksq).0;
@@ -74,7 +75,7 @@ fn attack_danger<K: Sink>(
     ];
     let mut unsafe_checks = 0;
     for (piece, from) in checks {
-        let reach = from & m.by[them][piece as usize] & !board.colors(!color).0;
+        let reach = from & m.by[them][piece as usize] & !enemy;
         if reach & safe != 0 {
             d += p.king_safe_check[piece as usize];
             sink.count(color, &p.king_safe_check[piece as usize], 1);
