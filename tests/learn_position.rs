@@ -28,16 +28,16 @@ const DEEP: u32 = 9;
 /// Positions where a depth-5 search likes a move that a depth-9 search one move later
 /// finds much worse (found by scanning the shared opening suite with
 /// `scan_for_positions` below; picked again whenever the engine changes enough that
-/// fewer than three show the drop, last when the second `wily spsa` run's search constants
-/// landed).
+/// fewer than three show the drop, last when five evaluation terms landed after the
+/// 20-move time management).
 const POSITIONS: &[&str] = &[
+    "rnb2rk1/pp2ppbp/3p1np1/q7/2PN4/2N3P1/PP2PPBP/R1BQ1RK1 w - - 0 1",
+    "r2qr1k1/ppp1ppbp/2np1np1/8/2PPP1b1/2N1BN2/PP2BPPP/R2Q1RK1 w - - 0 1",
     "rnbqk2r/pp4bp/2p1Pnp1/3p1p2/5N2/2N3P1/PPP1PPBP/R1BQK2R w KQkq - 0 1",
-    "rnb2rk1/p3ppbp/2pp1np1/qp6/3PP1P1/2N1BP2/PPPQ3P/2KR1BNR w - - 0 1",
-    "r2qkb1r/ppp2ppp/4pnn1/3P4/2p1P1b1/2N1BN2/PP3PPP/R2QKB1R w KQkq - 0 1",
-    "rn1qk2r/pbpp2pp/1p2p3/5p1n/2PP4/P1Q1PP2/1P4PP/R1B1KBNR w KQkq - 0 1",
+    "r1bqk2r/pp2bppp/2n1pn2/1Np5/3P4/2P2N2/PP2BPPP/R1BQK2R w KQkq - 0 1",
+    "rnbqk1nr/5ppp/p2b4/1p1p4/2pP4/1P3N2/P1PNBPPP/R1BQ1RK1 w kq - 0 1",
+    "r2qk2r/p1pp1pbp/1pn1pnp1/8/2PP4/P1N1BP2/1PQ2PPP/R3KB1R w KQkq - 0 1",
     "r1bqkb1r/2p2ppp/p4n2/np1PN3/2p1P3/2N1B3/PP3PPP/R2QKB1R w KQkq b6 0 1",
-    "rnb1qrk1/ppp2pbp/5np1/4p3/2P1P3/2N2N2/PP2BPPP/R1BQ1RK1 w - - 0 1",
-    "rn1q1rk1/1p2ppbp/p1pp1np1/8/2PPP1b1/2N1BN2/PP2BPPP/R2Q1RK1 w - - 0 1",
 ];
 
 fn tmp_dir(name: &str) -> tempfile::TempDir {

@@ -3,6 +3,7 @@
 //! blocked pawns, tempo, endgame scaling, and the final blend of middlegame and endgame by
 //! phase; and the uncached whole evaluation that the trace and the tuner run.
 
+use cozy_chess::{get_between_rays, get_bishop_rays, get_rook_moves, get_rook_rays};
 use cozy_chess::{Board, Color, Piece};
 
 use super::endgame::{is_insufficient_material, phase, scale, SCALE_NORMAL};
@@ -14,7 +15,7 @@ use super::score::S;
 use super::shelter::best_shelter_counted;
 use super::sink::{Sink, Term};
 use super::tables::{
-    distance, pawn_attacks, rank_bb, relative_rank, shift_forward, squares, FORWARD_FILE,
+    distance, pawn_attacks, rank_bb, relative_rank, shift_forward, square, squares, FORWARD_FILE,
 };
 
 /// How the summed (mg, eg) score turns into one number.
@@ -136,6 +137,18 @@ fn threats_by<K: Sink>(
     if restricted != 0 {
         t += sink.weigh(color, &p.restricted, restricted.count_ones() as i32);
     }
+    // Our queen with one piece alone between it and an enemy bishop or rook.
+    for q in board.colored_pieces(color, Piece::Queen) {
+        let snipers = (get_bishop_rays(q) & board.colored_pieces(enemy, Piece::Bishop)
+            | get_rook_rays(q) & board.colored_pieces(enemy, Piece::Rook))
+        .0;
+        for s in squares(snipers) {
+            if (get_between_rays(q, square(s)) & board.occupied()).len() == 1 {
+                t += sink.weigh(color, &p.weak_queen, 1);
+                break;
+            }
+        }
+    }
     sink.add(Term::Threats, color, t);
 }
 
@@ -173,6 +186,7 @@ fn passers_and_blocked_of<K: Sink>(
         (enemy_pieces & !board.pieces(Piece::Pawn).0 & !board.pieces(Piece::King).0) != 0;
     let mut passed = S::ZERO;
     let mut unstoppable = false;
+    let rooks = [Color::White, Color::Black].map(|c| board.colored_pieces(c, Piece::Rook).0);
     for sq in squares(pe.passed[us]) {
         let r = relative_rank(color, sq);
         // A passer is never on its last rank, so the stop square exists.
@@ -187,6 +201,14 @@ fn passers_and_blocked_of<K: Sink>(
         sink.count(color, &p.passed_own_king_distance[r], -own_distance);
         if enemy_pieces & (1u64 << stop) != 0 {
             passed += sink.weigh(color, &p.passed_blockaded[r], 1);
+        }
+        // A rook behind the passer on its file, nothing in between.
+        let behind = get_rook_moves(square(sq), board.occupied()).0 & FORWARD_FILE[them][sq];
+        if behind & rooks[us] != 0 {
+            passed += sink.weigh(color, &p.passed_rook_behind, 1);
+        }
+        if behind & rooks[them] != 0 {
+            passed += sink.weigh(color, &p.passed_enemy_rook_behind, 1);
         }
         let path = FORWARD_FILE[us][sq];
         if path & occ == 0 {

@@ -6,7 +6,8 @@
 //! deadly) and linearly in the endgame. Crafty's knobs scale the result: `king_safety_scale`
 //! for both kings, and `king_safety_own` / `king_safety_opponent` once wily's side is known.
 
-use cozy_chess::{get_bishop_moves, get_knight_moves, get_rook_moves};
+use cozy_chess::{get_between_rays, get_bishop_moves, get_knight_moves, get_rook_moves};
+use cozy_chess::{get_bishop_rays, get_rook_rays, BitBoard, Square};
 use cozy_chess::{Board, Color, Piece};
 
 use super::params::EvalParams;
@@ -94,12 +95,34 @@ fn attack_danger<K: Sink>(
     let flank = (camp & m.all[them]).count_ones() + (camp & m.twice[them]).count_ones();
     d += p.king_flank_attack * flank as i32;
     sink.count(color, &p.king_flank_attack, flank as i32);
+    let blockers = blockers(board, color, ksq);
+    d += p.king_blocker * blockers;
+    sink.count(color, &p.king_blocker, blockers);
     if !enemy_queen {
         d -= p.king_no_queen;
         sink.count(color, &p.king_no_queen, -1);
     }
     sink.danger(color);
     d.clamp(0, p.king_danger_max.max(0))
+}
+
+/// Pieces of either colour that alone stand between `color`'s king on `ksq` and an enemy
+/// slider that would attack it along its line.
+pub(super) fn blockers(board: &Board, color: Color, ksq: Square) -> i32 {
+    let them = board.colors(!color);
+    let queens = board.pieces(Piece::Queen);
+    let snipers = (get_bishop_rays(ksq) & (board.pieces(Piece::Bishop) | queens)
+        | get_rook_rays(ksq) & (board.pieces(Piece::Rook) | queens))
+        & them;
+    let occ = board.occupied();
+    let mut n = 0;
+    for s in snipers {
+        let between: BitBoard = get_between_rays(ksq, s) & occ;
+        if between.len() == 1 {
+            n += 1;
+        }
+    }
+    n
 }
 
 /// King safety for both kings. `own` is wily's side for the asymmetric knobs; `shelter` is
@@ -127,7 +150,11 @@ fn king_safety_of<K: Sink>(
     shelter: [S; 2],
     sink: &mut K,
 ) {
-    let cover = shelter[color as usize];
+    let mut cover = shelter[color as usize];
+    let k = m.kings[color as usize];
+    if board.pieces(Piece::Pawn).0 & FLANK[k & 7] == 0 {
+        cover += sink.weigh(color, &p.king_pawnless_flank, 1);
+    }
     let d = danger(p, board, color, m, sink);
     // No danger (the common case) costs nothing; skipping the divisions gives the
     // same zero.

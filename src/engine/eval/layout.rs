@@ -150,19 +150,23 @@ fn role_of(name: &str) -> Role {
             Role::Linear(Group::PawnStructure)
         }
         "passed_rank" => Role::Linear(Group::PassedStatic),
-        "passed_blockaded" | "passed_free_path" | "passed_safe_path" | "passed_unstoppable" => {
-            Role::Linear(Group::PassedPieces)
-        }
+        "passed_blockaded"
+        | "passed_free_path"
+        | "passed_safe_path"
+        | "passed_unstoppable"
+        | "passed_rook_behind"
+        | "passed_enemy_rook_behind" => Role::Linear(Group::PassedPieces),
         "passed_enemy_king_distance" | "passed_own_king_distance" => {
             Role::EndgameLinear(Group::PassedPieces)
         }
         "pawn_blocked" => Role::Linear(Group::BlockedPawns),
         "tropism" => Role::Linear(Group::Tropism),
-        "king_shield" | "king_storm" | "king_storm_blocked" => Role::Linear(Group::KingSafety),
-        "king_attack_weight" | "king_zone_attack" | "king_weak_square" | "king_safe_check"
-        | "king_no_queen" | "king_unsafe_check" | "king_defender" | "king_flank_attack" => {
-            Role::Danger
+        "king_shield" | "king_storm" | "king_storm_blocked" | "king_pawnless_flank" => {
+            Role::Linear(Group::KingSafety)
         }
+        "king_attack_weight" | "king_zone_attack" | "king_weak_square" | "king_safe_check"
+        | "king_no_queen" | "king_unsafe_check" | "king_defender" | "king_flank_attack"
+        | "king_blocker" => Role::Danger,
         "king_danger_eg_divisor" => Role::DangerEgDivisor,
         "scale_ocb" | "scale_ocb_pieces" | "scale_pawnless" | "scale_one_pawn"
         | "scale_knn_vs_pawns" => Role::ScaleFactor,
@@ -231,6 +235,8 @@ visit_fields!(
     passed_free_path,
     passed_safe_path,
     passed_unstoppable,
+    passed_rook_behind,
+    passed_enemy_rook_behind,
     pawn_blocked,
     king_attack_weight,
     king_zone_attack,
@@ -240,12 +246,14 @@ visit_fields!(
     king_unsafe_check,
     king_defender,
     king_flank_attack,
+    king_blocker,
     king_danger_divisor,
     king_danger_eg_divisor,
     king_danger_max,
     king_shield,
     king_storm,
     king_storm_blocked,
+    king_pawnless_flank,
     tropism,
     bishop_pair,
     bishop_pawns,
@@ -265,6 +273,7 @@ visit_fields!(
     restricted,
     minor_behind_pawn,
     bishop_long_diagonal,
+    weak_queen,
     tempo,
     scale_ocb,
     scale_ocb_pieces,

@@ -74,6 +74,10 @@ pub struct EvalParams {
     pub passed_safe_path: [S; 8],
     /// Passer the enemy king cannot catch when the enemy has only king and pawns.
     pub passed_unstoppable: S,
+    /// Passer with an own rook behind it on its file, nothing in between.
+    pub passed_rook_behind: S,
+    /// Passer with an enemy rook behind it on its file, nothing in between.
+    pub passed_enemy_rook_behind: S,
 
     // ---- blocked pawns ----------------------------------------------------------------
     /// Non-passed pawn that cannot advance because its stop square is occupied, by relative
@@ -99,6 +103,9 @@ pub struct EvalParams {
     /// Danger per enemy attack on the king's camp (its flank's files, its own five ranks),
     /// counting squares attacked twice again.
     pub king_flank_attack: i32,
+    /// Danger per piece of either colour that alone stands between the king and an enemy
+    /// bishop, rook or queen on its line (a pin, or a discovered attack waiting).
+    pub king_blocker: i32,
     /// Middlegame penalty = danger² / this.
     pub king_danger_divisor: i32,
     /// Endgame penalty = danger / this.
@@ -113,6 +120,8 @@ pub struct EvalParams {
     pub king_storm: [S; 8],
     /// As `king_storm` when the storming pawn is blocked by an own pawn.
     pub king_storm_blocked: [S; 8],
+    /// King on a flank (its `king_flank_attack` files) with no pawn of either colour.
+    pub king_pawnless_flank: S,
 
     // ---- king tropism -----------------------------------------------------------------
     /// Bonus per piece of this kind and per unit of closeness (7 - distance) to the enemy king.
@@ -161,6 +170,9 @@ pub struct EvalParams {
     pub minor_behind_pawn: S,
     /// Our bishop on a long diagonal that, through pawns, sees both centre squares of it.
     pub bishop_long_diagonal: S,
+    /// Own queen with one piece alone between it and an enemy bishop or rook on its line
+    /// (pinned to the queen, or a discovered attack on it waiting).
+    pub weak_queen: S,
 
     // ---- side to move -------------------------------------------------------------------
     /// Bonus for having the move.

@@ -608,3 +608,103 @@ fn pawn_push_and_king_threats() {
     let by_king = term("4k3/8/8/8/8/8/3n4/4K3 w - - 0 1", Term::Threats);
     assert_eq!(by_king.white, p.hanging + p.threat_by_king + p.restricted);
 }
+
+/// White's and Black's contributions to term `t` that the weights `field` zeroes.
+fn share(fen: &str, t: Term, zero: impl Fn(&mut EvalParams)) -> (S, S) {
+    let b = board(fen);
+    let p = EvalParams::default();
+    let mut z = p.clone();
+    zero(&mut z);
+    let (with, without) = (trace(&b, &p), trace(&b, &z));
+    let (w, wo) = (&with.terms[t as usize], &without.terms[t as usize]);
+    (w.white - wo.white, w.black - wo.black)
+}
+
+#[test]
+fn king_blockers_pins_and_discoveries() {
+    let blockers = |fen: &str, c: Color| {
+        let b = board(fen);
+        super::king::blockers(&b, c, b.king(c))
+    };
+    // The e2 knight is pinned to the white king by the e8 rook.
+    assert_eq!(
+        blockers("4r1k1/8/8/8/8/8/4N3/4K3 w - - 0 1", Color::White),
+        1
+    );
+    // An enemy knight there holds a discovered check instead: it counts too.
+    assert_eq!(
+        blockers("4r1k1/8/8/8/8/8/4n3/4K3 w - - 0 1", Color::White),
+        1
+    );
+    // Two pieces between: neither is pinned. No slider on the line: nothing.
+    assert_eq!(
+        blockers("4r1k1/8/8/8/4N3/8/4N3/4K3 w - - 0 1", Color::White),
+        0
+    );
+    assert_eq!(blockers("6k1/8/8/8/8/8/4N3/4K3 w - - 0 1", Color::White), 0);
+    // A bishop's diagonal and a queen's line count once each.
+    assert_eq!(
+        blockers("6k1/8/8/b7/4q3/8/3PP3/4K3 w - - 0 1", Color::White),
+        2
+    );
+}
+
+#[test]
+fn king_on_a_pawnless_flank() {
+    let p = EvalParams::default();
+    // Both kings on the king's side with every pawn on the queen's side.
+    let (w, b) = share(
+        "6k1/pppp4/8/8/8/8/PPPP4/6K1 w - - 0 1",
+        Term::KingSafety,
+        |z| z.king_pawnless_flank = S::ZERO,
+    );
+    assert_eq!((w, b), (p.king_pawnless_flank, p.king_pawnless_flank));
+    // A pawn on the h-file shelters both flanks' view: no penalty.
+    let (w, b) = share(
+        "6k1/pppp3p/8/8/8/8/PPPP4/6K1 w - - 0 1",
+        Term::KingSafety,
+        |z| z.king_pawnless_flank = S::ZERO,
+    );
+    assert_eq!((w, b), (S::ZERO, S::ZERO));
+}
+
+#[test]
+fn rooks_behind_passed_pawns() {
+    let p = EvalParams::default();
+    let zero = |z: &mut EvalParams| {
+        z.passed_rook_behind = S::ZERO;
+        z.passed_enemy_rook_behind = S::ZERO;
+    };
+    // White's rook behind its d5 passer (Tarrasch), and one beside it that is not.
+    let (w, _) = share("4k3/8/8/3P4/8/8/8/3RK3 w - - 0 1", Term::PassedPawns, zero);
+    assert_eq!(w, p.passed_rook_behind);
+    let (w, _) = share("4k3/8/8/3P4/8/8/8/R3K3 w - - 0 1", Term::PassedPawns, zero);
+    assert_eq!(w, S::ZERO);
+    // A black rook behind the white passer; with a piece in between it is not.
+    let (w, _) = share("4k3/8/8/3P4/8/8/8/3r2K1 w - - 0 1", Term::PassedPawns, zero);
+    assert_eq!(w, p.passed_enemy_rook_behind);
+    let (w, _) = share(
+        "4k3/8/8/3P4/8/3N4/8/3r2K1 w - - 0 1",
+        Term::PassedPawns,
+        zero,
+    );
+    assert_eq!(w, S::ZERO);
+}
+
+#[test]
+fn weak_queen_on_a_line_with_one_blocker() {
+    let p = EvalParams::default();
+    let zero = |z: &mut EvalParams| z.weak_queen = S::ZERO;
+    // The d2 knight is pinned to the white queen by the d8 rook.
+    let (w, b) = share("3rk3/8/8/8/8/8/3N4/3QK3 w - - 0 1", Term::Threats, zero);
+    assert_eq!((w, b), (p.weak_queen, S::ZERO));
+    // Nothing between: the queen is attacked, not weak by this term (the threat terms
+    // see it); two between: safe.
+    let (w, _) = share("3rk3/8/8/8/8/8/8/3QK3 w - - 0 1", Term::Threats, zero);
+    assert_eq!(w, S::ZERO);
+    let (w, _) = share("3rk3/8/8/3N4/8/8/3N4/3QK3 w - - 0 1", Term::Threats, zero);
+    assert_eq!(w, S::ZERO);
+    // A bishop's diagonal, through a black pawn (a discovered attack waiting).
+    let (w, _) = share("7k/8/8/b7/8/2p5/8/4Q1K1 w - - 0 1", Term::Threats, zero);
+    assert_eq!(w, p.weak_queen);
+}
