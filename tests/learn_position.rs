@@ -28,16 +28,16 @@ const DEEP: u32 = 9;
 /// Positions where a depth-5 search likes a move that a depth-9 search one move later
 /// finds much worse (found by scanning the shared opening suite with
 /// `scan_for_positions` below; picked again whenever the engine changes enough that
-/// fewer than three show the drop, last when five evaluation terms landed after the
+/// fewer than three show the drop, last when nine evaluation terms landed after the
 /// 20-move time management).
 const POSITIONS: &[&str] = &[
     "rnb2rk1/pp2ppbp/3p1np1/q7/2PN4/2N3P1/PP2PPBP/R1BQ1RK1 w - - 0 1",
-    "r2qr1k1/ppp1ppbp/2np1np1/8/2PPP1b1/2N1BN2/PP2BPPP/R2Q1RK1 w - - 0 1",
-    "rnbqk2r/pp4bp/2p1Pnp1/3p1p2/5N2/2N3P1/PPP1PPBP/R1BQK2R w KQkq - 0 1",
-    "r1bqk2r/pp2bppp/2n1pn2/1Np5/3P4/2P2N2/PP2BPPP/R1BQK2R w KQkq - 0 1",
+    "rnb2rk1/p3ppbp/2pp1np1/qp6/3PP1P1/2N1BP2/PPPQ3P/2KR1BNR w - - 0 1",
+    "r2qkb1r/ppp2ppp/4pnn1/3P4/2p1P1b1/2N1BN2/PP3PPP/R2QKB1R w KQkq - 0 1",
     "rnbqk1nr/5ppp/p2b4/1p1p4/2pP4/1P3N2/P1PNBPPP/R1BQ1RK1 w kq - 0 1",
-    "r2qk2r/p1pp1pbp/1pn1pnp1/8/2PP4/P1N1BP2/1PQ2PPP/R3KB1R w KQkq - 0 1",
-    "r1bqkb1r/2p2ppp/p4n2/np1PN3/2p1P3/2N1B3/PP3PPP/R2QKB1R w KQkq b6 0 1",
+    "rnb1k2r/1pqpbppp/p3pn2/8/2P1P3/1N1B4/PP3PPP/RNBQ1RK1 w kq - 0 1",
+    "r2qkb1r/pp1nnpp1/2p1p1bp/3pP3/3P1NPP/2N5/PPP2P2/R1BQKB1R w KQkq - 0 1",
+    "r2qkb1r/pp1b1p1p/2n1p2p/3pP3/3P4/3B1N2/PP3PPP/RN1QK2R w KQkq - 0 1",
 ];
 
 fn tmp_dir(name: &str) -> tempfile::TempDir {

@@ -3,7 +3,8 @@
 //! blocked pawns, tempo, endgame scaling, and the final blend of middlegame and endgame by
 //! phase; and the uncached whole evaluation that the trace and the tuner run.
 
-use cozy_chess::{get_between_rays, get_bishop_rays, get_rook_moves, get_rook_rays};
+use cozy_chess::{get_between_rays, get_bishop_moves, get_bishop_rays, get_knight_moves};
+use cozy_chess::{get_rook_moves, get_rook_rays};
 use cozy_chess::{Board, Color, Piece};
 
 use super::endgame::{is_insufficient_material, phase, scale, SCALE_NORMAL};
@@ -136,6 +137,23 @@ fn threats_by<K: Sink>(
     let restricted = defended & m.all[us] & !strong;
     if restricted != 0 {
         t += sink.weigh(color, &p.restricted, restricted.count_ones() as i32);
+    }
+    // Safe squares from which a knight or a slider could attack the lone enemy queen.
+    let enemy_queens = board.colored_pieces(enemy, Piece::Queen);
+    if enemy_queens.len() == 1 {
+        let q = enemy_queens.next_square().unwrap_or(cozy_chess::Square::A1);
+        let safe = !board.colors(color).0 & !strong;
+        let n = (m.by[us][Piece::Knight as usize] & get_knight_moves(q).0 & safe).count_ones();
+        if n != 0 {
+            t += sink.weigh(color, &p.knight_on_queen, n as i32);
+        }
+        let occ = board.occupied();
+        let sliders = m.by[us][Piece::Bishop as usize] & get_bishop_moves(q, occ).0
+            | m.by[us][Piece::Rook as usize] & get_rook_moves(q, occ).0;
+        let n = (sliders & safe & m.twice[us]).count_ones();
+        if n != 0 {
+            t += sink.weigh(color, &p.slider_on_queen, n as i32);
+        }
     }
     // Our queen with one piece alone between it and an enemy bishop or rook.
     for q in board.colored_pieces(color, Piece::Queen) {

@@ -173,6 +173,15 @@ pub struct EvalParams {
     /// Own queen with one piece alone between it and an enemy bishop or rook on its line
     /// (pinned to the queen, or a discovered attack on it waiting).
     pub weak_queen: S,
+    /// Rook on a file with a queen of either colour.
+    pub rook_queen_file: S,
+    /// Knight not on an outpost that can jump to an empty one.
+    pub knight_reachable_outpost: S,
+    /// Safe square from which one of our knights could attack the lone enemy queen.
+    pub knight_on_queen: S,
+    /// Safe square we attack twice from which one of our bishops or rooks could attack
+    /// the lone enemy queen.
+    pub slider_on_queen: S,
 
     // ---- side to move -------------------------------------------------------------------
     /// Bonus for having the move.

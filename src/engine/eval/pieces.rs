@@ -254,6 +254,8 @@ fn pieces_of<K: Sink>(
 
     let knights = board.colored_pieces(color, Piece::Knight).0;
     let bishop_bb = board.colored_pieces(color, Piece::Bishop).0;
+    let rook_bb = board.colored_pieces(color, Piece::Rook).0;
+    let own = board.colors(color).0;
     // Minors right behind a pawn (of either colour).
     let behind = (knights | bishop_bb) & shift_forward(all_pawns, !color);
     if behind != 0 {
@@ -265,6 +267,8 @@ fn pieces_of<K: Sink>(
         if outposts & (1u64 << sq) != 0 {
             let supported = pe.attacks[us] & (1u64 << sq) != 0;
             outpost += sink.weigh(color, &p.knight_outpost[usize::from(supported)], 1);
+        } else if a & outposts & !own != 0 {
+            outpost += sink.weigh(color, &p.knight_reachable_outpost, 1);
         }
     }
 
@@ -292,7 +296,7 @@ fn pieces_of<K: Sink>(
         bishops += sink.weigh(color, &p.bishop_pair, 1);
     }
 
-    let rook_bb = board.colored_pieces(color, Piece::Rook).0;
+    let queen_files = board.pieces(Piece::Queen).0;
     for sq in squares(rook_bb) {
         let a = get_rook_moves(square(sq), occ).0;
         v.piece(m, sink, Piece::Rook, sq, a);
@@ -307,6 +311,9 @@ fn pieces_of<K: Sink>(
         }
         if seventh_matters && seventh & (1u64 << sq) != 0 {
             rooks += sink.weigh(color, &p.rook_seventh, 1);
+        }
+        if queen_files & file != 0 {
+            rooks += sink.weigh(color, &p.rook_queen_file, 1);
         }
     }
 

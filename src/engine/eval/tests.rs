@@ -708,3 +708,36 @@ fn weak_queen_on_a_line_with_one_blocker() {
     let (w, _) = share("7k/8/8/b7/8/2p5/8/4Q1K1 w - - 0 1", Term::Threats, zero);
     assert_eq!(w, p.weak_queen);
 }
+
+#[test]
+fn rook_on_a_queen_file_and_a_reachable_outpost() {
+    let p = EvalParams::default();
+    // The d1 rook shares its file with the black queen.
+    let (w, _) = share("3qk3/8/8/8/8/8/8/3RK3 w - - 0 1", Term::Rooks, |z| {
+        z.rook_queen_file = S::ZERO
+    });
+    assert_eq!(w, p.rook_queen_file);
+    // The f3 knight can jump to e5 (no black pawn can ever attack it); on e5 it sits on
+    // the outpost instead.
+    let zero = |z: &mut EvalParams| z.knight_reachable_outpost = S::ZERO;
+    let (w, _) = share("4k3/p6p/8/8/8/5N2/P6P/4K3 w - - 0 1", Term::Outposts, zero);
+    assert_eq!(w, p.knight_reachable_outpost);
+    let (w, _) = share("4k3/p6p/8/4N3/8/8/P6P/4K3 w - - 0 1", Term::Outposts, zero);
+    assert_eq!(w, S::ZERO);
+}
+
+#[test]
+fn squares_that_attack_the_enemy_queen() {
+    let p = EvalParams::default();
+    // The b1 knight reaches c3 and d2; from each it would attack the d5 (c3) queen: only
+    // c3 is a knight's square against a queen on d5 (b4, b6, c7, e7, f6, f4, e3, c3).
+    let (w, _) = share("4k3/8/8/3q4/8/8/8/1N2K3 w - - 0 1", Term::Threats, |z| {
+        z.knight_on_queen = S::ZERO
+    });
+    assert_eq!(w, p.knight_on_queen);
+    // With two queens for Black the term is off.
+    let (w, _) = share("3qk3/8/8/3q4/8/8/8/1N2K3 w - - 0 1", Term::Threats, |z| {
+        z.knight_on_queen = S::ZERO
+    });
+    assert_eq!(w, S::ZERO);
+}

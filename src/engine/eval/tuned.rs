@@ -27,10 +27,15 @@
 //! came out at zero and was dropped), then
 //! `passed_rook_behind,passed_enemy_rook_behind,weak_queen,space` (1,067,459 positions, K
 //! = 0.9649: 0.1144338 -> 0.1143132, held out 0.1142206 -> 0.1140702; space came out at
-//! s(1, -4) and was dropped). Command: wily tune --pgn
+//! s(1, -4) and was dropped; so were the knight's and the rook's pawn counts, s(-2, 7) and s(-3, 3):
+//! with them the engine solved four to five WAC positions fewer at 1 s, see the README). Command: wily tune --pgn
 //! ../shared/data/pgn/masters-2400.pgn --positions 1400000 --sample-rate 0.35
 //! --skip-plies 16 --seed 1 --iterations 150 --rate 2 --lambda 0 --prior 3000 --holdout
-//! 0.1 --threads 1 --only FIELDS.
+//! 0.1 --threads 1 --only FIELDS. Then six more the same way in one run,
+//! `knight_pawns,rook_pawns,rook_queen_file,knight_reachable_outpost,trapped_rook,
+//! knight_on_queen,slider_on_queen` (1,067,562 positions, K = 0.9680: 0.1143258 ->
+//! 0.1141590, held out 0.1140629 -> 0.1139993; the trapped rook came out at s(1, -3) and
+//! was dropped).
 
 use super::params::EvalParams;
 use super::score::s;
@@ -205,6 +210,10 @@ pub(super) const TUNED: EvalParams = EvalParams {
     minor_behind_pawn: s(5, 4),
     bishop_long_diagonal: s(3, -2),
     weak_queen: s(-15, -5),
+    rook_queen_file: s(4, 18),
+    knight_reachable_outpost: s(4, 16),
+    knight_on_queen: s(4, 12),
+    slider_on_queen: s(12, 17),
     tempo: s(9, 15),
     scale_ocb: 30,
     scale_ocb_pieces: 118,
