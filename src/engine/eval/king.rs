@@ -1,6 +1,8 @@
 //! King safety: the attack danger built from the pieces hitting the king zone, weak zone
-//! squares, safe and unsafe checks and attacks on the king's flank, less for the king's own
-//! minor pieces in its zone, with the pawn shelter and storm of `shelter.rs`.
+//! squares, safe and unsafe checks, attacks on the king's flank and pieces alone between
+//! the king and an enemy slider (pins, discovered attacks), less for the king's own minor
+//! pieces in its zone, with the pawn shelter and storm of `shelter.rs` and a penalty for a
+//! king on a flank without pawns.
 //!
 //! The danger grows quadratically in the middlegame (a lone attacker is harmless, a pack is
 //! deadly) and linearly in the endgame. Crafty's knobs scale the result: `king_safety_scale`

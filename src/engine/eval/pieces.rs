@@ -296,7 +296,7 @@ fn pieces_of<K: Sink>(
         bishops += sink.weigh(color, &p.bishop_pair, 1);
     }
 
-    let queen_files = board.pieces(Piece::Queen).0;
+    let queens = board.pieces(Piece::Queen).0;
     for sq in squares(rook_bb) {
         let a = get_rook_moves(square(sq), occ).0;
         v.piece(m, sink, Piece::Rook, sq, a);
@@ -312,7 +312,7 @@ fn pieces_of<K: Sink>(
         if seventh_matters && seventh & (1u64 << sq) != 0 {
             rooks += sink.weigh(color, &p.rook_seventh, 1);
         }
-        if queen_files & file != 0 {
+        if queens & file != 0 {
             rooks += sink.weigh(color, &p.rook_queen_file, 1);
         }
     }
