@@ -3,8 +3,8 @@
 //! blocked pawns, tempo, endgame scaling, and the final blend of middlegame and endgame by
 //! phase; and the uncached whole evaluation that the trace and the tuner run.
 
-use cozy_chess::{get_between_rays, get_bishop_moves, get_bishop_rays, get_knight_moves};
-use cozy_chess::{get_rook_moves, get_rook_rays};
+use cozy_chess::get_rook_rays;
+use cozy_chess::{get_bishop_moves, get_bishop_rays, get_knight_moves, get_rook_moves};
 use cozy_chess::{Board, Color, Piece};
 
 use super::endgame::{is_insufficient_material, phase, scale, SCALE_NORMAL};
@@ -16,7 +16,8 @@ use super::score::S;
 use super::shelter::best_shelter_counted;
 use super::sink::{Sink, Term};
 use super::tables::{
-    distance, pawn_attacks, rank_bb, relative_rank, shift_forward, square, squares, FORWARD_FILE,
+    distance, lone_blockers, pawn_attacks, rank_bb, relative_rank, shift_forward, square, squares,
+    FORWARD_FILE,
 };
 
 /// How the summed (mg, eg) score turns into one number.
@@ -157,14 +158,10 @@ fn threats_by<K: Sink>(
     }
     // Our queen with one piece alone between it and an enemy bishop or rook.
     for q in board.colored_pieces(color, Piece::Queen) {
-        let snipers = (get_bishop_rays(q) & board.colored_pieces(enemy, Piece::Bishop)
-            | get_rook_rays(q) & board.colored_pieces(enemy, Piece::Rook))
-        .0;
-        for s in squares(snipers) {
-            if (get_between_rays(q, square(s)) & board.occupied()).len() == 1 {
-                t += sink.weigh(color, &p.weak_queen, 1);
-                break;
-            }
+        let snipers = get_bishop_rays(q) & board.colored_pieces(enemy, Piece::Bishop)
+            | get_rook_rays(q) & board.colored_pieces(enemy, Piece::Rook);
+        if lone_blockers(q, snipers, board.occupied()) > 0 {
+            t += sink.weigh(color, &p.weak_queen, 1);
         }
     }
     sink.add(Term::Threats, color, t);

@@ -8,15 +8,15 @@
 //! deadly) and linearly in the endgame. Crafty's knobs scale the result: `king_safety_scale`
 //! for both kings, and `king_safety_own` / `king_safety_opponent` once wily's side is known.
 
-use cozy_chess::{get_between_rays, get_bishop_moves, get_knight_moves, get_rook_moves};
-use cozy_chess::{get_bishop_rays, get_rook_rays, BitBoard, Square};
+use cozy_chess::{get_bishop_moves, get_bishop_rays, get_knight_moves, get_rook_moves};
+use cozy_chess::{get_rook_rays, Square};
 use cozy_chess::{Board, Color, Piece};
 
 use super::params::EvalParams;
 use super::pieces::Maps;
 use super::score::{s, S};
 use super::sink::{Sink, Term};
-use super::tables::{file_bb, rank_bb, square, KING_ZONE};
+use super::tables::{file_bb, lone_blockers, rank_bb, square, KING_ZONE};
 
 /// The files of a king's flank, by the king's file: a-d, c-f, e-h.
 const FLANK: [u64; 8] = {
@@ -116,15 +116,7 @@ pub(super) fn blockers(board: &Board, color: Color, ksq: Square) -> i32 {
     let snipers = (get_bishop_rays(ksq) & (board.pieces(Piece::Bishop) | queens)
         | get_rook_rays(ksq) & (board.pieces(Piece::Rook) | queens))
         & them;
-    let occ = board.occupied();
-    let mut n = 0;
-    for s in snipers {
-        let between: BitBoard = get_between_rays(ksq, s) & occ;
-        if between.len() == 1 {
-            n += 1;
-        }
-    }
-    n
+    lone_blockers(ksq, snipers, board.occupied())
 }
 
 /// King safety for both kings. `own` is wily's side for the asymmetric knobs; `shelter` is

@@ -4,7 +4,7 @@
 //! Squares are numbered a1 = 0, b1 = 1, ..., h8 = 63 (as in cozy-chess). Tables indexed by
 //! colour use `Color as usize` (White = 0, Black = 1).
 
-use cozy_chess::{Color, Square};
+use cozy_chess::{get_between_rays, BitBoard, Color, Square};
 
 /// All squares of the a-file.
 pub const FILE_A: u64 = 0x0101_0101_0101_0101;
@@ -46,6 +46,16 @@ pub fn distance(a: usize, b: usize) -> i32 {
 #[inline(always)]
 pub(crate) fn square(sq: usize) -> Square {
     Square::index_const(sq & 63)
+}
+
+/// How many of the sliders `snipers` (each on a line with `target`) have exactly one piece
+/// of `occ` between them and `target`: pins to it and discovered attacks on it.
+#[inline]
+pub(crate) fn lone_blockers(target: Square, snipers: BitBoard, occ: BitBoard) -> i32 {
+    snipers
+        .into_iter()
+        .filter(|&s| (get_between_rays(target, s) & occ).len() == 1)
+        .count() as i32
 }
 
 /// The squares of a raw bitboard as indices, lowest first (see [`squares`]).

@@ -609,7 +609,7 @@ fn pawn_push_and_king_threats() {
     assert_eq!(by_king.white, p.hanging + p.threat_by_king + p.restricted);
 }
 
-/// White's and Black's contributions to term `t` that the weights `field` zeroes.
+/// White's and Black's contributions to term `t` from the weights that `zero` sets to zero.
 fn share(fen: &str, t: Term, zero: impl Fn(&mut EvalParams)) -> (S, S) {
     let b = board(fen);
     let p = EvalParams::default();
