@@ -156,6 +156,22 @@ fn threats_by<K: Sink>(
             t += sink.weigh(color, &p.slider_on_queen, n as i32);
         }
     }
+    // Enemy pieces and pawns we attack that only their queen defends.
+    let b = &m.by[them];
+    let others = b[Piece::Pawn as usize]
+        | b[Piece::Knight as usize]
+        | b[Piece::Bishop as usize]
+        | b[Piece::Rook as usize]
+        | b[Piece::King as usize];
+    let only_queen = b[Piece::Queen as usize] & !others;
+    let by_queen_alone = board.colors(enemy).0 & m.all[us] & only_queen;
+    if by_queen_alone != 0 {
+        t += sink.weigh(
+            color,
+            &p.weak_queen_protection,
+            by_queen_alone.count_ones() as i32,
+        );
+    }
     // Our queen with one piece alone between it and an enemy bishop or rook.
     for q in board.colored_pieces(color, Piece::Queen) {
         let snipers = get_bishop_rays(q) & board.colored_pieces(enemy, Piece::Bishop)
@@ -250,6 +266,17 @@ fn passers_and_blocked_of<K: Sink>(
         passed += sink.weigh(color, &p.passed_unstoppable, 1);
     }
     sink.add(Term::PassedPawns, color, passed.pct(p.passed_pawn_scale));
+
+    // The king's distance to its nearest own pawn.
+    let own_pawns_all = board.colored_pieces(color, Piece::Pawn).0;
+    if own_pawns_all != 0 {
+        let nearest = squares(own_pawns_all)
+            .map(|sq| distance(own_king, sq))
+            .min()
+            .unwrap_or(0);
+        let k = sink.weigh(color, &p.king_pawn_distance, nearest);
+        sink.add(Term::Endgame, color, k);
+    }
 
     // Non-passed pawns whose stop square is occupied.
     let own_pawns = board.colored_pieces(color, Piece::Pawn).0 & !pe.passed[us];

@@ -182,6 +182,21 @@ pub struct EvalParams {
     /// Safe square we attack twice from which one of our bishops or rooks could attack
     /// the lone enemy queen.
     pub slider_on_queen: S,
+    /// Rook on a file through the enemy king zone that attacks none of the zone.
+    pub rook_on_king_ring: S,
+    /// Bishop whose diagonals, seen through everything but pawns, reach the enemy king zone
+    /// though it attacks none of it.
+    pub bishop_on_king_ring: S,
+    /// Own knight or bishop, per square of distance to its own king.
+    pub king_protector: S,
+    /// Queen on the enemy half on a square no enemy pawn can ever attack.
+    pub queen_infiltration: S,
+    /// Enemy piece or pawn we attack that only its queen defends.
+    pub weak_queen_protection: S,
+    /// Rook on a file where one of our pawns is blocked by an enemy pawn.
+    pub rook_on_closed_file: S,
+    /// The king's distance to its nearest own pawn.
+    pub king_pawn_distance: S,
 
     // ---- side to move -------------------------------------------------------------------
     /// Bonus for having the move.

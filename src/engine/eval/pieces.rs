@@ -234,6 +234,10 @@ fn pieces_of<K: Sink>(
         Color::White => rank_bb(6),
         Color::Black => rank_bb(1),
     };
+    let enemy_half = match color {
+        Color::White => 0xFFFF_FFFF_0000_0000u64,
+        Color::Black => 0x0000_0000_FFFF_FFFFu64,
+    };
     let seventh_matters = relative_rank(color, enemy_king) == 7 || pawns[them] & seventh != 0;
 
     let mut v = Visit {
@@ -261,6 +265,15 @@ fn pieces_of<K: Sink>(
     if behind != 0 {
         outpost += sink.weigh(color, &p.minor_behind_pawn, behind.count_ones() as i32);
     }
+    // Knights and bishops far from their own king.
+    let own_king_distance = &DISTANCE[kings[us] & 63];
+    let mut protector_distance = 0;
+    for sq in squares(knights | bishop_bb) {
+        protector_distance += i32::from(own_king_distance[sq & 63]);
+    }
+    if protector_distance != 0 {
+        outpost += sink.weigh(color, &p.king_protector, protector_distance);
+    }
     for sq in squares(knights) {
         let a = get_knight_moves(square(sq)).0;
         v.piece(m, sink, Piece::Knight, sq, a);
@@ -286,6 +299,9 @@ fn pieces_of<K: Sink>(
         };
         let hemming = (pawns[us] & same_colour).count_ones() as i32;
         bishops += sink.weigh(color, &p.bishop_pawns, hemming);
+        if a & zone == 0 && get_bishop_moves(square(sq), BitBoard(all_pawns)).0 & zone != 0 {
+            bishops += sink.weigh(color, &p.bishop_on_king_ring, 1);
+        }
         if LONG_DIAGONALS & (1u64 << sq) != 0
             && (get_bishop_moves(square(sq), BitBoard(all_pawns)).0 & CENTER).count_ones() >= 2
         {
@@ -297,6 +313,8 @@ fn pieces_of<K: Sink>(
     }
 
     let queens = board.pieces(Piece::Queen).0;
+    // Our pawns blocked by an enemy pawn.
+    let closed = pawns[us] & shift_forward(pawns[them], !color);
     for sq in squares(rook_bb) {
         let a = get_rook_moves(square(sq), occ).0;
         v.piece(m, sink, Piece::Rook, sq, a);
@@ -315,6 +333,12 @@ fn pieces_of<K: Sink>(
         if queens & file != 0 {
             rooks += sink.weigh(color, &p.rook_queen_file, 1);
         }
+        if closed & file != 0 {
+            rooks += sink.weigh(color, &p.rook_on_closed_file, 1);
+        }
+        if a & zone == 0 && file & zone != 0 {
+            rooks += sink.weigh(color, &p.rook_on_king_ring, 1);
+        }
     }
 
     let queen_bb = board.colored_pieces(color, Piece::Queen).0;
@@ -324,6 +348,9 @@ fn pieces_of<K: Sink>(
         v.piece(m, sink, Piece::Queen, sq, a);
         if seventh_matters && seventh & (1u64 << sq) != 0 {
             rooks += sink.weigh(color, &p.queen_seventh, 1);
+        }
+        if enemy_half & !pe.span[them] & (1u64 << sq) != 0 {
+            rooks += sink.weigh(color, &p.queen_infiltration, 1);
         }
     }
 

@@ -541,7 +541,9 @@ fn knight_outpost_and_pawn_weaknesses() {
         "4k3/ppp2ppp/3p4/3N4/4P3/8/PP3PPP/4K3 w - - 0 1",
         Term::Outposts,
     );
-    assert_eq!(chased.white, EvalParams::default().minor_behind_pawn);
+    // (and the knight's distance from its king on e1, four squares).
+    let p = EvalParams::default();
+    assert_eq!(chased.white, p.minor_behind_pawn + p.king_protector * 4);
     // Isolated, doubled pawns cost more than a healthy chain.
     let weak = term("4k3/8/8/8/8/2P5/2P4P/4K3 w - - 0 1", Term::PawnStructure);
     let healthy = term("4k3/8/8/8/8/2P5/1P5P/4K3 w - - 0 1", Term::PawnStructure);
@@ -740,4 +742,58 @@ fn squares_that_attack_the_enemy_queen() {
         z.knight_on_queen = S::ZERO
     });
     assert_eq!(w, S::ZERO);
+}
+
+#[test]
+fn rooks_and_bishops_on_the_enemy_king_ring() {
+    let p = EvalParams::default();
+    let rook = |z: &mut EvalParams| z.rook_on_king_ring = S::ZERO;
+    // The g1 rook's file runs into the h8 king's zone, its own g2 pawn in the way.
+    let (w, _) = share("7k/8/8/8/8/8/6P1/4K1R1 w - - 0 1", Term::Rooks, rook);
+    assert_eq!(w, p.rook_on_king_ring);
+    // On the open file it attacks the zone: the king-danger terms see it instead.
+    let (w, _) = share("7k/8/8/8/8/8/8/4K1R1 w - - 0 1", Term::Rooks, rook);
+    assert_eq!(w, S::ZERO);
+    let bishop = |z: &mut EvalParams| z.bishop_on_king_ring = S::ZERO;
+    // The b1 bishop sees g6 and h7 through its own d3 knight, but not through a pawn.
+    let (w, _) = share("6k1/8/8/8/8/3N4/8/1B2K3 w - - 0 1", Term::Bishops, bishop);
+    assert_eq!(w, p.bishop_on_king_ring);
+    let (w, _) = share("6k1/8/8/8/8/3P4/8/1B2K3 w - - 0 1", Term::Bishops, bishop);
+    assert_eq!(w, S::ZERO);
+}
+
+#[test]
+fn queen_infiltration_closed_files_and_queen_defence() {
+    let p = EvalParams::default();
+    // A queen on d6 that no black pawn can ever chase; with a pawn on e7 it can be.
+    let zero = |z: &mut EvalParams| z.queen_infiltration = S::ZERO;
+    let (w, _) = share("4k3/8/3Q4/8/8/8/8/4K3 w - - 0 1", Term::Rooks, zero);
+    assert_eq!(w, p.queen_infiltration);
+    let (w, _) = share("4k3/4p3/3Q4/8/8/8/8/4K3 w - - 0 1", Term::Rooks, zero);
+    assert_eq!(w, S::ZERO);
+    // The e1 rook's file is shut by the e4/e5 pawns; on the d-file it is not.
+    let zero = |z: &mut EvalParams| z.rook_on_closed_file = S::ZERO;
+    let (w, _) = share("4k3/8/8/4p3/4P3/8/8/4RK2 w - - 0 1", Term::Rooks, zero);
+    assert_eq!(w, p.rook_on_closed_file);
+    let (w, _) = share("4k3/8/8/4p3/4P3/8/8/3R1K2 w - - 0 1", Term::Rooks, zero);
+    assert_eq!(w, S::ZERO);
+    // The b5 bishop attacks the c6 knight, which only the d7 queen defends.
+    let zero = |z: &mut EvalParams| z.weak_queen_protection = S::ZERO;
+    let (w, b) = share("4k3/3q4/2n5/1B6/8/8/8/4K3 w - - 0 1", Term::Threats, zero);
+    assert_eq!((w, b), (p.weak_queen_protection, S::ZERO));
+    // A pawn on b7 defends it as well.
+    let (w, _) = share("4k3/1p1q4/2n5/1B6/8/8/8/4K3 w - - 0 1", Term::Threats, zero);
+    assert_eq!(w, S::ZERO);
+}
+
+#[test]
+fn king_distance_to_its_pawns() {
+    let p = EvalParams::default();
+    let zero = |z: &mut EvalParams| z.king_pawn_distance = S::ZERO;
+    // White's h1 king is seven squares from its a2 pawn; Black has no pawn.
+    let (w, b) = share("4k3/8/8/8/8/8/P7/7K w - - 0 1", Term::Endgame, zero);
+    assert_eq!((w, b), (p.king_pawn_distance * 7, S::ZERO));
+    // The nearest pawn counts.
+    let (w, _) = share("4k3/8/8/8/8/8/P5P1/7K w - - 0 1", Term::Endgame, zero);
+    assert_eq!(w, p.king_pawn_distance);
 }
