@@ -1,6 +1,6 @@
 //! The evaluation pipeline shared by the fast path, the trace and the tuner's coefficient
 //! record: pieces, king safety, threats, passed pawns (the parts that depend on pieces),
-//! blocked pawns, tempo, endgame scaling, and the final blend of middlegame and endgame by
+//! the king's distance to its pawns, blocked pawns, tempo, endgame scaling, and the final blend of middlegame and endgame by
 //! phase; and the uncached whole evaluation that the trace and the tuner run.
 
 use cozy_chess::get_rook_rays;
@@ -268,9 +268,9 @@ fn passers_and_blocked_of<K: Sink>(
     sink.add(Term::PassedPawns, color, passed.pct(p.passed_pawn_scale));
 
     // The king's distance to its nearest own pawn.
-    let own_pawns_all = board.colored_pieces(color, Piece::Pawn).0;
-    if own_pawns_all != 0 {
-        let nearest = squares(own_pawns_all)
+    let all_own_pawns = board.colored_pieces(color, Piece::Pawn).0;
+    if all_own_pawns != 0 {
+        let nearest = squares(all_own_pawns)
             .map(|sq| distance(own_king, sq))
             .min()
             .unwrap_or(0);

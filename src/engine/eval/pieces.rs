@@ -1,5 +1,7 @@
 //! Material, piece-square tables, and the piece pass: attack maps, mobility, king-zone
-//! attack counting, king tropism, bishops, rooks, outposts and minors behind pawns.
+//! attack counting, king tropism, minors' distance to their own king, bishops, rooks
+//! (open, closed and queen files, the seventh, the enemy king's ring), queens on the enemy
+//! half, outposts and minors behind pawns.
 
 use cozy_chess::{get_bishop_moves, get_king_moves, get_knight_moves, get_rook_moves};
 use cozy_chess::{BitBoard, Board, Color, Piece};
