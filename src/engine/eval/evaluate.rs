@@ -1,7 +1,8 @@
 //! The evaluation pipeline shared by the fast path, the trace and the tuner's coefficient
 //! record: pieces, king safety, threats, passed pawns (the parts that depend on pieces),
-//! the king's distance to its pawns, blocked pawns, tempo, endgame scaling, and the final blend of middlegame and endgame by
-//! phase; and the uncached whole evaluation that the trace and the tuner run.
+//! the king's distance to its pawns, blocked pawns, tempo, endgame scaling, and the final
+//! blend of middlegame and endgame by phase; and the uncached whole evaluation that the
+//! trace and the tuner run.
 
 use cozy_chess::get_rook_rays;
 use cozy_chess::{get_bishop_moves, get_bishop_rays, get_knight_moves, get_rook_moves};
@@ -183,7 +184,8 @@ fn threats_by<K: Sink>(
     sink.add(Term::Threats, color, t);
 }
 
-/// The piece-dependent passed-pawn terms and the blocked-pawn penalty.
+/// The piece-dependent passed-pawn terms, the king's distance to its nearest pawn and the
+/// blocked-pawn penalty.
 fn passers_and_blocked<K: Sink>(
     board: &Board,
     p: &EvalParams,

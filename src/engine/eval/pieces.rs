@@ -301,12 +301,12 @@ fn pieces_of<K: Sink>(
         };
         let hemming = (pawns[us] & same_colour).count_ones() as i32;
         bishops += sink.weigh(color, &p.bishop_pawns, hemming);
-        if a & zone == 0 && get_bishop_moves(square(sq), BitBoard(all_pawns)).0 & zone != 0 {
+        // The diagonals seen through everything but pawns.
+        let through = get_bishop_moves(square(sq), BitBoard(all_pawns)).0;
+        if a & zone == 0 && through & zone != 0 {
             bishops += sink.weigh(color, &p.bishop_on_king_ring, 1);
         }
-        if LONG_DIAGONALS & (1u64 << sq) != 0
-            && (get_bishop_moves(square(sq), BitBoard(all_pawns)).0 & CENTER).count_ones() >= 2
-        {
+        if LONG_DIAGONALS & (1u64 << sq) != 0 && (through & CENTER).count_ones() >= 2 {
             bishops += sink.weigh(color, &p.bishop_long_diagonal, 1);
         }
     }
