@@ -3,6 +3,7 @@
 //! history (one and two plies back), counter moves and capture history. All counters are
 //! saturating ("gravity" update), so they never overflow and adapt to new evidence.
 
+use super::correction::Correction;
 use super::types::MAX_PLY;
 use cozy_chess::{BitBoard, Color, Move, Piece, Square};
 
@@ -76,6 +77,8 @@ pub struct History {
     cont: Vec<PsqRow>,
     /// [current psq][victim piece], flattened.
     capture: Vec<i16>,
+    /// How far search results came out from the static evaluation (see `correction.rs`).
+    pub corr: Correction,
 }
 
 impl Default for History {
@@ -92,6 +95,7 @@ impl History {
             counter: vec![None; PSQ],
             cont: vec![[[0; 64]; 12]; PSQ + 1],
             capture: vec![0; PSQ * 6],
+            corr: Correction::new(),
         }
     }
 
@@ -102,6 +106,7 @@ impl History {
         self.counter.fill(None);
         self.cont.fill([[0; 64]; 12]);
         self.capture.fill(0);
+        self.corr.clear();
     }
 
     /// Prepares for a new search of the same game (killers are position specific).

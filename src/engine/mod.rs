@@ -7,6 +7,7 @@
 //! checks it.
 
 pub mod checks;
+mod correction;
 pub mod eval;
 mod facade;
 pub mod history;

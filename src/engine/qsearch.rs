@@ -87,7 +87,7 @@ impl<'a> Searcher<'a> {
             static_eval = NO_EVAL;
             best_score = -INF;
         } else {
-            static_eval = fresh_eval;
+            static_eval = self.corrected(board, fresh_eval);
             best_score = static_eval;
             if let Some(h) = tt_hit {
                 if h.score.abs() < TB_WIN_BOUND
@@ -104,7 +104,7 @@ impl<'a> Searcher<'a> {
             if best_score >= beta {
                 if tt_hit.is_none() && use_tt {
                     self.tt
-                        .store(key, None, best_score, static_eval, 0, TtBound::Lower, ply);
+                        .store(key, None, best_score, fresh_eval, 0, TtBound::Lower, ply);
                 }
                 return best_score;
             }
@@ -230,7 +230,7 @@ impl<'a> Searcher<'a> {
         };
         if use_tt {
             self.tt
-                .store(key, best_move, best_score, static_eval, 0, bound, ply);
+                .store(key, best_move, best_score, fresh_eval, 0, bound, ply);
         }
         best_score
     }

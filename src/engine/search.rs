@@ -2,7 +2,8 @@
 //! and null-move pruning, late-move reductions and pruning, futility, history and SEE
 //! pruning (checking moves are never pruned), check extension, internal iterative
 //! reduction and mate-distance pruning, over the shared transposition table, with
-//! tablebase probes after zeroing moves (`tbsearch.rs`). Repetition and 50-move draws
+//! tablebase probes after zeroing moves (`tbsearch.rs`) and static evaluations corrected by
+//! the correction history (`correction.rs`). Repetition and 50-move draws
 //! score the draw value (contempt) from wily's side. No allocation and no locks per node.
 
 use super::checks::CheckInfo;
@@ -235,6 +236,13 @@ impl<'a> Searcher<'a> {
             .clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
     }
 
+    /// A raw static evaluation with the correction history's added (never a mate or
+    /// tablebase score).
+    #[inline]
+    pub(crate) fn corrected(&self, board: &Board, raw: i32) -> i32 {
+        (raw + self.hist.corr.of(board)).clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
+    }
+
     #[inline]
     pub(crate) fn push_key(&mut self, key: u64) {
         self.keys.push(key);
@@ -364,16 +372,21 @@ impl<'a> Searcher<'a> {
         }
 
         // Static evaluation (corrected by the table's score when its bound allows).
+        // The table keeps the raw evaluation; the correction history's (see
+        // `correction.rs`) is added to it here.
+        let raw_eval;
         let static_eval;
         let mut eval;
         if in_check {
+            raw_eval = NO_EVAL;
             static_eval = NO_EVAL;
             eval = NO_EVAL;
         } else {
-            static_eval = match tt_hit {
+            raw_eval = match tt_hit {
                 Some(h) if h.eval != NO_EVAL => h.eval,
                 _ => self.evaluate(board),
             };
+            static_eval = self.corrected(board, raw_eval);
             eval = static_eval;
             if let Some(h) = tt_hit {
                 if h.score.abs() < TB_WIN_BOUND
@@ -727,8 +740,19 @@ impl<'a> Searcher<'a> {
         if excluded.is_some() {
             return best_score;
         }
+        // Correction history: a result the bound shows to be off the static evaluation,
+        // from a node whose best move is not a capture or promotion (which the evaluation
+        // is not expected to see).
+        if !in_check
+            && best_score.abs() < TB_WIN_BOUND
+            && best_move.is_none_or(|m| !is_capture(board, m) && m.promotion.is_none())
+            && !(bound == TtBound::Lower && best_score <= static_eval)
+            && !(bound == TtBound::Upper && best_score >= static_eval)
+        {
+            self.hist.corr.update(board, best_score - raw_eval, depth);
+        }
         self.tt
-            .store(key, best_move, best_score, static_eval, depth, bound, ply);
+            .store(key, best_move, best_score, raw_eval, depth, bound, ply);
         best_score
     }
 }
