@@ -100,8 +100,10 @@ impl Correction {
         self.pieces.fill(0);
     }
 
+    /// The entries `board` reads and writes: work it out once per node and hand it to
+    /// [`Correction::of_slots`] and [`Correction::update_slots`].
     #[inline]
-    fn slots(board: &Board) -> [usize; 3] {
+    pub fn slots(board: &Board) -> [usize; 3] {
         let r = Rows::of(board);
         let stm = board.side_to_move() as usize;
         [
@@ -115,7 +117,12 @@ impl Correction {
     /// table counts half, each side's pieces a quarter.
     #[inline]
     pub fn of(&self, board: &Board) -> i32 {
-        let [p, w, b] = Self::slots(board);
+        self.of_slots(Self::slots(board))
+    }
+
+    /// [`Correction::of`] with the entries already found.
+    #[inline]
+    pub fn of_slots(&self, [p, w, b]: [usize; 3]) -> i32 {
         let sum =
             2 * i32::from(self.pawn[p]) + i32::from(self.pieces[w]) + i32::from(self.pieces[b]);
         sum / (4 * GRAIN)
@@ -124,9 +131,13 @@ impl Correction {
     /// Moves the entries of `board` towards `diff` (the search's score less the raw
     /// static evaluation, side to move's view), the more the deeper the search was.
     pub fn update(&mut self, board: &Board, diff: i32, depth: i32) {
+        self.update_slots(Self::slots(board), diff, depth)
+    }
+
+    /// [`Correction::update`] with the entries already found.
+    pub fn update_slots(&mut self, [p, w, b]: [usize; 3], diff: i32, depth: i32) {
         let target = diff.clamp(-MAX_CP, MAX_CP) * GRAIN;
         let weight = (depth * depth + 2 * depth + 1).min(128);
-        let [p, w, b] = Self::slots(board);
         let blend = |e: &mut i16| {
             let v = (i32::from(*e) * (WEIGHT_SCALE - weight) + target * weight) / WEIGHT_SCALE;
             *e = v.clamp(-MAX_CP * GRAIN, MAX_CP * GRAIN) as i16;

@@ -7,6 +7,7 @@
 //! score the draw value (contempt) from wily's side. No allocation and no locks per node.
 
 use super::checks::CheckInfo;
+use super::correction::Correction;
 use super::eval::Evaluator;
 use super::history::{History, Played};
 use super::keyahead::key_after;
@@ -377,6 +378,9 @@ impl<'a> Searcher<'a> {
         let raw_eval;
         let static_eval;
         let mut eval;
+        // The correction's entries for this node, found once for the read here and the
+        // update at the end.
+        let corr_slots = Correction::slots(board);
         if in_check {
             raw_eval = NO_EVAL;
             static_eval = NO_EVAL;
@@ -386,7 +390,8 @@ impl<'a> Searcher<'a> {
                 Some(h) if h.eval != NO_EVAL => h.eval,
                 _ => self.evaluate(board),
             };
-            static_eval = self.corrected(board, raw_eval);
+            static_eval = (raw_eval + self.hist.corr.of_slots(corr_slots))
+                .clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1);
             eval = static_eval;
             if let Some(h) = tt_hit {
                 if h.score.abs() < TB_WIN_BOUND
@@ -749,7 +754,9 @@ impl<'a> Searcher<'a> {
             && !(bound == TtBound::Lower && best_score <= static_eval)
             && !(bound == TtBound::Upper && best_score >= static_eval)
         {
-            self.hist.corr.update(board, best_score - raw_eval, depth);
+            self.hist
+                .corr
+                .update_slots(corr_slots, best_score - raw_eval, depth);
         }
         self.tt
             .store(key, best_move, best_score, raw_eval, depth, bound, ply);
