@@ -379,8 +379,12 @@ impl<'a> Searcher<'a> {
         let static_eval;
         let mut eval;
         // The correction's entries for this node, found once for the read here and the
-        // update at the end.
-        let corr_slots = Correction::slots(board);
+        // update at the end (neither happens in check, so they are not looked for then).
+        let corr_slots = if in_check {
+            [0; 3]
+        } else {
+            Correction::slots(board)
+        };
         if in_check {
             raw_eval = NO_EVAL;
             static_eval = NO_EVAL;
