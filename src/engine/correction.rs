@@ -128,13 +128,9 @@ impl Correction {
         sum / (4 * GRAIN)
     }
 
-    /// Moves the entries of `board` towards `diff` (the search's score less the raw
-    /// static evaluation, side to move's view), the more the deeper the search was.
-    pub fn update(&mut self, board: &Board, diff: i32, depth: i32) {
-        self.update_slots(Self::slots(board), diff, depth)
-    }
-
-    /// [`Correction::update`] with the entries already found.
+    /// Moves the entries `slots` (see [`Correction::slots`]) towards `diff` (the search's
+    /// score less the raw static evaluation, side to move's view), the more the deeper the
+    /// search was.
     pub fn update_slots(&mut self, [p, w, b]: [usize; 3], diff: i32, depth: i32) {
         let target = diff.clamp(-MAX_CP, MAX_CP) * GRAIN;
         let weight = (depth * depth + 2 * depth + 1).min(128);
@@ -158,7 +154,7 @@ mod tests {
         let mut c = Correction::new();
         assert_eq!(c.of(&board), 0);
         for _ in 0..20 {
-            c.update(&board, 60, 8);
+            c.update_slots(Correction::slots(&board), 60, 8);
         }
         let v = c.of(&board);
         assert!((55..=60).contains(&v), "{v}");
@@ -168,7 +164,7 @@ mod tests {
             .unwrap();
         assert_eq!(c.of(&black), 0);
         for _ in 0..20 {
-            c.update(&board, -1000, 8);
+            c.update_slots(Correction::slots(&board), -1000, 8);
         }
         assert!(c.of(&board) >= -MAX_CP, "capped");
         c.clear();

@@ -34,6 +34,13 @@ pub(crate) enum TbOutcome {
     Ceiling(i32),
 }
 
+/// A raw static evaluation with a correction added, kept clear of mate and tablebase
+/// scores.
+#[inline]
+fn with_correction(raw: i32, correction: i32) -> i32 {
+    (raw + correction).clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
+}
+
 /// Per-ply scratch data of the current path.
 #[derive(Clone, Copy, Default)]
 pub struct StackEntry {
@@ -241,7 +248,7 @@ impl<'a> Searcher<'a> {
     /// tablebase score).
     #[inline]
     pub(crate) fn corrected(&self, board: &Board, raw: i32) -> i32 {
-        (raw + self.hist.corr.of(board)).clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
+        with_correction(raw, self.hist.corr.of(board))
     }
 
     #[inline]
@@ -380,12 +387,9 @@ impl<'a> Searcher<'a> {
         let mut eval;
         // The correction's entries for this node, found once for the read here and the
         // update at the end (neither happens in check, so they are not looked for then).
-        let corr_slots = if in_check {
-            [0; 3]
-        } else {
-            Correction::slots(board)
-        };
+        let corr_slots;
         if in_check {
+            corr_slots = [0; 3];
             raw_eval = NO_EVAL;
             static_eval = NO_EVAL;
             eval = NO_EVAL;
@@ -394,8 +398,8 @@ impl<'a> Searcher<'a> {
                 Some(h) if h.eval != NO_EVAL => h.eval,
                 _ => self.evaluate(board),
             };
-            static_eval = (raw_eval + self.hist.corr.of_slots(corr_slots))
-                .clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1);
+            corr_slots = Correction::slots(board);
+            static_eval = with_correction(raw_eval, self.hist.corr.of_slots(corr_slots));
             eval = static_eval;
             if let Some(h) = tt_hit {
                 if h.score.abs() < TB_WIN_BOUND
