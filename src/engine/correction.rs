@@ -113,14 +113,19 @@ impl Correction {
         ]
     }
 
-    /// The correction for `board`, in centipawns from the side to move's view: the pawn
-    /// table counts half, each side's pieces a quarter.
+    /// Starts loading the entries `slots` (see `engine/prefetch.rs`), which a later
+    /// [`Correction::of_slots`] or [`Correction::update_slots`] reads.
     #[inline]
-    pub fn of(&self, board: &Board) -> i32 {
-        self.of_slots(Self::slots(board))
+    pub fn prefetch(&self, [p, w, b]: [usize; 3]) {
+        use super::prefetch::prefetch;
+        prefetch(&self.pawn[p]);
+        prefetch(&self.pieces[w]);
+        prefetch(&self.pieces[b]);
     }
 
-    /// [`Correction::of`] with the entries already found.
+    /// The correction of the position whose entries are `slots` (see
+    /// [`Correction::slots`]), in centipawns from the side to move's view: the pawn table
+    /// counts half, each side's pieces a quarter.
     #[inline]
     pub fn of_slots(&self, [p, w, b]: [usize; 3]) -> i32 {
         let sum =
@@ -152,22 +157,22 @@ mod tests {
     fn results_pull_the_correction_and_a_new_game_forgets_it() {
         let board = Board::default();
         let mut c = Correction::new();
-        assert_eq!(c.of(&board), 0);
+        assert_eq!(c.of_slots(Correction::slots(&board)), 0);
         for _ in 0..20 {
             c.update_slots(Correction::slots(&board), 60, 8);
         }
-        let v = c.of(&board);
+        let v = c.of_slots(Correction::slots(&board));
         assert!((55..=60).contains(&v), "{v}");
         // The other side to move reads other rows.
         let black: Board = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1"
             .parse()
             .unwrap();
-        assert_eq!(c.of(&black), 0);
+        assert_eq!(c.of_slots(Correction::slots(&black)), 0);
         for _ in 0..20 {
             c.update_slots(Correction::slots(&board), -1000, 8);
         }
-        assert!(c.of(&board) >= -MAX_CP, "capped");
+        assert!(c.of_slots(Correction::slots(&board)) >= -MAX_CP, "capped");
         c.clear();
-        assert_eq!(c.of(&board), 0);
+        assert_eq!(c.of_slots(Correction::slots(&board)), 0);
     }
 }

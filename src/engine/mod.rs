@@ -16,6 +16,7 @@ pub mod learned;
 pub mod limits;
 mod movelist;
 pub mod movepick;
+mod prefetch;
 mod qsearch;
 mod root;
 pub mod search;

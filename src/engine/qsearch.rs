@@ -5,8 +5,9 @@
 //! Only the horizon node (the first quiescence ply) uses the hash table.
 
 use super::checks::CheckInfo;
+use super::correction::Correction;
 use super::movepick::OrderContext;
-use super::search::Searcher;
+use super::search::{with_correction, Searcher};
 use super::see::{piece_value, see_ge, see_ge_known};
 use super::tt::TtBound;
 use super::types::{INF, MATE, MAX_PLY, NO_EVAL, TB_WIN_BOUND};
@@ -54,6 +55,15 @@ impl<'a> Searcher<'a> {
         // costs a cache miss for little (measured: fewer nodes and more speed on the bench,
         // as many WAC positions solved at a fixed node count).
         let use_tt = checks;
+        // The correction history's entries are found first, so that they load while the
+        // evaluation runs.
+        let corr_slots = if in_check {
+            [0; 3]
+        } else {
+            let slots = Correction::slots(board);
+            self.hist.corr.prefetch(slots);
+            slots
+        };
         // The static evaluation comes first: the bucket was prefetched when the parent
         // picked this move, and the evaluation's work hides the rest of the load's latency
         // (nine in ten horizon probes miss, so reading the evaluation from the table would
@@ -87,7 +97,7 @@ impl<'a> Searcher<'a> {
             static_eval = NO_EVAL;
             best_score = -INF;
         } else {
-            static_eval = self.corrected(board, fresh_eval);
+            static_eval = with_correction(fresh_eval, self.hist.corr.of_slots(corr_slots));
             best_score = static_eval;
             if let Some(h) = tt_hit {
                 if h.score.abs() < TB_WIN_BOUND
@@ -145,6 +155,7 @@ impl<'a> Searcher<'a> {
             }
             let mut child = board.clone();
             child.play_unchecked(mv);
+            self.eval.prefetch(child.hash());
             self.push_key(child.hash());
             let score = -self.qsearch::<PV>(&child, -beta, -alpha, ply + 1, false);
             self.pop_key();
@@ -196,6 +207,7 @@ impl<'a> Searcher<'a> {
                 }
                 let mut child = board.clone();
                 child.play_unchecked(mv);
+                self.eval.prefetch(child.hash());
                 self.push_key(child.hash());
                 let score = -self.qsearch::<PV>(&child, -beta, -alpha, ply + 1, false);
                 self.pop_key();

@@ -37,7 +37,7 @@ pub(crate) enum TbOutcome {
 /// A raw static evaluation with a correction added, kept clear of mate and tablebase
 /// scores.
 #[inline]
-fn with_correction(raw: i32, correction: i32) -> i32 {
+pub(crate) fn with_correction(raw: i32, correction: i32) -> i32 {
     (raw + correction).clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
 }
 
@@ -244,13 +244,6 @@ impl<'a> Searcher<'a> {
             .clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
     }
 
-    /// A raw static evaluation with the correction history's added (never a mate or
-    /// tablebase score).
-    #[inline]
-    pub(crate) fn corrected(&self, board: &Board, raw: i32) -> i32 {
-        with_correction(raw, self.hist.corr.of(board))
-    }
-
     #[inline]
     pub(crate) fn push_key(&mut self, key: u64) {
         self.keys.push(key);
@@ -394,11 +387,13 @@ impl<'a> Searcher<'a> {
             static_eval = NO_EVAL;
             eval = NO_EVAL;
         } else {
+            // The entries are found first and start loading while the evaluation runs.
+            corr_slots = Correction::slots(board);
+            self.hist.corr.prefetch(corr_slots);
             raw_eval = match tt_hit {
                 Some(h) if h.eval != NO_EVAL => h.eval,
                 _ => self.evaluate(board),
             };
-            corr_slots = Correction::slots(board);
             static_eval = with_correction(raw_eval, self.hist.corr.of_slots(corr_slots));
             eval = static_eval;
             if let Some(h) = tt_hit {
@@ -547,7 +542,10 @@ impl<'a> Searcher<'a> {
             let see_known = self.pickers[ply].last_see();
             // Start loading the child's hash bucket now, so the load overlaps the pruning
             // decisions and the making of the move.
-            self.tt.prefetch(key_after(board, mv, piece, victim));
+            // The child's evaluation-cache slot as well.
+            let child_key = key_after(board, mv, piece, victim);
+            self.tt.prefetch(child_key);
+            self.eval.prefetch(child_key);
             let quiet = victim.is_none() && mv.promotion.is_none();
             // The quiet move's history score, looked up on first need (history pruning near
             // the leaves, late-move reductions): most moves need neither.

@@ -166,6 +166,13 @@ impl Evaluator {
         self.own_side
     }
 
+    /// Starts loading the evaluation-cache slot of the position with key `key` (see
+    /// `engine/prefetch.rs`), which a later [`Evaluator::evaluate`] of it reads.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        crate::engine::prefetch::prefetch(&self.cache[(key as usize) & (self.cache.len() - 1)]);
+    }
+
     /// Score of `board` in centipawns from the side to move's point of view.
     #[inline]
     pub fn evaluate(&mut self, board: &Board) -> i32 {
