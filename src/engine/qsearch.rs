@@ -56,22 +56,16 @@ impl<'a> Searcher<'a> {
         // as many WAC positions solved at a fixed node count).
         let use_tt = checks;
         // The correction history's entries are found first, so that they load while the
-        // evaluation runs.
-        let corr_slots = if in_check {
-            [0; 3]
+        // evaluation runs. The static evaluation comes before the table: the bucket was
+        // prefetched when the parent picked this move, and the evaluation's work hides the
+        // rest of the load's latency (nine in ten horizon probes miss, so reading the
+        // evaluation from the table would rarely save it).
+        let (corr_slots, fresh_eval) = if in_check {
+            ([0; 3], NO_EVAL)
         } else {
             let slots = Correction::slots(board);
             self.hist.corr.prefetch(slots);
-            slots
-        };
-        // The static evaluation comes first: the bucket was prefetched when the parent
-        // picked this move, and the evaluation's work hides the rest of the load's latency
-        // (nine in ten horizon probes miss, so reading the evaluation from the table would
-        // rarely save it).
-        let fresh_eval = if in_check {
-            NO_EVAL
-        } else {
-            self.evaluate(board)
+            (slots, self.evaluate(board))
         };
         let tt_hit = if use_tt {
             self.tt.probe(key, ply)

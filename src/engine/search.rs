@@ -540,9 +540,8 @@ impl<'a> Searcher<'a> {
             // SEE >= 0 when the picker already worked it out (then it implies any lower
             // threshold too).
             let see_known = self.pickers[ply].last_see();
-            // Start loading the child's hash bucket now, so the load overlaps the pruning
-            // decisions and the making of the move.
-            // The child's evaluation-cache slot as well.
+            // Start loading the child's hash bucket and evaluation-cache slot now, so the
+            // loads overlap the pruning decisions and the making of the move.
             let child_key = key_after(board, mv, piece, victim);
             self.tt.prefetch(child_key);
             self.eval.prefetch(child_key);
