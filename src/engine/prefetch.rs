@@ -1,7 +1,7 @@
-//! A cache-line prefetch hint: the search asks for the memory a child node will read (its
-//! evaluation-cache slot, correction-history entries) while it still has other work to do,
-//! so the load overlaps that work instead of stalling the read. Only a hint: it never
-//! faults, changes no value and does nothing on targets without one.
+//! A cache-line prefetch hint: the search asks for the memory a node will read (its
+//! hash-table bucket, evaluation-cache slot, correction-history entries) while it still
+//! has other work to do, so the load overlaps that work instead of stalling the read.
+//! Only a hint: it never faults, changes no value and does nothing on targets without one.
 
 /// Hints the processor to bring the cache line holding `r` into the first-level cache.
 #[inline(always)]

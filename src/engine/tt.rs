@@ -182,20 +182,12 @@ impl TranspositionTable {
         &self.buckets[idx]
     }
 
-    /// Hints the processor to load the bucket of `key` (called right after a move is made,
-    /// so the probe in the child node finds it in cache).
+    /// Hints the processor to load the bucket of `key` (see `engine/prefetch.rs`; the
+    /// search calls it as soon as it picks a move, from the child's key worked out ahead,
+    /// so the probe in the child node finds the bucket in cache).
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let p = self.bucket(key) as *const Bucket as *const i8;
-            // SAFETY: a prefetch is only a hint; it never faults and `p` points into the
-            // live bucket vector anyway.
-            unsafe { _mm_prefetch(p, _MM_HINT_T0) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        super::prefetch::prefetch(self.bucket(key));
     }
 
     /// Looks `key` up; `ply` adjusts mate scores.
