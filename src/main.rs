@@ -50,6 +50,12 @@ enum Command {
         depth: Option<u32>,
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// Compare speed with another wily binary: both benches run alternately, in pairs.
+        #[arg(long, value_name = "WILY")]
+        against: Option<PathBuf>,
+        /// Pairs of runs with --against.
+        #[arg(long, default_value_t = 10, requires = "against")]
+        pairs: usize,
     },
     /// Run an EPD test suite (bm/am) and print `solved K/N`.
     Test {
@@ -244,12 +250,26 @@ fn main() -> ExitCode {
                 .map(|_| ()),
             }
         }
-        Some(Command::Bench { depth, threads }) => wily::tools::bench::run_bench(
-            depth.unwrap_or(wily::tools::bench::DEFAULT_DEPTH),
+        Some(Command::Bench {
+            depth,
             threads,
-            &mut std::io::stdout(),
-        )
-        .map(|_| ()),
+            against,
+            pairs,
+        }) => {
+            let depth = depth.unwrap_or(wily::tools::bench::DEFAULT_DEPTH);
+            match against {
+                Some(other) => wily::tools::benchcmp::run_compare(
+                    &other,
+                    depth,
+                    threads,
+                    pairs,
+                    &mut std::io::stdout(),
+                )
+                .map(|_| ()),
+                None => wily::tools::bench::run_bench(depth, threads, &mut std::io::stdout())
+                    .map(|_| ()),
+            }
+        }
         Some(Command::Test {
             file,
             time,
