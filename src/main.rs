@@ -56,6 +56,10 @@ enum Command {
         /// Pairs of runs with --against.
         #[arg(long, default_value_t = 10, requires = "against")]
         pairs: usize,
+        /// With --against: seconds one bench run may take before it is stopped as hung.
+        #[arg(long, value_name = "SECONDS", default_value_t = wily::tools::benchcmp::DEFAULT_RUN_LIMIT_S,
+              value_parser = clap::value_parser!(u64).range(1..), requires = "against")]
+        run_limit: u64,
     },
     /// Run an EPD test suite (bm/am) and print `solved K/N`.
     Test {
@@ -255,6 +259,7 @@ fn main() -> ExitCode {
             threads,
             against,
             pairs,
+            run_limit,
         }) => {
             let depth = depth.unwrap_or(wily::tools::bench::DEFAULT_DEPTH);
             match against {
@@ -263,6 +268,7 @@ fn main() -> ExitCode {
                     depth,
                     threads,
                     pairs,
+                    std::time::Duration::from_secs(run_limit),
                     &mut std::io::stdout(),
                 )
                 .map(|_| ()),

@@ -118,3 +118,46 @@ fn bench_against_says_why_it_cannot_compare() {
         assert!(err.contains("is it a wily binary"), "{err}");
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn bench_against_stops_a_hung_binary() {
+    use std::os::unix::fs::PermissionsExt;
+    // A program that never finishes its bench: the comparison stops it after --run-limit
+    // and says so, instead of waiting for it for good.
+    let dir = std::env::temp_dir().join(format!("wily-hung-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("hung-wily");
+    std::fs::write(&script, "#!/bin/sh\nexec sleep 60\n").unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let start = std::time::Instant::now();
+    let hung = wily(&[
+        "bench",
+        "--depth",
+        "1",
+        "--against",
+        script.to_str().unwrap(),
+        "--pairs",
+        "2",
+        "--run-limit",
+        "1",
+    ]);
+    let took = start.elapsed();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(!hung.status.success());
+    let err = String::from_utf8_lossy(&hung.stderr);
+    assert!(err.contains("did not finish within 1 s"), "{err}");
+    assert!(
+        took.as_secs() < 30,
+        "the hung child was not stopped: {took:?}"
+    );
+
+    // A limit of 0 would stop every run at once: refused.
+    assert!(
+        !wily(&["bench", "--against", "/bin/true", "--run-limit", "0"])
+            .status
+            .success()
+    );
+    // --run-limit means nothing without --against.
+    assert!(!wily(&["bench", "--run-limit", "5"]).status.success());
+}

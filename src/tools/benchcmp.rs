@@ -7,9 +7,10 @@
 //! and each binary's node count (the bench signature: with one thread every run of a
 //! binary must give the same).
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 /// The fewest pairs a comparison runs (an interval needs a spread).
 pub const MIN_PAIRS: usize = 2;
@@ -82,27 +83,63 @@ pub fn summarize(ratios: &[f64]) -> Option<Summary> {
     })
 }
 
+/// The longest one bench run may take by default, in seconds: far above any depth-12
+/// bench on a slow machine, low enough that a hung binary does not hold a comparison for
+/// good.
+pub const DEFAULT_RUN_LIMIT_S: u64 = 600;
+
+/// Reads all of a child's pipe on its own thread, so that a full pipe never stalls the
+/// child while the parent waits for it.
+fn drain<R: Read + Send + 'static>(pipe: Option<R>) -> std::thread::JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        if let Some(mut p) = pipe {
+            let _ = p.read_to_end(&mut buf);
+        }
+        buf
+    })
+}
+
 /// One `bench` run of the binary `exe` (a child process, so both builds are measured
-/// alike).
-fn run_once(exe: &Path, depth: u32, threads: usize) -> Result<BenchRun, String> {
+/// alike), killed when it runs longer than `limit`.
+fn run_once(exe: &Path, depth: u32, threads: usize, limit: Duration) -> Result<BenchRun, String> {
     let mut cmd = Command::new(exe);
     cmd.args(["bench", "--depth", &depth.to_string()]);
     // Left out at its default, so that builds from before the option still run.
     if threads != 1 {
         cmd.args(["--threads", &threads.to_string()]);
     }
-    let out = cmd
-        .output()
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    if !out.status.success() {
-        let stderr = String::from_utf8_lossy(&out.stderr);
+    let (out_reader, err_reader) = (drain(child.stdout.take()), drain(child.stderr.take()));
+    let start = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if start.elapsed() >= limit => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!(
+                    "{} bench did not finish within {} s and was stopped (raise --run-limit for a slow build)",
+                    exe.display(),
+                    limit.as_secs()
+                ));
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+            Err(e) => return Err(format!("cannot wait for {}: {e}", exe.display())),
+        }
+    };
+    let stdout = out_reader.join().unwrap_or_default();
+    let stderr = err_reader.join().unwrap_or_default();
+    let stdout = String::from_utf8_lossy(&stdout);
+    if !status.success() {
+        let stderr = String::from_utf8_lossy(&stderr);
         let why = stderr.lines().last().unwrap_or("no message");
-        return Err(format!(
-            "{} bench failed ({}): {why}",
-            exe.display(),
-            out.status
-        ));
+        return Err(format!("{} bench failed ({status}): {why}", exe.display()));
     }
     parse_bench_output(&stdout).ok_or_else(|| {
         format!(
@@ -118,13 +155,15 @@ fn load_average() -> Option<String> {
     text.split_whitespace().next().map(str::to_string)
 }
 
-/// Runs `pairs` alternating pairs of benchmarks, this executable against `other`, writes a
-/// line per pair and the summary, and returns the summary.
+/// Runs `pairs` alternating pairs of benchmarks, this executable against `other`, each run
+/// stopped after `run_limit`, writes a line per pair and the summary, and returns the
+/// summary.
 pub fn run_compare(
     other: &Path,
     depth: u32,
     threads: usize,
     pairs: usize,
+    run_limit: Duration,
     out: &mut dyn Write,
 ) -> Result<Summary, String> {
     if pairs < MIN_PAIRS {
@@ -150,11 +189,11 @@ pub fn run_compare(
     let (mut this_runs, mut other_runs) = (Vec::new(), Vec::new());
     for i in 0..pairs {
         let (a, b) = if i % 2 == 0 {
-            let a = run_once(&this, depth, threads)?;
-            (a, run_once(other, depth, threads)?)
+            let a = run_once(&this, depth, threads, run_limit)?;
+            (a, run_once(other, depth, threads, run_limit)?)
         } else {
-            let b = run_once(other, depth, threads)?;
-            (run_once(&this, depth, threads)?, b)
+            let b = run_once(other, depth, threads, run_limit)?;
+            (run_once(&this, depth, threads, run_limit)?, b)
         };
         if a.nps == 0 || b.nps == 0 {
             return Err("a bench reported a node rate of 0".to_string());
