@@ -4,6 +4,8 @@
 
 use std::process::{Command, Output};
 
+mod scratch;
+
 fn wily(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_wily"))
         .args(args)
@@ -125,9 +127,8 @@ fn bench_against_stops_a_hung_binary() {
     use std::os::unix::fs::PermissionsExt;
     // A program that never finishes its bench: the comparison stops it after --run-limit
     // and says so, instead of waiting for it for good.
-    let dir = std::env::temp_dir().join(format!("wily-hung-bench-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let script = dir.join("hung-wily");
+    let dir = scratch::dir("hung-bench");
+    let script = dir.path().join("hung-wily");
     std::fs::write(&script, "#!/bin/sh\nexec sleep 60\n").unwrap();
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
     let start = std::time::Instant::now();
@@ -143,7 +144,6 @@ fn bench_against_stops_a_hung_binary() {
         "1",
     ]);
     let took = start.elapsed();
-    let _ = std::fs::remove_dir_all(&dir);
     assert!(!hung.status.success());
     let err = String::from_utf8_lossy(&hung.stderr);
     assert!(err.contains("did not finish within 1 s"), "{err}");
