@@ -19,11 +19,15 @@ pub struct TimeManager {
 }
 
 impl TimeManager {
-    /// Budget for `limits` with `stm` to move; `overhead` is kept back for lag.
+    /// Budget for `limits` with `stm` to move; `overhead` is kept back for lag (of a fixed
+    /// time per move, at most a tenth).
     pub fn new(limits: &Limits, stm: Color, overhead: Duration, start: Instant) -> TimeManager {
         let min = Duration::from_millis(1);
         if let Some(mt) = limits.movetime {
-            let t = mt.saturating_sub(overhead).max(min);
+            // The overhead is kept back for lag, but never more than a tenth of a fixed
+            // move time: `go movetime 50` with the default 50 ms overhead would otherwise
+            // leave a millisecond to think.
+            let t = mt.saturating_sub(overhead.min(mt / 10)).max(min);
             return TimeManager {
                 start,
                 soft: Some(t),
@@ -171,6 +175,16 @@ mod tests {
             now,
         );
         assert_eq!(tm.hard(), ms(950));
+        // A short fixed time keeps back at most a tenth of itself.
+        for (movetime, expect) in [(100, 90), (50, 45), (500, 450), (1, 1)] {
+            let tm = TimeManager::new(
+                &Limits::movetime(Duration::from_millis(movetime)),
+                Color::White,
+                oh,
+                now,
+            );
+            assert_eq!(tm.hard(), ms(expect), "movetime {movetime}");
+        }
         // Depth-only search has no clock.
         let tm = TimeManager::new(&Limits::depth(5), Color::White, oh, now);
         assert!(!tm.is_limited());
