@@ -1,9 +1,8 @@
 //! Quiescence search: resolves captures (and queen promotions) until the position is quiet,
 //! so the static evaluation is only trusted in calm positions. Captures are ordered by
 //! MVV/LVA; those losing material by SEE and those that cannot lift the score near alpha
-//! (delta pruning) are skipped, and once two captures are searched only recaptures and
-//! promotions follow (move-count pruning). In check every evasion is searched and mate is
-//! detected. Only the horizon node (the first quiescence ply) uses the hash table.
+//! (delta pruning) are skipped. In check every evasion is searched and mate is detected.
+//! Only the horizon node (the first quiescence ply) uses the hash table.
 
 use super::checks::CheckInfo;
 use super::correction::Correction;
@@ -129,24 +128,10 @@ impl<'a> Searcher<'a> {
         let mut best_move: Option<Move> = None;
         let mut moves_searched = 0;
         let original_alpha = alpha;
-        // The square the last move went to: captures there (recaptures) are never cut by
-        // the move count below.
-        let prev_to = if ply == 0 {
-            None
-        } else if checks {
-            self.stack[ply - 1].played.map(|p| p.to)
-        } else {
-            self.stack[ply - 1].qs_to
-        };
         while let Some(mv) = self.pickers[ply].next(board, self.hist, &ctx) {
             let piece = self.pickers[ply].last_piece();
             let victim = self.pickers[ply].last_victim();
             if !in_check {
-                // Move-count pruning: two captures searched, later ones only when they
-                // recapture or promote.
-                if moves_searched >= 2 && mv.promotion.is_none() && Some(mv.to) != prev_to {
-                    continue;
-                }
                 let gain = victim.map_or(0, piece_value)
                     + mv.promotion
                         .map_or(0, |p| piece_value(p) - piece_value(Piece::Pawn));
@@ -166,7 +151,6 @@ impl<'a> Searcher<'a> {
             child.play_unchecked(mv);
             self.eval.prefetch(child.hash());
             self.push_key(child.hash());
-            self.stack[ply].qs_to = Some(mv.to);
             let score = -self.qsearch::<PV>(&child, -beta, -alpha, ply + 1, false);
             self.pop_key();
             if self.stopped {
@@ -219,7 +203,6 @@ impl<'a> Searcher<'a> {
                 child.play_unchecked(mv);
                 self.eval.prefetch(child.hash());
                 self.push_key(child.hash());
-                self.stack[ply].qs_to = Some(mv.to);
                 let score = -self.qsearch::<PV>(&child, -beta, -alpha, ply + 1, false);
                 self.pop_key();
                 if self.stopped {

@@ -50,8 +50,6 @@ pub struct StackEntry {
     pub null: bool,
     /// The move a singular-extension search leaves out at this ply.
     pub excluded: Option<Move>,
-    /// The destination of the capture quiescence played from this ply (for recaptures).
-    pub qs_to: Option<cozy_chess::Square>,
 }
 
 /// The moves a node searched without raising alpha, for the history penalties when a
