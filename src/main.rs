@@ -61,7 +61,8 @@ enum Command {
               value_parser = clap::value_parser!(u64).range(1..), requires = "against")]
         run_limit: u64,
     },
-    /// Run an EPD test suite (bm/am) and print `solved K/N`.
+    /// Run a test suite (Crafty's title/setboard/solution/end format or EPD bm/am) and
+    /// print `solved K/N`.
     Test {
         file: PathBuf,
         /// Seconds per position.
@@ -78,6 +79,10 @@ enum Command {
         /// Syzygy tablebase folders (`:`-separated).
         #[arg(long)]
         syzygy: Option<String>,
+        /// End a position once N iterations in a row chose a solving move (Crafty's
+        /// `test FILE N`).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+        early: Option<u32>,
     },
     /// Speak the UCI protocol on stdin/stdout.
     Uci,
@@ -283,6 +288,7 @@ fn main() -> ExitCode {
             nodes,
             threads,
             syzygy,
+            early,
         }) => {
             let settings = wily::tools::testsuite::SuiteSettings {
                 time: time
@@ -292,6 +298,7 @@ fn main() -> ExitCode {
                 nodes,
                 threads,
                 syzygy,
+                early,
                 ..Default::default()
             };
             wily::tools::testsuite::run_suite(&file, &settings, &mut std::io::stdout()).map(|_| ())

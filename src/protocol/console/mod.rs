@@ -23,7 +23,6 @@ pub mod loadgame;
 pub mod rcfile;
 pub mod settings;
 pub mod state;
-pub mod testfile;
 pub mod think;
 
 use crate::protocol::edit::EditStep;
