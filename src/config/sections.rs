@@ -552,6 +552,20 @@ pub struct LogSection {
     pub wire_debug: bool,
     /// Write one log file per game with the search output.
     pub game_logs: bool,
+    /// Whose view the `{score/depth time}` comments of the game files take: `mover`
+    /// (the side that moved, as PGN tools read them; default) or `white`.
+    pub pgn_scores: PgnScores,
+}
+
+/// `log.pgn_scores`: whose view the game files' move comments take.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum PgnScores {
+    /// The side that moved (the bot, for its own moves).
+    #[default]
+    Mover,
+    /// White's.
+    White,
 }
 
 impl Default for LogSection {
@@ -561,6 +575,7 @@ impl Default for LogSection {
             files: true,
             wire_debug: false,
             game_logs: true,
+            pgn_scores: PgnScores::Mover,
         }
     }
 }
