@@ -457,6 +457,9 @@ pub struct PathsSection {
     pub book: PathBuf,
     pub learning: PathBuf,
     pub logs: PathBuf,
+    /// The learning log: each game's learned book line appended in Crafty's `book.lrn`
+    /// format, for sharing (none by default).
+    pub learning_log: Option<PathBuf>,
 }
 
 impl Default for PathsSection {
@@ -466,6 +469,7 @@ impl Default for PathsSection {
             book: PathBuf::from("book"),
             learning: PathBuf::from("book/learn.db"),
             logs: PathBuf::from("logs"),
+            learning_log: None,
         }
     }
 }
@@ -482,6 +486,9 @@ impl PathsSection {
             if p.is_relative() {
                 *p = base.join(&*p);
             }
+        }
+        if let Some(p) = self.learning_log.as_mut().filter(|p| p.is_relative()) {
+            *p = base.join(&*p);
         }
     }
 }
