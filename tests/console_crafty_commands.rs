@@ -182,7 +182,9 @@ fn command_line_paths_and_search_move_in_book() {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let mut w = Wily::spawn(&args, dir);
     // tbpath= runs before the prompt: its report (or its error) names the folder.
-    w.expect_fn("the tbpath report", 20, |l| l.to_lowercase().contains("syzygy"));
+    w.expect_fn("the tbpath report", 20, |l| {
+        l.to_lowercase().contains("syzygy")
+    });
     w.send("sd 2");
     w.send("go");
     w.expect("(book)", 30);
@@ -193,6 +195,9 @@ fn command_line_paths_and_search_move_in_book() {
     assert!(!line.contains("(book)"), "{line}");
     w.send("quit");
     assert!(w.wait_exit(10));
-    assert!(dir.join("mylogs").is_dir(), "logpath= puts the game files there");
+    assert!(
+        dir.join("mylogs").is_dir(),
+        "logpath= puts the game files there"
+    );
     assert!(!dir.join("logs").exists(), "and not in logs/");
 }

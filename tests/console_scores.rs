@@ -13,7 +13,8 @@ const BLACK_WINS: &str = "4k3/8/8/8/8/8/q7/4K3 b - - 0 1";
 /// The score column of a finished-iteration line (`  3->  0.00  -16.04  1. ... Kf7`).
 fn iteration_score(line: &str) -> f64 {
     let f: Vec<&str> = line.split_whitespace().collect();
-    f[2].parse().unwrap_or_else(|_| panic!("no score in {line:?}"))
+    f[2].parse()
+        .unwrap_or_else(|_| panic!("no score in {line:?}"))
 }
 
 /// The `{S/D T}` comment after the first move in a game file.
@@ -90,7 +91,11 @@ fn annotations_show_whites_view() {
     assert!(w.wait_exit(10));
     let can = std::fs::read_to_string(dir.join("legal.can")).expect("legal.can");
     let at = can.find("Bxd1 $4 {played ").expect("the blunder's comment") + 16;
-    let played = can[at..].split_whitespace().next().unwrap().trim_end_matches(',');
+    let played = can[at..]
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .trim_end_matches(',');
     assert!(
         played.starts_with("Mat") || played.parse::<f64>().is_ok_and(|v| v > 3.0),
         "White's view of Black's blunder: {played} in {can}"

@@ -101,7 +101,12 @@ fn anti_solutions_count_against_the_move() {
     )
     .unwrap();
     let out = wily_test(dir, &["anti.txt", "--depth", "6"]);
-    let line = |t: &str| out.lines().find(|l| l.contains(t)).unwrap_or("").to_string();
+    let line = |t: &str| {
+        out.lines()
+            .find(|l| l.contains(t))
+            .unwrap_or("")
+            .to_string()
+    };
     assert!(line("avoid-the-mate").contains("MISS"), "{out}");
     assert!(line("avoid-a-king-move").contains("ok"), "{out}");
     assert!(out.contains("solved 1/2"), "{out}");

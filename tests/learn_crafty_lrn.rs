@@ -60,7 +60,9 @@ fn crafty_book_lrn_imports() {
     assert_eq!((v.value, v.depth), (-43, 12));
     let (moves, boards) = play("d2d4 g8f6 c2c4 e7e6 b1c3 f8b4");
     let key = wily::chess::polyglot::polyglot_key(&boards[5]);
-    let v = l.book_value_raw(key, moves[5]).expect("3... Bb4 learned (two lines)");
+    let v = l
+        .book_value_raw(key, moves[5])
+        .expect("3... Bb4 learned (two lines)");
     // +31 against an opponent 20 points weaker: 31 x (1 - 20/800) = 30.2.
     assert_eq!(v.value, 30);
 }
@@ -89,14 +91,20 @@ fn each_games_learned_line_is_appended_to_the_log() {
     rec.opponent_rating = Some(2500);
     rec.time_control = "5+2".into();
     let report = l.after_game(&rec, None).expect("learn");
-    assert!(report.book.is_some(), "a book value was learned: {report:?}");
+    assert!(
+        report.book.is_some(),
+        "a book value was learned: {report:?}"
+    );
     let text = std::fs::read_to_string(&log).expect("the learning log");
     assert!(text.contains("[White \"GMstrong\"]"), "{text}");
     assert!(text.contains("[Black \"wily\"]"), "{text}");
     assert!(text.contains("[Date \""), "{text}");
     assert!(text.contains("1. e4 e5 2. Nf3 Nc6 {"), "{text}");
     // The raw value (-40, before the rating scaling) with the rating difference.
-    assert!(text.contains("{-40, 11, -200}"), "rating difference wily - opponent: {text}");
+    assert!(
+        text.contains("{-40, 11, -200}"),
+        "rating difference wily - opponent: {text}"
+    );
     // A second game appends; the file reads back through `import`.
     l.after_game(&rec, None).expect("learn again");
     let text = std::fs::read_to_string(&log).unwrap();

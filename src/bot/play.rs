@@ -55,7 +55,6 @@ pub fn talk_score(s: Score) -> TalkScore {
     }
 }
 
-
 /// Search limits from the update's clocks (milliseconds).
 fn limits_for(u: &BoardUpdate, ponder: bool, depth_limit: u32) -> Limits {
     let mut l = Limits::default();

@@ -398,11 +398,26 @@ mod tests {
         use cozy_chess::Color;
         let c = |s, side, v| search_comment(s, side, v, 12, 1500);
         // Black moved and stands better by half a pawn.
-        assert_eq!(c(Score::Cp(50), Color::Black, PgnScores::Mover), "+0.50/12 1.5s");
-        assert_eq!(c(Score::Cp(50), Color::Black, PgnScores::White), "-0.50/12 1.5s");
-        assert_eq!(c(Score::Cp(50), Color::White, PgnScores::White), "+0.50/12 1.5s");
-        assert_eq!(c(Score::Mate(3), Color::Black, PgnScores::White), "-M3/12 1.5s");
-        assert_eq!(c(Score::Mate(3), Color::Black, PgnScores::Mover), "+M3/12 1.5s");
+        assert_eq!(
+            c(Score::Cp(50), Color::Black, PgnScores::Mover),
+            "+0.50/12 1.5s"
+        );
+        assert_eq!(
+            c(Score::Cp(50), Color::Black, PgnScores::White),
+            "-0.50/12 1.5s"
+        );
+        assert_eq!(
+            c(Score::Cp(50), Color::White, PgnScores::White),
+            "+0.50/12 1.5s"
+        );
+        assert_eq!(
+            c(Score::Mate(3), Color::Black, PgnScores::White),
+            "-M3/12 1.5s"
+        );
+        assert_eq!(
+            c(Score::Mate(3), Color::Black, PgnScores::Mover),
+            "+M3/12 1.5s"
+        );
     }
 
     #[test]

@@ -459,9 +459,19 @@ pub fn parse_setboard(text: &str) -> Result<Board, FenError> {
         for ch in r.chars() {
             match ch.to_digit(10) {
                 Some(d) if (1..=8).contains(&d) => squares += d as usize,
-                Some(_) => return Err(FenError::BadPiece { ch, rank: 8 - i as u8 }),
+                Some(_) => {
+                    return Err(FenError::BadPiece {
+                        ch,
+                        rank: 8 - i as u8,
+                    })
+                }
                 None if piece_from_letter(ch).is_some() => squares += 1,
-                None => return Err(FenError::BadPiece { ch, rank: 8 - i as u8 }),
+                None => {
+                    return Err(FenError::BadPiece {
+                        ch,
+                        rank: 8 - i as u8,
+                    })
+                }
             }
         }
         if squares > 8 {
@@ -591,7 +601,13 @@ mod tests {
             "r2q1knr/pp2bppp/4b3/1BPp4/6PP/2N1P3/PP3P2/2RQK1NR w K - 0 1"
         );
         assert!(parse_setboard("k7/8/8/8/8/8/8/7K w").is_ok());
-        for bad in ["", "k2r/ppp/ppppppppp/7K w", "kx/7K w", "k/8/8/8/8/8/8/8/8/K w", "k2r/ppp w"] {
+        for bad in [
+            "",
+            "k2r/ppp/ppppppppp/7K w",
+            "kx/7K w",
+            "k/8/8/8/8/8/8/8/8/K w",
+            "k2r/ppp w",
+        ] {
             assert!(parse_setboard(bad).is_err(), "{bad}");
         }
     }

@@ -112,7 +112,9 @@ pub fn parse_suite(text: &str) -> Suite {
                     }
                 }
                 if !bad.is_empty() {
-                    suite.errors.push(err(format!("solution {}", bad.join("; "))));
+                    suite
+                        .errors
+                        .push(err(format!("solution {}", bad.join("; "))));
                 } else if best.is_empty() && avoid.is_empty() {
                     suite.errors.push(err("solution with no moves".into()));
                 } else {

@@ -83,7 +83,9 @@ impl CraftyLine {
 /// Reads the movetext of one record (`1. e4 c5 2. Nf3 {v, d, rd}`): the moves and the
 /// three numbers (commas or blanks between them).
 pub fn parse_movetext(text: &str) -> Result<(Vec<Move>, i64, i64, Option<i64>), String> {
-    let open = text.find('{').ok_or("no {value, depth, rating_difference} comment")?;
+    let open = text
+        .find('{')
+        .ok_or("no {value, depth, rating_difference} comment")?;
     let close = text[open..]
         .find('}')
         .map(|i| i + open)
@@ -128,7 +130,8 @@ mod tests {
 
     #[test]
     fn round_trip() {
-        let (moves, value, depth, rd) = parse_movetext("1. e4 c5 2. Nf3 d6 {-53, 12, -150}").unwrap();
+        let (moves, value, depth, rd) =
+            parse_movetext("1. e4 c5 2. Nf3 d6 {-53, 12, -150}").unwrap();
         assert_eq!((moves.len(), value, depth, rd), (4, -53, 12, Some(-150)));
         let line = CraftyLine {
             white: "wily".into(),
@@ -141,7 +144,10 @@ mod tests {
         };
         let text = line.to_text();
         assert!(text.contains("[Black \"someone\"]"), "{text}");
-        assert!(text.contains("1. e4 c5 2. Nf3 d6 {-53, 12, -150}"), "{text}");
+        assert!(
+            text.contains("1. e4 c5 2. Nf3 d6 {-53, 12, -150}"),
+            "{text}"
+        );
         let (b, m) = line.learned_move().unwrap();
         assert_eq!(to_san(&b, m), "d6");
         // Blanks instead of commas, no rating difference.

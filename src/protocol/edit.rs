@@ -147,8 +147,14 @@ mod tests {
     #[test]
     fn free_form_lines() {
         let mut e = Editor::new(&Board::default());
-        assert_eq!(e.step("# ra1 nb1 bc1 qd1 ke1 bf1 ng1 rh1"), EditStep::Continue);
-        assert_eq!(e.step("pa2 pb2 pc2 pd2 pe4 pf2 pg2 ph2 c"), EditStep::Continue);
+        assert_eq!(
+            e.step("# ra1 nb1 bc1 qd1 ke1 bf1 ng1 rh1"),
+            EditStep::Continue
+        );
+        assert_eq!(
+            e.step("pa2 pb2 pc2 pd2 pe4 pf2 pg2 ph2 c"),
+            EditStep::Continue
+        );
         e.step("ra8 nb8 bc8 qd8 ke8 bf8 ng8 rh8");
         e.step("pa7,pb7,pc7,pd7,pe7,pf7,pg7,ph7");
         let EditStep::Done(b) = e.step(".") else {

@@ -87,8 +87,12 @@ pub fn run_suite(
         let control: Arc<OnceLock<SearchControl>> = Arc::new(OnceLock::new());
         let streak = Arc::new(AtomicU32::new(0));
         let on_info = {
-            let (control, streak, p, early) =
-                (Arc::clone(&control), Arc::clone(&streak), p.clone(), settings.early);
+            let (control, streak, p, early) = (
+                Arc::clone(&control),
+                Arc::clone(&streak),
+                p.clone(),
+                settings.early,
+            );
             let mut last_depth = 0;
             Box::new(move |info: &crate::engine::SearchInfo| {
                 if info.multipv != 1 || info.bound != Bound::Exact || info.depth <= last_depth {

@@ -231,8 +231,12 @@ pub fn html(games: &[AnnotatedGame], opts: &AnnotateOptions) -> String {
 pub fn diagram(board: &Board) -> String {
     use cozy_chess::{File, Piece, Rank, Square};
     let glyph = |p: Piece, c: Color| {
-        let white = ['\u{2659}', '\u{2658}', '\u{2657}', '\u{2656}', '\u{2655}', '\u{2654}'];
-        let black = ['\u{265f}', '\u{265e}', '\u{265d}', '\u{265c}', '\u{265b}', '\u{265a}'];
+        let white = [
+            '\u{2659}', '\u{2658}', '\u{2657}', '\u{2656}', '\u{2655}', '\u{2654}',
+        ];
+        let black = [
+            '\u{265f}', '\u{265e}', '\u{265d}', '\u{265c}', '\u{265b}', '\u{265a}',
+        ];
         if c == Color::White {
             white[p as usize]
         } else {

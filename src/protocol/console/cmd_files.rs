@@ -204,11 +204,7 @@ fn set_result(c: &mut Console, value: &str) -> CmdResult {
         "1-0" => GameScore::WhiteWins,
         "0-1" => GameScore::BlackWins,
         "1/2-1/2" | "1/2" => GameScore::Draw,
-        other => {
-            return Err(format!(
-                "pgn: Result '{other}' is not 1-0, 0-1 or 1/2-1/2"
-            ))
-        }
+        other => return Err(format!("pgn: Result '{other}' is not 1-0, 0-1 or 1/2-1/2")),
     };
     if let Some(o) = &c.game.outcome {
         return Err(format!(

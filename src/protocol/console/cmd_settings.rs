@@ -114,7 +114,9 @@ pub fn computer(c: &mut Console, args: &[&str]) -> CmdResult {
     c.book.settings.width = width;
     done(
         c,
-        format!("playing a computer: draw score 0, book width {width} (the best-weighted moves only)"),
+        format!(
+            "playing a computer: draw score 0, book width {width} (the best-weighted moves only)"
+        ),
     )
 }
 
@@ -193,7 +195,9 @@ pub fn name(c: &mut Console, args: &[&str]) -> CmdResult {
 
 pub fn operator(c: &mut Console, args: &[&str]) -> CmdResult {
     let [a] = args else {
-        return Err("usage: operator MINUTES (time kept back from the clock for the operator)".into());
+        return Err(
+            "usage: operator MINUTES (time kept back from the clock for the operator)".into(),
+        );
     };
     c.settings.operator_time = parse_clock_minutes(a)?;
     done(
