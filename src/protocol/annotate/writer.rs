@@ -251,7 +251,7 @@ pub fn diagram(board: &Board) -> String {
         out.push_str("<tr>");
         for file in File::ALL {
             let sq = Square::new(file, *rank);
-            let shade = if (file as usize + *rank as usize) % 2 == 0 {
+            let shade = if (file as usize + *rank as usize).is_multiple_of(2) {
                 "d"
             } else {
                 "l"
