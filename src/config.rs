@@ -13,11 +13,13 @@ mod accounts;
 mod sections;
 mod service;
 mod strength;
+mod tourney;
 mod validate;
 
 pub use sections::*;
 pub use service::{ServiceSection, WebSection};
 pub use strength::{RatingRule, StrengthSection, ELO_RANGE};
+pub use tourney::TourneySection;
 pub use validate::Problem;
 
 use std::fmt;

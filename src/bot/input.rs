@@ -218,6 +218,8 @@ pub enum ServerEvent {
     TakenOver {
         text: String,
     },
+    /// A tournament director's notice (see [`crate::bot::tourney`]).
+    Tourney(crate::ics::tourney::TourneyNotice),
 }
 
 /// Everything the session reacts to.

@@ -114,6 +114,7 @@ pub fn translate(ev: Event, received: Instant) -> Option<ServerEvent> {
         }
         Event::NoSuchList { list } if list == "follow" => ServerEvent::NoFollowList,
         Event::SessionTakenOver { text } => ServerEvent::TakenOver { text },
+        Event::Tourney(n) => ServerEvent::Tourney(n),
         _ => return None,
     })
 }
