@@ -32,6 +32,17 @@ impl Session {
         let mut out = Vec::new();
         // A challenge waits for its computer notice only until the next other server
         // event (or a tick after a short grace).
+        // `You accept the challenge of X.` without an accept of wily's: the server took
+        // it by itself (a director's `rmatch`); nothing is left to decide.
+        if let Input::Server(ServerEvent::YouAccepted { other }) = &input {
+            if self
+                .pending
+                .as_ref()
+                .is_some_and(|p| p.challenge.name.eq_ignore_ascii_case(other))
+            {
+                self.pending = None;
+            }
+        }
         let other_server_event = matches!(&input, Input::Server(e)
             if !matches!(e, ServerEvent::IsComputer { .. }));
         if other_server_event {
@@ -210,6 +221,7 @@ impl Session {
                 out.extend(cmds.into_iter().map(Action::Send));
             }
             ServerEvent::Tourney(n) => self.tourney_notice(&n, now, out),
+            ServerEvent::YouAccepted { .. } => {}
             ServerEvent::TakenOver { text } => {
                 tracing::warn!("{text}: another login of this account took over");
                 out.push(Action::Commentary(
