@@ -96,11 +96,6 @@ async fn joins_a_mamer_tournament_and_plays_every_round() {
         mgr.send(&format!("tell {d} stv {n} {v}")).await;
         tokio::time::sleep(Duration::from_millis(1200)).await;
     }
-    mgr.send(&format!("tell {d} open {n}")).await;
-    mgr.wait_line("Tourney Announcement", 15)
-        .await
-        .expect("the tournament was announced");
-
     // wily: tournaments on, its everyday seek on (it must not go out during the event).
     let tmp = tmpdir("mamer");
     let dir = tmp.path();
@@ -128,6 +123,17 @@ async fn joins_a_mamer_tournament_and_plays_every_round() {
         Some(stop_rx),
         Duration::from_secs(1500),
     ));
+    // Once wily has logged in (and seen the tournament listed as `new`, not yet open),
+    // the manager opens it: wily joins from the announcement.
+    assert!(
+        wait_wire(&wire_path, 30, |w| w.contains("Ended at")).await,
+        "wily asked for the tournament list"
+    );
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    mgr.send(&format!("tell {d} open {n}")).await;
+    mgr.wait_line("Tourney Announcement", 15)
+        .await
+        .expect("the tournament was announced");
     let me = l.handle.to_ascii_lowercase();
     let joined = loop {
         let Some(line) = mgr.wait_line("has joined tourney", 90).await else {

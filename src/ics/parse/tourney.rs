@@ -44,7 +44,7 @@ static ROUND: LazyLock<Regex> = LazyLock::new(|| {
 });
 static STANDING: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"^:\s*(\d{{1,4}})\s+([+-])({HANDLE})\s+\[\s*\d{{1,4}}\]\s+(\d{{1,3}}(?:\.\d)?)\s"
+        r"^:\s*(\d{{1,4}})\s+([+-])(_BYE_|{HANDLE})\s+\[\s*\d{{1,4}}\]\s+(\d{{1,3}}(?:\.\d)?)\s"
     ))
     .expect("valid regex")
 });
