@@ -188,10 +188,14 @@ fn the_round_robin_gives_wily_a_bye() {
     let ends = game_ends(&all);
     assert_eq!(ends.len(), 4);
     assert!(ends.iter().all(|g| g.tourney == Some(TAG)));
-    let open = n.iter().any(|x| {
-        matches!(x, TourneyNotice::Listed(r) if r.status == "open" && r.info.style == "round robin")
+    let listed = n.iter().any(|x| {
+        matches!(x, TourneyNotice::Listed(r)
+            if r.status == "new" && r.info.style == "round robin" && r.info.rounds == Some(5))
     });
-    assert!(open, "the open round robin was listed at login");
+    assert!(listed, "the round robin was listed (not yet open) at login");
+    assert!(n.iter().any(|x| {
+        matches!(x, TourneyNotice::Announced(i) if i.style == "round robin" && i.number == 7)
+    }));
     assert_eq!(unknown_director_lines(&all), Vec::<String>::new());
 }
 

@@ -269,6 +269,8 @@ impl TourneyPlay {
                         let number = *number;
                         self.enter(&director.clone(), number, now);
                     }
+                    // Entered by a manager (or before a restart): the server now refuses
+                    // other matches, so the bot follows the tournament too.
                     (Phase::Idle, true) => self.enter(&director.clone(), 0, now),
                     (Phase::Entered(e), false) if e.director.eq_ignore_ascii_case(director) => {
                         tracing::info!(
@@ -470,7 +472,10 @@ impl TourneyPlay {
             return None;
         }
         self.stats.games += 1;
-        let mut event = format!("{} tourney #{}", e.director, e.number);
+        let mut event = match e.number {
+            0 => format!("{} tourney", e.director),
+            n => format!("{} tourney #{n}", e.director),
+        };
         if let Some(d) = &e.describe {
             event.push_str(&format!(" ({d})"));
         }
