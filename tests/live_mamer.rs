@@ -166,9 +166,12 @@ async fn joins_a_mamer_tournament_and_plays_every_round() {
         tokio::time::sleep(Duration::from_millis(700)).await;
     }
     let entrants = l.players.len() + 1;
-    mgr.wait_line(&format!("has joined tourney #{n} {entrants} players now"), 60)
-        .await
-        .expect("every entrant");
+    mgr.wait_line(
+        &format!("has joined tourney #{n} {entrants} players now"),
+        60,
+    )
+    .await
+    .expect("every entrant");
     mgr.send(&format!("tell {d} close {n}")).await;
     let results = mgr
         .wait_line(&format!("First place in tourney #{n} goes to"), 1200)
@@ -204,7 +207,10 @@ async fn joins_a_mamer_tournament_and_plays_every_round() {
     assert_eq!(report.tourney.finished, 1);
     let t = report.tourney;
     assert_eq!(t.games + t.byes, l.rounds, "one game or a bye a round");
-    assert_eq!(report.totals.games, t.games, "no other game during the tournament");
+    assert_eq!(
+        report.totals.games, t.games,
+        "no other game during the tournament"
+    );
     assert_eq!(report.time_losses, 0);
     let event = format!("[Event \"{d} tourney #{n}");
     assert_eq!(pgn.matches(&event).count() as u32, t.games, "{pgn}");
@@ -214,10 +220,18 @@ async fn joins_a_mamer_tournament_and_plays_every_round() {
     assert_eq!(rounds, t.games, "a Round tag per game: {pgn}");
     println!(
         "figures: tournaments joined {}, finished {}, games {}, byes {}, results +{} ={} -{}",
-        t.joined, t.finished, t.games, t.byes, report.totals.wins, report.totals.draws,
+        t.joined,
+        t.finished,
+        t.games,
+        t.byes,
+        report.totals.wins,
+        report.totals.draws,
         report.totals.losses
     );
-    assert!(wire.contains(&format!("-> \"tell {d} join {n}\"")), "the join");
+    assert!(
+        wire.contains(&format!("-> \"tell {d} join {n}\"")),
+        "the join"
+    );
     assert!(!wire.contains(&l.password), "the password is masked");
     // No seek between the join and the director's last word.
     let join_at = wire.find(&format!("tell {d} join {n}")).expect("join");

@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 use wily::bot::hooks::NoBook;
 use wily::bot::input::{Action, FinishedGame, Input, ServerEvent};
 use wily::bot::session::Session;
-use wily::bot::translate::translate;
 use wily::bot::tourney::Phase;
+use wily::bot::translate::translate;
 use wily::config::Config;
 use wily::ics::pipeline::{events_of, PipelineOptions};
 use wily::ics::Event;
@@ -103,7 +103,10 @@ fn is_seek(t: &str) -> bool {
 }
 
 fn flag_off(e: &Event) -> bool {
-    matches!(e, Event::Tourney(wily::ics::events::TourneyNotice::Flag { on: false, .. }))
+    matches!(
+        e,
+        Event::Tourney(wily::ics::events::TourneyNotice::Flag { on: false, .. })
+    )
 }
 
 fn joined(e: &Event) -> bool {
@@ -146,8 +149,16 @@ fn wily_joins_plays_every_round_and_records_them() {
     // Replayed to the moment of the flag: nothing sought in between.
     let mut r2 = Replay::new(cfg());
     assert!(r2.feed(&fixture("swiss_4p.wilybot.raw"), flag_off));
-    let join2 = r2.sent.iter().position(|t| t == "tell mamer join 6").unwrap();
-    assert!(!r2.sent_after(join2).iter().any(|t| is_seek(t)), "{:?}", r2.sent);
+    let join2 = r2
+        .sent
+        .iter()
+        .position(|t| t == "tell mamer join 6")
+        .unwrap();
+    assert!(
+        !r2.sent_after(join2).iter().any(|t| is_seek(t)),
+        "{:?}",
+        r2.sent
+    );
     assert!(again > join);
 }
 
@@ -155,7 +166,11 @@ fn wily_joins_plays_every_round_and_records_them() {
 fn the_bye_is_counted_and_the_other_rounds_recorded() {
     let mut r = Replay::new(cfg());
     r.feed(&fixture("roundrobin_5p_bye.wilybot.raw"), |_| false);
-    assert!(r.sent.contains(&"tell mamer join 7".to_string()), "{:?}", r.sent);
+    assert!(
+        r.sent.contains(&"tell mamer join 7".to_string()),
+        "{:?}",
+        r.sent
+    );
     let st = r.s.tourney().stats();
     assert_eq!((st.joined, st.games, st.byes, st.finished), (1, 4, 1, 1));
     let rounds: Vec<&str> = r.games.iter().map(|g| g.record.round.as_str()).collect();
@@ -188,11 +203,7 @@ fn unsuitable_settings_keep_it_out() {
         change(&mut c);
         let mut r = Replay::new(c);
         r.feed(&fixture("swiss_4p.wilybot.raw"), |_| false);
-        assert!(
-            !r.sent.iter().any(|t| t.contains(" join ")),
-            "{:?}",
-            r.sent
-        );
+        assert!(!r.sent.iter().any(|t| t.contains(" join ")), "{:?}", r.sent);
     }
 }
 
@@ -203,7 +214,8 @@ fn sigterm_withdraws_from_the_tournament() {
     let from = r.sent.len();
     r.input(Input::Shutdown { now: false });
     assert!(
-        r.sent_after(from).contains(&"tell mamer withdraw 6".to_string()),
+        r.sent_after(from)
+            .contains(&"tell mamer withdraw 6".to_string()),
         "{:?}",
         r.sent_after(from)
     );
@@ -227,7 +239,10 @@ fn a_stalled_tournament_gives_normal_play_back() {
     r.now += Duration::from_secs(1);
     r.input(Input::Tick);
     let after = r.sent_after(from);
-    assert!(after.contains(&"tell mamer withdraw 6".to_string()), "{after:?}");
+    assert!(
+        after.contains(&"tell mamer withdraw 6".to_string()),
+        "{after:?}"
+    );
     assert!(after.iter().any(|t| is_seek(t)), "seeking again: {after:?}");
     // The same tournament is not joined again.
     let again = r.sent.len();
@@ -272,7 +287,11 @@ fn a_join_never_answered_and_a_forfeit_give_normal_play_back() {
     assert_eq!(r.s.tourney().phase(), &Phase::Idle);
     r.now += Duration::from_secs(5);
     r.input(Input::Tick);
-    assert!(r.sent.iter().rev().take(3).any(|t| is_seek(t)), "{:?}", r.sent);
+    assert!(
+        r.sent.iter().rev().take(3).any(|t| is_seek(t)),
+        "{:?}",
+        r.sent
+    );
 }
 
 #[test]

@@ -108,7 +108,11 @@ fn wilys_swiss_tournament_is_typed_line_by_line() {
         .find(|r| r.info.number == 6)
         .expect("tournament 6 listed");
     assert_eq!(
-        (six.status.as_str(), six.info.director.as_str(), six.info.rounds),
+        (
+            six.status.as_str(),
+            six.info.director.as_str(),
+            six.info.rounds
+        ),
         ("new", "mamer", Some(3))
     );
     assert!(rows.iter().all(|r| r.info.director == "mamer"));
@@ -136,8 +140,26 @@ fn wilys_swiss_tournament_is_typed_line_by_line() {
     })
     .expect("the join's answer");
     let on = pos(&|x| matches!(x, TourneyNotice::Flag { on: true, .. })).expect("flag on");
-    let r2 = pos(&|x| matches!(x, TourneyNotice::Round { round: 2, rounds: 3 })).expect("round 2");
-    let r3 = pos(&|x| matches!(x, TourneyNotice::Round { round: 3, rounds: 3 })).expect("round 3");
+    let r2 = pos(&|x| {
+        matches!(
+            x,
+            TourneyNotice::Round {
+                round: 2,
+                rounds: 3
+            }
+        )
+    })
+    .expect("round 2");
+    let r3 = pos(&|x| {
+        matches!(
+            x,
+            TourneyNotice::Round {
+                round: 3,
+                rounds: 3
+            }
+        )
+    })
+    .expect("round 3");
     let fin = pos(&|x| {
         matches!(x, TourneyNotice::Finished { number: 6, winners, .. } if winners == &["wilybot"])
     })
@@ -153,14 +175,25 @@ fn wilys_swiss_tournament_is_typed_line_by_line() {
     assert_eq!(standings, 8, "four rows before rounds 2 and 3");
     let reports = n
         .iter()
-        .filter(|x| matches!(x, TourneyNotice::GameReported { ended: true, number: 6, .. }))
+        .filter(|x| {
+            matches!(
+                x,
+                TourneyNotice::GameReported {
+                    ended: true,
+                    number: 6,
+                    ..
+                }
+            )
+        })
         .count();
     assert!(reports >= 3, "{reports}");
     // Every game wily played carries the suffix.
     let ends = game_ends(&all);
     assert_eq!(ends.len(), 3);
     assert!(ends.iter().all(|g| g.tourney == Some(TAG)), "{ends:?}");
-    assert!(!n.iter().any(|x| matches!(x, TourneyNotice::Unreadable { .. })));
+    assert!(!n
+        .iter()
+        .any(|x| matches!(x, TourneyNotice::Unreadable { .. })));
     assert_eq!(unknown_director_lines(&all), Vec::<String>::new());
 }
 
@@ -217,7 +250,9 @@ fn raw_clients_see_both_sides_of_the_pairings() {
         .position(|e| matches!(e, Event::Challenge(_)))
         .expect("a challenge");
     assert!(matches!(
-        all[challenge + 1..].iter().find(|e| !matches!(e, Event::Prompt(_) | Event::Unknown(_))),
+        all[challenge + 1..]
+            .iter()
+            .find(|e| !matches!(e, Event::Prompt(_) | Event::Unknown(_))),
         Some(Event::YouAccepted { .. })
     ));
     let ends = game_ends(&all);

@@ -32,13 +32,15 @@ impl Session {
         let mut out = Vec::new();
         // A challenge waits for its computer notice only until the next other server
         // event (or a tick after a short grace).
-        // `You accept the challenge of X.` without an accept of wily's: the server took
-        // it by itself (a director's `rmatch`); nothing is left to decide.
+        // In a tournament, `You accept the challenge of X.` without an accept of wily's:
+        // the server took it by itself (the director's `rmatch`); nothing is left to
+        // decide.
         if let Input::Server(ServerEvent::YouAccepted { other }) = &input {
-            if self
-                .pending
-                .as_ref()
-                .is_some_and(|p| p.challenge.name.eq_ignore_ascii_case(other))
+            if self.tourney.takes_challenge(other)
+                && self
+                    .pending
+                    .as_ref()
+                    .is_some_and(|p| p.challenge.name.eq_ignore_ascii_case(other))
             {
                 self.pending = None;
             }

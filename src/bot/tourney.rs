@@ -146,7 +146,11 @@ impl TourneyPlay {
         if !controls.is_empty() && !controls.contains(&(info.base, info.increment)) {
             return false;
         }
-        if !c.variants.iter().any(|v| v.eq_ignore_ascii_case(&info.variant)) {
+        if !c
+            .variants
+            .iter()
+            .any(|v| v.eq_ignore_ascii_case(&info.variant))
+        {
             return false;
         }
         let rated_ok = match c.rated.as_str() {
@@ -185,10 +189,7 @@ impl TourneyPlay {
     }
 
     fn enter(&mut self, director: &str, number: u32, now: Instant) {
-        let describe = self
-            .known
-            .get(&key(director, number))
-            .map(describe);
+        let describe = self.known.get(&key(director, number)).map(describe);
         tracing::info!("entered {director} tourney #{number}");
         self.stats.joined += 1;
         self.last_joined = Some(now);
@@ -273,10 +274,7 @@ impl TourneyPlay {
                     // other matches, so the bot follows the tournament too.
                     (Phase::Idle, true) => self.enter(&director.clone(), 0, now),
                     (Phase::Entered(e), false) if e.director.eq_ignore_ascii_case(director) => {
-                        tracing::info!(
-                            "{director} tourney #{} is over for this account",
-                            e.number
-                        );
+                        tracing::info!("{director} tourney #{} is over for this account", e.number);
                         self.stats.finished += 1;
                         self.phase = Phase::Idle;
                     }
@@ -308,7 +306,12 @@ impl TourneyPlay {
                 player,
                 players,
             } => {
-                if let Phase::Joining { director: d, number: k, .. } = &self.phase {
+                if let Phase::Joining {
+                    director: d,
+                    number: k,
+                    ..
+                } = &self.phase
+                {
                     if player.eq_ignore_ascii_case(me)
                         && d.eq_ignore_ascii_case(director)
                         && k == number
@@ -395,8 +398,7 @@ impl TourneyPlay {
             }
             Phase::Entered(e) => {
                 let stall = Duration::from_secs(self.cfg.stall_mins * 60);
-                if e.playing.is_none() && idle && now.saturating_duration_since(e.last) >= stall
-                {
+                if e.playing.is_none() && idle && now.saturating_duration_since(e.last) >= stall {
                     tracing::warn!(
                         "{} tourney #{} has been silent for {} min: withdrawing",
                         e.director,

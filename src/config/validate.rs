@@ -343,7 +343,10 @@ fn check_ad(c: &mut Checker, i: usize, ad: &SeekAd) {
 fn check_tourney(c: &mut Checker, t: &super::tourney::TourneySection) {
     c.handles("tourney.directors", &t.directors);
     if t.join && t.directors.is_empty() {
-        c.bad("tourney.directors", "must name a director when tourney.join = true");
+        c.bad(
+            "tourney.directors",
+            "must name a director when tourney.join = true",
+        );
     }
     for (i, tc) in t.time_controls.iter().enumerate() {
         if super::tourney::parse_control(tc).is_none() {
@@ -357,7 +360,10 @@ fn check_tourney(c: &mut Checker, t: &super::tourney::TourneySection) {
         check_variant(c, &format!("tourney.variants[{i}]"), v);
     }
     if !matches!(t.rated.as_str(), "any" | "rated" | "unrated") {
-        c.bad("tourney.rated", format!("{:?} is not any, rated or unrated", t.rated));
+        c.bad(
+            "tourney.rated",
+            format!("{:?} is not any, rated or unrated", t.rated),
+        );
     }
     c.range("tourney.channel", t.channel, 0, 255);
     c.range("tourney.max_rounds", t.max_rounds, 0, 99);

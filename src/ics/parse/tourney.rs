@@ -24,9 +24,8 @@ static ANNOUNCE: LazyLock<Regex> = LazyLock::new(|| {
     ))
     .expect("valid regex")
 });
-static NOTE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(&format!(r"^:({HANDLE}) [Nn]otes:\s?(.*)$")).expect("valid regex")
-});
+static NOTE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!(r"^:({HANDLE}) [Nn]otes:\s?(.*)$")).expect("valid regex"));
 static FLAG: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
         r"^({HANDLE}) has set your tourney variable to (ON|OFF)\.?$"
@@ -299,12 +298,18 @@ mod tests {
             ("mamer", 2, 1, 0, false)
         );
         assert_eq!((i.style.as_str(), i.variant.as_str()), ("swiss", "chess"));
-        assert_eq!((i.rating_range, i.players, i.computers), ((0, 9999), 0, None));
+        assert_eq!(
+            (i.rating_range, i.players, i.computers),
+            ((0, 9999), 0, None)
+        );
         let fr = "mamer c-shouts: *****Tourney Announcement***** Trny #7  3 2 r  RR Wild fr 1200-2400 3 plr(s).  tell mamer join 7. Avg: 1500.0";
         let Some(TourneyNotice::Announced(i)) = n(fr) else {
             panic!()
         };
-        assert_eq!((i.variant.as_str(), i.style.as_str(), i.rated), ("chess960", "round robin", true));
+        assert_eq!(
+            (i.variant.as_str(), i.style.as_str(), i.rated),
+            ("chess960", "round robin", true)
+        );
     }
 
     #[test]
@@ -336,7 +341,10 @@ mod tests {
         else {
             panic!()
         };
-        assert_eq!((r.info.number, r.info.rounds, r.status.as_str()), (2, Some(3), "open"));
+        assert_eq!(
+            (r.info.number, r.info.rounds, r.status.as_str()),
+            (2, Some(3), "open")
+        );
         assert_eq!(
             n("mamer has set your tourney variable to OFF."),
             Some(TourneyNotice::Flag {
@@ -352,15 +360,26 @@ mod tests {
         );
         assert_eq!(
             n(":Tourney Players: Round 2 of 3 "),
-            Some(TourneyNotice::Round { round: 2, rounds: 3 })
+            Some(TourneyNotice::Round {
+                round: 2,
+                rounds: 3
+            })
         );
         assert!(matches!(
             n(":  1 +TPlayC            [   0]  1.0  [2075] [1675] +03b *02w "),
-            Some(TourneyNotice::Standing { place: 1, active: true, .. })
+            Some(TourneyNotice::Standing {
+                place: 1,
+                active: true,
+                ..
+            })
         ));
         assert!(matches!(
             n("mamer(49): TPlayA vs. TPlayC a game in tourney #2 just ended.  TPlayA resigns 0-1"),
-            Some(TourneyNotice::GameReported { number: 2, ended: true, .. })
+            Some(TourneyNotice::GameReported {
+                number: 2,
+                ended: true,
+                ..
+            })
         ));
         assert_eq!(
             n("mamer(49): Tourney Results: First place in tourney #2 goes to:  TPlayC TPlayD"),
@@ -385,6 +404,9 @@ mod tests {
             })
         );
         assert_eq!(result_suffix("{Game 1 (A vs. B) A resigns} 0-1"), None);
-        assert_eq!(result_suffix("{Game 1 (A vs. B) A resigns} 0-1 [1 0 7 0 5]"), None);
+        assert_eq!(
+            result_suffix("{Game 1 (A vs. B) A resigns} 0-1 [1 0 7 0 5]"),
+            None
+        );
     }
 }
