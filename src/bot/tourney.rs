@@ -367,7 +367,7 @@ impl TourneyPlay {
         let number = *number;
         let lower = text.to_ascii_lowercase();
         if lower.contains("you joined") || lower.contains("already in this tourney") {
-            self.enter(&director.to_string(), number, now);
+            self.enter(director, number, now);
         } else if lower.contains("can not join")
             || lower.contains("cannot join")
             || lower.contains("not found")
