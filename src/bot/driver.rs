@@ -122,6 +122,8 @@ pub struct RunReport {
     pub reloads: u32,
     /// The game in progress was left (adjourned) because the shutdown limit ran out.
     pub left_at_limit: bool,
+    /// Tournaments joined, their games, byes, withdrawals (`[tourney]`).
+    pub tourney: crate::bot::tourney::TourneyStats,
 }
 
 /// Why a run ended early.
@@ -260,6 +262,7 @@ pub async fn run(cfg: Config, opts: RunOptions) -> Result<RunReport, BotError> {
         }
     }
     d.report.totals = d.session.totals();
+    d.report.tourney = d.session.tourney().stats();
     tracing::info!("reaction times:\n{}", d.report.reactions.report());
     Ok(d.report)
 }

@@ -103,6 +103,7 @@ impl Session {
             self.stop_search(out);
         }
         let opponent = if self.is_me(&white) { &black } else { &white };
+        self.tourney.game_started(opponent, now);
         if !continuing {
             self.history.record(opponent, now);
             let hello = self.cfg.talk.greeting.replace("{opponent}", opponent);
@@ -640,6 +641,7 @@ impl Session {
         } else {
             self.record_finished(g, result, kind, text, out);
         }
+        self.tourney.touch(now);
         self.new_game_flag = true;
         if self.quitting {
             out.push(Action::Quit);
@@ -684,7 +686,11 @@ impl Session {
         if !bye.trim().is_empty() && kind != EndKind::Aborted {
             out.push(Action::Send(format!("say {}", sanitize(&bye))));
         }
-        let f = g.finish(&self.site, result, kind, text);
+        let mut f = g.finish(&self.site, result, kind, text);
+        if let Some((event, round)) = self.tourney.game_over(g.opponent()) {
+            f.record.event = event;
+            f.record.round = round;
+        }
         out.push(Action::GameOver(Box::new(f)));
     }
 }

@@ -11,6 +11,7 @@ use crate::bot::game::{PlayedGame, StartInfo};
 use crate::bot::hooks::BookSource;
 use crate::bot::input::{Action, Challenge, MoveSource};
 use crate::bot::talk::Report;
+use crate::bot::tourney::TourneyPlay;
 use crate::bot::watchlist::Observer;
 use crate::config::{Config, Dialect};
 use crate::lists::{OpponentLists, ServerTitles};
@@ -105,6 +106,8 @@ pub struct Session {
     pub(crate) strangers: HashMap<String, Instant>,
     pub(crate) totals: Totals,
     pub(crate) site: String,
+    /// Tournaments run by a director bot (`[tourney]`).
+    pub(crate) tourney: TourneyPlay,
 }
 
 impl Session {
@@ -120,6 +123,7 @@ impl Session {
             accepting: cfg.accept.enabled,
             observer: Observer::new(&cfg.observe),
             follow: FollowSync::new(cfg.server.dialect == Dialect::Icc),
+            tourney: TourneyPlay::new(cfg.tourney.clone()),
             taken_over: false,
             cfg,
             lists,
@@ -159,6 +163,11 @@ impl Session {
 
     pub fn totals(&self) -> Totals {
         self.totals
+    }
+
+    /// The tournament manager (phase and counts).
+    pub fn tourney(&self) -> &TourneyPlay {
+        &self.tourney
     }
 
     /// True while a game is in progress.
@@ -247,6 +256,10 @@ impl Session {
             self.cfg.talk.noise,
             if self.quitting { "; quitting after this game" } else { "" }
         ));
+        if let Some(t) = self.tourney.status() {
+            s.push_str("; ");
+            s.push_str(&t);
+        }
         s
     }
 }

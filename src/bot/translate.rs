@@ -114,6 +114,11 @@ pub fn translate(ev: Event, received: Instant) -> Option<ServerEvent> {
         }
         Event::NoSuchList { list } if list == "follow" => ServerEvent::NoFollowList,
         Event::SessionTakenOver { text } => ServerEvent::TakenOver { text },
+        Event::Tourney(n) => ServerEvent::Tourney(n),
+        Event::YouAccepted {
+            other,
+            kind: events::OfferKind::Match,
+        } => ServerEvent::YouAccepted { other },
         _ => return None,
     })
 }

@@ -41,6 +41,8 @@ pub struct Config {
     pub service: super::service::ServiceSection,
     /// The live web dashboard.
     pub web: super::service::WebSection,
+    /// Tournaments run by a director bot (mamer).
+    pub tourney: super::tourney::TourneySection,
     /// Several accounts in one process (empty: the one account of `[server]`).
     pub accounts: Vec<AccountSection>,
 }

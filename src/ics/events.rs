@@ -8,6 +8,7 @@
 use std::fmt;
 
 pub use crate::ics::board::{Color, Relation, Style12};
+pub use crate::ics::tourney::{TourneyGameTag, TourneyInfo, TourneyNotice, TourneyRow};
 
 /// A rating as the servers print it: a number with an optional provisional/estimated
 /// mark, `----` (no rating in this category yet) or `++++` (unregistered player).
@@ -182,6 +183,9 @@ pub struct GameEnd {
     pub who: Option<String>,
     /// The reason text between the closing parenthesis and `}`.
     pub text: String,
+    /// lasker's ` [b i r p t]` suffix of a game between two players with the tournament
+    /// flag (a director's tournament game).
+    pub tourney: Option<TourneyGameTag>,
 }
 
 /// `Creating: W (1500) B (1600) rated blitz 5 0` (lasker-lineage servers).
@@ -591,6 +595,9 @@ pub enum Event {
     NoSuchList {
         list: String,
     },
+    /// A tournament director's notice (announcements, notes, `listtourneys` rows, byes,
+    /// the tournament flag): see [`crate::ics::tourney`].
+    Tourney(TourneyNotice),
     /// A line no parser recognised (kept so nothing is lost; never an error).
     Unknown(String),
 }
@@ -680,6 +687,7 @@ impl Event {
             Event::ListMembers { .. } => "list-members",
             Event::ListChanged { .. } => "list-changed",
             Event::NoSuchList { .. } => "no-such-list",
+            Event::Tourney(_) => "tourney",
             Event::Unknown(_) => "unknown",
         }
     }

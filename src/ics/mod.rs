@@ -20,6 +20,7 @@ pub mod parse;
 pub mod pipeline;
 pub mod telnet;
 pub mod timeseal;
+pub mod tourney;
 
 pub use dialect::Dialect;
 pub use events::{Color, Event, Prompt, Rating, Style12};
