@@ -1,0 +1,13 @@
+//! ICC's "level 2" protocol: datagrams instead of text for everything a program needs.
+//!
+//! - [`datagram`]: the framing both ways (`^Y(` ... `^Y)`, quoted fields, datagrams mixed
+//!   with text and split across reads) and the encoder the local ICC server shares.
+//! - [`numbers`]: the datagram numbers of ICC's `formats.txt` and the `level2settings=`
+//!   bit string.
+//!
+//! Like the rest of [`crate::ics`] it is pure: bytes in, values out, no I/O.
+
+pub mod datagram;
+pub mod numbers;
+
+pub use datagram::{BadDatagram, Chunk, Datagram, Deframer};
