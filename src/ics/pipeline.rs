@@ -7,6 +7,9 @@
 //! line parsers as before. Once a datagram has been seen, text events the datagrams also
 //! give (ICC prints some messages both ways) are dropped, so each thing arrives once; until
 //! then text is read as usual, so a server that ignores `level2settings=` still works.
+//! A board update held for the clocks of its move (see [`IccReader`]) is released by the
+//! datagram that ends the move or by [`Pipeline::flush`] after a moment of silence, never
+//! by where a read happened to end.
 
 use crate::ics::events::Event;
 use crate::ics::icc::datagram::{Chunk, Deframer};
@@ -152,7 +155,6 @@ impl Pipeline {
                     }
                 }
                 l2.chunks = chunks;
-                l2.reader.settle(&mut out.events);
                 out.warnings.extend(l2.reader.warnings());
                 self.icc = Some(l2);
             }
@@ -190,7 +192,7 @@ impl Pipeline {
 
     /// True when a line is held waiting for a possible continuation.
     pub fn has_held(&self) -> bool {
-        self.parser.has_held()
+        self.parser.has_held() || self.icc.as_ref().is_some_and(|l| l.reader.has_held())
     }
 
     pub fn set_clock_unit(&mut self, unit: ClockUnit) {

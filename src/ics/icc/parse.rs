@@ -4,7 +4,7 @@
 //! ICC sends a move (`DG_SEND_MOVES`) and then the clocks (`DG_MSEC`), where FICS sends one
 //! board line with both. So a board update is held until what completes it has arrived: it
 //! is handed on at the next datagram that is not part of the same move (`DG_MY_TURN` for
-//! one), and at the end of every read ([`IccReader::settle`]). Likewise a game start waits
+//! one), or by [`IccReader::settle`] when the connection has been quiet a moment. Likewise a game start waits
 //! for its `DG_POSITION_BEGIN` and the moves that follow (a resumed game says it is resumed
 //! that way).
 //!
@@ -182,6 +182,12 @@ impl IccReader {
         if !self.held.contains(&game) {
             self.held.push(game);
         }
+    }
+
+    /// True when a board update or game start is held (call [`IccReader::settle`] after a
+    /// moment of silence).
+    pub fn has_held(&self) -> bool {
+        !self.held.is_empty()
     }
 
     /// Hands on every held board update and game start.
