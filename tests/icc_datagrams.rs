@@ -447,3 +447,20 @@ fn bad_datagrams_are_warned_and_skipped_and_the_game_goes_on() {
     );
     assert_eq!(last.move_number, 2);
 }
+
+#[test]
+fn the_docs_list_every_datagram_wily_turns_on() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/icc.md"))
+        .expect("docs/icc.md");
+    for c in wily::ics::icc::login::CHOICES {
+        let name = wily::ics::icc::numbers::name(c.code).unwrap();
+        assert!(
+            doc.contains(&format!("{} `{name}`", c.code)),
+            "docs/icc.md lacks {name}"
+        );
+        assert!(
+            doc.contains(c.why),
+            "docs/icc.md lacks the reason for {name}"
+        );
+    }
+}
