@@ -114,8 +114,7 @@ async fn login_and_events_through_a_forwarding_helper() {
 async fn a_missing_helper_is_a_final_error_naming_the_setting() {
     let err = connect(config(1, HelperConfig::new("/nonexistent/timestamp")))
         .await
-        .err()
-        .expect("no connection");
+        .expect_err("no connection");
     assert!(matches!(err, ConnectError::Helper(_)), "{err}");
     assert!(err.is_final());
     let text = err.to_string();

@@ -115,7 +115,7 @@ impl Datagram {
             reason: reason.to_string(),
             raw: body[..body.len().min(RAW_KEPT)].to_vec(),
         };
-        let mut fields = split_fields(body).map_err(|r| bad(r))?;
+        let mut fields = split_fields(body).map_err(bad)?;
         if fields.is_empty() {
             return Err(bad("empty datagram"));
         }
