@@ -99,6 +99,8 @@ enum Command {
     Learn(wily::tools::learn::LearnCmd),
     /// Play on a chess server unattended (FICS/ICC), or offline with --local.
     Ics {
+        #[command(subcommand)]
+        action: Option<IcsAction>,
         /// Settings file (default: ./config.toml when present, else built-in defaults).
         #[arg(long)]
         config: Option<PathBuf>,
@@ -196,6 +198,18 @@ enum Command {
         /// Log out players idle this many minutes while not playing.
         #[arg(long)]
         idle_minutes: Option<u64>,
+    },
+}
+
+#[derive(Subcommand)]
+enum IcsAction {
+    /// Print what a server sent as typed events, one JSON object a line: FILE is a wire
+    /// log (`--wire-debug`) or a raw capture, `-` reads standard input.
+    Replay {
+        file: PathBuf,
+        /// The server's dialect: fics or icc (icc reads level-2 datagrams).
+        #[arg(long, default_value = "fics")]
+        dialect: String,
     },
 }
 
@@ -343,6 +357,11 @@ fn main() -> ExitCode {
         Some(Command::Books(cmd)) => wily::tools::book::run_books(cmd).map(|s| print!("{s}")),
         Some(Command::Learn(cmd)) => wily::tools::learn::run_learn(cmd).map(|s| print!("{s}")),
         Some(Command::Ics {
+            action: Some(IcsAction::Replay { file, dialect }),
+            ..
+        }) => wily::bot::replay::run(&file, &dialect, &mut std::io::stdout().lock()),
+        Some(Command::Ics {
+            action: None,
             config,
             local,
             games,

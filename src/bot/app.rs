@@ -79,6 +79,37 @@ pub fn remote_connect(cfg: &Config) -> Result<ConnectConfig, String> {
         crate::config::Dialect::Icc => Dialect::Icc,
     };
     c.timeseal = cfg.server.timeseal && c.dialect == Dialect::Fics;
+    c.icc_level2 = cfg.server.icc_level2;
+    c.helper = cfg.server.helper.as_ref().map(|p| {
+        let mut h = crate::link::HelperConfig::new(p.clone());
+        h.local_port = cfg.server.helper_port;
+        h
+    });
+    if c.helper.is_some() {
+        // The helper does the server's lag scheme itself (timestamp on ICC, timeseal on
+        // FICS); wily's own timeseal encoding would come on top of it.
+        c.timeseal = false;
+    }
+    // Which clock the move overhead has to cover, said once so the operator can set it.
+    let overhead = cfg.engine.move_overhead_ms;
+    match (c.dialect, c.helper.is_some(), c.timeseal) {
+        (_, true, _) => tracing::info!(
+            overhead_ms = overhead,
+            "ics: clocks are the server's with the helper's lag compensation: the server does not charge network lag, so engine.move_overhead_ms only has to cover wily's own delay"
+        ),
+        (Dialect::Icc, false, _) => tracing::warn!(
+            overhead_ms = overhead,
+            "ics: ICC without timestamp (server.helper): the server charges the network lag of every move to our clock; engine.move_overhead_ms must cover a round trip"
+        ),
+        (Dialect::Fics, false, true) => tracing::info!(
+            overhead_ms = overhead,
+            "ics: timeseal on: the server does not charge network lag; engine.move_overhead_ms covers wily's own delay"
+        ),
+        (Dialect::Fics, false, false) => tracing::warn!(
+            overhead_ms = overhead,
+            "ics: no timeseal: the server charges the network lag of every move to our clock; engine.move_overhead_ms must cover a round trip"
+        ),
+    }
     c.connect_timeout = Duration::from_secs(cfg.server.connect_timeout_secs);
     c.keepalive = KeepAlive {
         idle: (cfg.server.keepalive_secs > 0)

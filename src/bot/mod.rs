@@ -30,6 +30,7 @@ pub mod play;
 pub mod policy;
 pub mod reconnect;
 pub mod record;
+pub mod replay;
 pub mod seeking;
 pub mod service;
 pub mod session;

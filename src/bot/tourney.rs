@@ -344,6 +344,21 @@ impl TourneyPlay {
                 Vec::new()
             }
             TourneyNotice::Standing { .. } => Vec::new(),
+            // ICC's event list: logged for the operator; joining an ICC event is left to
+            // the operator (its join command and confirmation text are the event's own).
+            TourneyNotice::Offered {
+                index,
+                description,
+                join_command,
+                ..
+            } => {
+                tracing::info!("ICC event #{index}: {description} (join with {join_command:?})");
+                Vec::new()
+            }
+            TourneyNotice::Withdrawn { index } => {
+                tracing::debug!("ICC event #{index} closed");
+                Vec::new()
+            }
             TourneyNotice::Unreadable { text } => {
                 tracing::warn!("a tournament notice of an unknown shape, ignored: {text:?}");
                 Vec::new()

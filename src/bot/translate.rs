@@ -44,7 +44,9 @@ pub fn translate(ev: Event, received: Instant) -> Option<ServerEvent> {
             name: m.challenger.name,
             rating: m.challenger.rating.value().filter(|&r| r > 0),
             registered: m.challenger.rating != Rating::Unregistered,
-            titles: ServerTitles::default(),
+            // ICC's DG_MATCH lists the challenger's titles (GM, IM, C, ...); FICS text
+            // does not (its computer notice is a separate event).
+            titles: chat_titles(&m.challenger_titles),
             rated: m.rated,
             kind: m.category,
             variant: m.variant,

@@ -3,14 +3,14 @@
 //! [`Color`] the other events share. It imports nothing of the protocol layer.
 
 /// A side of the board.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Color {
     White,
     Black,
 }
 
 /// The relation of the viewer to a style-12 board (field 20).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Relation {
     /// -4: the initial position of a game (some servers).
     InitialPosition,
@@ -50,9 +50,10 @@ impl Relation {
 
 /// One style-12 board update, all fields. Clocks are normalised to milliseconds (they may
 /// be negative: a flagged player); `clocks_in_ms` records which unit the server used.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(serde::Serialize, Debug, Clone, PartialEq, Eq)]
 pub struct Style12 {
     /// The board as sent, rank 8 first, file a first; `b'-'` is an empty square.
+    #[serde(serialize_with = "ranks_as_text")]
     pub ranks: [[u8; 8]; 8],
     pub side_to_move: Color,
     /// File (0 = a) of a double pawn push on the last move.
@@ -90,6 +91,16 @@ pub struct Style12 {
     pub clock_ticking: Option<bool>,
     /// Field 33 (FICS): the lag of the last move, milliseconds.
     pub lag_ms: Option<u32>,
+}
+
+/// The ranks as eight strings (`rnbqkbnr`, `--------`, ...), as style 12 prints them.
+fn ranks_as_text<S: serde::Serializer>(ranks: &[[u8; 8]; 8], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    let mut seq = s.serialize_seq(Some(8))?;
+    for r in ranks {
+        seq.serialize_element(&String::from_utf8_lossy(r))?;
+    }
+    seq.end()
 }
 
 impl Style12 {

@@ -12,7 +12,7 @@ pub use crate::ics::tourney::{TourneyGameTag, TourneyInfo, TourneyNotice, Tourne
 
 /// A rating as the servers print it: a number with an optional provisional/estimated
 /// mark, `----` (no rating in this category yet) or `++++` (unregistered player).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Rating {
     /// A number; `flag` tells whether it is established.
     Rated { value: u32, flag: RatingFlag },
@@ -23,7 +23,7 @@ pub enum Rating {
 }
 
 /// How sure the server is of a rating (`1500`, `1500P`, `1500E`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum RatingFlag {
     Established,
     Provisional,
@@ -81,7 +81,7 @@ impl fmt::Display for Rating {
 }
 
 /// What kind of prompt the server is waiting at.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(serde::Serialize, Debug, Clone, PartialEq, Eq)]
 pub enum Prompt {
     /// The command prompt (`fics% `, `aics% `).
     Command,
@@ -94,7 +94,7 @@ pub enum Prompt {
 }
 
 /// A game's result as the end line prints it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum GameResult {
     WhiteWins,
     BlackWins,
@@ -126,7 +126,7 @@ impl GameResult {
 }
 
 /// Why a game ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum EndReason {
     Checkmate,
     Resignation,
@@ -159,7 +159,7 @@ pub enum EndReason {
 }
 
 /// `{Game N (W vs. B) Creating|Continuing rated blitz match.}`
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(serde::Serialize, Debug, Clone, PartialEq, Eq)]
 pub struct GameStart {
     pub game: u32,
     pub white: String,
@@ -172,7 +172,7 @@ pub struct GameStart {
 }
 
 /// `{Game N (W vs. B) reason text} result`
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(serde::Serialize, Debug, Clone, PartialEq, Eq)]
 pub struct GameEnd {
     pub game: u32,
     pub white: String,
@@ -189,7 +189,7 @@ pub struct GameEnd {
 }
 
 /// `Creating: W (1500) B (1600) rated blitz 5 0` (lasker-lineage servers).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(serde::Serialize, Debug, Clone, PartialEq, Eq)]
 pub struct Creating {
     pub white: String,
     pub white_rating: Rating,
@@ -202,14 +202,14 @@ pub struct Creating {
 }
 
 /// A player and rating as a match offer names them.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(serde::Serialize, Debug, Clone, PartialEq, Eq)]
 pub struct PlayerRating {
     pub name: String,
     pub rating: Rating,
 }
 
 /// A match offer: `Challenge:` (to us) or `Issuing:` (ours).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(serde::Serialize, Debug, Clone, PartialEq, Eq)]
 pub struct MatchOffer {
     /// The player who made the offer.
     pub challenger: PlayerRating,
@@ -229,10 +229,13 @@ pub struct MatchOffer {
     pub variant: Option<String>,
     /// The offer resumes an adjourned game.
     pub adjourned: bool,
+    /// The challenger's titles where the server lists them (ICC's `DG_MATCH`: `GM`, `C`,
+    /// `TD`, ...); empty from FICS text, whose computer notice is [`Event::IsComputer`].
+    pub challenger_titles: Vec<String>,
 }
 
 /// The kinds of offers players make each other.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, Debug, Clone, PartialEq, Eq, Hash)]
 pub enum OfferKind {
     Match,
     Draw,
@@ -247,7 +250,7 @@ pub enum OfferKind {
 }
 
 /// A FICS pending-offer notice (`iset pendinfo 1`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(serde::Serialize, Debug, Clone, PartialEq, Eq)]
 pub struct PendingOffer {
     /// Unique index to use with accept/decline/withdraw.
     pub index: u32,
@@ -260,7 +263,7 @@ pub struct PendingOffer {
 }
 
 /// A seek ad, from a sought list, a lasker ad line or a FICS `<s>`/`<sn>` line.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(serde::Serialize, Debug, Clone, PartialEq, Eq)]
 pub struct SeekAd {
     pub index: u32,
     pub name: String,
@@ -296,7 +299,7 @@ pub mod title {
 }
 
 /// How a chat message reached us.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ChatKind {
     /// `X tells you:` (private).
     Tell,
@@ -317,7 +320,7 @@ pub enum ChatKind {
 }
 
 /// A chat message.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(serde::Serialize, Debug, Clone, PartialEq, Eq)]
 pub struct Chat {
     pub kind: ChatKind,
     /// The sender's handle, titles stripped.
@@ -339,7 +342,7 @@ impl Chat {
 }
 
 /// Why the connection ended (reported by the connection, not parsed).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(serde::Serialize, Debug, Clone, PartialEq, Eq)]
 pub enum DisconnectReason {
     /// The server closed the socket.
     ClosedByServer,
@@ -352,7 +355,7 @@ pub enum DisconnectReason {
 }
 
 /// Everything the server says, typed.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(serde::Serialize, Debug, Clone, PartialEq, Eq)]
 pub enum Event {
     // --- session and login ---
     /// A prompt (the command prompt, or a login prompt).
@@ -603,7 +606,7 @@ pub enum Event {
 }
 
 /// What the server says it did with a name on one of the account's lists.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(serde::Serialize, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ListChange {
     /// `[X] added to your L list.`
     Added,

@@ -13,11 +13,13 @@
 pub mod board;
 pub mod dialect;
 pub mod events;
+pub mod icc;
 pub mod lines;
 pub mod login;
 pub mod outqueue;
 pub mod parse;
 pub mod pipeline;
+pub mod replay;
 pub mod telnet;
 pub mod timeseal;
 pub mod tourney;

@@ -5,7 +5,7 @@
 //! [`TourneyNotice`], carried by [`crate::ics::Event::Tourney`].
 
 /// A tournament as an announcement (or a `listtourneys` row) describes it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(serde::Serialize, Debug, Clone, PartialEq, Eq)]
 pub struct TourneyInfo {
     /// The director bot that runs it (the announcement's sender, `tell X join N`).
     pub director: String,
@@ -32,7 +32,7 @@ pub struct TourneyInfo {
 }
 
 /// One row of a `listtourneys` answer (`:   2   3   s    1   0  u    r    0-9999   open`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(serde::Serialize, Debug, Clone, PartialEq, Eq)]
 pub struct TourneyRow {
     /// What the row says; `info.director` is the sender of the `:X Notes:` header the
     /// rows follow (empty when no header was seen).
@@ -44,7 +44,7 @@ pub struct TourneyRow {
 /// The ` [5 0 1 0 2]` suffix lasker adds to the result line of a game between two
 /// players with the tournament flag set (for the director): base minutes, increment,
 /// rated, private, the game type number.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(serde::Serialize, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TourneyGameTag {
     pub base: u32,
     pub increment: u32,
@@ -54,7 +54,7 @@ pub struct TourneyGameTag {
 }
 
 /// What a tournament director says, typed.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(serde::Serialize, Debug, Clone, PartialEq, Eq)]
 pub enum TourneyNotice {
     /// `*****Tourney Announcement***** Trny #2  1 0 u  SWISS 0-9999 0 plr(s).  tell mamer
     /// join 2. Avg:   0.0` (on the director's channel or as a c-shout).
@@ -101,6 +101,18 @@ pub enum TourneyNotice {
         number: u32,
         winners: Vec<String>,
     },
+    /// ICC's `DG_TOURNEY`: a tournament or event that can be joined or watched, with the
+    /// commands that do it; one with an index already seen replaces it.
+    Offered {
+        index: u32,
+        description: String,
+        join_command: String,
+        watch_command: String,
+        info_command: String,
+        confirm_text: String,
+    },
+    /// ICC's `DG_REMOVE_TOURNEY`: the event with this index is over or closed.
+    Withdrawn { index: u32 },
     /// A line that names a tournament announcement but is not in a shape this parser
     /// knows (kept for the log; never acted on).
     Unreadable { text: String },

@@ -100,9 +100,86 @@ impl WireLog {
     }
 }
 
+/// Undoes the escaping of a logged body (`\\n`, `\\x19`, `\\"`, ...); bad escapes are kept
+/// as they are.
+fn unescape(body: &str) -> Vec<u8> {
+    let b = body.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'\\' || i + 1 >= b.len() {
+            out.push(b[i]);
+            i += 1;
+            continue;
+        }
+        let (byte, used) = match b[i + 1] {
+            b'n' => (Some(b'\n'), 2),
+            b'r' => (Some(b'\r'), 2),
+            b't' => (Some(b'\t'), 2),
+            b'0' => (Some(0), 2),
+            b'\\' => (Some(b'\\'), 2),
+            b'\'' => (Some(b'\''), 2),
+            b'"' => (Some(b'"'), 2),
+            b'x' if i + 3 < b.len() => {
+                let hex = std::str::from_utf8(&b[i + 2..i + 4]).unwrap_or("");
+                (u8::from_str_radix(hex, 16).ok(), 4)
+            }
+            _ => (None, 1),
+        };
+        match byte {
+            Some(x) => {
+                out.push(x);
+                i += used;
+            }
+            None => {
+                out.push(b[i]);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// The bytes received, read back out of a wire log (`HH:MM:SS.mmm <- "..."` lines), or
+/// `None` when the text is not a wire log (then it is a raw capture).
+pub fn received_bytes(log: &str) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut seen = false;
+    for line in log.lines() {
+        let Some((stamp, rest)) = line.split_once(' ') else {
+            continue;
+        };
+        let looks_stamped = stamp.len() == 12
+            && stamp.as_bytes()[2] == b':'
+            && stamp.as_bytes()[5] == b':'
+            && stamp.as_bytes()[8] == b'.';
+        if !looks_stamped {
+            continue;
+        }
+        seen = true;
+        if let Some(body) = rest.strip_prefix("<- \"") {
+            let body = body.strip_suffix('"').unwrap_or(body);
+            out.extend_from_slice(&unescape(body));
+        }
+    }
+    seen.then_some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn received_bytes_come_back_out_of_the_log() {
+        let raw = b"login: \x19(0 wily {}\x19)\n\r\"q\" \\ \xff\x00";
+        let line = format!(
+            "12:00:00.000 <- \"{}\"\n12:00:00.100 -> \"wily\"\n",
+            escape(raw)
+        );
+        assert_eq!(received_bytes(&line), Some(raw.to_vec()));
+        assert_eq!(received_bytes("just text\n"), None);
+        assert_eq!(unescape("\\x"), b"\\x".to_vec(), "a cut escape is kept");
+    }
 
     #[test]
     fn password_never_reaches_the_file() {
