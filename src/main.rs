@@ -174,7 +174,7 @@ enum Command {
         #[arg(long, default_value_t = 60)]
         minutes: u64,
     },
-    /// Run the local chess server (FICS dialect) for offline play and tests.
+    /// Run the local chess server (FICS or ICC dialect) for offline play and tests.
     Serve {
         /// Port to listen on (0: any free port).
         #[arg(long, default_value_t = wily::server::DEFAULT_PORT)]
@@ -191,6 +191,9 @@ enum Command {
         /// Log out players idle this many minutes while not playing.
         #[arg(long)]
         idle_minutes: Option<u64>,
+        /// `fics` (text, lasker flavour) or `icc` (ICC's level-2 datagrams).
+        #[arg(long, default_value = "fics")]
+        dialect: wily::ics::Dialect,
     },
 }
 
@@ -200,8 +203,9 @@ fn serve(
     bind: std::net::IpAddr,
     auto_flag: bool,
     idle_minutes: Option<u64>,
+    dialect: wily::ics::Dialect,
 ) -> Result<(), String> {
-    wily::server::serve_cli(port, accounts.as_deref(), bind, auto_flag, idle_minutes)
+    wily::server::serve_cli(port, accounts.as_deref(), bind, auto_flag, idle_minutes, dialect)
         .map_err(|e| e.to_string())
 }
 
@@ -358,7 +362,8 @@ fn main() -> ExitCode {
             bind,
             auto_flag,
             idle_minutes,
-        }) => serve(port, accounts, bind, auto_flag, idle_minutes),
+            dialect,
+        }) => serve(port, accounts, bind, auto_flag, idle_minutes, dialect),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

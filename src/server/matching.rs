@@ -195,6 +195,10 @@ impl Core {
                 }
             }
         }
+        if let Some(o) = &offer {
+            mine.insert_str(0, &self.icc_match_text(sid, o));
+            theirs.insert_str(0, &self.icc_match_text(to, o));
+        }
         self.flush_notes(notes);
         self.reply(sid, &mine);
         self.reply(to, &theirs);

@@ -1,0 +1,36 @@
+//! TEMPORARY: the DG numbers the ICC dialect uses, until the shared table in `crate::ics::icc` is merged.
+#![allow(dead_code)]
+pub const DG_DUMMY_RESPONSE: u16 = 81;
+pub const DG_FEN: u16 = 70;
+pub const DG_FLIP: u16 = 39;
+pub const DG_ILLEGAL_MOVE: u16 = 42;
+pub const DG_IS_VARIATION: u16 = 113;
+pub const DG_KIBITZ: u16 = 26;
+pub const DG_KNOWS_FISCHER_RANDOM: u16 = 132;
+pub const DG_LOGIN_FAILED: u16 = 69;
+pub const DG_MATCH: u16 = 29;
+pub const DG_MATCH_REMOVED: u16 = 30;
+pub const DG_MOVE_ALGEBRAIC: u16 = 33;
+pub const DG_MOVE_CLOCK: u16 = 36;
+pub const DG_MOVE_SMITH: u16 = 34;
+pub const DG_MOVE_TIME: u16 = 35;
+pub const DG_MSEC: u16 = 56;
+pub const DG_MY_GAME_RESULT: u16 = 16;
+pub const DG_MY_GAME_STARTED: u16 = 15;
+pub const DG_MY_RELATION_TO_GAME: u16 = 43;
+pub const DG_MY_TURN: u16 = 139;
+pub const DG_OFFERS_IN_MY_GAME: u16 = 21;
+pub const DG_PAST_MOVE: u16 = 111;
+pub const DG_PERSONAL_TELL: u16 = 31;
+pub const DG_PERSONAL_TELL_ECHO: u16 = 62;
+pub const DG_POSITION_BEGIN: u16 = 101;
+pub const DG_POSITION_BEGIN2: u16 = 110;
+pub const DG_SEEK: u16 = 50;
+pub const DG_SEEK_REMOVED: u16 = 51;
+pub const DG_SEND_MOVES: u16 = 24;
+pub const DG_SET2: u16 = 124;
+pub const DG_SET_BOARD: u16 = 84;
+pub const DG_STARTED_OBSERVING: u16 = 18;
+pub const DG_STOP_OBSERVING: u16 = 19;
+pub const DG_TAKEBACK: u16 = 22;
+pub const DG_WHO_AM_I: u16 = 0;
