@@ -225,6 +225,9 @@ pub struct MatchOffer {
     pub variant: Option<String>,
     /// The offer resumes an adjourned game.
     pub adjourned: bool,
+    /// The challenger's titles where the server lists them (ICC's `DG_MATCH`: `GM`, `C`,
+    /// `TD`, ...); empty from FICS text, whose computer notice is [`Event::IsComputer`].
+    pub challenger_titles: Vec<String>,
 }
 
 /// The kinds of offers players make each other.
@@ -591,6 +594,22 @@ pub enum Event {
     NoSuchList {
         list: String,
     },
+    // --- tournaments and events (ICC only: FICS has no such notice) ---
+    /// ICC's `DG_TOURNEY`: a tournament or event that can be joined or watched; one with an
+    /// index already seen replaces it. FICS has no equivalent (its tournament bots talk in
+    /// tells), hence an event of its own.
+    Tourney {
+        index: u32,
+        description: String,
+        join_command: String,
+        watch_command: String,
+        info_command: String,
+        confirm_text: String,
+    },
+    /// ICC's `DG_REMOVE_TOURNEY`: the event with this index is over or closed (ICC only).
+    TourneyRemoved {
+        index: u32,
+    },
     /// A line no parser recognised (kept so nothing is lost; never an error).
     Unknown(String),
 }
@@ -680,6 +699,8 @@ impl Event {
             Event::ListMembers { .. } => "list-members",
             Event::ListChanged { .. } => "list-changed",
             Event::NoSuchList { .. } => "no-such-list",
+            Event::Tourney { .. } => "tourney",
+            Event::TourneyRemoved { .. } => "tourney-removed",
             Event::Unknown(_) => "unknown",
         }
     }

@@ -13,6 +13,7 @@
 pub mod board;
 pub mod dialect;
 pub mod events;
+pub mod icc;
 pub mod lines;
 pub mod login;
 pub mod outqueue;
