@@ -41,6 +41,7 @@ mod ratings;
 mod seek;
 mod seeks;
 mod session;
+mod spar_input;
 mod sparring;
 mod style12;
 mod takeback;
@@ -49,10 +50,8 @@ mod variant;
 
 pub use accounts::{load_accounts, parse_accounts, valid_handle, Account, AccountLineError};
 pub use journal::{FinishedRecord, Journal, JournalCounts};
-pub use sparring::{
-    parse_result, parse_style12, sparring_player, Board12, MoveChooser, SparringGame,
-    SparringPolicy, SparringReport,
-};
+pub use spar_input::{parse_result, parse_style12, Board12};
+pub use sparring::{sparring_player, MoveChooser, SparringGame, SparringPolicy, SparringReport};
 
 pub use crate::ics::Dialect;
 

@@ -9,7 +9,7 @@ use super::offer::Notes;
 use super::ratings::Category;
 use super::icc::seeks::{SEEKER_LEFT, SEEKER_PLAYING, SEEKER_REMOVED};
 use super::seek::Seek;
-use super::variant::{chess960_words, is_variant_word};
+use super::variant::{chess960_words, is_variant_word, join_wild_number};
 use cozy_chess::Color;
 
 /// Most ads one player may have at once.
@@ -27,6 +27,8 @@ impl Core {
 
     /// `seek [base inc] [rated|unrated] [white|black] ...`.
     pub fn cmd_seek(&mut self, sid: Sid, args: &[&str]) {
+        let joined = join_wild_number(args);
+        let args = joined.as_slice();
         let Some(s) = self.sess(sid) else { return };
         if s.game.is_some() {
             self.reply(sid, "You cannot seek while you are playing a game.\n");

@@ -3,7 +3,7 @@
 //! DG_MATCH the pending challenges, DG_DUMMY_RESPONSE a dummy response).
 
 use super::out::Dg;
-use super::dgnums::*;
+use crate::ics::icc::numbers::*;
 use crate::server::conn::Sid;
 use crate::server::core::Core;
 

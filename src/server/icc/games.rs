@@ -7,7 +7,7 @@
 
 use super::out::{rating_type, Dg};
 use crate::chess::fen::to_fen;
-use super::dgnums::*;
+use crate::ics::icc::numbers::*;
 use crate::server::conn::Sid;
 use crate::server::core::Core;
 use crate::server::game::{End, Game, MoveRecord};

@@ -5,7 +5,7 @@
 
 use super::out::Dg;
 use super::level2::Level2;
-use super::dgnums::*;
+use crate::ics::icc::numbers::*;
 use crate::server::conn::Sid;
 use crate::server::core::Core;
 

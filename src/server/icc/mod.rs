@@ -15,5 +15,5 @@ pub mod offers;
 pub mod out;
 pub mod seeks;
 pub mod smith;
+pub mod sparring;
 pub mod talk;
-pub mod dgnums;

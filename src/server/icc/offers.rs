@@ -4,7 +4,7 @@
 //! players and observers each time they change.
 
 use super::out::{rating_type, Dg};
-use super::dgnums::*;
+use crate::ics::icc::numbers::*;
 use crate::server::conn::Sid;
 use crate::server::core::Core;
 use crate::server::offer::{Offer, OfferKind};

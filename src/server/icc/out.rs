@@ -2,42 +2,28 @@
 //! (framed by the shared codec in `crate::ics::icc`), whether a client asked for a DG,
 //! and how names, titles and ratings are written inside DGs.
 
+use crate::ics::icc::Datagram;
 use crate::server::conn::Sid;
 use crate::server::core::Core;
 use crate::server::ratings::Category;
 
-/// One DG being built: its number and fields, in order.
+/// One DG being built: its number and fields, in order, framed and quoted by the shared
+/// codec ([`Datagram::encode`]) so the server and wily's client agree byte for byte.
 #[derive(Debug, Clone)]
-pub struct Dg {
-    code: u16,
-    fields: Vec<Field>,
-}
-
-#[derive(Debug, Clone)]
-enum Field {
-    /// A bare word or number.
-    Word(String),
-    /// `{...}`: a string without braces (titles, FEN, a result description).
-    Braced(String),
-    /// `^Y{...^Y}`: any text (tells, kibitzes, explanations).
-    Quoted(String),
-}
+pub struct Dg(Datagram);
 
 impl Dg {
     pub fn new(code: u16) -> Dg {
-        Dg {
-            code,
-            fields: Vec::new(),
-        }
+        Dg(Datagram::new(code))
     }
 
-    /// A word; one that is empty or holds a space is sent braced instead.
+    pub fn code(&self) -> u16 {
+        self.0.code
+    }
+
+    /// A word (the codec braces one that is empty or holds blanks).
     pub fn word(mut self, w: impl Into<String>) -> Dg {
-        let w = w.into();
-        if w.is_empty() || w.contains(char::is_whitespace) {
-            return self.braced(w);
-        }
-        self.fields.push(Field::Word(w));
+        self.0.fields.push(w.into());
         self
     }
 
@@ -49,42 +35,21 @@ impl Dg {
         self.word(if b { "1" } else { "0" })
     }
 
-    /// `{text}`; braces inside are dropped (the form cannot carry them).
-    pub fn braced(mut self, text: impl Into<String>) -> Dg {
-        let t: String = text.into().chars().filter(|c| *c != '{' && *c != '}').collect();
-        self.fields.push(Field::Braced(t));
-        self
+    /// A string field (titles, FEN, a result description): `{...}` on the wire.
+    pub fn braced(self, text: impl Into<String>) -> Dg {
+        self.word(text)
     }
 
-    /// `^Y{text^Y}`: free text (control characters dropped).
-    pub fn quoted(mut self, text: impl Into<String>) -> Dg {
+    /// Free text (tells, kibitzes, explanations), control characters dropped; the codec
+    /// quotes it `{...}`, or `^Y{...^Y}` when it holds braces.
+    pub fn quoted(self, text: impl Into<String>) -> Dg {
         let t: String = text.into().chars().filter(|c| !c.is_control()).collect();
-        self.fields.push(Field::Quoted(t));
-        self
+        self.word(t)
     }
 
     /// The DG as sent.
     pub fn render(&self) -> String {
-        let mut s = String::from("\x19(");
-        s.push_str(&self.code.to_string());
-        for f in &self.fields {
-            s.push(' ');
-            match f {
-                Field::Word(w) => s.push_str(w),
-                Field::Braced(t) => {
-                    s.push('{');
-                    s.push_str(t);
-                    s.push('}');
-                }
-                Field::Quoted(t) => {
-                    s.push_str("\x19{");
-                    s.push_str(t);
-                    s.push_str("\x19}");
-                }
-            }
-        }
-        s.push_str("\x19)");
-        s
+        String::from_utf8_lossy(&self.0.encode()).into_owned()
     }
 }
 
@@ -117,7 +82,7 @@ impl Core {
 
     /// The DG's text for `sid` if it asked for it, else "".
     pub fn dg_for(&self, sid: Sid, dg: &Dg) -> String {
-        if self.dg_on(sid, dg.code) {
+        if self.dg_on(sid, dg.code()) {
             dg.render()
         } else {
             String::new()
@@ -162,7 +127,8 @@ mod tests {
             .braced("C")
             .quoted("hello {there}\x07")
             .num(1);
-        assert_eq!(d.render(), "\x19(31 Sparring {C} \x19{hello {there}\x19} 1\x19)");
+        assert_eq!(d.render(), "\x19(31 Sparring C \x19{hello {there}\x19} 1\x19)");
+        assert_eq!(Dg::new(26).quoted("two words").render(), "\x19(26 {two words}\x19)");
         assert_eq!(Dg::new(0).word("").render(), "\x19(0 {}\x19)");
         assert_eq!(titles_words("(*)(GM)(C)"), "* GM C");
         assert_eq!(titles_words(""), "");

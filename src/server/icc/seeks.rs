@@ -3,7 +3,7 @@
 //! client with DG_SEEK on gets no seek text.
 
 use super::out::{rating_type, Dg};
-use super::dgnums::*;
+use crate::ics::icc::numbers::*;
 use crate::server::conn::Sid;
 use crate::server::core::Core;
 use crate::server::seek::Seek;

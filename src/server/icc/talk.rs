@@ -3,7 +3,7 @@
 //! whispers, in place of the text form).
 
 use super::out::Dg;
-use super::dgnums::*;
+use crate::ics::icc::numbers::*;
 use crate::server::conn::Sid;
 use crate::server::core::Core;
 
