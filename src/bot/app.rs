@@ -79,6 +79,17 @@ pub fn remote_connect(cfg: &Config) -> Result<ConnectConfig, String> {
         crate::config::Dialect::Icc => Dialect::Icc,
     };
     c.timeseal = cfg.server.timeseal && c.dialect == Dialect::Fics;
+    c.icc_level2 = cfg.server.icc_level2;
+    c.helper = cfg.server.helper.as_ref().map(|p| {
+        let mut h = crate::link::HelperConfig::new(p.clone());
+        h.local_port = cfg.server.helper_port;
+        h
+    });
+    if c.helper.is_some() {
+        // The helper does the server's lag scheme itself (timestamp on ICC, timeseal on
+        // FICS); wily's own timeseal encoding would come on top of it.
+        c.timeseal = false;
+    }
     c.connect_timeout = Duration::from_secs(cfg.server.connect_timeout_secs);
     c.keepalive = KeepAlive {
         idle: (cfg.server.keepalive_secs > 0)

@@ -99,6 +99,15 @@ pub struct ServerSection {
     /// fr` on FICS, `fr` on lasker 2.2 / capablanca servers (whose `wild fr` is another
     /// game), `w22` on ICC.
     pub chess960: String,
+    /// ICC only: read the game through ICC's level-2 datagrams (turned on at login);
+    /// `false` reads style-12 text as on FICS.
+    pub icc_level2: bool,
+    /// A helper program wily talks to the server through, as xboard's `-icshelper`: ICC's
+    /// `timestamp` (lag compensation). Started as `PROGRAM HOST PORT`.
+    pub helper: Option<PathBuf>,
+    /// With `helper`: the helper opens this port on 127.0.0.1 and wily connects to it
+    /// (unset: wily talks through the helper's standard input and output).
+    pub helper_port: Option<u16>,
 }
 
 impl Default for ServerSection {
@@ -117,6 +126,9 @@ impl Default for ServerSection {
             reconnect_min_secs: 5,
             reconnect_max_secs: 600,
             chess960: "wild fr".into(),
+            icc_level2: true,
+            helper: None,
+            helper_port: None,
         }
     }
 }

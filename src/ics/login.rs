@@ -103,6 +103,11 @@ pub struct LoginFlow {
     /// An "already logged in" line seen, waiting for what follows to decide.
     already: Option<String>,
     finished: bool,
+    /// Lines typed at the first `login:` prompt before the name (ICC's
+    /// `level2settings=...`).
+    preamble: Vec<String>,
+    /// `login:` prompts the server may print again after a preamble line.
+    reprompts_allowed: u32,
 }
 
 impl LoginFlow {
@@ -116,7 +121,38 @@ impl LoginFlow {
             guest_name: None,
             already: None,
             finished: false,
+            preamble: Vec::new(),
+            reprompts_allowed: 0,
         }
+    }
+
+    /// A flow that types `lines` at the first `login:` prompt before the name (ICC reads
+    /// `level2settings=...` there and waits for the name again, perhaps with a new prompt,
+    /// which is then not taken for a refusal).
+    pub fn with_preamble(login: Login, lines: Vec<String>) -> LoginFlow {
+        let mut f = LoginFlow::new(login);
+        f.preamble = lines;
+        f
+    }
+
+    /// Feeds one event; returns every line to send and the outcome, in order (the
+    /// preamble lines come before the name).
+    pub fn on_event_all(&mut self, ev: &Event) -> Vec<Step> {
+        let mut steps = Vec::new();
+        if !self.finished
+            && matches!(ev, Event::Prompt(Prompt::Login))
+            && self.names_sent == 0
+            && !self.preamble.is_empty()
+        {
+            let lines = std::mem::take(&mut self.preamble);
+            self.reprompts_allowed = u32::try_from(lines.len()).unwrap_or(u32::MAX);
+            steps.extend(lines.into_iter().map(|line| Step::Send {
+                line,
+                secret: false,
+            }));
+        }
+        steps.extend(self.on_event(ev));
+        steps
     }
 
     /// The connection closed before login finished: the refusal an "already logged in"
@@ -169,6 +205,12 @@ impl LoginFlow {
             Event::Prompt(Prompt::Login) => {
                 if let Some(text) = self.already.take() {
                     return self.fail(LoginFailure::Refused { text });
+                }
+                if self.names_sent > 0 && self.reprompts_allowed > 0 && !self.password_sent {
+                    // The server printed the prompt again after a preamble line; the name
+                    // already sent answers it.
+                    self.reprompts_allowed -= 1;
+                    return None;
                 }
                 if self.names_sent > 0 {
                     let text = if self.password_sent {
@@ -275,6 +317,33 @@ mod tests {
 
     fn run(flow: &mut LoginFlow, events: &[Event]) -> Vec<Step> {
         events.iter().filter_map(|e| flow.on_event(e)).collect()
+    }
+
+    #[test]
+    fn a_preamble_goes_before_the_name_and_a_second_prompt_is_no_refusal() {
+        let mut f = LoginFlow::with_preamble(registered(), vec!["level2settings=1".into()]);
+        let steps = f.on_event_all(&Event::Prompt(Prompt::Login));
+        let lines: Vec<&str> = steps
+            .iter()
+            .filter_map(|s| match s {
+                Step::Send { line, .. } => Some(line.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(lines, ["level2settings=1", "AlphaBot"]);
+        assert!(f.on_event_all(&Event::Prompt(Prompt::Login)).is_empty());
+        let steps = f.on_event_all(&Event::Prompt(Prompt::Password));
+        assert!(matches!(&steps[..], [Step::Send { secret: true, .. }]));
+        let steps = f.on_event_all(&Event::SessionStarted {
+            name: "AlphaBot".into(),
+            unregistered: false,
+        });
+        assert!(matches!(&steps[..], [Step::Done { .. }]));
+        // Without a preamble a second prompt is still a refusal.
+        let mut f = LoginFlow::new(registered());
+        f.on_event_all(&Event::Prompt(Prompt::Login));
+        let steps = f.on_event_all(&Event::Prompt(Prompt::Login));
+        assert!(matches!(&steps[..], [Step::Failed(_)]));
     }
 
     #[test]

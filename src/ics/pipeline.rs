@@ -1,8 +1,16 @@
 //! The whole receive path without I/O: bytes -> telnet -> lines, prompts and timeseal
 //! pings -> typed events. The connection feeds it what the socket reads; tests and the
 //! benchmark feed it recorded bytes.
+//!
+//! With ICC's level 2 on ([`PipelineOptions::icc_level2`]) the text first goes through the
+//! datagram [`Deframer`]: datagrams go to the [`IccReader`], the text between them to the
+//! line parsers as before. Once a datagram has been seen, text events the datagrams also
+//! give (ICC prints some messages both ways) are dropped, so each thing arrives once; until
+//! then text is read as usual, so a server that ignores `level2settings=` still works.
 
 use crate::ics::events::Event;
+use crate::ics::icc::datagram::{Chunk, Deframer};
+use crate::ics::icc::parse::{covered_by_datagrams, IccReader, MoveFields};
 use crate::ics::lines::{LineSplitter, Piece};
 use crate::ics::parse::{ClockUnit, Parser};
 use crate::ics::telnet::TelnetFilter;
@@ -15,6 +23,9 @@ pub struct Output {
     pub telnet_replies: Vec<u8>,
     /// Timeseal pings seen (each needs one encoded reply).
     pub pings: u32,
+    /// Bad input skipped (malformed or cut-short ICC datagrams, moves not legal in the
+    /// position kept), one line each, for the log.
+    pub warnings: Vec<String>,
 }
 
 impl Output {
@@ -22,6 +33,7 @@ impl Output {
         self.events.clear();
         self.telnet_replies.clear();
         self.pings = 0;
+        self.warnings.clear();
     }
 }
 
@@ -31,6 +43,10 @@ pub struct PipelineOptions {
     /// Answer telnet negotiation (turn off with timeseal).
     pub answer_telnet: bool,
     pub clock_unit: ClockUnit,
+    /// Read ICC level-2 datagrams (ICC with `server.icc_level2`).
+    pub icc_level2: bool,
+    /// Which optional fields ICC's move datagrams carry.
+    pub icc_moves: MoveFields,
 }
 
 impl Default for PipelineOptions {
@@ -38,8 +54,19 @@ impl Default for PipelineOptions {
         PipelineOptions {
             answer_telnet: true,
             clock_unit: ClockUnit::Auto,
+            icc_level2: false,
+            icc_moves: MoveFields::default(),
         }
     }
+}
+
+/// The level-2 part of an ICC receive path.
+struct Level2 {
+    deframer: Deframer,
+    reader: IccReader,
+    chunks: Vec<Chunk>,
+    /// A datagram has arrived: level 2 is really on.
+    active: bool,
 }
 
 /// The receive path of one connection.
@@ -50,6 +77,8 @@ pub struct Pipeline {
     pieces: Vec<Piece>,
     parser: Parser,
     lines: u64,
+    icc: Option<Level2>,
+    scratch: Vec<Event>,
 }
 
 impl Pipeline {
@@ -61,6 +90,39 @@ impl Pipeline {
             pieces: Vec::with_capacity(64),
             parser: Parser::new(opts.clock_unit),
             lines: 0,
+            icc: opts.icc_level2.then(|| Level2 {
+                deframer: Deframer::new(),
+                reader: IccReader::new(opts.icc_moves),
+                chunks: Vec::new(),
+                active: false,
+            }),
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Runs text (datagrams already taken out) through the line splitter and parsers.
+    /// `filter`: drop the text events the datagrams also give.
+    fn text(&mut self, text: &[u8], filter: bool, out: &mut Output) {
+        self.pieces.clear();
+        self.splitter.feed(text, &mut self.pieces);
+        let sink = if filter {
+            &mut self.scratch
+        } else {
+            &mut out.events
+        };
+        for piece in self.pieces.drain(..) {
+            match piece {
+                Piece::Line(line) => {
+                    self.lines += 1;
+                    self.parser.line(&line, sink);
+                }
+                Piece::Prompt(p) => self.parser.prompt(p, sink),
+                Piece::Ping => out.pings += 1,
+            }
+        }
+        if filter {
+            out.events
+                .extend(self.scratch.drain(..).filter(|e| !covered_by_datagrams(e)));
         }
     }
 
@@ -69,23 +131,61 @@ impl Pipeline {
         self.text.clear();
         self.telnet
             .feed(bytes, &mut self.text, &mut out.telnet_replies);
-        self.pieces.clear();
-        self.splitter.feed(&self.text, &mut self.pieces);
-        for piece in self.pieces.drain(..) {
-            match piece {
-                Piece::Line(line) => {
-                    self.lines += 1;
-                    self.parser.line(&line, &mut out.events);
+        let text = std::mem::take(&mut self.text);
+        match self.icc.take() {
+            None => self.text(&text, false, out),
+            Some(mut l2) => {
+                l2.chunks.clear();
+                l2.deframer.feed(&text, &mut l2.chunks);
+                let chunks = std::mem::take(&mut l2.chunks);
+                for chunk in &chunks {
+                    match chunk {
+                        Chunk::Text(t) => self.text(t, l2.active, out),
+                        Chunk::Datagram(d) => {
+                            l2.active = true;
+                            l2.reader.datagram(d, &mut out.events);
+                        }
+                        Chunk::Bad(b) => out.warnings.push(format!("ICC datagram {b}; skipped")),
+                        Chunk::Overflow => out.warnings.push(
+                            "the server discarded output that overflowed its buffer (^Z)".into(),
+                        ),
+                    }
                 }
-                Piece::Prompt(p) => self.parser.prompt(p, &mut out.events),
-                Piece::Ping => out.pings += 1,
+                l2.chunks = chunks;
+                l2.reader.settle(&mut out.events);
+                out.warnings.extend(l2.reader.warnings());
+                self.icc = Some(l2);
             }
         }
+        self.text = text;
     }
 
     /// Emits a line held for a possible continuation (call after a moment of silence).
     pub fn flush(&mut self, out: &mut Output) {
         self.parser.flush(&mut out.events);
+        if let Some(l2) = &mut self.icc {
+            l2.reader.settle(&mut out.events);
+        }
+    }
+
+    /// The end of the stream: a datagram still open is reported as cut short, then
+    /// everything held is handed on.
+    pub fn finish(&mut self, out: &mut Output) {
+        if let Some(l2) = &mut self.icc {
+            let mut chunks = Vec::new();
+            l2.deframer.finish(&mut chunks);
+            for c in chunks {
+                if let Chunk::Bad(b) = c {
+                    out.warnings.push(format!("ICC datagram {b}; skipped"));
+                }
+            }
+        }
+        self.flush(out);
+    }
+
+    /// Our handle as ICC's `DG_WHO_AM_I` gave it (level 2 only).
+    pub fn icc_handle(&self) -> Option<&str> {
+        self.icc.as_ref().and_then(|l| l.reader.me())
     }
 
     /// True when a line is held waiting for a possible continuation.
@@ -132,7 +232,7 @@ pub fn events_of(bytes: &[u8], chunk_sizes: &[usize], opts: PipelineOptions) -> 
         pos = end;
     }
     out.clear();
-    p.flush(&mut out);
+    p.finish(&mut out);
     events.append(&mut out.events);
     (events, pings)
 }

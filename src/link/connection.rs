@@ -22,17 +22,18 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
 
 use crate::ics::dialect::Dialect;
 use crate::ics::events::{DisconnectReason, Event};
+use crate::ics::icc;
 use crate::ics::login::{Login, LoginFailure, LoginFlow, Step};
 use crate::ics::outqueue::{OutLine, OutQueue, RateLimit};
 use crate::ics::parse::ClockUnit;
 use crate::ics::pipeline::{Output, Pipeline, PipelineOptions};
 use crate::ics::timeseal;
+use crate::link::helper::{self, HelperConfig, HelperError, Reader, Writer};
 use crate::link::wirelog::WireLog;
 
 /// A write that does not finish in this time means the connection is gone.
@@ -89,6 +90,12 @@ pub struct ConnectConfig {
     pub clock_unit: ClockUnit,
     /// Capacity of the event channel.
     pub event_buffer: usize,
+    /// ICC only: turn on level-2 datagrams at login (`server.icc_level2`); off reads the
+    /// style-12 text as on FICS.
+    pub icc_level2: bool,
+    /// Talk to the server through this helper program (`server.helper`, ICC's
+    /// `timestamp`) instead of a direct TCP connection.
+    pub helper: Option<HelperConfig>,
 }
 
 impl ConnectConfig {
@@ -112,6 +119,8 @@ impl ConnectConfig {
             extra_setup: Vec::new(),
             clock_unit: ClockUnit::Auto,
             event_buffer: 1024,
+            icc_level2: true,
+            helper: None,
         }
     }
 }
@@ -123,6 +132,8 @@ pub enum ConnectError {
     /// The TCP connection failed.
     Connect(std::io::Error),
     ConnectTimeout,
+    /// The helper program (`server.helper`) is missing or would not start.
+    Helper(HelperError),
     LoginTimeout,
     /// The server refused the login; final for these credentials (do not retry at once).
     Login(LoginFailure),
@@ -135,10 +146,11 @@ impl ConnectError {
     /// True when retrying with the same settings cannot help (wrong password, refused
     /// name, bad settings): the caller must not reconnect in a loop.
     pub fn is_final(&self) -> bool {
-        matches!(
-            self,
-            ConnectError::Login(_) | ConnectError::InvalidConfig(_)
-        )
+        match self {
+            ConnectError::Login(_) | ConnectError::InvalidConfig(_) => true,
+            ConnectError::Helper(h) => h.is_final(),
+            _ => false,
+        }
     }
 }
 
@@ -148,6 +160,7 @@ impl fmt::Display for ConnectError {
             ConnectError::InvalidConfig(s) => write!(f, "invalid connection settings: {s}"),
             ConnectError::Connect(e) => write!(f, "cannot connect: {e}"),
             ConnectError::ConnectTimeout => f.write_str("connecting timed out"),
+            ConnectError::Helper(h) => write!(f, "{h}"),
             ConnectError::LoginTimeout => f.write_str("logging in timed out"),
             ConnectError::Login(l) => write!(f, "{l}"),
             ConnectError::ClosedDuringLogin => {
@@ -277,7 +290,7 @@ impl Connection {
 
 /// The write side and the receive path of a connection.
 struct Link {
-    writer: OwnedWriteHalf,
+    writer: Writer,
     pipeline: Pipeline,
     out: Output,
     timeseal: bool,
@@ -322,6 +335,10 @@ impl Link {
         self.last_rx = Instant::now();
         self.wire.received(bytes);
         self.pipeline.feed(bytes, &mut self.out);
+        for w in self.out.warnings.drain(..) {
+            tracing::warn!("ics: {w}");
+            self.wire.note(&w);
+        }
         if !self.out.telnet_replies.is_empty() {
             let replies = std::mem::take(&mut self.out.telnet_replies);
             self.write_bytes(&replies).await?;
@@ -341,7 +358,7 @@ impl Link {
     }
 }
 
-async fn read_some(reader: &mut OwnedReadHalf, buf: &mut [u8]) -> std::io::Result<usize> {
+async fn read_some(reader: &mut Reader, buf: &mut [u8]) -> std::io::Result<usize> {
     reader.read(buf).await
 }
 
@@ -373,22 +390,52 @@ pub async fn connect(
         }),
         None => WireLog::disabled(),
     };
-    let addr = (cfg.host.as_str(), cfg.port);
-    let stream = match tokio::time::timeout(cfg.connect_timeout, TcpStream::connect(addr)).await {
-        Ok(Ok(s)) => s,
-        Ok(Err(e)) => return Err(ConnectError::Connect(e)),
-        Err(_) => return Err(ConnectError::ConnectTimeout),
+    let (mut reader, writer, child): (Reader, Writer, _) = match &cfg.helper {
+        None => {
+            let addr = (cfg.host.as_str(), cfg.port);
+            let stream =
+                match tokio::time::timeout(cfg.connect_timeout, TcpStream::connect(addr)).await {
+                    Ok(Ok(s)) => s,
+                    Ok(Err(e)) => return Err(ConnectError::Connect(e)),
+                    Err(_) => return Err(ConnectError::ConnectTimeout),
+                };
+            let _ = stream.set_nodelay(true);
+            wire.note(&format!("connected to {}:{}", cfg.host, cfg.port));
+            tracing::info!(host = %cfg.host, port = cfg.port, "ics: connected");
+            let (r, w) = stream.into_split();
+            (Box::new(r), Box::new(w), None)
+        }
+        Some(h) => {
+            let started =
+                tokio::time::timeout(cfg.connect_timeout, helper::start(h, &cfg.host, cfg.port))
+                    .await;
+            let helper = match started {
+                Ok(Ok(x)) => x,
+                Ok(Err(e)) => return Err(ConnectError::Helper(e)),
+                Err(_) => return Err(ConnectError::ConnectTimeout),
+            };
+            wire.note(&format!(
+                "connected to {}:{} through the helper {}",
+                cfg.host,
+                cfg.port,
+                h.program.display()
+            ));
+            (
+                helper.reader,
+                helper.writer,
+                Some((helper.child, h.program.clone())),
+            )
+        }
     };
-    let _ = stream.set_nodelay(true);
-    wire.note(&format!("connected to {}:{}", cfg.host, cfg.port));
-    tracing::info!(host = %cfg.host, port = cfg.port, "ics: connected");
-    let (mut reader, writer) = stream.into_split();
+    let level2 = cfg.dialect == Dialect::Icc && cfg.icc_level2;
     let now = Instant::now();
     let mut link = Link {
         writer,
         pipeline: Pipeline::new(PipelineOptions {
             answer_telnet: !cfg.timeseal,
             clock_unit: cfg.clock_unit,
+            icc_level2: level2,
+            icc_moves: icc::parse::MoveFields::from_settings(&icc::login::turned_on()),
         }),
         out: Output::default(),
         timeseal: cfg.timeseal,
@@ -407,7 +454,13 @@ pub async fn connect(
 
     let mut queue = OutQueue::new(cfg.rate_limit, Instant::now());
     if cfg.setup {
-        for c in cfg.dialect.setup_commands(&sanitize(&cfg.interface)) {
+        let interface = sanitize(&cfg.interface);
+        let setup = if level2 {
+            icc::login::setup_commands(&interface)
+        } else {
+            cfg.dialect.setup_commands(&interface)
+        };
+        for c in setup {
             queue.push(
                 OutLine {
                     text: c,
@@ -444,6 +497,7 @@ pub async fn connect(
         ev_tx,
         keepalive: cfg.keepalive,
         dialect: cfg.dialect,
+        helper: child,
     };
     tokio::spawn(task.run(early));
     Ok((conn, ev_rx))
@@ -451,7 +505,7 @@ pub async fn connect(
 
 async fn login_phase(
     link: &mut Link,
-    reader: &mut OwnedReadHalf,
+    reader: &mut Reader,
     buf: &mut [u8],
     cfg: &ConnectConfig,
     early: &mut Vec<Event>,
@@ -469,7 +523,11 @@ async fn login_phase(
         .map_err(ConnectError::Io)?;
         link.wire.note("timeseal on");
     }
-    let mut flow = LoginFlow::new(cfg.login.clone());
+    let mut flow = if cfg.dialect == Dialect::Icc && cfg.icc_level2 {
+        LoginFlow::with_preamble(cfg.login.clone(), icc::login::login_preamble())
+    } else {
+        LoginFlow::new(cfg.login.clone())
+    };
     loop {
         let n = read_some(reader, buf).await.map_err(ConnectError::Io)?;
         if n == 0 {
@@ -485,34 +543,35 @@ async fn login_phase(
         let events = std::mem::take(&mut link.out.events);
         let mut done = None;
         for ev in events {
-            let step = if done.is_none() {
-                flow.on_event(&ev)
+            let steps = if done.is_none() {
+                flow.on_event_all(&ev)
             } else {
-                None
+                Vec::new()
             };
             early.push(ev);
-            match step {
-                Some(Step::Send { line, secret }) => {
-                    link.write_line(&OutLine {
-                        text: sanitize(&line),
-                        secret,
-                    })
-                    .await
-                    .map_err(ConnectError::Io)?;
+            for step in steps {
+                match step {
+                    Step::Send { line, secret } => {
+                        link.write_line(&OutLine {
+                            text: sanitize(&line),
+                            secret,
+                        })
+                        .await
+                        .map_err(ConnectError::Io)?;
+                    }
+                    Step::Done { handle, guest } => {
+                        early.push(Event::LoggedIn {
+                            handle: handle.clone(),
+                            guest,
+                        });
+                        done = Some((handle, guest));
+                    }
+                    Step::Failed(f) => {
+                        tracing::warn!(reason = %f, "ics: login failed");
+                        link.wire.note("login failed");
+                        return Err(ConnectError::Login(f));
+                    }
                 }
-                Some(Step::Done { handle, guest }) => {
-                    early.push(Event::LoggedIn {
-                        handle: handle.clone(),
-                        guest,
-                    });
-                    done = Some((handle, guest));
-                }
-                Some(Step::Failed(f)) => {
-                    tracing::warn!(reason = %f, "ics: login failed");
-                    link.wire.note("login failed");
-                    return Err(ConnectError::Login(f));
-                }
-                None => {}
             }
         }
         if let Some(d) = done {
@@ -524,13 +583,15 @@ async fn login_phase(
 /// The connection task.
 struct Task {
     link: Link,
-    reader: OwnedReadHalf,
+    reader: Reader,
     buf: Vec<u8>,
     queue: OutQueue,
     cmd_rx: mpsc::UnboundedReceiver<Command>,
     ev_tx: mpsc::Sender<Event>,
     keepalive: KeepAlive,
     dialect: Dialect,
+    /// The helper program and its path, when the connection runs through one.
+    helper: Option<(tokio::process::Child, PathBuf)>,
 }
 
 fn log_event(ev: &Event) {
@@ -586,6 +647,9 @@ impl Task {
 
     async fn run(mut self, early: Vec<Event>) {
         let reason = self.run_inner(early).await;
+        if let Some((child, program)) = &mut self.helper {
+            helper::report_exit(child, program);
+        }
         self.link.wire.note(&format!("disconnected: {reason:?}"));
         tracing::info!(?reason, "ics: disconnected");
         let _ = self.ev_tx.send(Event::Disconnected { reason }).await;
@@ -621,7 +685,10 @@ impl Task {
             };
             match woke {
                 Wake::Data(Ok(0)) => {
-                    self.link.pipeline.flush(&mut self.link.out);
+                    self.link.pipeline.finish(&mut self.link.out);
+                    for w in self.link.out.warnings.drain(..) {
+                        tracing::warn!("ics: {w}");
+                    }
                     let events = std::mem::take(&mut self.link.out.events);
                     self.forward(events).await;
                     return DisconnectReason::ClosedByServer;

@@ -2,13 +2,16 @@
 //! [`crate::ics`]. [`connection`] connects with a timeout, runs the login exchange and the
 //! dialect's setup, reads the socket through the [`crate::ics::pipeline::Pipeline`], sends
 //! through the rate-limited [`crate::ics::outqueue::OutQueue`] (timeseal-encoded when on),
-//! keeps the session alive and notices a dead connection; [`wirelog`] is the optional
+//! keeps the session alive and notices a dead connection; [`helper`] runs a program such
+//! as ICC's `timestamp` between wily and the server; [`wirelog`] is the optional
 //! transcript of the traffic.
 //!
 //! May import: `ics`. The layer table is in `docs/modules.md`; `tests/module_layers.rs`
 //! checks it.
 
 pub mod connection;
+pub mod helper;
 pub mod wirelog;
 
 pub use connection::{connect, Closed, ConnectConfig, ConnectError, Connection, KeepAlive};
+pub use helper::HelperConfig;

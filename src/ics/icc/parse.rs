@@ -190,7 +190,8 @@ impl IccReader {
             if let Some(g) = self.games.get_mut(&game) {
                 if g.announce_due {
                     g.announce_due = false;
-                    announce(g, false, out);
+                    // A game that starts with moves already played is a resumed one.
+                    announce(g, g.position.ply() > 0, out);
                 }
                 if g.initial_moves_due == 0 {
                     out.push(Event::Board(Box::new(g.style12())));
@@ -928,6 +929,37 @@ impl IccReader {
             info_command: f(5),
             confirm_text: f(6),
         });
+    }
+}
+
+/// True for a text event that ICC's datagrams (as wily turns them on) also give: with level
+/// 2 active the text form is dropped so each thing arrives once. ICC prints match offers,
+/// offers in a game and illegal-move notices both ways; the rest is belt and braces.
+pub fn covered_by_datagrams(ev: &Event) -> bool {
+    match ev {
+        Event::Board(_)
+        | Event::Creating(_)
+        | Event::GameStart(_)
+        | Event::GameEnd(_)
+        | Event::Challenge(_)
+        | Event::Issuing(_)
+        | Event::IsComputer { .. }
+        | Event::OfferReceived { .. }
+        | Event::OfferSent { .. }
+        | Event::OfferWithdrawn { .. }
+        | Event::OfferDeclined { .. }
+        | Event::IllegalMove { .. }
+        | Event::NotYourMove
+        | Event::ObserveStarted { .. }
+        | Event::ObserveStopped { .. }
+        | Event::Seek(_)
+        | Event::SeekRemoved { .. }
+        | Event::Told { .. } => true,
+        Event::Chat(c) => matches!(
+            c.kind,
+            ChatKind::Tell | ChatKind::Say | ChatKind::Kibitz | ChatKind::Whisper
+        ),
+        _ => false,
     }
 }
 
