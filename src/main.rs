@@ -173,6 +173,9 @@ enum Command {
         /// Give up after this many minutes.
         #[arg(long, default_value_t = 60)]
         minutes: u64,
+        /// `fics` or `icc`: what the local server, the bots and their partners speak.
+        #[arg(long, default_value = "fics")]
+        dialect: wily::ics::Dialect,
     },
     /// Run the local chess server (FICS or ICC dialect) for offline play and tests.
     Serve {
@@ -339,6 +342,7 @@ fn main() -> ExitCode {
             restarts,
             dir,
             minutes,
+            dialect,
         }) => parse_tc(&tc).and_then(|(base, inc)| {
             let d = wily::soak::SoakOptions::for_games(games);
             wily::soak::soak_cli(wily::soak::SoakOptions {
@@ -353,6 +357,7 @@ fn main() -> ExitCode {
                 restarts,
                 dir,
                 time_limit: std::time::Duration::from_secs(minutes.saturating_mul(60)),
+                dialect,
                 ..d
             })
         }),
