@@ -208,8 +208,15 @@ fn serve(
     idle_minutes: Option<u64>,
     dialect: wily::ics::Dialect,
 ) -> Result<(), String> {
-    wily::server::serve_cli(port, accounts.as_deref(), bind, auto_flag, idle_minutes, dialect)
-        .map_err(|e| e.to_string())
+    wily::server::serve_cli(
+        port,
+        accounts.as_deref(),
+        bind,
+        auto_flag,
+        idle_minutes,
+        dialect,
+    )
+    .map_err(|e| e.to_string())
 }
 
 /// `MIN+INC` (or `MIN INC`, `MIN`) as minutes and increment seconds.

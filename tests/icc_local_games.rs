@@ -9,9 +9,7 @@ mod bot_support;
 use bot_support::*;
 use std::time::Duration;
 use wily::ics::Dialect;
-use wily::server::{
-    sparring_player, Account, ServerConfig, SparringPolicy, SparringReport,
-};
+use wily::server::{sparring_player, Account, ServerConfig, SparringPolicy, SparringReport};
 
 async fn icc_games(tag: &str, games: u32, base: u32, inc: u32) {
     let tmp = tmpdir(tag);
@@ -32,9 +30,8 @@ async fn icc_games(tag: &str, games: u32, base: u32, inc: u32) {
         dialect: Dialect::Icc,
         ..SparringPolicy::default()
     };
-    let spar = tokio::spawn(async move {
-        sparring_player(addr, "Sparring", Some(SPAR_PW), policy).await
-    });
+    let spar =
+        tokio::spawn(async move { sparring_player(addr, "Sparring", Some(SPAR_PW), policy).await });
     let mut cfg = bot_config(dir, base, inc);
     cfg.server.dialect = wily::config::Dialect::Icc;
     let mut connect = connect_config(addr, "wily", WILY_PW);
@@ -58,7 +55,11 @@ async fn icc_games(tag: &str, games: u32, base: u32, inc: u32) {
     let log = String::from_utf8_lossy(&std::fs::read(&wire).unwrap_or_default()).into_owned();
     // What wily was told of its own moves: DG_ILLEGAL_MOVE is datagram 42.
     let refused = log.matches("(42 ").count();
-    assert!(log.contains("(24 "), "the wire log has the moves: {} bytes", log.len());
+    assert!(
+        log.contains("(24 "),
+        "the wire log has the moves: {} bytes",
+        log.len()
+    );
     eprintln!(
         "ICC local games: {} played, {} recorded, wins {} draws {} losses {}, time losses {}, \
          illegal moves {} (wily) {} (sparring)",
@@ -91,11 +92,10 @@ async fn two_quick_games_over_datagrams() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "the issue's proof, about 20 minutes: cargo test --test icc_local_games -- --ignored"]
+#[ignore = "the issue's proof, about 2 minutes: cargo test --test icc_local_games -- --ignored"]
 async fn twenty_games_over_datagrams() {
     icc_games("icc-twenty", 20, 1, 0).await;
 }
-
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "a soak over ICC datagrams, a few minutes: cargo test --test icc_local_games -- --ignored"]

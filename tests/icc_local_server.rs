@@ -90,8 +90,10 @@ async fn login_who_am_i_and_login_failed() {
             .await;
         c.expect("login: ").await;
         c.send("ab").await;
-        c.expect(&dg("(69 3 {A name should be at least three characters long!  Try again.})"))
-            .await;
+        c.expect(&dg(
+            "(69 3 {A name should be at least three characters long!  Try again.})",
+        ))
+        .await;
         c.expect("login: ").await;
         c.send("AlphaBot").await;
         c.expect("password: ").await;
@@ -128,8 +130,10 @@ async fn a_game_in_datagrams() {
 
         // Seeks: the ad and its removal, as DGs (no seek text).
         a.send("seek 1 0").await;
-        b.expect(&dg("(50 0 AlphaBot {} 0 0 0 Bullet 1 0 1 -1 0 9999 1 0 {})"))
-            .await;
+        b.expect(&dg(
+            "(50 0 AlphaBot {} 0 0 0 Bullet 1 0 1 -1 0 9999 1 0 {})",
+        ))
+        .await;
         a.send("unseek").await;
         b.expect(&dg("(51 0 3)")).await;
 
@@ -139,8 +143,10 @@ async fn a_game_in_datagrams() {
         a.expect(&dg(m)).await;
         b.expect(&dg(m)).await;
         b.send("decline").await;
-        a.expect(&dg("(30 AlphaBot BetaBot {BetaBot declines the match offer.})"))
-            .await;
+        a.expect(&dg(
+            "(30 AlphaBot BetaBot {BetaBot declines the match offer.})",
+        ))
+        .await;
         a.send("match BetaBot 1 0 white").await;
         b.expect(&dg(m)).await;
         b.send("accept").await;
@@ -201,8 +207,10 @@ async fn a_game_in_datagrams() {
         b.expect(&dg("(26 1 AlphaBot {} 1 {hello there})")).await;
         c.expect(&dg("(26 1 AlphaBot {} 1 {hello there})")).await;
         a.send("tell BetaBot good luck {really}").await;
-        b.expect(&dg("(31 AlphaBot {} \x19{good luck {really}\x19} 1)")).await;
-        a.expect(&dg("(62 BetaBot 1 \x19{good luck {really}\x19})")).await;
+        b.expect(&dg("(31 AlphaBot {} \x19{good luck {really}\x19} 1)"))
+            .await;
+        a.expect(&dg("(62 BetaBot 1 \x19{good luck {really}\x19})"))
+            .await;
 
         // A draw offer, declined.
         a.send("draw").await;
@@ -224,7 +232,8 @@ async fn a_game_in_datagrams() {
 
         // Resumed: the start FEN and the three moves so far, then Black to move.
         a.send("match BetaBot").await;
-        b.expect(&dg("(29 AlphaBot 0 0 {} BetaBot 0 0 {} 0 Bullet 1 1 ")).await;
+        b.expect(&dg("(29 AlphaBot 0 0 {} BetaBot 0 0 {} 0 Bullet 1 1 "))
+            .await;
         b.send("accept").await;
         b.expect(&dg("(15 1 AlphaBot BetaBot 0 Bullet")).await;
         b.expect(&dg("(43 1 PB)")).await;
@@ -235,8 +244,10 @@ async fn a_game_in_datagrams() {
         b.expect(&dg("(24 1 e4 e2e4 0 60)")).await;
         b.expect(&dg("(24 1 e5 e7e5 0 60)")).await;
         b.expect(&dg("(24 1 Nc3 b1c3 ")).await;
-        b.expect(&dg("(70 1 {rnbqkbnr/pppp1ppp/8/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 1 2})"))
-            .await;
+        b.expect(&dg(
+            "(70 1 {rnbqkbnr/pppp1ppp/8/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 1 2})",
+        ))
+        .await;
         b.expect(&dg("(139 1)")).await;
         a.send("resign").await;
         for p in [&mut a, &mut b] {
@@ -247,10 +258,13 @@ async fn a_game_in_datagrams() {
         // Wild 22: a Chess960 start position, aborted by agreement.
         a.send("match BetaBot 1 0 white wild 22").await;
         // The resigned game was rated: AlphaBot 1484, BetaBot 1516 now.
-        b.expect(&dg("(29 AlphaBot 1484 2 {} BetaBot 1516 2 {} 22 Wild 1 0 1 0 1 0 1 {})"))
-            .await;
+        b.expect(&dg(
+            "(29 AlphaBot 1484 2 {} BetaBot 1516 2 {} 22 Wild 1 0 1 0 1 0 1 {})",
+        ))
+        .await;
         b.send("accept").await;
-        b.expect(&dg("(15 1 AlphaBot BetaBot 22 Wild 1 1 0 1 0 1 {} ")).await;
+        b.expect(&dg("(15 1 AlphaBot BetaBot 22 Wild 1 1 0 1 0 1 {} "))
+            .await;
         b.expect(&dg("(101 1 {")).await;
         let fen = b.expect("} 0\x19)").await;
         assert!(
@@ -260,14 +274,17 @@ async fn a_game_in_datagrams() {
         b.send("abort").await;
         a.expect(&dg("(21 1 0 0 0 0 0 1 0 0)")).await;
         a.send("abort").await;
-        a.expect(&dg("(16 1 0 Agr aborted {Game aborted by mutual agreement} ?)"))
-            .await;
+        a.expect(&dg(
+            "(16 1 0 Agr aborted {Game aborted by mutual agreement} ?)",
+        ))
+        .await;
 
         // A flag: 0 1 games start at 3 seconds here.
         a.send("match BetaBot 0 1 white").await;
         b.expect(&dg("(29 AlphaBot")).await;
         b.send("accept").await;
-        a.expect(&dg("(15 1 AlphaBot BetaBot 0 Bullet 1 0 1 0 1 1 {}")).await;
+        a.expect(&dg("(15 1 AlphaBot BetaBot 0 Bullet 1 0 1 0 1 1 {}"))
+            .await;
         a.expect(&dg("(139 1)")).await;
         a.send("e4").await;
         b.expect(&dg("(139 1)")).await;
@@ -276,7 +293,8 @@ async fn a_game_in_datagrams() {
         tokio::time::sleep(Duration::from_millis(3300)).await;
         b.send("flag").await;
         for p in [&mut a, &mut b] {
-            p.expect(&dg("(16 1 0 Fla 0-1 {White forfeits on time} ?)")).await;
+            p.expect(&dg("(16 1 0 Fla 0-1 {White forfeits on time} ?)"))
+                .await;
         }
         srv.shutdown().await;
     })

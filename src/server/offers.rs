@@ -428,7 +428,9 @@ impl Core {
                 let old: Vec<u32> = self
                     .offers
                     .iter()
-                    .filter(|o| o.from == from && o.to == to && matches!(o.kind, OfferKind::Takeback(_)))
+                    .filter(|o| {
+                        o.from == from && o.to == to && matches!(o.kind, OfferKind::Takeback(_))
+                    })
                     .map(|o| o.id)
                     .collect();
                 let mut notes = Notes::new();

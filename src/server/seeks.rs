@@ -5,9 +5,9 @@
 
 use super::conn::Sid;
 use super::core::Core;
+use super::icc::seeks::{SEEKER_LEFT, SEEKER_PLAYING, SEEKER_REMOVED};
 use super::offer::Notes;
 use super::ratings::Category;
-use super::icc::seeks::{SEEKER_LEFT, SEEKER_PLAYING, SEEKER_REMOVED};
 use super::seek::Seek;
 use super::variant::{chess960_words, is_variant_word, join_wild_number};
 use cozy_chess::Color;

@@ -201,7 +201,10 @@ impl Wire {
         while let Some(pos) = self.buf.iter().position(|b| *b == b'\n') {
             let raw: Vec<u8> = self.buf.drain(..=pos).collect();
             let mut s = String::from_utf8_lossy(raw.get(..pos).unwrap_or(&[])).into_owned();
-            while let Some(r) = s.strip_prefix("fics% ").or_else(|| s.strip_prefix("aics% ")) {
+            while let Some(r) = s
+                .strip_prefix("fics% ")
+                .or_else(|| s.strip_prefix("aics% "))
+            {
                 s = r.to_string();
             }
             out.push(s);
@@ -312,7 +315,11 @@ async fn run(
     let setup = if icc {
         icc_setup_commands()
     } else {
-        vec!["set style 12".into(), "iset ms 1".into(), "set seek 1".into()]
+        vec![
+            "set style 12".into(),
+            "iset ms 1".into(),
+            "set seek 1".into(),
+        ]
     };
     for cmd in setup {
         w.send(&cmd).await?;

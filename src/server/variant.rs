@@ -63,7 +63,10 @@ mod tests {
         assert_eq!(chess960_words(&["5", "0", "rated"]), Ok(false));
         assert!(chess960_words(&["wild"]).is_err());
         assert!(!is_variant_word("5") && is_variant_word("Fr"));
-        assert_eq!(join_wild_number(&["5", "0", "wild", "22"]), vec!["5", "0", "w22"]);
+        assert_eq!(
+            join_wild_number(&["5", "0", "wild", "22"]),
+            vec!["5", "0", "w22"]
+        );
         assert_eq!(chess960_words(&join_wild_number(&["wild", "22"])), Ok(true));
         assert_eq!(chess960_words(&["3", "0", "w22"]), Ok(true));
     }

@@ -72,7 +72,11 @@ pub fn result_words(game: &Game, end: End, shutdown: bool) -> (&'static str, &'s
     match end {
         End::Checkmate { loser } => ("Mat", win(loser), format!("{} checkmated", name(loser))),
         End::Resign { loser } => ("Res", win(loser), format!("{} resigns", name(loser))),
-        End::Flag { loser } => ("Fla", win(loser), format!("{} forfeits on time", name(loser))),
+        End::Flag { loser } => (
+            "Fla",
+            win(loser),
+            format!("{} forfeits on time", name(loser)),
+        ),
         End::FlagNoMaterial { loser } => (
             "TM",
             "1/2-1/2",
@@ -174,7 +178,11 @@ impl Core {
         Dg::new(DG_MSEC)
             .num(game.number)
             .word(color_letter(color))
-            .num(game.clock.remaining(color, now).clamp(-(1 << 31), (1 << 31) - 1))
+            .num(
+                game.clock
+                    .remaining(color, now)
+                    .clamp(-(1 << 31), (1 << 31) - 1),
+            )
             .flag(running)
             .num(0)
             .num(0)
@@ -233,11 +241,7 @@ impl Core {
                 dgs.push(self.move_dg(sid, game, m, DG_SEND_MOVES, 0));
             }
         }
-        dgs.push(
-            Dg::new(DG_FEN)
-                .num(game.number)
-                .braced(to_fen(&game.board)),
-        );
+        dgs.push(Dg::new(DG_FEN).num(game.number).braced(to_fen(&game.board)));
         dgs.extend(self.set_board_dg(sid, game));
         dgs.extend(Self::clock_dgs(game, now));
         if game.color_of(sid) == Some(game.board.side_to_move()) {

@@ -29,7 +29,11 @@ impl Level2 {
 
     /// Whether DG `n` is on.
     pub fn on(&self, n: usize) -> bool {
-        n <= MAX_DG && self.bits.get(n / 64).is_some_and(|w| w & (1 << (n % 64)) != 0)
+        n <= MAX_DG
+            && self
+                .bits
+                .get(n / 64)
+                .is_some_and(|w| w & (1 << (n % 64)) != 0)
     }
 
     /// Turn DG `n` on or off (numbers past [`MAX_DG`] are ignored).

@@ -3,8 +3,8 @@
 //! ask for the name again; DG_WHO_AM_I tells a client its name and titles once it is in,
 //! DG_LOGIN_FAILED why it is not.
 
-use super::out::Dg;
 use super::level2::Level2;
+use super::out::Dg;
 use crate::ics::icc::numbers::*;
 use crate::server::conn::Sid;
 use crate::server::core::Core;

@@ -77,7 +77,10 @@ pub fn titles_words(marks: &str) -> String {
 impl Core {
     /// Whether `sid` asked for DG `code` (always false on the FICS dialect).
     pub fn dg_on(&self, sid: Sid, code: u16) -> bool {
-        self.icc() && self.sess(sid).is_some_and(|s| s.level2.on(usize::from(code)))
+        self.icc()
+            && self
+                .sess(sid)
+                .is_some_and(|s| s.level2.on(usize::from(code)))
     }
 
     /// The DG's text for `sid` if it asked for it, else "".
@@ -127,8 +130,14 @@ mod tests {
             .braced("C")
             .quoted("hello {there}\x07")
             .num(1);
-        assert_eq!(d.render(), "\x19(31 Sparring C \x19{hello {there}\x19} 1\x19)");
-        assert_eq!(Dg::new(26).quoted("two words").render(), "\x19(26 {two words}\x19)");
+        assert_eq!(
+            d.render(),
+            "\x19(31 Sparring C \x19{hello {there}\x19} 1\x19)"
+        );
+        assert_eq!(
+            Dg::new(26).quoted("two words").render(),
+            "\x19(26 {two words}\x19)"
+        );
         assert_eq!(Dg::new(0).word("").render(), "\x19(0 {}\x19)");
         assert_eq!(titles_words("(*)(GM)(C)"), "* GM C");
         assert_eq!(titles_words(""), "");

@@ -7,10 +7,10 @@
 
 use crate::chess::castling::CastlingRooks;
 use crate::chess::fen::parse_fen;
+use crate::ics::board::Relation;
 use crate::ics::events::{Event, GameResult, OfferKind};
 use crate::ics::icc::login::{login_preamble, setup_commands, turned_on};
 use crate::ics::icc::{Chunk, Deframer, IccReader, MoveFields};
-use crate::ics::board::Relation;
 use crate::server::spar_input::{Asked, Board12, Input};
 
 /// The reading side of an ICC connection.
