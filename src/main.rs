@@ -180,8 +180,11 @@ enum Command {
         /// Give up after this many minutes.
         #[arg(long, default_value_t = 60)]
         minutes: u64,
+        /// `fics` or `icc`: what the local server, the bots and their partners speak.
+        #[arg(long, default_value = "fics")]
+        dialect: wily::ics::Dialect,
     },
-    /// Run the local chess server (FICS dialect) for offline play and tests.
+    /// Run the local chess server (FICS or ICC dialect) for offline play and tests.
     Serve {
         /// Port to listen on (0: any free port).
         #[arg(long, default_value_t = wily::server::DEFAULT_PORT)]
@@ -198,6 +201,9 @@ enum Command {
         /// Log out players idle this many minutes while not playing.
         #[arg(long)]
         idle_minutes: Option<u64>,
+        /// `fics` (text, lasker flavour) or `icc` (ICC's level-2 datagrams).
+        #[arg(long, default_value = "fics")]
+        dialect: wily::ics::Dialect,
     },
 }
 
@@ -219,9 +225,17 @@ fn serve(
     bind: std::net::IpAddr,
     auto_flag: bool,
     idle_minutes: Option<u64>,
+    dialect: wily::ics::Dialect,
 ) -> Result<(), String> {
-    wily::server::serve_cli(port, accounts.as_deref(), bind, auto_flag, idle_minutes)
-        .map_err(|e| e.to_string())
+    wily::server::serve_cli(
+        port,
+        accounts.as_deref(),
+        bind,
+        auto_flag,
+        idle_minutes,
+        dialect,
+    )
+    .map_err(|e| e.to_string())
 }
 
 /// `MIN+INC` (or `MIN INC`, `MIN`) as minutes and increment seconds.
@@ -395,6 +409,7 @@ fn main() -> ExitCode {
             restarts,
             dir,
             minutes,
+            dialect,
         }) => parse_tc(&tc).and_then(|(base, inc)| {
             let d = wily::soak::SoakOptions::for_games(games);
             wily::soak::soak_cli(wily::soak::SoakOptions {
@@ -409,6 +424,7 @@ fn main() -> ExitCode {
                 restarts,
                 dir,
                 time_limit: std::time::Duration::from_secs(minutes.saturating_mul(60)),
+                dialect,
                 ..d
             })
         }),
@@ -418,7 +434,8 @@ fn main() -> ExitCode {
             bind,
             auto_flag,
             idle_minutes,
-        }) => serve(port, accounts, bind, auto_flag, idle_minutes),
+            dialect,
+        }) => serve(port, accounts, bind, auto_flag, idle_minutes, dialect),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

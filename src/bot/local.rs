@@ -1,7 +1,9 @@
 //! `wily ics --local`: the whole job offline. Starts the local server in-process with two
 //! registered accounts (wily and its sparring partner, passwords made up on the spot and
 //! never shown), and a sparring partner that is wily's own engine at a low fixed depth
-//! (through the server's scripted sparring client), which answers wily's seeks.
+//! (through the server's scripted sparring client), which answers wily's seeks. With
+//! `server.dialect = "icc"` the server, the sparring partner and wily all speak ICC's
+//! level-2 datagrams.
 
 use crate::config::{Config, SeekAd, SeekColor};
 use crate::engine::{Engine, EngineOptions, Limits, SearchRequest};
@@ -59,8 +61,11 @@ pub fn local_settings(cfg: &Config) -> Config {
     let l = &cfg.local;
     let mut config = cfg.clone();
     config.server.handle = l.handle.clone();
-    // The local server names Chess960 as lasker 2.2 does.
-    config.server.chess960 = "fr".into();
+    // The local server names Chess960 as lasker 2.2 does, or, speaking ICC, wild 22.
+    config.server.chess960 = match cfg.server.dialect {
+        crate::config::Dialect::Fics => "fr".into(),
+        crate::config::Dialect::Icc => "w22".into(),
+    };
     config.seek.enabled = true;
     config.seek.reseek_after_game = true;
     config.seek.ads = vec![SeekAd {
@@ -84,9 +89,14 @@ pub async fn start(cfg: &Config) -> Result<LocalWorld, String> {
     let l = &cfg.local;
     let wily_pw = secret();
     let spar_pw = secret();
-    let server_cfg = ServerConfig::local(l.port)
+    let dialect = match cfg.server.dialect {
+        crate::config::Dialect::Fics => Dialect::Fics,
+        crate::config::Dialect::Icc => Dialect::Icc,
+    };
+    let mut server_cfg = ServerConfig::local(l.port)
         .with_account(Account::new(&l.handle, &wily_pw).computer())
         .with_account(Account::new(&l.sparring_handle, &spar_pw).computer());
+    server_cfg.dialect = dialect;
     let server = server::start(server_cfg)
         .await
         .map_err(|e| format!("cannot start the local server: {e}"))?;
@@ -102,6 +112,7 @@ pub async fn start(cfg: &Config) -> Result<LocalWorld, String> {
             l.games as usize
         },
         timeout: Duration::from_secs(365 * 24 * 3600),
+        dialect,
         ..SparringPolicy::default()
     };
     let name = l.sparring_handle.clone();
@@ -116,7 +127,8 @@ pub async fn start(cfg: &Config) -> Result<LocalWorld, String> {
             password: Password::new(wily_pw),
         },
     );
-    connect.dialect = Dialect::Fics;
+    connect.dialect = dialect;
+    connect.icc_level2 = cfg.server.icc_level2;
     connect.timeseal = false;
     connect.connect_timeout = Duration::from_secs(10);
     Ok(LocalWorld {

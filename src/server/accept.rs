@@ -4,7 +4,7 @@
 //! cleared. Above the offers, seeks and games it ties together.
 
 use super::conn::Sid;
-use super::core::{Core, PROMPT};
+use super::core::Core;
 use super::offer::{Notes, OfferKind};
 use cozy_chess::Color;
 use rand::Rng;
@@ -39,15 +39,16 @@ impl Core {
             }
         }
         let (aname, cname) = (self.name_of(acceptor), self.name_of(challenger));
+        let prompt = self.prompt();
         let a_extra = own.remove(&acceptor).unwrap_or_default();
         self.send(
             acceptor,
-            &format!("You accept the challenge of {cname}.\n{a_extra}{PROMPT}"),
+            &format!("You accept the challenge of {cname}.\n{a_extra}{prompt}"),
         );
         let c_extra = own.remove(&challenger).unwrap_or_default();
         self.send(
             challenger,
-            &format!("\n{aname} accepts your challenge.\n{PROMPT}{c_extra}"),
+            &format!("\n{aname} accepts your challenge.\n{prompt}{c_extra}"),
         );
         self.flush_notes(others);
         let resumed = if resume {
@@ -79,6 +80,7 @@ impl Core {
             OfferKind::Draw => self.cmd_draw(sid),
             OfferKind::Abort => self.cmd_abort(sid),
             OfferKind::Adjourn => self.cmd_adjourn(sid),
+            OfferKind::Takeback(n) => self.cmd_takeback(sid, &[&n.to_string()]),
             OfferKind::Match(t) => {
                 if self.sess(sid).is_some_and(|s| s.game.is_some()) {
                     return self.reply(

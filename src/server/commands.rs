@@ -41,9 +41,12 @@ const COMMANDS: &[&str] = &[
     "say",
     "seek",
     "set",
+    "set-2",
+    "set-quietly",
     "sought",
     "stored",
     "style",
+    "takeback",
     "tell",
     "time",
     "toggle",
@@ -138,16 +141,19 @@ impl Core {
             self.cmd_list(sid, op, &word[1..], args.first().copied());
             return;
         }
-        let Some(cmd) = resolve(word) else {
+        let Some(cmd) = resolve(word).filter(|c| self.icc() || !c.starts_with("set-")) else {
             self.reply(sid, &format!("{word}: Command not found.\n"));
             return;
         };
         match cmd {
-            "set" => self.cmd_set(sid, &args, rest),
+            "set" => self.cmd_set(sid, &args, rest, false),
+            "set-quietly" => self.cmd_set(sid, &args, rest, true),
+            "set-2" => self.cmd_set2(sid, &args),
+            "takeback" => self.cmd_takeback(sid, &args),
             "iset" => self.cmd_iset(sid, &args),
             "style" => {
                 let value = args.first().copied().unwrap_or("");
-                self.cmd_set(sid, &["style", value], rest)
+                self.cmd_set(sid, &["style", value], rest, false)
             }
             "alias" => self.cmd_alias(sid, &args, rest),
             "unalias" => self.cmd_unalias(sid, &args),
@@ -240,19 +246,26 @@ impl Core {
         self.reply(sid, &format!("Promotion piece set to {name}.\n"));
     }
 
-    fn cmd_set(&mut self, sid: Sid, args: &[&str], rest: &str) {
+    /// `set` (`quiet`: ICC's `set-quietly`, which answers with the prompt only).
+    fn cmd_set(&mut self, sid: Sid, args: &[&str], rest: &str, quiet: bool) {
         let Some(var) = args.first().map(|v| v.to_ascii_lowercase()) else {
             self.reply(sid, SET_USAGE);
             return;
         };
         let value = args.get(1).copied().unwrap_or("");
         let flag = on_off(value);
+        let icc = self.icc();
         let Some(s) = self.sessions.get_mut(&sid) else {
             return;
         };
         let v = &mut s.vars;
         let msg: String = match var.as_str() {
             "style" => match value.parse::<u32>() {
+                // ICC's style 13: no board text, the client lives on DGs.
+                Ok(13) if icc => {
+                    v.style = 13;
+                    "Style 13 set.\n".into()
+                }
                 Ok(n @ 1..=12) => {
                     v.style = n;
                     format!("Style {n} set.\n")
@@ -347,12 +360,13 @@ impl Core {
             }
             "pin" | "gin" | "mailmess" | "highlight" | "cshout" | "jprivate" | "private"
             | "automail" | "pgn" | "notifiedby" | "flip" | "ropen" | "simopen" | "tourney"
-            | "kiblevel" | "availinfo" | "availmin" | "availmax" | "height" | "prompt" => {
+            | "kiblevel" | "availinfo" | "availmin" | "availmax" | "height" | "prompt" | "wrap"
+            | "level1" => {
                 format!("{var} set.\n")
             }
             _ => format!("No such variable \"{var}\".\n"),
         };
-        self.reply(sid, &msg);
+        self.reply(sid, if quiet { "" } else { &msg });
     }
 
     fn cmd_iset(&mut self, sid: Sid, args: &[&str]) {

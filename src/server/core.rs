@@ -19,6 +19,8 @@ use std::time::{Duration, Instant};
 
 /// The prompt the lasker server prints (no newline).
 pub const PROMPT: &str = "fics% ";
+/// The prompt ICC prints.
+pub const ICC_PROMPT: &str = "aics% ";
 
 /// Settings the core needs at run time.
 #[derive(Debug, Clone)]
@@ -29,6 +31,8 @@ pub struct CoreConfig {
     pub server_name: String,
     pub seed: u64,
     pub zero_base_ms: i64,
+    /// FICS text, or ICC with level-2 datagrams.
+    pub dialect: crate::ics::Dialect,
 }
 
 /// All server state.
@@ -93,8 +97,25 @@ impl Core {
         }
     }
 
+    /// The prompt of this server's dialect.
+    pub fn prompt(&self) -> &'static str {
+        match self.cfg.dialect {
+            crate::ics::Dialect::Fics => PROMPT,
+            crate::ics::Dialect::Icc => ICC_PROMPT,
+        }
+    }
+
+    /// Whether this server speaks ICC.
+    pub fn icc(&self) -> bool {
+        self.cfg.dialect == crate::ics::Dialect::Icc
+    }
+
     /// The style 12 line of game `g` for `sid` ("" if no such game).
+    /// On ICC only style 12 gets a board line (style 13: the client lives on DGs).
     pub fn board_for(&self, g: u32, sid: Sid) -> String {
+        if self.icc() && self.sess(sid).is_some_and(|s| s.vars.style != 12) {
+            return String::new();
+        }
         let ms = self.sess(sid).is_some_and(|s| s.vars.ms);
         self.games
             .get(&g)
@@ -141,10 +162,11 @@ impl Core {
             .sessions
             .get(&sid)
             .is_some_and(|s| s.login == LoginState::Online);
-        let mut t = String::with_capacity(text.len() + PROMPT.len());
+        let prompt = self.prompt();
+        let mut t = String::with_capacity(text.len() + prompt.len());
         t.push_str(text);
         if online {
-            t.push_str(PROMPT);
+            t.push_str(prompt);
         }
         self.send(sid, &t);
     }

@@ -23,6 +23,12 @@ pub struct Side {
 pub struct MoveRecord {
     pub san: String,
     pub took_ms: i64,
+    /// The move itself (for takebacks).
+    pub mv: cozy_chess::Move,
+    /// ICC's smith form (`e1g1c`, `f7g8nQ`).
+    pub smith: String,
+    /// The mover's clock after the move, increment included.
+    pub clock_ms: i64,
 }
 
 /// The last move, as style 12 shows it.
@@ -47,6 +53,8 @@ pub struct Game {
     pub category: Category,
     /// A Chess960 game (lasker's `fischerandom`).
     pub chess960: bool,
+    /// The position the game started from.
+    pub start: Board,
     pub board: Board,
     /// `Board::hash()` of every position so far, the start included.
     pub hashes: Vec<u64>,
@@ -195,5 +203,37 @@ pub(super) fn white_score(end: End) -> Option<f64> {
         | End::FiftyMove
         | End::NoMaterial => Some(0.5),
         End::AdjournAgreed | End::LostConnection { .. } | End::AbortAgreed => None,
+    }
+}
+
+impl Game {
+    /// Take back the last `n` half-moves (at most all of them): the board is replayed
+    /// from the start, the repetition record and the last move follow.
+    pub fn take_back(&mut self, n: usize) {
+        let keep = self.moves.len().saturating_sub(n);
+        self.moves.truncate(keep);
+        let mut board = self.start.clone();
+        let mut hashes = vec![board.hash()];
+        let mut last = None;
+        for m in &self.moves {
+            let verbose = super::notation::verbose_move(&board, m.mv);
+            let pretty = super::notation::pretty_move(&board, m.mv);
+            let double_push = (board.piece_on(m.mv.from) == Some(cozy_chess::Piece::Pawn)
+                && (m.mv.from.rank() as i32 - m.mv.to.rank() as i32).abs() == 2)
+                .then_some(m.mv.from.file() as u8);
+            if board.try_play(m.mv).is_err() {
+                break;
+            }
+            hashes.push(board.hash());
+            last = Some(LastMove {
+                verbose,
+                pretty,
+                took_ms: m.took_ms,
+                double_push,
+            });
+        }
+        self.board = board;
+        self.hashes = hashes;
+        self.last = last;
     }
 }

@@ -5,7 +5,7 @@
 
 use super::clock::Clock;
 use super::conn::Sid;
-use super::core::{Core, PROMPT};
+use super::core::Core;
 use super::game::{white_score, End, Game, Side};
 use super::notation::has_mating_material;
 use super::ratings::{rating_text, Category};
@@ -100,6 +100,7 @@ impl Core {
                     category: cat,
                     chess960,
                     hashes: vec![board.hash()],
+                    start: board.clone(),
                     board,
                     moves: Vec::new(),
                     last: None,
@@ -141,6 +142,7 @@ impl Core {
                 if let Some(game) = self.games.get_mut(&g) {
                     game.observers.retain(|o| *o != sid);
                 }
+                self.icc_stopped_observing(sid, g);
                 text.push_str(&format!("Removing game {g} from observation list.\n"));
             }
             if continuing {
@@ -148,9 +150,11 @@ impl Core {
                 text.push('\n');
             }
             let board = self.board_for(number, sid);
-            text.push_str(&format!("\n{creating}\n\n{braces}\n\n{board}\n{PROMPT}"));
+            let prompt = self.prompt();
+            text.push_str(&format!("\n{creating}\n\n{braces}\n\n{board}\n{prompt}"));
             self.send(sid, &text);
         }
+        self.icc_game_started(number);
         tracing::info!(game = number, "game started");
         self.follow_start(white, black);
         number
@@ -170,6 +174,20 @@ impl Core {
         targets.extend(game.observers.iter().copied());
         for sid in targets {
             let line = self.board_for(g, sid);
+            if self.icc() {
+                // DGs first; the board line only for style 12.
+                let mut text = self.icc_move_text(sid, g);
+                if !line.is_empty() {
+                    text.push('\n');
+                    text.push_str(&line);
+                    text.push('\n');
+                }
+                if Some(sid) != quiet_prompt {
+                    text.push_str(self.prompt());
+                }
+                self.send(sid, &text);
+                continue;
+            }
             if Some(sid) == quiet_prompt {
                 self.send(sid, &format!("\n{line}\n"));
             } else {
@@ -228,6 +246,17 @@ impl Core {
                     "No ratings adjustment done.\n".into(),
                     "No ratings adjustment done.\n".into(),
                 ];
+            }
+        }
+        if self.icc() {
+            let to: Vec<Sid> = [game.white.sid, game.black.sid]
+                .into_iter()
+                .flatten()
+                .chain(game.observers.iter().copied())
+                .collect();
+            for sid in to {
+                let text = self.icc_result_text(sid, &game, end);
+                self.send(sid, &text);
             }
         }
         for (i, color) in [Color::White, Color::Black].into_iter().enumerate() {

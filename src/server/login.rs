@@ -5,7 +5,8 @@
 //! `**** Invalid password! ****` and the connection closed.
 
 use super::conn::{Out, Sid};
-use super::core::{Core, PROMPT};
+use super::core::Core;
+use super::icc::login::*;
 use super::session::LoginState;
 use rand::Rng;
 
@@ -51,6 +52,14 @@ impl Core {
     /// The banner and first `login: ` prompt.
     pub fn send_banner(&mut self, sid: Sid) {
         let name = self.cfg.server_name.clone();
+        if self.icc() {
+            let text = format!(
+                "\n  wily local chess server\n\n  Server name : {name}    Dialect : ICC (level 2 datagrams)\n\n\
+                 Enter \"guest\" to play unrated games as a guest.\n{ICC_LOGIN_PROMPT}"
+            );
+            self.send(sid, &text);
+            return;
+        }
         let text = format!(
             "\n            _ _\n  __      __(_) |_   _\n  \\ \\ /\\ / /| | | | | |\n   \\ V  V / | | | |_| |\n    \\_/\\_/  |_|_|\\__, |\n                 |___/   local chess server\n\n\
              Server name : {name}    Dialect : FICS (lasker flavour)\n\n{LOGIN_PROMPT}"
@@ -58,9 +67,14 @@ impl Core {
         self.send(sid, &text);
     }
 
-    fn login_again(&mut self, sid: Sid, message: &str) {
+    fn login_again(&mut self, sid: Sid, code: u8, message: &str) {
         if let Some(s) = self.sessions.get_mut(&sid) {
             s.login = LoginState::Name;
+        }
+        if self.icc() {
+            self.icc_login_failed(sid, code, message);
+            self.send(sid, &format!("\n{message}\n\n{ICC_LOGIN_PROMPT}"));
+            return;
         }
         self.send(sid, &format!("\n{message}\n\n{LOGIN_PROMPT}"));
     }
@@ -75,6 +89,7 @@ impl Core {
                 if self.name_in_use(&name) {
                     self.login_again(
                         sid,
+                        ALREADY_LOGGED_IN,
                         &format!("Sorry, \"{name}\" is already logged in.  Try again."),
                     );
                     return;
@@ -109,10 +124,21 @@ impl Core {
     }
 
     fn on_login_name(&mut self, sid: Sid, line: &str) {
+        if self.icc() && self.icc_login_setting(sid, line) {
+            return;
+        }
         let name = line.split_whitespace().next().unwrap_or("");
+        // ICC takes the name and the password on one line.
+        if let (true, Some(pw)) = (self.icc(), line.split_whitespace().nth(1)) {
+            if let Some(handle) = self.account(name).map(|a| a.handle.clone()) {
+                self.on_password(sid, &handle, pw);
+                return;
+            }
+        }
         if name.len() < 3 {
             self.login_again(
                 sid,
+                NAME_TOO_SHORT,
                 "A name should be at least three characters long!  Try again.",
             );
             return;
@@ -120,6 +146,7 @@ impl Core {
         if !name.bytes().all(|b| b.is_ascii_alphabetic()) {
             self.login_again(
                 sid,
+                NAME_BAD_LETTERS,
                 "Sorry, names can only consist of lower and upper case letters.  Try again.",
             );
             return;
@@ -127,6 +154,7 @@ impl Core {
         if name.len() > 17 {
             self.login_again(
                 sid,
+                NAME_TOO_LONG,
                 "Sorry, names may be at most 17 characters long.  Try again.",
             );
             return;
@@ -167,6 +195,7 @@ impl Core {
         if name.len() >= 5 && name[..5].eq_ignore_ascii_case("guest") {
             self.login_again(
                 sid,
+                SOMETHING_WRONG,
                 "Sorry, names starting with \"guest\" are reserved.  Try again.",
             );
             return;
@@ -174,6 +203,7 @@ impl Core {
         if self.name_in_use(name) {
             self.login_again(
                 sid,
+                ALREADY_LOGGED_IN,
                 &format!("Sorry, \"{name}\" is already logged in.  Try again."),
             );
             return;
@@ -207,6 +237,7 @@ impl Core {
             .is_some_and(|a| a.password_matches(line));
         if !ok {
             tracing::warn!(sid, handle, "wrong password");
+            self.icc_login_failed(sid, BAD_PASSWORD, "Invalid password.");
             self.send(sid, "\n\n**** Invalid password! ****\n\n");
             self.close(sid);
             return;
@@ -257,6 +288,9 @@ impl Core {
             .map(|s| s.peer.to_string())
             .unwrap_or_default();
         tracing::info!(sid, handle = name, registered, %peer, "logged in");
+        if self.icc() {
+            self.icc_logged_in(sid);
+        }
         let mark = if registered { "" } else { "(U)" };
         let mut text = format!("\n**** Starting FICS session as {name}{mark} ****\n{WELCOME}");
         if registered {
@@ -286,7 +320,7 @@ impl Core {
             text.push_str(NEWCOMERS);
             text.push('\n');
         }
-        text.push_str(PROMPT);
+        text.push_str(self.prompt());
         self.send(sid, &text);
     }
 }

@@ -7,7 +7,7 @@ use super::core::Core;
 use super::offer::{MatchTerms, Notes, OfferKind};
 use super::offers::wrap;
 use super::ratings::{apply_delta, delta, Category, FIRST_RATING};
-use super::variant::{chess960_words, is_variant_word};
+use super::variant::{chess960_words, is_variant_word, join_wild_number};
 use cozy_chess::Color;
 
 impl Core {
@@ -42,6 +42,8 @@ impl Core {
 
     /// `match NAME [base inc] [rated|unrated] [white|black]`.
     pub fn cmd_match(&mut self, sid: Sid, args: &[&str]) {
+        let joined = join_wild_number(args);
+        let args = joined.as_slice();
         let Some(name) = args.first() else {
             self.reply(
                 sid,
@@ -194,6 +196,10 @@ impl Core {
                     mine.push_str(&line)
                 }
             }
+        }
+        if let Some(o) = &offer {
+            mine.insert_str(0, &self.icc_match_text(sid, o));
+            theirs.insert_str(0, &self.icc_match_text(to, o));
         }
         self.flush_notes(notes);
         self.reply(sid, &mine);

@@ -26,6 +26,7 @@ mod core;
 mod events;
 mod game;
 mod games;
+mod icc;
 mod info;
 mod journal;
 mod lists;
@@ -40,17 +41,19 @@ mod ratings;
 mod seek;
 mod seeks;
 mod session;
+mod spar_input;
 mod sparring;
 mod style12;
+mod takeback;
 mod talk;
 mod variant;
 
 pub use accounts::{load_accounts, parse_accounts, valid_handle, Account, AccountLineError};
 pub use journal::{FinishedRecord, Journal, JournalCounts};
-pub use sparring::{
-    parse_result, parse_style12, sparring_player, Board12, MoveChooser, SparringGame,
-    SparringPolicy, SparringReport,
-};
+pub use spar_input::{parse_result, parse_style12, Board12};
+pub use sparring::{sparring_player, MoveChooser, SparringGame, SparringPolicy, SparringReport};
+
+pub use crate::ics::Dialect;
 
 use std::fmt;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -120,6 +123,9 @@ pub struct ServerConfig {
     /// Report finished and adjourned games here, and keep adjourned games in it across a
     /// restart (in memory; see [`Journal`]). Default: none.
     pub journal: Option<Journal>,
+    /// What the server speaks: the FICS text dialect (default) or ICC's, whose clients
+    /// ask for level-2 datagrams at the login prompt (`docs/icc-local-server.md`).
+    pub dialect: Dialect,
 }
 
 impl Default for ServerConfig {
@@ -136,6 +142,7 @@ impl Default for ServerConfig {
             seed: 0x5eed_c0de,
             zero_base_ms: 10_000,
             journal: None,
+            dialect: Dialect::Fics,
         }
     }
 }
@@ -224,6 +231,7 @@ pub async fn start(config: ServerConfig) -> Result<ServerHandle> {
         server_name: config.server_name.clone(),
         seed: config.seed,
         zero_base_ms: i64::try_from(config.zero_base_ms).unwrap_or(10_000),
+        dialect: config.dialect,
     };
     let mut core = core::Core::new(core_cfg, config.accounts.clone());
     if let Some(j) = &config.journal {
@@ -237,7 +245,7 @@ pub async fn start(config: ServerConfig) -> Result<ServerHandle> {
         config.max_connections,
     ));
     let core = tokio::spawn(core.run(ev_rx, stop_rx));
-    tracing::info!(%addr, accounts = config.accounts.len(), "local chess server listening");
+    tracing::info!(%addr, accounts = config.accounts.len(), dialect = ?config.dialect, "local chess server listening");
     Ok(ServerHandle {
         addr,
         stop,
@@ -251,11 +259,16 @@ pub fn run_blocking(config: ServerConfig) -> Result<()> {
         .worker_threads(2)
         .enable_all()
         .build()?;
+    let config_dialect = config.dialect;
     rt.block_on(async move {
         let handle = start(config).await?;
         eprintln!(
-            "wily serve: listening on {} (Ctrl-C to stop)",
-            handle.local_addr()
+            "wily serve: listening on {} ({} dialect; Ctrl-C to stop)",
+            handle.local_addr(),
+            match config_dialect {
+                Dialect::Fics => "FICS",
+                Dialect::Icc => "ICC",
+            }
         );
         let _ = tokio::signal::ctrl_c().await;
         eprintln!("wily serve: shutting down");
@@ -272,6 +285,7 @@ pub fn serve_cli(
     bind: IpAddr,
     auto_flag: bool,
     idle_minutes: Option<u64>,
+    dialect: Dialect,
 ) -> Result<()> {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
@@ -285,6 +299,7 @@ pub fn serve_cli(
         port,
         auto_flag,
         idle_timeout: idle_minutes.map(|m| Duration::from_secs(m.saturating_mul(60))),
+        dialect,
         ..ServerConfig::default()
     };
     if let Some(path) = accounts {

@@ -73,6 +73,7 @@ impl Core {
         if let Some(game) = self.games.get_mut(&g) {
             game.observers.push(sid);
         }
+        self.icc_started_observing(sid, g);
         let board = self.board_for(g, sid);
         self.reply(
             sid,
@@ -119,6 +120,7 @@ impl Core {
             if let Some(game) = self.games.get_mut(&g) {
                 game.observers.retain(|o| *o != sid);
             }
+            self.icc_stopped_observing(sid, g);
             text.push_str(&format!("Removing game {g} from observation list.\n"));
         }
         self.reply(sid, &text);

@@ -84,11 +84,29 @@ impl Core {
 
     /// Remove one offer; pendinfo users get `<pr>` notes.
     pub fn drop_offer(&mut self, id: u32, notes: &mut Notes) -> Option<Offer> {
+        self.drop_offer_because(id, notes, "The challenge is no longer available.")
+    }
+
+    /// [`Core::drop_offer`], with the words ICC clients get when a challenge goes
+    /// (DG_MATCH_REMOVED); an offer inside a game sends the game's offers afresh.
+    pub fn drop_offer_because(&mut self, id: u32, notes: &mut Notes, why: &str) -> Option<Offer> {
         let pos = self.offers.iter().position(|o| o.id == id)?;
         let o = self.offers.remove(pos);
         for s in [o.from, o.to] {
             if self.pendinfo(s) {
                 notes.push((s, format!("<pr> {}\n", o.id)));
+            }
+        }
+        if self.icc() {
+            if matches!(o.kind, OfferKind::Match(_)) {
+                for s in [o.from, o.to] {
+                    let t = self.icc_match_removed_text(s, &o, why);
+                    if !t.is_empty() {
+                        notes.push((s, t));
+                    }
+                }
+            } else {
+                notes.extend(self.icc_game_offers(o.from));
             }
         }
         Some(o)
@@ -244,7 +262,8 @@ impl Core {
             Err(_) => return self.reply(sid, "There is no such offer.\n"),
         };
         let mut notes = Notes::new();
-        let Some(o) = self.drop_offer(id, &mut notes) else {
+        let why = format!("{} declines the match offer.", self.name_of(sid));
+        let Some(o) = self.drop_offer_because(id, &mut notes, &why) else {
             return;
         };
         let (me, them) = (self.name_of(sid), self.name_of(o.from));
@@ -280,7 +299,8 @@ impl Core {
             Err(_) => return self.reply(sid, "There is no such offer.\n"),
         };
         let mut notes = Notes::new();
-        let Some(o) = self.drop_offer(id, &mut notes) else {
+        let why = format!("{} withdraws the match offer.", self.name_of(sid));
+        let Some(o) = self.drop_offer_because(id, &mut notes, &why) else {
             return;
         };
         let (me, them) = (self.name_of(sid), self.name_of(o.to));
@@ -320,6 +340,7 @@ impl Core {
             OfferKind::Draw => "a draw".into(),
             OfferKind::Abort => "to abort the game".into(),
             OfferKind::Adjourn => "to adjourn the game".into(),
+            OfferKind::Takeback(n) => format!("to take back {n} half move(s)"),
         }
     }
 
@@ -390,6 +411,10 @@ impl Core {
                 "Abort request sent.\n",
                 format!("{me} would like to abort the game; type \"abort\" to accept.\n"),
             ),
+            OfferKind::Takeback(n) => (
+                "Takeback request sent.\n",
+                format!("{me} would like to take back {n} half move(s).\n"),
+            ),
             _ => (
                 "Adjourn request sent.\n",
                 format!("{me} would like to adjourn the game; type \"adjourn\" to accept.\n"),
@@ -398,6 +423,21 @@ impl Core {
         let mut told = told;
         let mut sent = sent.to_string();
         if !exists {
+            // A new takeback request replaces an older one of another length.
+            if let OfferKind::Takeback(_) = kind {
+                let old: Vec<u32> = self
+                    .offers
+                    .iter()
+                    .filter(|o| {
+                        o.from == from && o.to == to && matches!(o.kind, OfferKind::Takeback(_))
+                    })
+                    .map(|o| o.id)
+                    .collect();
+                let mut notes = Notes::new();
+                for id in old {
+                    self.drop_offer(id, &mut notes);
+                }
+            }
             let id = self.new_offer(kind, from, to, String::new());
             if let Some(o) = self.offers.iter().find(|o| o.id == id).cloned() {
                 if self.pendinfo(to) {
@@ -407,6 +447,17 @@ impl Core {
                 if self.pendinfo(from) {
                     sent.push_str(&self.pf_line(&o, false));
                     sent.push('\n');
+                }
+            }
+        }
+        if self.icc() {
+            for (s, dg) in self.icc_game_offers(from) {
+                if s == from {
+                    sent.insert_str(0, &dg);
+                } else if s == to {
+                    told.insert_str(0, &dg);
+                } else {
+                    self.send(s, &dg);
                 }
             }
         }

@@ -5,6 +5,7 @@
 use super::conn::Sid;
 use super::core::Core;
 use super::game::{End, LastMove, MoveRecord};
+use super::icc::smith::smith_move;
 use super::notation::{
     has_mating_material, legal_moves, parse_move, pretty_move, to_san, verbose_move, MoveError,
 };
@@ -27,6 +28,14 @@ impl Core {
         found
     }
 
+    /// A refused move: ICC's DG_ILLEGAL_MOVE (`reason` as it numbers them) where asked
+    /// for, and the text anyway.
+    fn refuse_move(&mut self, sid: Sid, g: u32, text: &str, reason: u8, msg: &str) {
+        let dg = self.icc_illegal_text(sid, g, text, reason);
+        self.send(sid, &dg);
+        self.reply(sid, msg);
+    }
+
     /// A move typed by a player of game `g`.
     pub fn on_move(&mut self, sid: Sid, g: u32, text: &str) {
         let promote = self.sess(sid).map_or(Piece::Queen, |s| s.vars.promote);
@@ -35,17 +44,21 @@ impl Core {
             return;
         };
         if game.color_of(sid) != Some(game.board.side_to_move()) {
-            self.reply(sid, "It is not your move.\n");
+            self.refuse_move(sid, g, text, 4, "It is not your move.\n");
             return;
         }
         let mv = match parse_move(&game.board, text, promote) {
             Some(Ok(mv)) => mv,
             Some(Err(MoveError::Ambiguous)) => {
-                self.reply(sid, "Ambiguous move.\n");
+                self.refuse_move(sid, g, text, 1, "Ambiguous move.\n");
                 return;
             }
-            Some(Err(MoveError::Illegal)) | None => {
-                self.reply(sid, "Illegal move.\n");
+            Some(Err(MoveError::Illegal)) => {
+                self.refuse_move(sid, g, text, 2, "Illegal move.\n");
+                return;
+            }
+            None => {
+                self.refuse_move(sid, g, text, 1, "Illegal move.\n");
                 return;
             }
         };
@@ -58,6 +71,7 @@ impl Core {
         let verbose = verbose_move(&game.board, mv);
         let pretty = pretty_move(&game.board, mv);
         let san = to_san(&game.board, mv);
+        let smith = smith_move(&game.board, mv);
         let double_push = (game.board.piece_on(mv.from) == Some(Piece::Pawn)
             && (mv.from.rank() as i32 - mv.to.rank() as i32).abs() == 2)
             .then_some(mv.from.file() as u8);
@@ -67,7 +81,14 @@ impl Core {
         }
         let took = game.clock.on_move(mover, now, ply >= 2, ply >= 1);
         game.hashes.push(game.board.hash());
-        game.moves.push(MoveRecord { san, took_ms: took });
+        let clock_ms = game.clock.remaining(mover, now);
+        game.moves.push(MoveRecord {
+            san,
+            took_ms: took,
+            mv,
+            smith,
+            clock_ms,
+        });
         game.last = Some(LastMove {
             verbose,
             pretty,

@@ -5,10 +5,11 @@
 
 use super::conn::Sid;
 use super::core::Core;
+use super::icc::seeks::{SEEKER_LEFT, SEEKER_PLAYING, SEEKER_REMOVED};
 use super::offer::Notes;
 use super::ratings::Category;
 use super::seek::Seek;
-use super::variant::{chess960_words, is_variant_word};
+use super::variant::{chess960_words, is_variant_word, join_wild_number};
 use cozy_chess::Color;
 
 /// Most ads one player may have at once.
@@ -26,6 +27,8 @@ impl Core {
 
     /// `seek [base inc] [rated|unrated] [white|black] ...`.
     pub fn cmd_seek(&mut self, sid: Sid, args: &[&str]) {
+        let joined = join_wild_number(args);
+        let args = joined.as_slice();
         let Some(s) = self.sess(sid) else { return };
         if s.game.is_some() {
             self.reply(sid, "You cannot seek while you are playing a game.\n");
@@ -105,12 +108,16 @@ impl Core {
             chess960,
         };
         let (ad, sline) = (seek.ad_line(), seek.s_line());
+        let dg = self.icc_seek_dg(&seek);
         self.seeks.insert(seek.id, seek);
         for o in self.online_sids() {
             let Some(v) = self.sess(o).map(|x| x.vars.clone()) else {
                 continue;
             };
-            if v.seekinfo {
+            if self.icc_seeks_as_dgs(o) {
+                let t = self.dg_for(o, &dg);
+                self.send(o, &t);
+            } else if v.seekinfo {
                 self.send(o, &format!("{sline}\n"));
             } else if v.seek {
                 self.send(o, &format!("{ad}\n"));
@@ -120,7 +127,7 @@ impl Core {
     }
 
     /// Remove ads; the owner gets `Ads removed`, others `AD_DESTROY`/`<sr>`.
-    fn remove_seek_ids(&mut self, ids: &[u32], notes: &mut Notes) {
+    fn remove_seek_ids(&mut self, ids: &[u32], notes: &mut Notes, reason: u8) {
         if ids.is_empty() {
             return;
         }
@@ -137,6 +144,13 @@ impl Core {
             let nums: Vec<String> = list.iter().map(u32::to_string).collect();
             notes.push((owner, format!("Ads removed: {}\n", nums.join(" "))));
             for o in self.online_sids() {
+                if self.icc_seeks_as_dgs(o) {
+                    for id in &list {
+                        let t = self.icc_seek_removed_text(o, *id, reason);
+                        notes.push((o, t));
+                    }
+                    continue;
+                }
                 if o == owner {
                     continue;
                 }
@@ -163,7 +177,7 @@ impl Core {
             .map(|k| k.id)
             .collect();
         let mut notes = Notes::new();
-        self.remove_seek_ids(&ids, &mut notes);
+        self.remove_seek_ids(&ids, &mut notes, SEEKER_LEFT);
         if !to_self {
             notes.retain(|(s, _)| *s != sid);
         }
@@ -178,7 +192,7 @@ impl Core {
             .filter(|k| k.owner == a || k.owner == b)
             .map(|k| k.id)
             .collect();
-        self.remove_seek_ids(&ids, notes);
+        self.remove_seek_ids(&ids, notes, SEEKER_PLAYING);
     }
 
     /// `unseek [n]`.
@@ -194,7 +208,7 @@ impl Core {
             return;
         }
         let mut notes = Notes::new();
-        self.remove_seek_ids(&ids, &mut notes);
+        self.remove_seek_ids(&ids, &mut notes, SEEKER_REMOVED);
         let own: String = notes
             .iter()
             .filter(|(s, _)| *s == sid)

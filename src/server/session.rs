@@ -3,6 +3,7 @@
 //! or observes.
 
 use super::conn::{Out, Sid};
+use super::icc::level2::Level2;
 use cozy_chess::Piece;
 use std::net::SocketAddr;
 use std::time::Instant;
@@ -102,6 +103,8 @@ pub struct Session {
     pub closing: bool,
     /// `alias` table: (name, text), at most `aliases::MAX_ALIASES`.
     pub aliases: Vec<(String, String)>,
+    /// ICC dialect: the level-2 datagrams this client asked for (none on FICS).
+    pub level2: Level2,
 }
 
 impl Session {
@@ -127,6 +130,7 @@ impl Session {
             timeseal: false,
             closing: false,
             aliases: Vec::new(),
+            level2: Level2::none(),
         }
     }
 

@@ -6,9 +6,11 @@
 //! as the offline opponent. It plays Chess960 too (`fr` seeks and challenges;
 //! castling rights from the flags and the rooks of each game's first board).
 
+use super::icc::sparring::{icc_login_lines, icc_setup_commands, IccSide};
 use super::notation::{legal_moves, to_wire};
-use crate::chess::castling::{CastleFlags, CastlingRooks};
-use crate::chess::fen::parse_fen;
+use super::spar_input::{fics_input, Asked, Board12, Input};
+use crate::chess::castling::CastlingRooks;
+use crate::ics::Dialect;
 use cozy_chess::{Board, Color, Move};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -82,6 +84,8 @@ pub struct SparringPolicy {
     pub timeout: Duration,
     /// Command lines sent once after the login's setup (a test's `tell mamer join 3`).
     pub login_commands: Vec<String>,
+    /// Speak FICS text, or ICC's level-2 datagrams (to the local server's ICC dialect).
+    pub dialect: Dialect,
 }
 
 impl Default for SparringPolicy {
@@ -106,6 +110,7 @@ impl Default for SparringPolicy {
             games: 1,
             timeout: Duration::from_secs(600),
             login_commands: Vec::new(),
+            dialect: Dialect::Fics,
         }
     }
 }
@@ -134,113 +139,13 @@ pub struct SparringReport {
     pub illegal_replies: u32,
 }
 
-/// A parsed style 12 line (the fields the sparring player needs).
-#[derive(Debug, Clone)]
-pub struct Board12 {
-    /// The position, castling rights read as the outermost rooks (X-FEN); a game's
-    /// later boards should go through [`CastlingRooks::apply`] with its first board's
-    /// rooks and [`Board12::castling`].
-    pub board: Board,
-    pub castling: CastleFlags,
-    pub game: u32,
-    pub white: String,
-    pub black: String,
-    pub relation: i32,
-    pub white_time: i64,
-    pub black_time: i64,
-    pub pretty: String,
-    pub ticking: bool,
-}
-
-/// Parse a `<12>` line; `None` when it is malformed.
-pub fn parse_style12(line: &str) -> Option<Board12> {
-    let f: Vec<&str> = line.split_whitespace().collect();
-    if f.first() != Some(&"<12>") || f.len() < 31 {
-        return None;
-    }
-    let mut placement = String::new();
-    for (i, rank) in f.get(1..9)?.iter().enumerate() {
-        if rank.len() != 8 {
-            return None;
-        }
-        let mut empty = 0;
-        for c in rank.chars() {
-            if c == '-' {
-                empty += 1;
-            } else {
-                if empty > 0 {
-                    placement.push_str(&empty.to_string());
-                    empty = 0;
-                }
-                placement.push(c);
-            }
-        }
-        if empty > 0 {
-            placement.push_str(&empty.to_string());
-        }
-        if i < 7 {
-            placement.push('/');
-        }
-    }
-    let stm = *f.get(9)?;
-    let white_to_move = stm == "W";
-    let flag = |i: usize| f.get(i).map(|v| *v == "1");
-    let castling = CastleFlags {
-        white_short: flag(11)?,
-        white_long: flag(12)?,
-        black_short: flag(13)?,
-        black_long: flag(14)?,
-    };
-    let dpp: i32 = f.get(10)?.parse().ok()?;
-    let ep = if (0..8).contains(&dpp) {
-        let file = char::from(b'a' + dpp as u8);
-        format!("{file}{}", if white_to_move { 6 } else { 3 })
-    } else {
-        "-".into()
-    };
-    let half: u32 = f.get(15)?.parse().ok()?;
-    let full: u32 = f.get(26)?.parse().ok()?;
-    let side = if white_to_move { 'w' } else { 'b' };
-    let board = parse_fen(&format!("{placement} {side} - {ep} {half} {full}"))
-        .or_else(|_| parse_fen(&format!("{placement} {side} - - {half} {full}")))
-        .ok()?;
-    let board = CastlingRooks::of_start(&board).apply(&board, castling);
-    Some(Board12 {
-        board,
-        castling,
-        game: f.get(16)?.parse().ok()?,
-        white: f.get(17)?.to_string(),
-        black: f.get(18)?.to_string(),
-        relation: f.get(19)?.parse().ok()?,
-        white_time: f.get(24)?.parse().ok()?,
-        black_time: f.get(25)?.parse().ok()?,
-        pretty: f.get(29)?.to_string(),
-        ticking: f.get(31).is_some_and(|t| *t == "1"),
-    })
-}
-
-/// Parse `{Game N (W vs. B) reason} result`.
-pub fn parse_result(line: &str) -> Option<(u32, String, String, String, String)> {
-    let rest = line.strip_prefix("{Game ")?;
-    let (num, rest) = rest.split_once(" (")?;
-    let (white, rest) = rest.split_once(" vs. ")?;
-    let (black, rest) = rest.split_once(") ")?;
-    let (reason, result) = rest.rsplit_once("} ")?;
-    if reason.contains(" Creating ") || reason.contains(" Continuing ") {
-        return None;
-    }
-    Some((
-        num.parse().ok()?,
-        white.into(),
-        black.into(),
-        reason.into(),
-        result.trim().into(),
-    ))
-}
-
 struct Wire {
     stream: TcpStream,
+    /// Text not read yet (IAC sequences and carriage returns removed).
     buf: Vec<u8>,
+    /// On ICC: the datagram side, and what it has read.
+    icc: Option<IccSide>,
+    inputs: Vec<Input>,
 }
 
 impl Wire {
@@ -254,15 +159,20 @@ impl Wire {
         let n = self.stream.read(&mut tmp).await?;
         let mut i = 0;
         let data = tmp.get(..n).unwrap_or(&[]);
+        let mut clean = Vec::with_capacity(n);
         while i < data.len() {
             if data[i] == 255 {
                 i += 3;
                 continue;
             }
             if data[i] != b'\r' {
-                self.buf.push(data[i]);
+                clean.push(data[i]);
             }
             i += 1;
+        }
+        match &mut self.icc {
+            Some(side) => side.feed(&clean, &mut self.buf, &mut self.inputs),
+            None => self.buf.extend_from_slice(&clean),
         }
         Ok(n > 0)
     }
@@ -294,12 +204,32 @@ impl Wire {
         while let Some(pos) = self.buf.iter().position(|b| *b == b'\n') {
             let raw: Vec<u8> = self.buf.drain(..=pos).collect();
             let mut s = String::from_utf8_lossy(raw.get(..pos).unwrap_or(&[])).into_owned();
-            while let Some(r) = s.strip_prefix("fics% ") {
+            while let Some(r) = s
+                .strip_prefix("fics% ")
+                .or_else(|| s.strip_prefix("aics% "))
+            {
                 s = r.to_string();
             }
             out.push(s);
         }
         out
+    }
+
+    /// What arrived: from the text lines on FICS; on ICC from the datagrams (the text
+    /// only says when a `play` failed).
+    fn inputs(&mut self) -> Vec<Input> {
+        let lines = self.lines();
+        if self.icc.is_none() {
+            return lines.iter().filter_map(|l| fics_input(l)).collect();
+        }
+        let mut v = std::mem::take(&mut self.inputs);
+        v.extend(
+            lines
+                .iter()
+                .filter_map(|l| fics_input(l))
+                .filter(|i| matches!(i, Input::SeekGone)),
+        );
+        v
     }
 }
 
@@ -340,11 +270,20 @@ async fn run(
 ) -> io::Result<SparringReport> {
     let stream = TcpStream::connect(addr).await?;
     let _ = stream.set_nodelay(true);
+    let icc = policy.dialect == Dialect::Icc;
     let mut w = Wire {
         stream,
         buf: Vec::new(),
+        icc: icc.then(IccSide::new),
+        inputs: Vec::new(),
     };
     w.expect("login: ").await?;
+    if icc {
+        for l in icc_login_lines() {
+            w.send(&l).await?;
+            w.expect("login: ").await?;
+        }
+    }
     w.send(handle).await?;
     match password {
         Some(pw) => {
@@ -356,25 +295,37 @@ async fn run(
             w.send("").await?;
         }
     }
-    let head = w.expect("fics% ").await?;
+    let head = w.expect(policy.dialect.prompt()).await?;
     if head.contains("Invalid password") {
         return Err(io::Error::new(
             io::ErrorKind::PermissionDenied,
             "invalid password",
         ));
     }
-    let me = head
+    let from_text = head
         .split("**** Starting FICS session as ")
         .nth(1)
         .and_then(|r| r.split(" ****").next())
-        .map(|n| n.trim_end_matches("(U)").to_string())
+        .map(|n| n.trim_end_matches("(U)").to_string());
+    let from_dg = w.icc.as_ref().and_then(|s| s.me()).map(str::to_string);
+    let me = from_dg
+        .or(from_text)
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidData, "no session start line"))?;
     let mut report = SparringReport {
         handle: me.clone(),
         ..Default::default()
     };
-    for cmd in ["set style 12", "iset ms 1", "set seek 1"] {
-        w.send(cmd).await?;
+    let setup = if icc {
+        icc_setup_commands()
+    } else {
+        vec![
+            "set style 12".into(),
+            "iset ms 1".into(),
+            "set seek 1".into(),
+        ]
+    };
+    for cmd in setup {
+        w.send(&cmd).await?;
     }
     for cmd in &policy.login_commands {
         w.send(cmd).await?;
@@ -383,7 +334,12 @@ async fn run(
         MoveChooser::Random { seed } => *seed,
         MoveChooser::Callback(_) => 7,
     });
-    let fr = if policy.chess960 { " fr" } else { "" };
+    // ICC names Chess960 wild 22; the FICS dialect of the local server `fr`.
+    let fr = match (policy.chess960, icc) {
+        (false, _) => "",
+        (true, false) => " fr",
+        (true, true) => " w22",
+    };
     if let Some((b, i)) = policy.seek {
         w.send(&format!("seek {b} {i}{fr}")).await?;
     }
@@ -403,148 +359,153 @@ async fn run(
     // A `play` was sent and its game has not started yet.
     let mut playing_ad = false;
     loop {
-        for line in w.lines() {
-            if let Some(mut b) = line
-                .strip_prefix("<12> ")
-                .map(|_| line.as_str())
-                .and_then(parse_style12)
-            {
-                let Some(color) = my_color(&b, &me) else {
-                    continue;
-                };
-                if !in_game {
-                    in_game = true;
-                    rooks = CastlingRooks::of_start(&b.board);
-                    playing_ad = false;
-                    moves_made = 0;
-                    offered_draw = false;
-                    seen_moves.clear();
-                }
-                b.board = rooks.apply(&b.board, b.castling);
-                if b.pretty != "none"
-                    && seen_moves.len() < usize::from(b.board.fullmove_number()) * 2
-                {
-                    seen_moves.push(b.pretty.clone());
-                }
-                let opp_time = if color == Color::White {
-                    b.black_time
-                } else {
-                    b.white_time
-                };
-                flag_at = None;
-                if b.relation == -1 && b.ticking && policy.flag_opponent {
-                    let wait =
-                        Duration::from_millis(u64::try_from(opp_time.max(0)).unwrap_or(0) + 150);
-                    flag_at = Some(Instant::now() + wait);
-                }
-                if b.relation != 1 {
-                    continue;
-                }
-                let n = moves_made + 1;
-                if policy.resign_at == Some(n) {
-                    w.send("resign").await?;
-                    continue;
-                }
-                if policy.abort_at == Some(n) {
-                    w.send("abort").await?;
-                    continue;
-                }
-                if policy.stop_moving_at.is_some_and(|s| n >= s) {
-                    continue;
-                }
-                if policy.offer_draw_at == Some(n) && !offered_draw {
-                    offered_draw = true;
-                    w.send("draw").await?;
-                }
-                if !policy.think.is_zero() {
-                    tokio::time::sleep(policy.think).await;
-                }
-                let legal = legal_moves(&b.board);
-                let picked = match &policy.chooser {
-                    MoveChooser::Callback(f) => {
-                        // The callback may search for a while: keep it off the runtime's workers.
-                        let (f, board) = (Arc::clone(f), b.board.clone());
-                        tokio::task::spawn_blocking(move || f(&board))
-                            .await
-                            .ok()
-                            .flatten()
-                            .filter(|m| legal.contains(m))
+        for input in w.inputs() {
+            match input {
+                Input::Board(mut b) => {
+                    let Some(color) = my_color(&b, &me) else {
+                        continue;
+                    };
+                    if !in_game {
+                        in_game = true;
+                        rooks = CastlingRooks::of_start(&b.board);
+                        playing_ad = false;
+                        moves_made = 0;
+                        offered_draw = false;
+                        seen_moves.clear();
                     }
-                    MoveChooser::Random { .. } => None,
-                };
-                let mv = match picked {
-                    Some(m) => Some(m),
-                    None if legal.is_empty() => None,
-                    None => legal.get(rng.gen_range(0..legal.len())).copied(),
-                };
-                if let Some(mv) = mv {
-                    moves_made = n;
-                    w.send(&to_wire(&b.board, mv)).await?;
+                    b.board = rooks.apply(&b.board, b.castling);
+                    if b.pretty != "none"
+                        && seen_moves.len() < usize::from(b.board.fullmove_number()) * 2
+                    {
+                        seen_moves.push(b.pretty.clone());
+                    }
+                    let opp_time = if color == Color::White {
+                        b.black_time
+                    } else {
+                        b.white_time
+                    };
+                    flag_at = None;
+                    if b.relation == -1 && b.ticking && policy.flag_opponent {
+                        let wait = Duration::from_millis(
+                            u64::try_from(opp_time.max(0)).unwrap_or(0) + 150,
+                        );
+                        flag_at = Some(Instant::now() + wait);
+                    }
+                    if b.relation != 1 {
+                        continue;
+                    }
+                    let n = moves_made + 1;
+                    if policy.resign_at == Some(n) {
+                        w.send("resign").await?;
+                        continue;
+                    }
+                    if policy.abort_at == Some(n) {
+                        w.send("abort").await?;
+                        continue;
+                    }
+                    if policy.stop_moving_at.is_some_and(|s| n >= s) {
+                        continue;
+                    }
+                    if policy.offer_draw_at == Some(n) && !offered_draw {
+                        offered_draw = true;
+                        w.send("draw").await?;
+                    }
+                    if !policy.think.is_zero() {
+                        tokio::time::sleep(policy.think).await;
+                    }
+                    let legal = legal_moves(&b.board);
+                    let picked = match &policy.chooser {
+                        MoveChooser::Callback(f) => {
+                            // The callback may search for a while: keep it off the runtime's workers.
+                            let (f, board) = (Arc::clone(f), b.board.clone());
+                            tokio::task::spawn_blocking(move || f(&board))
+                                .await
+                                .ok()
+                                .flatten()
+                                .filter(|m| legal.contains(m))
+                        }
+                        MoveChooser::Random { .. } => None,
+                    };
+                    let mv = match picked {
+                        Some(m) => Some(m),
+                        None if legal.is_empty() => None,
+                        None => legal.get(rng.gen_range(0..legal.len())).copied(),
+                    };
+                    if let Some(mv) = mv {
+                        moves_made = n;
+                        w.send(&to_wire(&b.board, mv)).await?;
+                    }
                 }
-            } else if let Some((num, white, black, reason, result)) = parse_result(&line) {
-                if !(white.eq_ignore_ascii_case(&me) || black.eq_ignore_ascii_case(&me)) {
-                    continue;
-                }
-                in_game = false;
-                flag_at = None;
-                report.games.push(SparringGame {
-                    number: num,
+                Input::Result {
+                    number,
                     white,
                     black,
-                    result,
                     reason,
-                    moves: std::mem::take(&mut seen_moves),
-                });
-                if report.games.len() >= policy.games {
-                    w.send("quit").await?;
-                    return Ok(report);
+                    result,
+                } => {
+                    if !(white.eq_ignore_ascii_case(&me) || black.eq_ignore_ascii_case(&me)) {
+                        continue;
+                    }
+                    in_game = false;
+                    flag_at = None;
+                    report.games.push(SparringGame {
+                        number,
+                        white,
+                        black,
+                        result,
+                        reason,
+                        moves: std::mem::take(&mut seen_moves),
+                    });
+                    if report.games.len() >= policy.games {
+                        w.send("quit").await?;
+                        return Ok(report);
+                    }
+                    if let Some((b, i)) = policy.seek {
+                        w.send(&format!("seek {b} {i}{fr}")).await?;
+                    }
+                    if policy.play_seeks {
+                        w.send("sought").await?;
+                    }
                 }
-                if let Some((b, i)) = policy.seek {
-                    w.send(&format!("seek {b} {i}{fr}")).await?;
-                }
-                if policy.play_seeks {
-                    w.send("sought").await?;
-                }
-            } else if line.starts_with("Challenge: ") && policy.accept_challenges {
-                if let Some(from) = line
-                    .strip_prefix("Challenge: ")
-                    .and_then(|r| r.split_whitespace().next())
-                {
+                Input::Challenge { from } if policy.accept_challenges => {
                     w.send(&format!("accept {from}")).await?;
                 }
-            } else if line.ends_with(" offers you a draw.") {
-                w.send(if policy.accept_draws {
-                    "draw"
-                } else {
-                    "decline draw"
-                })
-                .await?;
-            } else if line.contains(" would like to abort the game;") {
-                w.send(if policy.accept_aborts {
-                    "abort"
-                } else {
-                    "decline abort"
-                })
-                .await?;
-            } else if line.contains(" would like to adjourn the game;") {
-                w.send(if policy.accept_adjourns {
-                    "adjourn"
-                } else {
-                    "decline adjourn"
-                })
-                .await?;
-            } else if line == "Illegal move." {
-                report.illegal_replies += 1;
-            } else if line == "That seek is not available." || line.starts_with("ERROR: ") {
-                playing_ad = false;
-            } else if policy.play_seeks && !in_game && !playing_ad {
-                let f: Vec<&str> = line.split_whitespace().collect();
-                if let [id, _rating, name, _base, _inc, "rated" | "unrated", ..] = f.as_slice() {
+                Input::Challenge { .. } => {}
+                Input::Asked(Asked::Draw) => {
+                    w.send(if policy.accept_draws {
+                        "draw"
+                    } else {
+                        "decline draw"
+                    })
+                    .await?;
+                }
+                Input::Asked(Asked::Abort) => {
+                    w.send(if policy.accept_aborts {
+                        "abort"
+                    } else {
+                        "decline abort"
+                    })
+                    .await?;
+                }
+                Input::Asked(Asked::Adjourn) => {
+                    w.send(if policy.accept_adjourns {
+                        "adjourn"
+                    } else {
+                        "decline adjourn"
+                    })
+                    .await?;
+                }
+                Input::Illegal => report.illegal_replies += 1,
+                Input::SeekGone => playing_ad = false,
+                Input::Ad { id, name } => {
+                    if !policy.play_seeks || in_game || playing_ad {
+                        continue;
+                    }
                     let wanted = policy
                         .seeks_of
                         .as_ref()
-                        .is_none_or(|who| who.eq_ignore_ascii_case(name));
-                    if id.parse::<u32>().is_ok() && !name.eq_ignore_ascii_case(&me) && wanted {
+                        .is_none_or(|who| who.eq_ignore_ascii_case(&name));
+                    if !name.eq_ignore_ascii_case(&me) && wanted {
                         playing_ad = true;
                         w.send(&format!("play {id}")).await?;
                     }
@@ -568,29 +529,5 @@ async fn run(
                 "server closed the connection",
             ));
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn parses_recorded_style12_and_results() {
-        let l = "<12> rnbqkbnr pppp-ppp -------- ----p--- -------- -----P-- PPPPP-PP RNBQKBNR W 4 1 1 1 1 0 1 AlphaBot BetaBot 1 5 0 39 39 300 300 2 P/e7-e5 (0:00) e5 0 1";
-        let b = parse_style12(l).expect("parses");
-        assert_eq!(b.relation, 1);
-        assert_eq!(b.game, 1);
-        assert!(b.ticking);
-        assert_eq!(b.board.side_to_move(), Color::White);
-        assert_eq!(legal_moves(&b.board).len(), 19);
-        assert!(parse_style12("<12> junk").is_none());
-        let r = parse_result("{Game 1 (AlphaBot vs. BetaBot) AlphaBot checkmated} 0-1")
-            .expect("result");
-        assert_eq!(r.3, "AlphaBot checkmated");
-        assert_eq!(r.4, "0-1");
-        assert!(
-            parse_result("{Game 1 (AlphaBot vs. BetaBot) Creating rated blitz match.}").is_none()
-        );
     }
 }

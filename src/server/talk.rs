@@ -5,6 +5,7 @@
 
 use super::conn::Sid;
 use super::core::Core;
+use super::icc::talk::{TELL_SAY, TELL_TELL};
 
 /// Longest message passed on (longer text is cut).
 const MAX_TEXT: usize = 400;
@@ -47,7 +48,14 @@ impl Core {
         } else {
             self.name_of(sid) + "(U)"
         };
-        self.notify(to, &format!("{from} tells you: {}\n", clip(text)));
+        let dg = self.icc_tell_text(to, sid, &clip(text), TELL_TELL);
+        if dg.is_empty() {
+            self.notify(to, &format!("{from} tells you: {}\n", clip(text)));
+        } else {
+            self.send(to, &format!("{dg}{}", self.prompt()));
+        }
+        let echoed = self.icc_tell_echo_text(sid, to, &clip(text), TELL_TELL);
+        self.send(sid, &echoed);
         if let Some(s) = self.sessions.get_mut(&sid) {
             s.last_told = Some(them.clone());
         }
@@ -87,7 +95,14 @@ impl Core {
             }
         });
         let from = from.unwrap_or_default();
-        self.notify(opp, &format!("{from} says: {}\n", clip(text)));
+        let dg = self.icc_tell_text(opp, sid, &clip(text), TELL_SAY);
+        if dg.is_empty() {
+            self.notify(opp, &format!("{from} says: {}\n", clip(text)));
+        } else {
+            self.send(opp, &format!("{dg}{}", self.prompt()));
+        }
+        let echo = self.icc_tell_echo_text(sid, opp, &clip(text), TELL_SAY);
+        self.send(sid, &echo);
         let them = self.name_of(opp);
         self.reply(sid, &format!("(told {them})\n"));
     }
@@ -133,7 +148,12 @@ impl Core {
         to.retain(|o| *o != sid && self.sess(*o).is_some_and(|x| x.vars.kibitz));
         to.dedup();
         for o in &to {
-            self.notify(*o, &line);
+            let dg = self.icc_kibitz_text(*o, g, sid, &clip(text), kibitz);
+            if dg.is_empty() {
+                self.notify(*o, &line);
+            } else {
+                self.send(*o, &format!("{dg}{}", self.prompt()));
+            }
         }
         let n = to.len();
         self.reply(sid, &format!("{}ed to {n}.\n", verb));

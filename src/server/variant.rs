@@ -9,12 +9,28 @@ use rand::Rng;
 pub fn is_variant_word(word: &str) -> bool {
     matches!(
         word.to_ascii_lowercase().as_str(),
-        "fr" | "fischerandom" | "wild"
+        "fr" | "fischerandom" | "wild" | "w22"
     )
 }
 
 /// Whether the arguments of `seek` or `match` ask for Chess960: `fr` or `fischerandom`
 /// (lasker), `wild fr` (FICS). A `wild` board other than `fr` is not offered here.
+/// ICC's `wild 22` (two words) as the one word `w22`, so `22` is not read as a time.
+pub fn join_wild_number<'a>(args: &[&'a str]) -> Vec<&'a str> {
+    let mut out = Vec::with_capacity(args.len());
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        if a.eq_ignore_ascii_case("wild") && args.get(i + 1) == Some(&"22") {
+            out.push("w22");
+            i += 2;
+        } else {
+            out.push(a);
+            i += 1;
+        }
+    }
+    out
+}
+
 pub fn chess960_words(args: &[&str]) -> Result<bool, String> {
     let words: Vec<String> = args
         .iter()
@@ -47,6 +63,12 @@ mod tests {
         assert_eq!(chess960_words(&["5", "0", "rated"]), Ok(false));
         assert!(chess960_words(&["wild"]).is_err());
         assert!(!is_variant_word("5") && is_variant_word("Fr"));
+        assert_eq!(
+            join_wild_number(&["5", "0", "wild", "22"]),
+            vec!["5", "0", "w22"]
+        );
+        assert_eq!(chess960_words(&join_wild_number(&["wild", "22"])), Ok(true));
+        assert_eq!(chess960_words(&["3", "0", "w22"]), Ok(true));
     }
 
     #[test]

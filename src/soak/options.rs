@@ -36,6 +36,9 @@ pub struct SoakOptions {
     /// A progress line every this many finished games (0: none).
     pub progress_every: u32,
     pub progress: Option<Progress>,
+    /// What the local server, the bots and the sparring partners speak: FICS text or
+    /// ICC's level-2 datagrams.
+    pub dialect: crate::ics::Dialect,
 }
 
 impl SoakOptions {
@@ -57,6 +60,7 @@ impl SoakOptions {
             time_limit: Duration::from_secs(3600),
             progress_every: 50,
             progress: None,
+            dialect: crate::ics::Dialect::Fics,
         }
     }
 }

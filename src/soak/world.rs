@@ -147,6 +147,8 @@ pub struct World {
     server: tokio::sync::Mutex<Option<server::ServerHandle>>,
     addr: Mutex<SocketAddr>,
     accounts: Vec<Account>,
+    /// FICS text or ICC datagrams, for the server, the bots and the sparring partners.
+    dialect: crate::ics::Dialect,
     pub pairs: Vec<Arc<Pair>>,
     /// Set when the soak is over: supervisors stop starting things.
     pub stopping: AtomicBool,
@@ -168,7 +170,7 @@ impl World {
             accounts.push(Account::new(&format!("Spar{}", letter(i)), SPAR_PW));
         }
         let journal = Journal::new();
-        let srv = start_server(&accounts, &journal).await?;
+        let srv = start_server(&accounts, &journal, opts.dialect).await?;
         let addr = srv.local_addr();
         let mut pairs = Vec::new();
         for i in 1..=pairs_n {
@@ -194,6 +196,7 @@ impl World {
             server: tokio::sync::Mutex::new(Some(srv)),
             addr: Mutex::new(addr),
             accounts,
+            dialect: opts.dialect,
             pairs,
             stopping: AtomicBool::new(false),
             restarts: AtomicU32::new(0),
@@ -216,7 +219,7 @@ impl World {
             old.shutdown().await;
         }
         tokio::time::sleep(gap).await;
-        let srv = start_server(&self.accounts, &self.journal).await?;
+        let srv = start_server(&self.accounts, &self.journal, self.dialect).await?;
         let addr = srv.local_addr();
         *self.addr.lock().unwrap_or_else(|e| e.into_inner()) = addr;
         for p in &self.pairs {
@@ -250,6 +253,7 @@ impl World {
             flag_opponent: true,
             games: usize::MAX,
             timeout: Duration::from_secs(7 * 24 * 3600),
+            dialect: self.dialect,
             ..SparringPolicy::default()
         };
         while !self.stopping.load(Ordering::Relaxed) {
@@ -264,7 +268,10 @@ impl World {
     /// The bot of `pair`: runs it until the server has scored its share of games, starting
     /// it again when a run ends early.
     pub async fn bot_loop(self: Arc<Self>, pair: Arc<Pair>, opts: SoakOptions) {
-        let cfg = bot_config(&pair.dir, &pair.bot, opts.base, opts.inc, opts.depth);
+        let mut cfg = bot_config(&pair.dir, &pair.bot, opts.base, opts.inc, opts.depth);
+        if self.dialect == crate::ics::Dialect::Icc {
+            cfg.server.dialect = crate::config::Dialect::Icc;
+        }
         while !self.stopping.load(Ordering::Relaxed) {
             let done = self.journal.finished_by(&pair.bot) as u32;
             // Past its share, a bot plays one game at a time until the planned faults
@@ -289,7 +296,11 @@ impl World {
                 max_games: left,
                 shutdown: Some(stop_rx),
                 status: Some(status_tx),
-                ..RunOptions::new(soak_connect(pair.proxy.addr, &pair.bot, BOT_PW))
+                ..RunOptions::new({
+                    let mut c = soak_connect(pair.proxy.addr, &pair.bot, BOT_PW);
+                    c.dialect = self.dialect;
+                    c
+                })
             };
             let outcome = tokio::spawn(run(cfg.clone(), run_opts)).await;
             *pair.control.lock().unwrap_or_else(|e| e.into_inner()) = None;
@@ -330,8 +341,10 @@ impl World {
 async fn start_server(
     accounts: &[Account],
     journal: &Journal,
+    dialect: crate::ics::Dialect,
 ) -> Result<server::ServerHandle, String> {
     let mut c = ServerConfig::local(0);
+    c.dialect = dialect;
     for a in accounts {
         c = c.with_account(a.clone());
     }
