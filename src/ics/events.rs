@@ -591,6 +591,26 @@ pub enum Event {
     NoSuchList {
         list: String,
     },
+    // --- listings and examined games (see `ics::listing`) ---
+    /// A row of `games`.
+    GameListed(Box<crate::ics::listing::GameRow>),
+    /// The end of a `games` display (`N games displayed`, `There are no games in
+    /// progress.`, `No matching games were found`).
+    GamesListEnd { shown: u32, total: u32 },
+    /// The relay bot's `listgames` header (`:There are N games in the EVENT`).
+    RelayHeader { count: u32, event: String },
+    /// A relayed game from `listgames`.
+    RelayGame(Box<crate::ics::listing::RelayRow>),
+    /// A tournament director's `games` header (`:Tourney Games for Round #N`).
+    TourneyGamesHeader { round: u32 },
+    /// A game of a tournament round from the director's `games`.
+    TourneyGame(Box<crate::ics::listing::TourneyGameRow>),
+    /// `X moves: e4` (a move in an examined game wily observes).
+    ExaminedMove { examiner: String, san: String },
+    /// `X stopped examining game N.`
+    ExaminerLeft { examiner: String, game: u32 },
+    /// `There are no examiners.` (the observed examined game is gone).
+    NoExaminers,
     /// A line no parser recognised (kept so nothing is lost; never an error).
     Unknown(String),
 }
@@ -680,6 +700,15 @@ impl Event {
             Event::ListMembers { .. } => "list-members",
             Event::ListChanged { .. } => "list-changed",
             Event::NoSuchList { .. } => "no-such-list",
+            Event::GameListed(_) => "game-listed",
+            Event::GamesListEnd { .. } => "games-list-end",
+            Event::RelayHeader { .. } => "relay-header",
+            Event::RelayGame(_) => "relay-game",
+            Event::TourneyGamesHeader { .. } => "tourney-games-header",
+            Event::TourneyGame(_) => "tourney-game",
+            Event::ExaminedMove { .. } => "examined-move",
+            Event::ExaminerLeft { .. } => "examiner-left",
+            Event::NoExaminers => "no-examiners",
             Event::Unknown(_) => "unknown",
         }
     }

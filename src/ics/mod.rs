@@ -14,6 +14,7 @@ pub mod board;
 pub mod dialect;
 pub mod events;
 pub mod lines;
+pub mod listing;
 pub mod login;
 pub mod outqueue;
 pub mod parse;

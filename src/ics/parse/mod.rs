@@ -9,6 +9,7 @@
 
 pub mod chat;
 pub mod game;
+pub mod games;
 pub mod lists;
 pub mod notices;
 pub mod offers;
@@ -32,7 +33,8 @@ pub fn parse_line(line: &str, unit: ClockUnit) -> Option<Event> {
     let ev = match first {
         b'{' => game::parse(t),
         b'<' => seeks::parse(t).or_else(|| offers::parse(t)),
-        _ => lists::parse(t)
+        _ => games::parse(t)
+            .or_else(|| lists::parse(t))
             .or_else(|| notices::parse(t))
             .or_else(|| game::parse(t))
             .or_else(|| offers::parse(t))
