@@ -24,6 +24,7 @@ mod commands;
 mod conn;
 mod core;
 mod events;
+mod examine;
 mod game;
 mod games;
 mod info;
@@ -37,6 +38,7 @@ mod offer;
 mod offers;
 mod play;
 mod ratings;
+mod relay;
 mod seek;
 mod seeks;
 mod session;
@@ -47,6 +49,7 @@ mod variant;
 
 pub use accounts::{load_accounts, parse_accounts, valid_handle, Account, AccountLineError};
 pub use journal::{FinishedRecord, Journal, JournalCounts};
+pub use relay::{relay_name, RelayConfig};
 pub use sparring::{
     parse_result, parse_style12, sparring_player, Board12, MoveChooser, SparringGame,
     SparringPolicy, SparringReport,
@@ -120,6 +123,9 @@ pub struct ServerConfig {
     /// Report finished and adjourned games here, and keep adjourned games in it across a
     /// restart (in memory; see [`Journal`]). Default: none.
     pub journal: Option<Journal>,
+    /// A relay account that replays PGN games as examined games (see `relay.rs`).
+    /// Default: none.
+    pub relay: Option<RelayConfig>,
 }
 
 impl Default for ServerConfig {
@@ -136,6 +142,7 @@ impl Default for ServerConfig {
             seed: 0x5eed_c0de,
             zero_base_ms: 10_000,
             journal: None,
+            relay: None,
         }
     }
 }
@@ -226,6 +233,7 @@ pub async fn start(config: ServerConfig) -> Result<ServerHandle> {
         zero_base_ms: i64::try_from(config.zero_base_ms).unwrap_or(10_000),
     };
     let mut core = core::Core::new(core_cfg, config.accounts.clone());
+    core.relay = config.relay.clone().map(relay::Relay::new);
     if let Some(j) = &config.journal {
         core.stored = j.take_adjourned();
         core.journal = Some(j.clone());
