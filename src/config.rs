@@ -14,11 +14,13 @@ mod sections;
 mod service;
 mod strength;
 mod validate;
+mod watch;
 
 pub use sections::*;
 pub use service::{ServiceSection, WebSection};
 pub use strength::{RatingRule, StrengthSection, ELO_RANGE};
 pub use validate::Problem;
+pub use watch::{WatchSection, WATCH_KINDS};
 
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -11,6 +11,7 @@ use crate::bot::game::{PlayedGame, StartInfo};
 use crate::bot::hooks::BookSource;
 use crate::bot::input::{Action, Challenge, MoveSource};
 use crate::bot::talk::Report;
+use crate::bot::watch::Watcher;
 use crate::bot::watchlist::Observer;
 use crate::config::{Config, Dialect};
 use crate::lists::{OpponentLists, ServerTitles};
@@ -81,6 +82,8 @@ pub struct Session {
     pub(crate) history: OpponentHistory,
     pub(crate) pending: Option<PendingChallenge>,
     pub(crate) observer: Observer,
+    /// Relayed, tournament and top games (`[watch]`).
+    pub(crate) watch: Watcher,
     /// The account's follow state on the server.
     pub(crate) follow: FollowSync,
     /// A newer login of this account took over the last connection.
@@ -119,6 +122,7 @@ impl Session {
             seeking: cfg.seek.enabled,
             accepting: cfg.accept.enabled,
             observer: Observer::new(&cfg.observe),
+            watch: Watcher::new(&cfg.watch),
             follow: FollowSync::new(cfg.server.dialect == Dialect::Icc),
             taken_over: false,
             cfg,
