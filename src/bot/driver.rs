@@ -122,6 +122,10 @@ pub struct RunReport {
     pub reloads: u32,
     /// The game in progress was left (adjourned) because the shutdown limit ran out.
     pub left_at_limit: bool,
+    /// What the watcher (`[watch]`) did.
+    pub watch: super::watch::WatchTotals,
+    /// Time the engine spent choosing and pondering wily's own moves, milliseconds.
+    pub play_ms: u64,
 }
 
 /// Why a run ended early.
@@ -260,6 +264,8 @@ pub async fn run(cfg: Config, opts: RunOptions) -> Result<RunReport, BotError> {
         }
     }
     d.report.totals = d.session.totals();
+    d.report.watch = d.session.watch_totals();
+    d.report.play_ms = d.session.play_ms();
     tracing::info!("reaction times:\n{}", d.report.reactions.report());
     Ok(d.report)
 }

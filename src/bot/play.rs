@@ -445,6 +445,9 @@ impl Session {
         let Some(s) = self.search.take() else {
             return;
         };
+        if matches!(s.purpose, Purpose::Think { .. }) {
+            self.think_ms += now.saturating_duration_since(s.started).as_millis() as u64;
+        }
         match s.purpose {
             Purpose::Think { game } => self.play_result(game, s, result, now, out),
             Purpose::Ponder { .. } => {}

@@ -108,6 +108,8 @@ pub struct Session {
     pub(crate) strangers: HashMap<String, Instant>,
     pub(crate) totals: Totals,
     pub(crate) site: String,
+    /// Engine time spent choosing wily's own moves, milliseconds.
+    pub(crate) think_ms: u64,
 }
 
 impl Session {
@@ -150,6 +152,7 @@ impl Session {
             strangers: HashMap::new(),
             totals: Totals::default(),
             site,
+            think_ms: 0,
         }
     }
 
@@ -163,6 +166,11 @@ impl Session {
 
     pub fn totals(&self) -> Totals {
         self.totals
+    }
+
+    /// Engine time spent choosing wily's own moves so far, milliseconds.
+    pub fn play_ms(&self) -> u64 {
+        self.think_ms
     }
 
     /// True while a game is in progress.

@@ -137,9 +137,6 @@ pub struct Watcher {
     /// Rows of the `games` list being read (its footer ends it).
     listing: Vec<u32>,
     relay_event: String,
-    /// The server refused `games /x` filters (`No matching games` with games in
-    /// progress): plain `games` from then on.
-    pub plain_games: bool,
     /// `xwhisper`/`xkibitz` are not known here: talk only when one game is observed.
     pub no_x_talk: bool,
     /// Tournaments asked for, in order (each answer opens with its header).
@@ -163,7 +160,6 @@ impl Watcher {
             last_poll: None,
             listing: Vec::new(),
             relay_event: String::new(),
-            plain_games: false,
             no_x_talk: false,
             tourney_asked: VecDeque::new(),
             tourney_current: 0,
@@ -184,9 +180,10 @@ impl Watcher {
         self.asked.contains_key(&game)
     }
 
-    /// The list requests due now (every `poll_secs`): `games` (filtered on FICS by the
-    /// kinds wanted, `e` for examined games), `tell RELAY listgames`, `tell mamer games N`.
-    pub fn poll(&mut self, now: Instant, fics: bool) -> Vec<String> {
+    /// The list requests due now (every `poll_secs`): `games` (the whole list: lasker
+    /// reads `games /b` as a name prefix, so the kinds are picked here),
+    /// `tell RELAY listgames`, `tell DIRECTOR games N`.
+    pub fn poll(&mut self, now: Instant) -> Vec<String> {
         if !self.cfg.enabled {
             return Vec::new();
         }
@@ -200,22 +197,7 @@ impl Watcher {
         self.last_poll = Some(now);
         let mut v = Vec::new();
         if !self.cfg.top.is_empty() {
-            let letters: String = self
-                .cfg
-                .top
-                .iter()
-                .filter_map(|k| match k.as_str() {
-                    "blitz" => Some('b'),
-                    "standard" => Some('s'),
-                    "lightning" => Some('l'),
-                    _ => None,
-                })
-                .collect();
-            if fics && !self.plain_games && !letters.is_empty() {
-                v.push(format!("games /{letters}"));
-            } else {
-                v.push("games".into());
-            }
+            v.push("games".into());
         }
         for r in self.cfg.relay.iter().filter(|r| valid_handle(r)) {
             v.push(format!("tell {r} listgames"));
@@ -272,18 +254,11 @@ impl Watcher {
         );
     }
 
-    /// The `games` list ended: top candidates it did not show are gone. A filtered
-    /// request answered with no match while games are in progress means the server
-    /// does not know the filters.
-    pub fn listing_ended(&mut self, shown: u32, total: u32) {
+    /// The `games` list ended: top candidates it did not show are gone.
+    pub fn listing_ended(&mut self) {
         let seen = std::mem::take(&mut self.listing);
         self.candidates
             .retain(|n, c| c.source != Source::Top || seen.contains(n));
-        if shown == 0 && total > 0 && !self.plain_games {
-            tracing::info!("the server does not filter `games /x`; asking for all games");
-            self.plain_games = true;
-            self.last_poll = None;
-        }
     }
 
     /// A tournament director's answer begins: it is for the oldest tournament asked.
@@ -556,7 +531,7 @@ mod tests {
         ] {
             w.listed(&r, "wily");
         }
-        w.listing_ended(4, 4);
+        w.listing_ended();
         // Game 3 is under min_score; game 4 is wild (not in `top`).
         let (obs, drop) = w.choose(now, |_| false);
         assert_eq!((obs, drop), (vec![2, 1], vec![]));
@@ -590,18 +565,37 @@ mod tests {
     }
 
     #[test]
-    fn polls_and_falls_back_to_plain_games() {
+    fn polls_every_poll_secs_and_reads_tourney_answers_in_order() {
         let mut c = cfg();
-        c.tourneys = vec![3];
+        c.tourneys = vec![3, 4];
         let mut w = Watcher::new(&c);
         let t = Instant::now();
         assert_eq!(
-            w.poll(t, true),
-            ["games /sb", "tell relay listgames", "tell mamer games 3"]
+            w.poll(t),
+            [
+                "games",
+                "tell relay listgames",
+                "tell mamer games 3",
+                "tell mamer games 4"
+            ]
         );
-        assert!(w.poll(t, true).is_empty());
-        w.listing_ended(0, 5);
-        assert_eq!(w.poll(t, true)[0], "games");
-        assert!(Watcher::new(&WatchSection::default()).poll(t, true).is_empty());
+        assert!(w.poll(t + Duration::from_secs(30)).is_empty());
+        assert_eq!(w.poll(t + Duration::from_secs(60)).len(), 4);
+        w.tourney_header();
+        assert_eq!(w.tourney_current, 3);
+        w.tourney_game(
+            &TourneyGameRow {
+                white: "A".into(),
+                black: "B".into(),
+                white_rating: Some(1800),
+                black_rating: None,
+                game: Some(7),
+            },
+            w.tourney_current,
+        );
+        assert_eq!(w.candidates[&7].source, Source::Tourney(3));
+        w.tourney_header();
+        assert_eq!(w.tourney_current, 4);
+        assert!(Watcher::new(&WatchSection::default()).poll(t).is_empty());
     }
 }

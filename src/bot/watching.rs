@@ -122,8 +122,8 @@ impl Session {
                 self.watch.listed(&r, &me);
                 self.count_computers(r.game);
             }
-            WatchRow::GamesEnd { shown, total } => {
-                self.watch.listing_ended(shown, total);
+            WatchRow::GamesEnd { .. } => {
+                self.watch.listing_ended();
                 self.watch_choose(now, out);
             }
             WatchRow::RelayHeader(e) => self.watch.relay_header(&e),
@@ -175,8 +175,7 @@ impl Session {
         if !self.watch.enabled() || !self.connected || self.quitting {
             return;
         }
-        let fics = self.cfg.server.dialect == crate::config::Dialect::Fics;
-        for cmd in self.watch.poll(now, fics) {
+        for cmd in self.watch.poll(now) {
             out.push(Action::Send(cmd));
         }
         self.watch_schedule(now, out);
@@ -427,6 +426,11 @@ impl Session {
                 out.push(Action::SaveObserved(watch_pgn(&w, &self.site)));
             }
         }
+    }
+
+    /// What the watcher did so far.
+    pub fn watch_totals(&self) -> crate::bot::watch::WatchTotals {
+        self.watch.totals
     }
 
     /// One line per watched game, for the status and the dashboard.
