@@ -106,14 +106,14 @@ async fn observes_a_relayed_game_and_a_played_game_at_once_and_kibitzes_both() {
     });
 
     // Two guests: one on the relayed game (number 1), one on the played game.
-    let mut on_relay = RawClient::login(addr, "GuestOne", None).await;
+    let mut on_relay = RawClient::login(addr, "Visitor", None).await;
     on_relay.send("observe 1").await;
     assert!(
         on_relay.wait_line("You are now observing game 1", 5).await.is_some(),
         "{:?}",
         on_relay.seen
     );
-    let mut on_played = RawClient::login(addr, "GuestTwo", None).await;
+    let mut on_played = RawClient::login(addr, "Stranger", None).await;
     let mut observing = false;
     for _ in 0..50 {
         on_played.send("observe Alpha").await;

@@ -253,7 +253,7 @@ impl Session {
             t.draws,
             t.losses,
             t.declined,
-            self.observer.count(),
+            self.observer.count() + self.watch.games.len(),
             self.cfg.talk.whisper,
             self.cfg.talk.kibitz,
             self.cfg.talk.noise,
