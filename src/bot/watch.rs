@@ -104,6 +104,9 @@ pub struct WatchGame {
     /// The current position waits for its analysis since this time.
     pub waiting: Option<Instant>,
     pub talked: u32,
+    /// When wily last said something in this game (messages are spaced evenly:
+    /// `60 s / per_game_per_minute` apart, never in bursts).
+    pub last_talk: Option<Instant>,
     pub analyses: u32,
     pub analysis_time: Duration,
     /// `YYYY.MM.DD` when observing began.
@@ -423,12 +426,34 @@ impl Watcher {
                 ),
                 waiting: None,
                 talked: 0,
+                last_talk: None,
                 analyses: 0,
                 analysis_time: Duration::ZERO,
                 date: date.to_string(),
                 examined: false,
             },
         );
+    }
+
+    /// The highest talk level of game `game`'s talker.
+    pub fn talker_level(&self, game: u32) -> u8 {
+        self.games.get(&game).map_or(0, |w| w.talker.level())
+    }
+
+    /// Whether game `game` may be talked to now (and books it when it may).
+    pub fn may_talk(&mut self, game: u32, now: Instant) -> bool {
+        let gap = Duration::from_secs(60) / self.cfg.per_game_per_minute.max(1);
+        let Some(w) = self.games.get_mut(&game) else {
+            return false;
+        };
+        if w
+            .last_talk
+            .is_some_and(|t| now.saturating_duration_since(t) < gap)
+        {
+            return false;
+        }
+        w.last_talk = Some(now);
+        true
     }
 
     /// The game waiting longest for its analysis.

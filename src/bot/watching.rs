@@ -322,9 +322,12 @@ impl Session {
                 *c = Some(analysis_comment(&s.root, r));
             }
         }
-        if r.nodes < noise {
+        if r.nodes < noise || !self.watch.may_talk(game, now) {
             return;
         }
+        let Some(w) = self.watch.games.get_mut(&game) else {
+            return;
+        };
         let cmds = w.talker.on_move(now, &s.root, r);
         for cmd in cmds {
             let Some((verb, text)) = cmd.split_once(' ') else {
@@ -354,6 +357,9 @@ impl Session {
         out: &mut Vec<Action>,
     ) {
         if r.nodes < self.cfg.talk.noise || self.watch.no_x_talk {
+            return;
+        }
+        if self.watch.talker_level(game) < 5 || !self.watch.may_talk(game, now) {
             return;
         }
         let Some(w) = self.watch.games.get_mut(&game) else {
