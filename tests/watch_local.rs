@@ -11,7 +11,9 @@ use bot_support::*;
 use std::time::Duration;
 use tokio::sync::watch;
 use wily::chess::pgn::PgnReader;
-use wily::server::{self, sparring_player, Account, MoveChooser, RelayConfig, ServerConfig, SparringPolicy};
+use wily::server::{
+    self, sparring_player, Account, MoveChooser, RelayConfig, ServerConfig, SparringPolicy,
+};
 
 /// Paris 1858, Morphy against the Duke of Brunswick and Count Isouard (a public game).
 const OPERA: &str = r#"[Event "Paris casual"]
@@ -32,7 +34,10 @@ const OPERA: &str = r#"[Event "Paris casual"]
 async fn observe_relayed(c: &mut RawClient) -> bool {
     for _ in 0..20 {
         c.send("observe 1").await;
-        if c.wait_line("You are now observing game 1", 1).await.is_some() {
+        if c.wait_line("You are now observing game 1", 1)
+            .await
+            .is_some()
+        {
             return true;
         }
     }
@@ -302,10 +307,20 @@ async fn its_own_game_stops_the_analysis_of_watched_games() {
     let mut connect = connect_config(addr, "wily", WILY_PW);
     connect.wire_log = Some(wire.clone());
     let (stop, stop_rx) = watch::channel(0u32);
-    let bot = tokio::spawn(run_bot(cfg, connect, 0, Some(stop_rx), Duration::from_secs(90)));
+    let bot = tokio::spawn(run_bot(
+        cfg,
+        connect,
+        0,
+        Some(stop_rx),
+        Duration::from_secs(90),
+    ));
     // wily watches and kibitzes, then Sparring answers its seek.
     let talked = wait_wire(&wire, 30, |log| log.matches("-> \"xkibitz 1 ").count() >= 2).await;
-    assert!(talked, "{}", std::fs::read_to_string(&wire).unwrap_or_default());
+    assert!(
+        talked,
+        "{}",
+        std::fs::read_to_string(&wire).unwrap_or_default()
+    );
     let spar = tokio::spawn(async move {
         sparring_player(
             addr,
@@ -326,7 +341,10 @@ async fn its_own_game_stops_the_analysis_of_watched_games() {
     });
     spar.await.expect("task").expect("sparring");
     assert!(
-        guest.wait_line("stopped examining game 1", 60).await.is_some(),
+        guest
+            .wait_line("stopped examining game 1", 60)
+            .await
+            .is_some(),
         "{:?}",
         guest.seen
     );
@@ -346,7 +364,10 @@ async fn its_own_game_stops_the_analysis_of_watched_games() {
     );
     assert!(played, "wily played its game: {log}");
     assert_eq!(report.totals.games, 1);
-    assert!(before >= 2, "it kibitzed the relayed game before playing: {log}");
+    assert!(
+        before >= 2,
+        "it kibitzed the relayed game before playing: {log}"
+    );
     assert_eq!(during, 0, "nothing is analysed while wily plays: {log}");
     assert!(report.play_ms > 0);
     srv.shutdown().await;

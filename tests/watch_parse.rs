@@ -53,12 +53,25 @@ fn recorded_games_answers_are_read_and_nothing_else_looks_like_a_listing() {
     //   rpblc:  ` 1 ---- AlphaBot    ---- BetaBot    [ br  5   0]   4:59 -  5:00 (39-39) W:  1`
     assert_eq!(rows.len(), 2, "{rows:?}");
     for (name, r) in &rows {
-        assert!(name.contains("02_") && name.ends_with("GammaBot.raw"), "{name}");
-        assert_eq!((r.game, r.white.as_str(), r.black.as_str()), (1, "AlphaBot", "BetaBot"));
+        assert!(
+            name.contains("02_") && name.ends_with("GammaBot.raw"),
+            "{name}"
+        );
+        assert_eq!(
+            (r.game, r.white.as_str(), r.black.as_str()),
+            (1, "AlphaBot", "BetaBot")
+        );
         assert_eq!(r.state, ListedState::Playing);
         assert_eq!(r.white_rating, wily::ics::Rating::Unrated);
-        assert_eq!((r.base, r.increment, r.white_to_move, r.move_number), (5, 0, true, 1));
-        let (kind, rated) = if name.starts_with("lasker") { ('n', false) } else { ('b', true) };
+        assert_eq!(
+            (r.base, r.increment, r.white_to_move, r.move_number),
+            (5, 0, true, 1)
+        );
+        let (kind, rated) = if name.starts_with("lasker") {
+            ('n', false)
+        } else {
+            ('b', true)
+        };
         assert_eq!((r.kind, r.rated), (kind, rated), "{name}");
     }
 }

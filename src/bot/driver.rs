@@ -499,7 +499,10 @@ impl Driver {
                 Action::SaveObserved(pgn) => {
                     let path = self.cfg.paths.logs.join("observed.pgn");
                     if let Err(e) = super::record::append_text(&path, &pgn) {
-                        tracing::error!("cannot append the observed game to {}: {e}", path.display());
+                        tracing::error!(
+                            "cannot append the observed game to {}: {e}",
+                            path.display()
+                        );
                     }
                 }
                 Action::Quit => quit = true,

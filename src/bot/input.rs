@@ -240,7 +240,6 @@ pub enum WatchRow {
     Tourney(Box<TourneyGameRow>),
 }
 
-
 /// Everything the session reacts to.
 #[derive(Debug)]
 pub enum Input {

@@ -446,8 +446,7 @@ impl Watcher {
         let Some(w) = self.games.get_mut(&game) else {
             return false;
         };
-        if w
-            .last_talk
+        if w.last_talk
             .is_some_and(|t| now.saturating_duration_since(t) < gap)
         {
             return false;

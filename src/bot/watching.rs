@@ -419,7 +419,9 @@ impl Session {
     /// A server answer `xwhisper: Command not found.` and the like.
     pub(crate) fn watch_command_unknown(&mut self, command: &str) {
         if matches!(command, "xwhisper" | "xkibitz") && !self.watch.no_x_talk {
-            tracing::info!("the server has no {command}: watched games are talked to only when alone");
+            tracing::info!(
+                "the server has no {command}: watched games are talked to only when alone"
+            );
             self.watch.no_x_talk = true;
         }
     }

@@ -91,7 +91,10 @@ impl WatchSection {
         };
         for (i, r) in self.relay.iter().enumerate() {
             if !handle(r) {
-                v.push((format!("watch.relay[{i}]"), format!("{r:?} is not a handle")));
+                v.push((
+                    format!("watch.relay[{i}]"),
+                    format!("{r:?} is not a handle"),
+                ));
             }
         }
         if !handle(&self.director) {

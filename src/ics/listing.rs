@@ -2,7 +2,7 @@
 //! and examined games), the relay bot's `listgames` answer, and a tournament director's
 //! (mamer's) `games` answer. The parsers are in [`crate::ics::parse::games`].
 
-use crate::ics::events::Rating;
+use crate::ics::rating::Rating;
 
 /// What kind of game a `games` row shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

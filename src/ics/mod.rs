@@ -19,6 +19,7 @@ pub mod login;
 pub mod outqueue;
 pub mod parse;
 pub mod pipeline;
+pub mod rating;
 pub mod telnet;
 pub mod timeseal;
 

@@ -39,6 +39,7 @@ mod offers;
 mod play;
 mod ratings;
 mod relay;
+mod relaying;
 mod seek;
 mod seeks;
 mod session;

@@ -11,8 +11,9 @@
 //! - `:196 GMCarlsen GMAronian * C65`
 //! - `:  1   AlphaBot [ 1.0] [1720] vs BetaBot  [ 0.0] [1650]   3`
 
-use crate::ics::events::{Event, Rating};
+use crate::ics::events::Event;
 use crate::ics::listing::{GameRow, ListedState, RelayRow, TourneyGameRow};
+use crate::ics::rating::{Rating, RatingFlag};
 use regex::Regex;
 use std::sync::OnceLock;
 
@@ -105,7 +106,7 @@ pub fn game_row(line: &str) -> Option<GameRow> {
     let rating = |s: &str| match s.parse::<i64>() {
         Ok(v) if v > 0 => Rating::Rated {
             value: v as u32,
-            flag: crate::ics::events::RatingFlag::Established,
+            flag: RatingFlag::Established,
         },
         _ => Rating::Unrated,
     };
@@ -187,17 +188,27 @@ mod tests {
 
     #[test]
     fn played_and_examined_rows() {
-        let r = game_row(" 28 ++++ TryMe       1737 Jack       [ su 30  20]  22:27 - 23:17 (29-30) W: 16").unwrap();
-        assert_eq!((r.game, r.white.as_str(), r.black.as_str()), (28, "TryMe", "Jack"));
+        let r = game_row(
+            " 28 ++++ TryMe       1737 Jack       [ su 30  20]  22:27 - 23:17 (29-30) W: 16",
+        )
+        .unwrap();
+        assert_eq!(
+            (r.game, r.white.as_str(), r.black.as_str()),
+            (28, "TryMe", "Jack")
+        );
         assert_eq!(r.white_rating, Rating::Unregistered);
         assert_eq!((r.kind, r.rated, r.base, r.increment), ('s', false, 30, 20));
         assert!(r.white_to_move && r.move_number == 16 && r.state == ListedState::Playing);
-        let r = game_row("  1 1878 Roberto     1881 baraka     [psr 45  30]  30:35 - 34:24 (22-22) W: 21").unwrap();
+        let r = game_row(
+            "  1 1878 Roberto     1881 baraka     [psr 45  30]  30:35 - 34:24 (22-22) W: 21",
+        )
+        .unwrap();
         assert!(r.private && r.rated);
         let r = game_row("25 (Exam.    0 Friar          0 Friar     ) [ uu  0   0] W:  1").unwrap();
         assert_eq!(r.state, ListedState::Examined);
         assert_eq!(r.white_rating, Rating::Unrated);
-        let r = game_row(" 93 (Exam. 2783 GMCarlsen   2772 GMAnand    ) [ sr 90  30] B: 23").unwrap();
+        let r =
+            game_row(" 93 (Exam. 2783 GMCarlsen   2772 GMAnand    ) [ sr 90  30] B: 23").unwrap();
         assert_eq!(r.white_rating.value(), Some(2783));
         assert_eq!((r.kind, r.base, r.white_to_move), ('s', 90, false));
         assert!(game_row("Observing  1 [AlphaBot vs. BetaBot]: Watcher").is_none());
@@ -208,7 +219,10 @@ mod tests {
     fn footers_and_notices() {
         assert_eq!(
             parse("  6 games displayed (of 23 in progress)."),
-            Some(Event::GamesListEnd { shown: 6, total: 23 })
+            Some(Event::GamesListEnd {
+                shown: 6,
+                total: 23
+            })
         );
         assert_eq!(
             parse("  1 game displayed."),
@@ -247,7 +261,10 @@ mod tests {
         else {
             panic!()
         };
-        assert_eq!((r.game, r.result.as_str(), r.eco.as_deref()), (196, "*", Some("C65")));
+        assert_eq!(
+            (r.game, r.result.as_str(), r.eco.as_deref()),
+            (196, "*", Some("C65"))
+        );
         let Some(Event::RelayGame(r)) = parse(":12 Ding Nepo 1/2") else {
             panic!()
         };
@@ -257,7 +274,10 @@ mod tests {
         else {
             panic!()
         };
-        assert_eq!((t.white.as_str(), t.game, t.black_rating), ("AlphaBot", Some(3), None));
+        assert_eq!(
+            (t.white.as_str(), t.game, t.black_rating),
+            ("AlphaBot", Some(3), None)
+        );
         let Some(Event::TourneyGame(t)) =
             parse(":  2 Gamma [ 0.0] [1500] vs Delta [ 0.0] [1400] none")
         else {
