@@ -111,7 +111,7 @@ enum Command {
         quiet: bool,
     },
     /// Play engines against each other: `wily match -engine cmd=... -engine cmd=...
-    /// -each tc=10+0.1 -games 100 -concurrency 2 ...` (see the README's `wily match`).
+    /// -each tc=10+0.1 -games 100 -concurrency 2 ...` (see docs/match.md).
     #[command(disable_help_flag = true)]
     Match {
         /// c-chess-cli style options (`wily match -help` lists them): -file MATCH.toml,

@@ -2,7 +2,7 @@
 //!
 //! Units follow the chess servers: base times in minutes, increments in seconds; scores
 //! in centipawns unless a key says pawns. Every key is documented in the shipped
-//! `config.toml` and in the README.
+//! `config.toml` and in `docs/bot.md` (its settings reference).
 
 use serde::Deserialize;
 use std::fmt;
