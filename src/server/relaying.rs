@@ -87,16 +87,13 @@ impl Core {
             if now < live.next_at {
                 continue;
             }
-            match live.moves.get(live.next).copied() {
-                Some(mv) => {
-                    if !self.examined_move(live.number, mv) {
-                        tracing::warn!(game = live.number, "relay: move not legal; game closed");
-                        live.done_at = Some(now);
-                    }
-                    live.next += 1;
-                    live.next_at = now + relay.cfg.move_interval;
+            if let Some(mv) = live.moves.get(live.next).copied() {
+                if !self.examined_move(live.number, mv) {
+                    tracing::warn!(game = live.number, "relay: move not legal; game closed");
+                    live.done_at = Some(now);
                 }
-                None => {}
+                live.next += 1;
+                live.next_at = now + relay.cfg.move_interval;
             }
             if live.next >= live.moves.len() && live.done_at.is_none() {
                 live.done_at = Some(now);
