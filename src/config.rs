@@ -13,12 +13,14 @@ mod accounts;
 mod sections;
 mod service;
 mod strength;
+mod tourney;
 mod validate;
 mod watch;
 
 pub use sections::*;
 pub use service::{ServiceSection, WebSection};
 pub use strength::{RatingRule, StrengthSection, ELO_RANGE};
+pub use tourney::TourneySection;
 pub use validate::Problem;
 pub use watch::{WatchSection, WATCH_KINDS};
 
@@ -262,6 +264,48 @@ mod tests {
         let mut d = Config::default();
         d.paths.resolve(Path::new(env!("CARGO_MANIFEST_DIR")));
         assert_eq!(c, d);
+    }
+
+    fn tourney_problems(text: &str) -> String {
+        match Config::parse(text, Path::new("t.toml")) {
+            Ok(_) => String::new(),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn the_section_reads_and_bad_values_are_named() {
+        let c = Config::parse(
+            "[tourney]\njoin = true\ntime_controls = [\"1 0\", \"3 2\"]\nrated = \"unrated\"\n",
+            Path::new("t.toml"),
+        )
+        .unwrap();
+        assert_eq!(c.tourney.controls(), vec![(1, 0), (3, 2)]);
+        assert_eq!(c.tourney.directors, vec!["mamer".to_string()]);
+        for (text, key) in [
+            (
+                "[tourney]\njoin = true\ndirectors = []\n",
+                "tourney.directors",
+            ),
+            (
+                "[tourney]\ndirectors = [\"mamer; quit\"]\n",
+                "tourney.directors[0]",
+            ),
+            (
+                "[tourney]\ntime_controls = [\"3\"]\n",
+                "tourney.time_controls[0]",
+            ),
+            (
+                "[tourney]\nvariants = [\"atomic\"]\n",
+                "tourney.variants[0]",
+            ),
+            ("[tourney]\nrated = \"maybe\"\n", "tourney.rated"),
+            ("[tourney]\nstall_mins = 0\n", "tourney.stall_mins"),
+            ("[tourney]\njion = true\n", "jion"),
+        ] {
+            let p = tourney_problems(text);
+            assert!(p.contains(key), "{text}: {p}");
+        }
     }
 
     #[test]

@@ -126,6 +126,8 @@ pub struct RunReport {
     pub watch: super::watch::WatchTotals,
     /// Time the engine spent choosing and pondering wily's own moves, milliseconds.
     pub play_ms: u64,
+    /// Tournaments joined, their games, byes, withdrawals (`[tourney]`).
+    pub tourney: crate::bot::tourney::TourneyStats,
 }
 
 /// Why a run ended early.
@@ -266,6 +268,7 @@ pub async fn run(cfg: Config, opts: RunOptions) -> Result<RunReport, BotError> {
     d.report.totals = d.session.totals();
     d.report.watch = d.session.watch_totals();
     d.report.play_ms = d.session.play_ms();
+    d.report.tourney = d.session.tourney().stats();
     tracing::info!("reaction times:\n{}", d.report.reactions.report());
     Ok(d.report)
 }

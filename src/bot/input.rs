@@ -227,6 +227,13 @@ pub enum ServerEvent {
     CommandNotFound {
         command: String,
     },
+    /// `You accept the challenge of X.`: the server started a match with X (after
+    /// wily's accept, or by itself for a director's `rmatch`).
+    YouAccepted {
+        other: String,
+    },
+    /// A tournament director's notice (see [`crate::bot::tourney`]).
+    Tourney(crate::ics::tourney::TourneyNotice),
 }
 
 /// A list row for the watcher (translated from the protocol's events).

@@ -36,6 +36,7 @@ pub mod session;
 pub mod state;
 pub mod status;
 pub mod talk;
+pub mod tourney;
 pub mod translate;
 pub mod watch;
 pub mod watching;

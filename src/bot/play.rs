@@ -6,7 +6,7 @@ use super::game::{same_position, PlayedGame, StartInfo, Sync};
 use super::input::{Action, BoardUpdate, EndKind, MoveSource, OfferKind, Relation, SearchSpec};
 use super::opponent::OpponentProfile;
 use super::policy::{GamePolicy, MATE_CP};
-use super::record::move_comment;
+use super::record::search_comment;
 use crate::bot::state::{sanitize, ActiveSearch, Purpose, Session};
 use crate::bot::talk::{Report, TalkBound, TalkScore, Talker};
 use crate::chess::san::to_ics_move;
@@ -52,13 +52,6 @@ pub fn talk_score(s: Score) -> TalkScore {
     match s {
         Score::Cp(c) => TalkScore::Cp(c),
         Score::Mate(n) => TalkScore::Mate(n),
-    }
-}
-
-fn mate_of(s: Score) -> Option<i32> {
-    match s {
-        Score::Mate(n) => Some(n),
-        Score::Cp(_) => None,
     }
 }
 
@@ -110,6 +103,7 @@ impl Session {
             self.stop_search(out);
         }
         let opponent = if self.is_me(&white) { &black } else { &white };
+        self.tourney.game_started(opponent, now);
         if !continuing {
             self.history.record(opponent, now);
             let hello = self.cfg.talk.greeting.replace("{opponent}", opponent);
@@ -535,9 +529,11 @@ impl Session {
         let mut after = g.board().clone();
         after.play_unchecked(best);
         g.expected_reply = r.ponder.filter(|p| after.is_legal(*p));
-        g.pending_comment = Some(move_comment(
-            Some(cp).filter(|_| mate_of(r.score).is_none()),
-            mate_of(r.score),
+        // The search's score is the mover's; game files show it in `log.pgn_scores`.
+        g.pending_comment = Some(search_comment(
+            r.score,
+            g.board().side_to_move(),
+            self.cfg.log.pgn_scores,
             r.depth,
             r.time.as_millis() as u64,
         ));
@@ -649,6 +645,7 @@ impl Session {
         } else {
             self.record_finished(g, result, kind, text, out);
         }
+        self.tourney.touch(now);
         self.new_game_flag = true;
         if self.quitting {
             out.push(Action::Quit);
@@ -693,7 +690,11 @@ impl Session {
         if !bye.trim().is_empty() && kind != EndKind::Aborted {
             out.push(Action::Send(format!("say {}", sanitize(&bye))));
         }
-        let f = g.finish(&self.site, result, kind, text);
+        let mut f = g.finish(&self.site, result, kind, text);
+        if let Some((event, round)) = self.tourney.game_over(g.opponent()) {
+            f.record.event = event;
+            f.record.round = round;
+        }
         out.push(Action::GameOver(Box::new(f)));
     }
 }

@@ -14,7 +14,12 @@ impl Session {
     /// Posts the seek ads when idle and seeking (again after `interval_secs`, or at once
     /// with `force`).
     pub(crate) fn maybe_seek(&mut self, now: Instant, force: bool, out: &mut Vec<Action>) {
-        if !self.connected || !self.seeking || self.game.is_some() || self.quitting {
+        if !self.connected
+            || !self.seeking
+            || self.game.is_some()
+            || self.quitting
+            || self.tourney.blocks_seeking()
+        {
             return;
         }
         if self.cfg.seek.ads.is_empty() {

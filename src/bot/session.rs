@@ -32,6 +32,19 @@ impl Session {
         let mut out = Vec::new();
         // A challenge waits for its computer notice only until the next other server
         // event (or a tick after a short grace).
+        // In a tournament, `You accept the challenge of X.` without an accept of wily's:
+        // the server took it by itself (the director's `rmatch`); nothing is left to
+        // decide.
+        if let Input::Server(ServerEvent::YouAccepted { other }) = &input {
+            if self.tourney.takes_challenge(other)
+                && self
+                    .pending
+                    .as_ref()
+                    .is_some_and(|p| p.challenge.name.eq_ignore_ascii_case(other))
+            {
+                self.pending = None;
+            }
+        }
         let other_server_event = matches!(&input, Input::Server(e)
             if !matches!(e, ServerEvent::IsComputer { .. }));
         if other_server_event {
@@ -227,6 +240,8 @@ impl Session {
                 let cmds = self.follow.no_list(&wanted);
                 out.extend(cmds.into_iter().map(Action::Send));
             }
+            ServerEvent::Tourney(n) => self.tourney_notice(&n, now, out),
+            ServerEvent::YouAccepted { .. } => {}
             ServerEvent::TakenOver { text } => {
                 tracing::warn!("{text}: another login of this account took over");
                 out.push(Action::Commentary(
@@ -255,7 +270,30 @@ impl Session {
         for cmd in self.observer.login_commands(now) {
             out.push(Action::Send(cmd));
         }
+        for cmd in self.tourney.login(now) {
+            out.push(Action::Send(cmd));
+        }
         self.maybe_seek(now, true, out);
+    }
+
+    /// A director's notice: the manager decides; a join takes back the seek ad (the
+    /// tournament's pairings must find the account free).
+    fn tourney_notice(
+        &mut self,
+        n: &crate::ics::tourney::TourneyNotice,
+        now: Instant,
+        out: &mut Vec<Action>,
+    ) {
+        let me = self.me.clone();
+        let cmds = if self.quitting {
+            Vec::new()
+        } else {
+            self.tourney.notice(n, &me, now)
+        };
+        if !cmds.is_empty() && self.tourney.blocks_seeking() && self.last_seek.take().is_some() {
+            out.push(Action::Send("unseek".into()));
+        }
+        out.extend(cmds.into_iter().map(Action::Send));
     }
 
     /// Asks the server for an adjourned game it reported (`resume`, or `match NAME` for a
@@ -288,6 +326,11 @@ impl Session {
     fn decide_challenge(&mut self, c: Challenge, now: Instant, out: &mut Vec<Action>) {
         if !valid_handle(&c.name) || self.is_me(&c.name) {
             tracing::warn!("ignoring a challenge from an odd name {:?}", c.name);
+            return;
+        }
+        if self.game.is_none() && self.tourney.takes_challenge(&c.name) {
+            tracing::info!("accepting {}'s challenge: a tournament pairing", c.name);
+            out.push(Action::SendNow(format!("accept {}", c.name)));
             return;
         }
         let titles = self
@@ -392,6 +435,11 @@ impl Session {
         }
         self.flag_check(now, out);
         self.stored_wait_over(now, out);
+        if self.connected && !self.quitting {
+            for cmd in self.tourney.tick(now, self.game.is_none()) {
+                out.push(Action::Send(cmd));
+            }
+        }
         self.maybe_seek(now, false, out);
         if self.game.is_none() && self.connected && !self.quitting {
             let fics = self.cfg.server.dialect == Dialect::Fics;
@@ -406,6 +454,12 @@ impl Session {
     }
 
     fn shutdown(&mut self, at_once: bool, out: &mut Vec<Action>) {
+        if self.connected {
+            // Leave any tournament at once: its later rounds must not wait for wily.
+            for cmd in self.tourney.withdraw() {
+                out.push(Action::Send(cmd));
+            }
+        }
         if at_once || self.game.is_none() || !self.connected {
             self.quitting = true;
             self.stop_search(out);

@@ -11,6 +11,7 @@ use crate::bot::game::{PlayedGame, StartInfo};
 use crate::bot::hooks::BookSource;
 use crate::bot::input::{Action, Challenge, MoveSource};
 use crate::bot::talk::Report;
+use crate::bot::tourney::TourneyPlay;
 use crate::bot::watch::Watcher;
 use crate::bot::watchlist::Observer;
 use crate::config::{Config, Dialect};
@@ -110,6 +111,8 @@ pub struct Session {
     pub(crate) site: String,
     /// Engine time spent choosing wily's own moves, milliseconds.
     pub(crate) think_ms: u64,
+    /// Tournaments run by a director bot (`[tourney]`).
+    pub(crate) tourney: TourneyPlay,
 }
 
 impl Session {
@@ -126,6 +129,7 @@ impl Session {
             observer: Observer::new(&cfg.observe),
             watch: Watcher::new(&cfg.watch),
             follow: FollowSync::new(cfg.server.dialect == Dialect::Icc),
+            tourney: TourneyPlay::new(cfg.tourney.clone()),
             taken_over: false,
             cfg,
             lists,
@@ -171,6 +175,11 @@ impl Session {
     /// Engine time spent choosing wily's own moves so far, milliseconds.
     pub fn play_ms(&self) -> u64 {
         self.think_ms
+    }
+
+    /// The tournament manager (phase and counts).
+    pub fn tourney(&self) -> &TourneyPlay {
+        &self.tourney
     }
 
     /// True while a game is in progress.
@@ -259,6 +268,10 @@ impl Session {
             self.cfg.talk.noise,
             if self.quitting { "; quitting after this game" } else { "" }
         ));
+        if let Some(t) = self.tourney.status() {
+            s.push_str("; ");
+            s.push_str(&t);
+        }
         s
     }
 }

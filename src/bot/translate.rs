@@ -123,6 +123,11 @@ pub fn translate(ev: Event, received: Instant) -> Option<ServerEvent> {
         Event::TourneyGamesHeader { .. } => ServerEvent::Watch(WatchRow::TourneyHeader),
         Event::TourneyGame(r) => ServerEvent::Watch(WatchRow::Tourney(r)),
         Event::CommandNotFound { command } => ServerEvent::CommandNotFound { command },
+        Event::Tourney(n) => ServerEvent::Tourney(n),
+        Event::YouAccepted {
+            other,
+            kind: events::OfferKind::Match,
+        } => ServerEvent::YouAccepted { other },
         _ => return None,
     })
 }

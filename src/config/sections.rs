@@ -43,6 +43,8 @@ pub struct Config {
     pub service: super::service::ServiceSection,
     /// The live web dashboard.
     pub web: super::service::WebSection,
+    /// Tournaments run by a director bot (mamer).
+    pub tourney: super::tourney::TourneySection,
     /// Several accounts in one process (empty: the one account of `[server]`).
     pub accounts: Vec<AccountSection>,
 }
@@ -459,6 +461,9 @@ pub struct PathsSection {
     pub book: PathBuf,
     pub learning: PathBuf,
     pub logs: PathBuf,
+    /// The learning log: each game's learned book line appended in Crafty's `book.lrn`
+    /// format, for sharing (none by default).
+    pub learning_log: Option<PathBuf>,
 }
 
 impl Default for PathsSection {
@@ -468,6 +473,7 @@ impl Default for PathsSection {
             book: PathBuf::from("book"),
             learning: PathBuf::from("book/learn.db"),
             logs: PathBuf::from("logs"),
+            learning_log: None,
         }
     }
 }
@@ -484,6 +490,9 @@ impl PathsSection {
             if p.is_relative() {
                 *p = base.join(&*p);
             }
+        }
+        if let Some(p) = self.learning_log.as_mut().filter(|p| p.is_relative()) {
+            *p = base.join(&*p);
         }
     }
 }
@@ -554,6 +563,20 @@ pub struct LogSection {
     pub wire_debug: bool,
     /// Write one log file per game with the search output.
     pub game_logs: bool,
+    /// Whose view the `{score/depth time}` comments of the game files take: `mover`
+    /// (the side that moved, as PGN tools read them; default) or `white`.
+    pub pgn_scores: PgnScores,
+}
+
+/// `log.pgn_scores`: whose view the game files' move comments take.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum PgnScores {
+    /// The side that moved (the bot, for its own moves).
+    #[default]
+    Mover,
+    /// White's.
+    White,
 }
 
 impl Default for LogSection {
@@ -563,6 +586,7 @@ impl Default for LogSection {
             files: true,
             wire_debug: false,
             game_logs: true,
+            pgn_scores: PgnScores::Mover,
         }
     }
 }

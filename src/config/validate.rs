@@ -255,6 +255,8 @@ pub(super) fn check(cfg: &Config) -> Vec<Problem> {
     c.range("observe.whisper", o.whisper, 0, 6);
     c.range("observe.kibitz", o.kibitz, 0, 6);
 
+    check_tourney(&mut c, &cfg.tourney);
+
     c.handles("operators.handles", &cfg.operators.handles);
     check_text(
         &mut c,
@@ -337,6 +339,40 @@ fn check_ad(c: &mut Checker, i: usize, ad: &SeekAd) {
             c.range(&format!("{key}.{k}"), v, 0, 9999);
         }
     }
+}
+
+/// `[tourney]`: plain director handles (they go into `tell` commands), readable time
+/// controls, variants wily plays, sane waits.
+fn check_tourney(c: &mut Checker, t: &super::tourney::TourneySection) {
+    c.handles("tourney.directors", &t.directors);
+    if t.join && t.directors.is_empty() {
+        c.bad(
+            "tourney.directors",
+            "must name a director when tourney.join = true",
+        );
+    }
+    for (i, tc) in t.time_controls.iter().enumerate() {
+        if super::tourney::parse_control(tc).is_none() {
+            c.bad(
+                format!("tourney.time_controls[{i}]"),
+                format!("{tc:?} is not \"minutes increment\" (e.g. \"3 0\")"),
+            );
+        }
+    }
+    for (i, v) in t.variants.iter().enumerate() {
+        check_variant(c, &format!("tourney.variants[{i}]"), v);
+    }
+    if !matches!(t.rated.as_str(), "any" | "rated" | "unrated") {
+        c.bad(
+            "tourney.rated",
+            format!("{:?} is not any, rated or unrated", t.rated),
+        );
+    }
+    c.range("tourney.channel", t.channel, 0, 255);
+    c.range("tourney.max_rounds", t.max_rounds, 0, 99);
+    c.range("tourney.stall_mins", t.stall_mins, 1, 24 * 60);
+    c.range("tourney.list_every_mins", t.list_every_mins, 0, 24 * 60);
+    c.range("tourney.join_every_mins", t.join_every_mins, 0, 7 * 24 * 60);
 }
 
 fn check_variant(c: &mut Checker, key: &str, v: &str) {

@@ -7,6 +7,7 @@
 
 pub use crate::ics::board::{Color, Relation, Style12};
 pub use crate::ics::rating::{Rating, RatingFlag};
+pub use crate::ics::tourney::{TourneyGameTag, TourneyInfo, TourneyNotice, TourneyRow};
 
 /// What kind of prompt the server is waiting at.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -111,6 +112,9 @@ pub struct GameEnd {
     pub who: Option<String>,
     /// The reason text between the closing parenthesis and `}`.
     pub text: String,
+    /// lasker's ` [b i r p t]` suffix of a game between two players with the tournament
+    /// flag (a director's tournament game).
+    pub tourney: Option<TourneyGameTag>,
 }
 
 /// `Creating: W (1500) B (1600) rated blitz 5 0` (lasker-lineage servers).
@@ -554,6 +558,9 @@ pub enum Event {
     },
     /// `There are no examiners.` (the observed examined game is gone).
     NoExaminers,
+    /// A tournament director's notice (announcements, notes, `listtourneys` rows, byes,
+    /// the tournament flag): see [`crate::ics::tourney`].
+    Tourney(TourneyNotice),
     /// A line no parser recognised (kept so nothing is lost; never an error).
     Unknown(String),
 }
@@ -652,6 +659,7 @@ impl Event {
             Event::ExaminedMove { .. } => "examined-move",
             Event::ExaminerLeft { .. } => "examiner-left",
             Event::NoExaminers => "no-examiners",
+            Event::Tourney(_) => "tourney",
             Event::Unknown(_) => "unknown",
         }
     }

@@ -22,6 +22,7 @@ pub mod pipeline;
 pub mod rating;
 pub mod telnet;
 pub mod timeseal;
+pub mod tourney;
 
 pub use dialect::Dialect;
 pub use events::{Color, Event, Prompt, Rating, Style12};

@@ -80,6 +80,8 @@ pub struct SparringPolicy {
     pub games: usize,
     /// Give up (an error) after this long.
     pub timeout: Duration,
+    /// Command lines sent once after the login's setup (a test's `tell mamer join 3`).
+    pub login_commands: Vec<String>,
 }
 
 impl Default for SparringPolicy {
@@ -103,6 +105,7 @@ impl Default for SparringPolicy {
             think: Duration::ZERO,
             games: 1,
             timeout: Duration::from_secs(600),
+            login_commands: Vec::new(),
         }
     }
 }
@@ -371,6 +374,9 @@ async fn run(
         ..Default::default()
     };
     for cmd in ["set style 12", "iset ms 1", "set seek 1"] {
+        w.send(cmd).await?;
+    }
+    for cmd in &policy.login_commands {
         w.send(cmd).await?;
     }
     let mut rng = StdRng::seed_from_u64(match &policy.chooser {

@@ -116,6 +116,7 @@ pub fn parse_braced(line: &str) -> Option<Event> {
         reason,
         who,
         text: text.to_string(),
+        tourney: crate::ics::parse::tourney::result_suffix(line),
     }))
 }
 

@@ -15,6 +15,7 @@ pub mod notices;
 pub mod offers;
 pub mod seeks;
 pub mod style12;
+pub mod tourney;
 
 pub use style12::ClockUnit;
 
@@ -33,7 +34,8 @@ pub fn parse_line(line: &str, unit: ClockUnit) -> Option<Event> {
     let ev = match first {
         b'{' => game::parse(t),
         b'<' => seeks::parse(t).or_else(|| offers::parse(t)),
-        _ => games::parse(t)
+        _ => tourney::parse(t)
+            .or_else(|| games::parse(t))
             .or_else(|| lists::parse(t))
             .or_else(|| notices::parse(t))
             .or_else(|| game::parse(t))
@@ -53,6 +55,7 @@ fn may_continue(ev: &Event, line: &str) -> bool {
     match ev {
         Event::Chat(_) => true,
         Event::Challenge(_) | Event::Issuing(_) => !line.trim_end().ends_with('.'),
+        Event::Tourney(n) => tourney::may_continue(n),
         _ => false,
     }
 }
@@ -150,6 +153,8 @@ pub struct Parser {
     held: Option<String>,
     last_start: Option<String>,
     list: Option<Display>,
+    /// The director whose `:X Notes:` header the `:` lines now read follow.
+    notes_from: Option<String>,
 }
 
 impl Parser {
@@ -159,6 +164,7 @@ impl Parser {
             held: None,
             last_start: None,
             list: None,
+            notes_from: None,
         }
     }
 
@@ -188,6 +194,7 @@ impl Parser {
         let Some(ev) = parse_line(line, self.unit) else {
             return;
         };
+        let ev = self.director_context(ev, line);
         if may_continue(&ev, line) {
             self.held = Some(line.to_string());
             return;
@@ -238,6 +245,28 @@ impl Parser {
         if let Some(d) = self.list.take() {
             out.push(d.into_event());
         }
+    }
+
+    /// `listtourneys` rows name no director: they get the one whose `:X Notes:` header
+    /// they follow. Any line not starting with `:` ends that header's reply.
+    fn director_context(&mut self, mut ev: Event, line: &str) -> Event {
+        use crate::ics::tourney::TourneyNotice;
+        if !line.starts_with(':') {
+            self.notes_from = None;
+            return ev;
+        }
+        match &mut ev {
+            Event::Tourney(TourneyNotice::Note { director, .. }) => {
+                self.notes_from = Some(director.clone());
+            }
+            Event::Tourney(TourneyNotice::Listed(row)) => {
+                if let Some(d) = &self.notes_from {
+                    row.info.director = d.clone();
+                }
+            }
+            _ => {}
+        }
+        ev
     }
 
     fn flush_held(&mut self, out: &mut Vec<Event>) {
