@@ -15,12 +15,14 @@ mod service;
 mod strength;
 mod tourney;
 mod validate;
+mod watch;
 
 pub use sections::*;
 pub use service::{ServiceSection, WebSection};
 pub use strength::{RatingRule, StrengthSection, ELO_RANGE};
 pub use tourney::TourneySection;
 pub use validate::Problem;
+pub use watch::{WatchSection, WATCH_KINDS};
 
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -122,6 +122,10 @@ pub struct RunReport {
     pub reloads: u32,
     /// The game in progress was left (adjourned) because the shutdown limit ran out.
     pub left_at_limit: bool,
+    /// What the watcher (`[watch]`) did.
+    pub watch: super::watch::WatchTotals,
+    /// Time the engine spent choosing and pondering wily's own moves, milliseconds.
+    pub play_ms: u64,
     /// Tournaments joined, their games, byes, withdrawals (`[tourney]`).
     pub tourney: crate::bot::tourney::TourneyStats,
 }
@@ -262,6 +266,8 @@ pub async fn run(cfg: Config, opts: RunOptions) -> Result<RunReport, BotError> {
         }
     }
     d.report.totals = d.session.totals();
+    d.report.watch = d.session.watch_totals();
+    d.report.play_ms = d.session.play_ms();
     d.report.tourney = d.session.tourney().stats();
     tracing::info!("reaction times:\n{}", d.report.reactions.report());
     Ok(d.report)
@@ -493,6 +499,15 @@ impl Driver {
                     }
                 }
                 Action::Commentary(line) => self.say(&line),
+                Action::SaveObserved(pgn) => {
+                    let path = self.cfg.paths.logs.join("observed.pgn");
+                    if let Err(e) = super::record::append_text(&path, &pgn) {
+                        tracing::error!(
+                            "cannot append the observed game to {}: {e}",
+                            path.display()
+                        );
+                    }
+                }
                 Action::Quit => quit = true,
             }
         }

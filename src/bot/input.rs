@@ -8,6 +8,7 @@
 use super::record::GameRecord;
 use crate::chess::castling::CastleFlags;
 use crate::engine::{Limits, SearchInfo, SearchResult};
+use crate::ics::listing::{GameRow, RelayRow, TourneyGameRow};
 use crate::lists::ServerTitles;
 use cozy_chess::{Board, Color, Move};
 use std::time::Instant;
@@ -21,6 +22,8 @@ pub enum Relation {
     OpponentMove,
     /// Observing a played game.
     Observing,
+    /// Observing an examined game (a relayed game is one; relation -2).
+    ObservingExamined,
     /// Examining, isolated positions and the like (ignored).
     Other,
 }
@@ -218,6 +221,12 @@ pub enum ServerEvent {
     TakenOver {
         text: String,
     },
+    /// A row of a list the watcher reads.
+    Watch(WatchRow),
+    /// `cmd: Command not found.`
+    CommandNotFound {
+        command: String,
+    },
     /// `You accept the challenge of X.`: the server started a match with X (after
     /// wily's accept, or by itself for a director's `rmatch`).
     YouAccepted {
@@ -225,6 +234,17 @@ pub enum ServerEvent {
     },
     /// A tournament director's notice (see [`crate::bot::tourney`]).
     Tourney(crate::ics::tourney::TourneyNotice),
+}
+
+/// A list row for the watcher (translated from the protocol's events).
+#[derive(Debug, Clone, PartialEq)]
+pub enum WatchRow {
+    Game(Box<GameRow>),
+    GamesEnd { shown: u32, total: u32 },
+    RelayHeader(String),
+    Relay(Box<RelayRow>),
+    TourneyHeader,
+    Tourney(Box<TourneyGameRow>),
 }
 
 /// Everything the session reacts to.
@@ -334,6 +354,8 @@ pub enum Action {
     GameOver(Box<FinishedGame>),
     /// A line of running commentary for a watching human.
     Commentary(String),
+    /// A watched game with its analysis, as PGN text, for `logs/observed.pgn`.
+    SaveObserved(String),
     /// Log out and exit.
     Quit,
 }

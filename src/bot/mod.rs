@@ -3,7 +3,7 @@
 //! that ties them together is [`session`].
 //!
 //! Inside, one way down: [`session`] dispatches each input to the handlers ([`play`],
-//! [`observe`], [`command`], [`seeking`], [`interrupted`]), which share [`state`] at the bottom; [`driver`]
+//! [`observe`], [`watching`], [`command`], [`seeking`], [`interrupted`]), which share [`state`] at the bottom; [`driver`]
 //! and [`app`] (async, sockets through `link`) sit on top; the pure policies below.
 //!
 //! May import: `chess`, `engine`, `book`, `learn`, `lists`, `datadir`, `ics`, `link`,
@@ -39,6 +39,8 @@ pub mod status;
 pub mod talk;
 pub mod tourney;
 pub mod translate;
+pub mod watch;
+pub mod watching;
 pub mod watchlist;
 
 #[cfg(test)]

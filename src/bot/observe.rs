@@ -65,7 +65,7 @@ impl Session {
     }
 
     /// Stops the analysis in progress and says what it found (level and noise).
-    fn finish_analysis(&mut self, now: Instant, out: &mut Vec<Action>) {
+    pub(crate) fn finish_analysis(&mut self, now: Instant, out: &mut Vec<Action>) {
         let Some(s) = &self.search else {
             return;
         };

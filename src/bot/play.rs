@@ -439,9 +439,13 @@ impl Session {
         let Some(s) = self.search.take() else {
             return;
         };
+        if matches!(s.purpose, Purpose::Think { .. }) {
+            self.think_ms += now.saturating_duration_since(s.started).as_millis() as u64;
+        }
         match s.purpose {
             Purpose::Think { game } => self.play_result(game, s, result, now, out),
             Purpose::Ponder { .. } => {}
+            Purpose::Analyse { game } if self.watch.has(game) => self.watch_done(s, now, out),
             Purpose::Analyse { .. } => {}
         }
     }

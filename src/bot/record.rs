@@ -200,6 +200,20 @@ impl GameRecord {
     }
 }
 
+/// Appends `text` to the file at `path` in one write (creating its folder), then syncs
+/// it to disk: a crash leaves whole games before the new one.
+pub fn append_text(path: &Path, text: &str) -> std::io::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)?;
+    f.write_all(text.as_bytes())?;
+    f.sync_data()
+}
+
 /// The PGN archive's path inside the logs folder.
 pub fn archive_path(logs: &Path) -> PathBuf {
     logs.join("games.pgn")

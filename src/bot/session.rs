@@ -77,6 +77,9 @@ impl Session {
         match s.purpose {
             Purpose::Think { .. } => self.thinking_iteration(false, &root, &report, now, out),
             Purpose::Ponder { .. } => self.thinking_iteration(true, &root, &report, now, out),
+            Purpose::Analyse { game } if self.watch.has(game) => {
+                self.watch_iteration(game, &root, &report, now, out)
+            }
             Purpose::Analyse { .. } => self.analysis_iteration(&root, &report, now, out),
         }
     }
@@ -87,7 +90,12 @@ impl Session {
             ServerEvent::Disconnected => self.disconnected(out),
             ServerEvent::Board(u) => match u.relation {
                 Relation::MyMove | Relation::OpponentMove => self.own_board(*u, now, out),
-                Relation::Observing => self.observed_board(*u, now, out),
+                Relation::Observing | Relation::ObservingExamined if self.watch.has(u.game) => {
+                    self.watch_board(*u, now, out)
+                }
+                Relation::Observing | Relation::ObservingExamined => {
+                    self.observed_board(*u, now, out)
+                }
                 Relation::Other => {}
             },
             ServerEvent::Creating {
@@ -119,7 +127,9 @@ impl Session {
                 text,
             } => {
                 let ours = self.game_end(game, &white, &black, &result, kind, &text, now, out);
-                if !ours && self.observer.has(game) {
+                if !ours && self.watch.has(game) {
+                    self.watch_game_end(game, &result, &text, now, out);
+                } else if !ours && self.observer.has(game) {
                     self.observed_end(game, &result, &text, now, out);
                 }
             }
@@ -205,8 +215,16 @@ impl Session {
             }
             ServerEvent::IllegalMove { text } => self.illegal_move(&text, out),
             ServerEvent::NotYourMove => self.illegal_move("It is not your move.", out),
+            ServerEvent::ObserveStarted { game } if self.watch.awaiting(game) => {
+                self.watch_started(game)
+            }
             ServerEvent::ObserveStarted { game } => self.observer.started(game),
+            ServerEvent::ObserveStopped { game } if self.watch.has(game) => {
+                self.watch_end(game, now, out)
+            }
             ServerEvent::ObserveStopped { game } => self.observe_stopped(game, now, out),
+            ServerEvent::Watch(row) => self.watch_row(row, now, out),
+            ServerEvent::CommandNotFound { command } => self.watch_command_unknown(&command),
             ServerEvent::FollowList { names } => {
                 let wanted = self.observer.followed();
                 let cmds = self.follow.members(&wanted, &names);
@@ -302,6 +320,7 @@ impl Session {
         self.pending = None;
         self.stop_search(out);
         self.observer.clear();
+        self.watch_disconnected(out);
     }
 
     fn decide_challenge(&mut self, c: Challenge, now: Instant, out: &mut Vec<Action>) {
@@ -428,6 +447,7 @@ impl Session {
                 out.push(Action::Send(cmd));
             }
         }
+        self.watch_tick(now, out);
         if self.finished() {
             out.push(Action::Quit);
         }

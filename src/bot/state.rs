@@ -12,6 +12,7 @@ use crate::bot::hooks::BookSource;
 use crate::bot::input::{Action, Challenge, MoveSource};
 use crate::bot::talk::Report;
 use crate::bot::tourney::TourneyPlay;
+use crate::bot::watch::Watcher;
 use crate::bot::watchlist::Observer;
 use crate::config::{Config, Dialect};
 use crate::lists::{OpponentLists, ServerTitles};
@@ -82,6 +83,8 @@ pub struct Session {
     pub(crate) history: OpponentHistory,
     pub(crate) pending: Option<PendingChallenge>,
     pub(crate) observer: Observer,
+    /// Relayed, tournament and top games (`[watch]`).
+    pub(crate) watch: Watcher,
     /// The account's follow state on the server.
     pub(crate) follow: FollowSync,
     /// A newer login of this account took over the last connection.
@@ -106,6 +109,8 @@ pub struct Session {
     pub(crate) strangers: HashMap<String, Instant>,
     pub(crate) totals: Totals,
     pub(crate) site: String,
+    /// Engine time spent choosing wily's own moves, milliseconds.
+    pub(crate) think_ms: u64,
     /// Tournaments run by a director bot (`[tourney]`).
     pub(crate) tourney: TourneyPlay,
 }
@@ -122,6 +127,7 @@ impl Session {
             seeking: cfg.seek.enabled,
             accepting: cfg.accept.enabled,
             observer: Observer::new(&cfg.observe),
+            watch: Watcher::new(&cfg.watch),
             follow: FollowSync::new(cfg.server.dialect == Dialect::Icc),
             tourney: TourneyPlay::new(cfg.tourney.clone()),
             taken_over: false,
@@ -150,6 +156,7 @@ impl Session {
             strangers: HashMap::new(),
             totals: Totals::default(),
             site,
+            think_ms: 0,
         }
     }
 
@@ -163,6 +170,11 @@ impl Session {
 
     pub fn totals(&self) -> Totals {
         self.totals
+    }
+
+    /// Engine time spent choosing wily's own moves so far, milliseconds.
+    pub fn play_ms(&self) -> u64 {
+        self.think_ms
     }
 
     /// The tournament manager (phase and counts).
@@ -250,7 +262,7 @@ impl Session {
             t.draws,
             t.losses,
             t.declined,
-            self.observer.count(),
+            self.observer.count() + self.watch.games.len(),
             self.cfg.talk.whisper,
             self.cfg.talk.kibitz,
             self.cfg.talk.noise,

@@ -32,6 +32,26 @@ pub struct BotStatus {
     pub quitting: bool,
     /// The game in progress.
     pub game: Option<GameView>,
+    /// The games the watcher (`[watch]`) observes now.
+    pub observed: Vec<ObservedView>,
+}
+
+/// A game the watcher observes, as shown on the page.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ObservedView {
+    pub number: u32,
+    pub white: String,
+    pub black: String,
+    /// `relay`, `tourney` or `top`.
+    pub source: String,
+    pub event: String,
+    pub score: i32,
+    /// Moves seen since observing began.
+    pub plies: usize,
+    /// wily's latest analysis comment (`wily +0.35/14 5.0s 23... Nc6`).
+    pub analysis: Option<String>,
+    /// Whispers/kibitzes said in it.
+    pub talked: u32,
 }
 
 /// How many connection events are kept.
@@ -121,6 +141,22 @@ impl Session {
         st.seeking = self.seeking;
         st.accepting = self.accepting;
         st.quitting = self.quitting;
+        st.observed = self
+            .watch
+            .games
+            .values()
+            .map(|w| ObservedView {
+                number: w.number,
+                white: w.white.clone(),
+                black: w.black.clone(),
+                source: w.source.word().to_string(),
+                event: w.event.clone(),
+                score: w.score,
+                plies: w.moves.len(),
+                analysis: w.comments.iter().rev().flatten().next().cloned(),
+                talked: w.talked,
+            })
+            .collect();
         st.game = self.game.as_ref().map(|g| {
             let board = g.board();
             let (white_ms, black_ms) = g

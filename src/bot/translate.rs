@@ -2,7 +2,7 @@
 //! acts on are kept, with boards turned into `cozy_chess` positions; everything else is
 //! dropped (and logged at trace level by the caller).
 
-use super::input::{BoardUpdate, Challenge, EndKind, OfferKind, Relation, ServerEvent};
+use super::input::{BoardUpdate, Challenge, EndKind, OfferKind, Relation, ServerEvent, WatchRow};
 use crate::chess::castling::CastleFlags;
 use crate::chess::fen::parse_fen;
 use crate::ics::events::{self, ChatKind, EndReason, Event, Rating};
@@ -116,6 +116,15 @@ pub fn translate(ev: Event, received: Instant) -> Option<ServerEvent> {
         }
         Event::NoSuchList { list } if list == "follow" => ServerEvent::NoFollowList,
         Event::SessionTakenOver { text } => ServerEvent::TakenOver { text },
+        Event::GameListed(r) => ServerEvent::Watch(WatchRow::Game(r)),
+        Event::GamesListEnd { shown, total } => {
+            ServerEvent::Watch(WatchRow::GamesEnd { shown, total })
+        }
+        Event::RelayHeader { event, .. } => ServerEvent::Watch(WatchRow::RelayHeader(event)),
+        Event::RelayGame(r) => ServerEvent::Watch(WatchRow::Relay(r)),
+        Event::TourneyGamesHeader { .. } => ServerEvent::Watch(WatchRow::TourneyHeader),
+        Event::TourneyGame(r) => ServerEvent::Watch(WatchRow::Tourney(r)),
+        Event::CommandNotFound { command } => ServerEvent::CommandNotFound { command },
         Event::Tourney(n) => ServerEvent::Tourney(n),
         Event::YouAccepted {
             other,
@@ -182,6 +191,7 @@ fn board_update(s: &events::Style12, received: Instant) -> Option<BoardUpdate> {
         events::Relation::MyMove => Relation::MyMove,
         events::Relation::OpponentToMove => Relation::OpponentMove,
         events::Relation::Observing => Relation::Observing,
+        events::Relation::ObservingExamined => Relation::ObservingExamined,
         _ => Relation::Other,
     };
     Some(BoardUpdate {

@@ -27,6 +27,8 @@ pub struct Config {
     pub talk: TalkSection,
     /// Observing other games.
     pub observe: ObserveSection,
+    /// Finding and observing relayed, tournament and top games.
+    pub watch: super::watch::WatchSection,
     /// Who may command the bot by tell.
     pub operators: OperatorsSection,
     /// Files and folders.

@@ -299,6 +299,9 @@ pub(super) fn check(cfg: &Config) -> Vec<Problem> {
     c.range("opponents.draw_offer_margin", op.draw_offer_margin, 0, 500);
     c.range("opponents.draw_offer_moves", op.draw_offer_moves, 1, 100);
 
+    for (key, message) in cfg.watch.problems() {
+        c.bad(key, message);
+    }
     for (key, message) in cfg.strength.problems() {
         c.bad(key, message);
     }

@@ -5,80 +5,9 @@
 //! wrapped line and its `\` continuation), except [`Event::LoggedIn`] and
 //! [`Event::Disconnected`], which the connection itself reports.
 
-use std::fmt;
-
 pub use crate::ics::board::{Color, Relation, Style12};
+pub use crate::ics::rating::{Rating, RatingFlag};
 pub use crate::ics::tourney::{TourneyGameTag, TourneyInfo, TourneyNotice, TourneyRow};
-
-/// A rating as the servers print it: a number with an optional provisional/estimated
-/// mark, `----` (no rating in this category yet) or `++++` (unregistered player).
-#[derive(serde::Serialize, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Rating {
-    /// A number; `flag` tells whether it is established.
-    Rated { value: u32, flag: RatingFlag },
-    /// `----` or `UNR`: registered, but no rating in this category.
-    Unrated,
-    /// `++++`: an unregistered (guest) player.
-    Unregistered,
-}
-
-/// How sure the server is of a rating (`1500`, `1500P`, `1500E`).
-#[derive(serde::Serialize, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum RatingFlag {
-    Established,
-    Provisional,
-    Estimated,
-}
-
-impl Rating {
-    /// Parses `1500`, `1500P`, `1500E`, `----`, `++++`, `UNR` (surrounding blanks allowed).
-    pub fn parse(s: &str) -> Option<Rating> {
-        let s = s.trim();
-        match s {
-            "----" | "UNR" | "" => return Some(Rating::Unrated),
-            "++++" => return Some(Rating::Unregistered),
-            _ => {}
-        }
-        let (digits, flag) = match s.as_bytes().last() {
-            Some(b'P') => (&s[..s.len() - 1], RatingFlag::Provisional),
-            Some(b'E') => (&s[..s.len() - 1], RatingFlag::Estimated),
-            _ => (s, RatingFlag::Established),
-        };
-        let digits = digits.trim();
-        if digits.is_empty() || digits.len() > 5 || !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        digits
-            .parse()
-            .ok()
-            .map(|value| Rating::Rated { value, flag })
-    }
-
-    /// The number, if there is one.
-    pub fn value(&self) -> Option<u32> {
-        match self {
-            Rating::Rated { value, .. } => Some(*value),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for Rating {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Rating::Rated { value, flag } => {
-                write!(f, "{value}")?;
-                match flag {
-                    RatingFlag::Established => Ok(()),
-                    RatingFlag::Provisional => f.write_str("P"),
-                    RatingFlag::Estimated => f.write_str("E"),
-                }
-            }
-            Rating::Unrated => f.write_str("----"),
-            Rating::Unregistered => f.write_str("++++"),
-        }
-    }
-}
 
 /// What kind of prompt the server is waiting at.
 #[derive(serde::Serialize, Debug, Clone, PartialEq, Eq)]
@@ -598,6 +527,40 @@ pub enum Event {
     NoSuchList {
         list: String,
     },
+    // --- listings and examined games (see `ics::listing`) ---
+    /// A row of `games`.
+    GameListed(Box<crate::ics::listing::GameRow>),
+    /// The end of a `games` display (`N games displayed`, `There are no games in
+    /// progress.`, `No matching games were found`).
+    GamesListEnd {
+        shown: u32,
+        total: u32,
+    },
+    /// The relay bot's `listgames` header (`:There are N games in the EVENT`).
+    RelayHeader {
+        count: u32,
+        event: String,
+    },
+    /// A relayed game from `listgames`.
+    RelayGame(Box<crate::ics::listing::RelayRow>),
+    /// A tournament director's `games` header (`:Tourney Games for Round #N`).
+    TourneyGamesHeader {
+        round: u32,
+    },
+    /// A game of a tournament round from the director's `games`.
+    TourneyGame(Box<crate::ics::listing::TourneyGameRow>),
+    /// `X moves: e4` (a move in an examined game wily observes).
+    ExaminedMove {
+        examiner: String,
+        san: String,
+    },
+    /// `X stopped examining game N.`
+    ExaminerLeft {
+        examiner: String,
+        game: u32,
+    },
+    /// `There are no examiners.` (the observed examined game is gone).
+    NoExaminers,
     /// A tournament director's notice (announcements, notes, `listtourneys` rows, byes,
     /// the tournament flag): see [`crate::ics::tourney`].
     Tourney(TourneyNotice),
@@ -690,6 +653,15 @@ impl Event {
             Event::ListMembers { .. } => "list-members",
             Event::ListChanged { .. } => "list-changed",
             Event::NoSuchList { .. } => "no-such-list",
+            Event::GameListed(_) => "game-listed",
+            Event::GamesListEnd { .. } => "games-list-end",
+            Event::RelayHeader { .. } => "relay-header",
+            Event::RelayGame(_) => "relay-game",
+            Event::TourneyGamesHeader { .. } => "tourney-games-header",
+            Event::TourneyGame(_) => "tourney-game",
+            Event::ExaminedMove { .. } => "examined-move",
+            Event::ExaminerLeft { .. } => "examiner-left",
+            Event::NoExaminers => "no-examiners",
             Event::Tourney(_) => "tourney",
             Event::Unknown(_) => "unknown",
         }

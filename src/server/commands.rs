@@ -19,6 +19,7 @@ const COMMANDS: &[&str] = &[
     "date",
     "decline",
     "draw",
+    "examine",
     "exit",
     "finger",
     "flag",
@@ -51,13 +52,16 @@ const COMMANDS: &[&str] = &[
     "time",
     "toggle",
     "unalias",
+    "unexamine",
     "unobserve",
     "unseek",
     "variables",
     "whisper",
     "who",
     "withdraw",
+    "xkibitz",
     "xtell",
+    "xwhisper",
 ];
 
 fn resolve(word: &str) -> Option<&'static str> {
@@ -168,12 +172,23 @@ impl Core {
             }
             "who" => self.cmd_who(sid),
             "finger" => self.cmd_finger(sid, &args),
-            "games" => self.cmd_games(sid),
+            "games" => self.cmd_games(sid, &args),
+            "examine" => self.cmd_examine(sid),
+            "unexamine" => self.cmd_unexamine(sid),
             "tell" => self.cmd_tell(sid, &args, rest, true),
             "xtell" => self.cmd_tell(sid, &args, rest, false),
             "say" => self.cmd_say(sid, rest),
-            "kibitz" => self.cmd_kibitz(sid, rest, true),
-            "whisper" => self.cmd_kibitz(sid, rest, false),
+            "kibitz" => self.cmd_kibitz(sid, rest, true, None),
+            "whisper" => self.cmd_kibitz(sid, rest, false, None),
+            "xkibitz" | "xwhisper" => {
+                let kibitz = cmd == "xkibitz";
+                match rest.split_once(char::is_whitespace) {
+                    Some((n, text)) if n.parse::<u32>().is_ok() => {
+                        self.cmd_kibitz(sid, text.trim(), kibitz, n.parse().ok())
+                    }
+                    _ => self.reply(sid, &format!("Usage: {cmd} game-number message\n")),
+                }
+            }
             "seek" => self.cmd_seek(sid, &args),
             "unseek" => self.cmd_unseek(sid),
             "sought" => self.cmd_sought(sid),

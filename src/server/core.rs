@@ -58,6 +58,8 @@ pub struct Core {
     pub journal: Option<Journal>,
     /// The server is stopping (games that end now are adjourned by the shutdown).
     pub shutting_down: bool,
+    /// The relay account, when the owner configured one.
+    pub relay: Option<super::relay::Relay>,
 }
 
 /// Convert `\n` line ends to the `\n\r` the servers send.
@@ -94,6 +96,7 @@ impl Core {
             dead: Vec::new(),
             journal: None,
             shutting_down: false,
+            relay: None,
         }
     }
 

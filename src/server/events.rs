@@ -90,6 +90,7 @@ impl Core {
         if self.cfg.auto_flag {
             self.check_flags(now);
         }
+        self.relay_tick(now);
         let login_timeout = self.cfg.login_timeout;
         let idle = self.cfg.idle_timeout;
         let mut expired = Vec::new();

@@ -65,6 +65,18 @@ pub struct Game {
     pub started: chrono::DateTime<chrono::Utc>,
     /// How many times this game was resumed after an adjournment.
     pub resumed: u32,
+    /// An examined game (`examine`, or a relayed game): no clock, no players online.
+    pub examined: Option<Examined>,
+}
+
+/// What makes a game an examined one.
+#[derive(Debug, Clone)]
+pub struct Examined {
+    /// The session examining it; `None` for a relayed game (the relay account has no
+    /// connection).
+    pub examiner: Option<Sid>,
+    /// The name shown in `X moves: e4`.
+    pub by: String,
 }
 
 /// Why a game ends.

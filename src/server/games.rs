@@ -51,7 +51,7 @@ impl Core {
         }
     }
 
-    fn free_game_number(&self) -> u32 {
+    pub(super) fn free_game_number(&self) -> u32 {
         (1..).find(|n| !self.games.contains_key(n)).unwrap_or(1)
     }
 
@@ -108,6 +108,7 @@ impl Core {
                     observers: Vec::new(),
                     started: chrono::Utc::now(),
                     resumed: 0,
+                    examined: None,
                 }
             }
         };

@@ -204,15 +204,47 @@ impl Core {
         self.reply(sid, &text);
     }
 
-    /// `games`.
-    pub fn cmd_games(&mut self, sid: Sid) {
+    /// `games [/letters]`: every game, or (as FICS) those of the types named after the
+    /// slash (`b` blitz, `s` standard, `l` lightning, `u` untimed, `e` examined).
+    /// Examined games show as `(Exam. ...)` rows.
+    pub fn cmd_games(&mut self, sid: Sid, args: &[&str]) {
         if self.games.is_empty() {
             self.reply(sid, "There are no games in progress.\n");
             return;
         }
+        let filter: Option<String> = args
+            .first()
+            .and_then(|a| a.strip_prefix('/').or_else(|| a.strip_prefix('-')))
+            .map(str::to_string);
+        let wanted = |g: &Game| match &filter {
+            None => true,
+            Some(f) if g.examined.is_some() => f.contains('e'),
+            Some(f) => f.contains(g.category.letter()),
+        };
         let now = Instant::now();
         let mut t = String::from("\n");
-        for g in self.games.values() {
+        let mut shown = 0;
+        for g in self.games.values().filter(|g| wanted(g)) {
+            shown += 1;
+            let stm = if g.board.side_to_move() == Color::White {
+                'W'
+            } else {
+                'B'
+            };
+            if g.examined.is_some() {
+                t.push_str(&format!(
+                    "{:3} (Exam. {:4} {:<11} {:4} {:<10}) {} {}: {:2}\n",
+                    g.number,
+                    g.white.rating.unwrap_or(0),
+                    g.white.name,
+                    g.black.rating.unwrap_or(0),
+                    g.black.name,
+                    g.type_code(),
+                    stm,
+                    g.board.fullmove_number()
+                ));
+                continue;
+            }
             let r = |side: &super::game::Side| rating_text(side.registered, side.rating);
             t.push_str(&format!(
                 "{:3} {:>4} {:<11} {:>4} {:<10} {} {:>6} -{:>6} ({:2}-{:2}) {}: {:2}\n",
@@ -226,19 +258,29 @@ impl Core {
                 min_sec(g.clock.remaining(Color::Black, now)),
                 super::notation::material(&g.board, Color::White),
                 super::notation::material(&g.board, Color::Black),
-                if g.board.side_to_move() == Color::White {
-                    'W'
-                } else {
-                    'B'
-                },
+                stm,
                 g.board.fullmove_number()
             ));
         }
         let n = self.games.len();
-        t.push_str(&format!(
-            "\n  {n} game{} displayed.\n",
-            if n == 1 { "" } else { "s" }
-        ));
+        if shown == 0 {
+            self.reply(
+                sid,
+                &format!("No matching games were found (of {n} in progress).\n"),
+            );
+            return;
+        }
+        if shown < n {
+            t.push_str(&format!(
+                "\n  {shown} game{} displayed (of {n} in progress).\n",
+                if shown == 1 { "" } else { "s" }
+            ));
+        } else {
+            t.push_str(&format!(
+                "\n  {n} game{} displayed.\n",
+                if n == 1 { "" } else { "s" }
+            ));
+        }
         self.reply(sid, &t);
     }
 

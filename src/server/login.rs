@@ -34,7 +34,16 @@ impl Core {
             None => return,
         };
         if let Some(g) = game {
-            self.player_lost_connection(g, sid);
+            let examining = self
+                .games
+                .get(&g)
+                .and_then(|x| x.examined.as_ref())
+                .is_some_and(|x| x.examiner == Some(sid));
+            if examining {
+                self.close_examined(g);
+            } else {
+                self.player_lost_connection(g, sid);
+            }
         }
         for g in observing {
             if let Some(game) = self.games.get_mut(&g) {

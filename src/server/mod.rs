@@ -24,6 +24,7 @@ mod commands;
 mod conn;
 mod core;
 mod events;
+mod examine;
 mod game;
 mod games;
 mod icc;
@@ -38,6 +39,8 @@ mod offer;
 mod offers;
 mod play;
 mod ratings;
+mod relay;
+mod relaying;
 mod seek;
 mod seeks;
 mod session;
@@ -50,6 +53,7 @@ mod variant;
 
 pub use accounts::{load_accounts, parse_accounts, valid_handle, Account, AccountLineError};
 pub use journal::{FinishedRecord, Journal, JournalCounts};
+pub use relay::{relay_name, RelayConfig};
 pub use spar_input::{parse_result, parse_style12, Board12};
 pub use sparring::{sparring_player, MoveChooser, SparringGame, SparringPolicy, SparringReport};
 
@@ -126,6 +130,9 @@ pub struct ServerConfig {
     /// What the server speaks: the FICS text dialect (default) or ICC's, whose clients
     /// ask for level-2 datagrams at the login prompt (`docs/icc-local-server.md`).
     pub dialect: Dialect,
+    /// A relay account that replays PGN games as examined games (see `relay.rs`).
+    /// Default: none.
+    pub relay: Option<RelayConfig>,
 }
 
 impl Default for ServerConfig {
@@ -143,6 +150,7 @@ impl Default for ServerConfig {
             zero_base_ms: 10_000,
             journal: None,
             dialect: Dialect::Fics,
+            relay: None,
         }
     }
 }
@@ -234,6 +242,7 @@ pub async fn start(config: ServerConfig) -> Result<ServerHandle> {
         dialect: config.dialect,
     };
     let mut core = core::Core::new(core_cfg, config.accounts.clone());
+    core.relay = config.relay.clone().map(relay::Relay::new);
     if let Some(j) = &config.journal {
         core.stored = j.take_adjourned();
         core.journal = Some(j.clone());

@@ -39,6 +39,16 @@ impl Core {
     /// A move typed by a player of game `g`.
     pub fn on_move(&mut self, sid: Sid, g: u32, text: &str) {
         let promote = self.sess(sid).map_or(Piece::Queen, |s| s.vars.promote);
+        if let Some(game) = self.games.get(&g).filter(|x| x.examined.is_some()) {
+            let mv = match parse_move(&game.board, text, promote) {
+                Some(Ok(mv)) => Some(mv),
+                _ => None,
+            };
+            if !self.examiner_move(sid, g, mv) {
+                self.reply(sid, "You are not examining that game.\n");
+            }
+            return;
+        }
         let Some(game) = self.games.get(&g) else {
             self.reply(sid, "You are not playing a game.\n");
             return;

@@ -19,6 +19,10 @@ pub enum Relation {
     OpponentsMove,
     /// Observing a played game (0).
     Observing,
+    /// Observing an examined game (-2).
+    ObservingExamined,
+    /// Examining the game (2).
+    Examining,
 }
 
 impl Relation {
@@ -27,6 +31,8 @@ impl Relation {
             Relation::MyMove => 1,
             Relation::OpponentsMove => -1,
             Relation::Observing => 0,
+            Relation::ObservingExamined => -2,
+            Relation::Examining => 2,
         }
     }
 }
@@ -125,6 +131,14 @@ pub fn style12(game: &Game, relation: Relation, flip: bool, ms: bool, now: Insta
 impl Game {
     /// Style 12 for a player or an observer.
     pub fn board_line(&self, sid: Sid, ms: bool, now: Instant) -> String {
+        if let Some(x) = &self.examined {
+            let rel = if x.examiner == Some(sid) {
+                Relation::Examining
+            } else {
+                Relation::ObservingExamined
+            };
+            return style12(self, rel, false, ms, now);
+        }
         let (rel, flip) = match self.color_of(sid) {
             Some(c) if c == self.board.side_to_move() => (Relation::MyMove, c == Color::Black),
             Some(c) => (Relation::OpponentsMove, c == Color::Black),

@@ -28,6 +28,10 @@ impl Core {
             self.reply(sid, "Usage: tell name message\n");
             return;
         }
+        if self.is_relay(name) {
+            self.relay_tell(sid, text);
+            return;
+        }
         let Some(to) = self.find_online(name) else {
             self.reply(sid, &format!("No user named '{name}' is logged in.\n"));
             return;
@@ -108,17 +112,23 @@ impl Core {
     }
 
     /// `kibitz text` (`kibitz` true) or `whisper text`.
-    pub fn cmd_kibitz(&mut self, sid: Sid, text: &str, kibitz: bool) {
+    /// `xkibitz N text` / `xwhisper N text` name the game (`game`); otherwise it is the
+    /// game one plays, else the one observed last.
+    pub fn cmd_kibitz(&mut self, sid: Sid, text: &str, kibitz: bool, game: Option<u32>) {
         let verb = if kibitz { "kibitz" } else { "whisper" };
         if text.is_empty() {
             self.reply(sid, &format!("Usage: {verb} message\n"));
             return;
         }
-        let Some(g) = self.current_game(sid) else {
+        let Some(g) = game.or_else(|| self.current_game(sid)) else {
             self.reply(sid, "You are not playing or observing a game.\n");
             return;
         };
         let Some(s) = self.sess(sid) else { return };
+        if game.is_some() && s.game != Some(g) && !s.observing.contains(&g) {
+            self.reply(sid, &format!("You are not observing game {g}.\n"));
+            return;
+        }
         let playing = s.game == Some(g);
         if !playing && !s.registered {
             self.reply(

@@ -9,6 +9,7 @@
 
 pub mod chat;
 pub mod game;
+pub mod games;
 pub mod lists;
 pub mod notices;
 pub mod offers;
@@ -34,6 +35,7 @@ pub fn parse_line(line: &str, unit: ClockUnit) -> Option<Event> {
         b'{' => game::parse(t),
         b'<' => seeks::parse(t).or_else(|| offers::parse(t)),
         _ => tourney::parse(t)
+            .or_else(|| games::parse(t))
             .or_else(|| lists::parse(t))
             .or_else(|| notices::parse(t))
             .or_else(|| game::parse(t))

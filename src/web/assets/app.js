@@ -84,6 +84,16 @@ function drawAccount(s, i) {
   text(q(".totals"), "games " + s.games + " (+" + s.wins + " =" + s.draws + " -" + s.losses + "), declined " +
        s.declined + "; seeking " + (s.seeking ? "on" : "off") + ", accepting " + (s.accepting ? "on" : "off") +
        (s.quitting ? "; stopping after this game" : ""));
+  const obs = q(".observed");
+  obs.replaceChildren();
+  for (const o of s.observed || []) {
+    const li = document.createElement("li");
+    li.dataset.game = o.number;
+    li.textContent = "observing " + o.number + ": " + o.white + " vs " + o.black + " [" + o.source +
+      (o.event ? ", " + o.event : "") + ", score " + o.score + "], " + o.plies + " plies, " +
+      o.talked + " said" + (o.analysis ? "; " + o.analysis : "");
+    obs.appendChild(li);
+  }
 }
 function drawHistory() {
   const box = $("history");
