@@ -10,12 +10,17 @@
 //! checks it.
 
 mod accounts;
+mod hooks;
 mod sections;
 mod service;
 mod strength;
 mod validate;
 
 pub use sections::*;
+pub use hooks::{
+    fields_of as hook_fields, HooksSection, GAME_END_FIELDS, GAME_START_FIELDS, IDLE_FIELDS,
+    LOGIN_FIELDS,
+};
 pub use service::{ServiceSection, WebSection};
 pub use strength::{RatingRule, StrengthSection, ELO_RANGE};
 pub use validate::Problem;

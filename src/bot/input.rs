@@ -218,6 +218,14 @@ pub enum ServerEvent {
     TakenOver {
         text: String,
     },
+    /// The server refused a setting: `No such ivariable "fr".` (lasker has no `fr`).
+    SettingRefused {
+        name: String,
+    },
+    /// The server refused a seek's words (lasker reads the `m` flag as a variant).
+    SeekRefused {
+        text: String,
+    },
 }
 
 /// Everything the session reacts to.

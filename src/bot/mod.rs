@@ -10,6 +10,7 @@
 //! `config`, and `server` (for `wily ics --local` only). The layer table is in
 //! `docs/modules.md`; `tests/module_layers.rs` checks it.
 
+pub mod account;
 pub mod app;
 pub mod brain;
 pub mod challenge;
@@ -25,6 +26,7 @@ pub mod local;
 pub mod logging;
 pub mod observe;
 pub mod operator;
+pub mod operator_hooks;
 pub mod opponent;
 pub mod play;
 pub mod policy;

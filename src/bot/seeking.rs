@@ -75,6 +75,11 @@ impl Session {
                     s.push(' ');
                     s.push_str(self.cfg.server.chess960.trim());
                 }
+                if self.manual_seeks {
+                    // FICS's manual flag: answers come as match requests, judged by
+                    // `[accept]` (see `account.rs` for servers that refuse it).
+                    s.push_str(" m");
+                }
                 if ad.formula {
                     s.push_str(" formula");
                 }

@@ -209,6 +209,8 @@ impl Session {
                 let cmds = self.follow.no_list(&wanted);
                 out.extend(cmds.into_iter().map(Action::Send));
             }
+            ServerEvent::SettingRefused { name } => self.setting_refused(&name),
+            ServerEvent::SeekRefused { text } => self.seek_refused(&text, now, out),
             ServerEvent::TakenOver { text } => {
                 tracing::warn!("{text}: another login of this account took over");
                 out.push(Action::Commentary(
@@ -237,6 +239,7 @@ impl Session {
         for cmd in self.observer.login_commands(now) {
             out.push(Action::Send(cmd));
         }
+        self.login_hooks(now, out);
         self.maybe_seek(now, true, out);
     }
 
@@ -372,8 +375,10 @@ impl Session {
             }
         }
         self.flag_check(now, out);
+        self.idle_abort_check(now, out);
         self.stored_wait_over(now, out);
         self.maybe_seek(now, false, out);
+        self.idle_hooks(now, out);
         if self.game.is_none() && self.connected && !self.quitting {
             let fics = self.cfg.server.dialect == Dialect::Fics;
             for cmd in self.observer.idle_commands(now, fics) {

@@ -114,6 +114,8 @@ pub fn translate(ev: Event, received: Instant) -> Option<ServerEvent> {
         }
         Event::NoSuchList { list } if list == "follow" => ServerEvent::NoFollowList,
         Event::SessionTakenOver { text } => ServerEvent::TakenOver { text },
+        Event::SettingRefused { name } => ServerEvent::SettingRefused { name },
+        Event::SeekRefused { text } => ServerEvent::SeekRefused { text },
         _ => return None,
     })
 }

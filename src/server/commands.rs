@@ -36,6 +36,7 @@ const COMMANDS: &[&str] = &[
     "promote",
     "quit",
     "refresh",
+    "rematch",
     "resign",
     "resume",
     "say",
@@ -44,6 +45,7 @@ const COMMANDS: &[&str] = &[
     "sought",
     "stored",
     "style",
+    "takeback",
     "tell",
     "time",
     "toggle",
@@ -102,6 +104,7 @@ const HELP: &str = "Commands of wily's local server:\n\
   settings: set style iset variables ivariables promote alias unalias\n\
   playing:  match accept decline withdraw pending seek unseek sought play\n\
             draw abort adjourn resign flag refresh moves time stored resume\n\
+            rematch takeback\n\
   watching: games observe unobserve allobservers follow\n\
   lists:    +follow NAME, -follow NAME, =follow (follow NAME toggles)\n\
   talking:  tell xtell say kibitz whisper\n\
@@ -173,6 +176,8 @@ impl Core {
             "sought" => self.cmd_sought(sid),
             "play" => self.cmd_play(sid, &args),
             "match" => self.cmd_match(sid, &args),
+            "rematch" => self.cmd_rematch(sid),
+            "takeback" => self.cmd_takeback(sid, &args),
             "resume" => self.cmd_resume(sid, &args),
             "accept" => self.cmd_accept(sid, &args),
             "decline" => self.cmd_decline(sid, &args),
@@ -405,6 +410,8 @@ impl Core {
             "startpos" | "block" | "gameinfo" | "graph" | "extascii" | "showownseek"
             | "premove" | "smartmove" | "movecase" | "compressmove" | "allresults"
             | "singleboard" | "pin" | "audiochat" | "xml" => true,
+            // FICS's computer-account variables (`help computers`); lasker has none.
+            "fr" | "wildcastle" => self.cfg.computer_ivars,
             _ => false,
         };
         if !known {

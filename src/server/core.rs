@@ -29,6 +29,9 @@ pub struct CoreConfig {
     pub server_name: String,
     pub seed: u64,
     pub zero_base_ms: i64,
+    pub abort_before_moves: bool,
+    pub computer_ivars: bool,
+    pub manual_seeks: bool,
 }
 
 /// All server state.

@@ -48,6 +48,9 @@ pub struct Game {
     /// A Chess960 game (lasker's `fischerandom`).
     pub chess960: bool,
     pub board: Board,
+    /// The first position and the moves from it (takebacks replay them).
+    pub start: Board,
+    pub played: Vec<cozy_chess::Move>,
     /// `Board::hash()` of every position so far, the start included.
     pub hashes: Vec<u64>,
     pub moves: Vec<MoveRecord>,
@@ -86,6 +89,8 @@ pub enum End {
         who: Color,
     },
     AbortAgreed,
+    /// `abort` before each player had moved (FICS: no agreement needed).
+    AbortEarly,
 }
 
 impl Game {
@@ -177,6 +182,7 @@ impl Game {
                 }
             }
             End::AbortAgreed => ("Game aborted by mutual agreement".into(), "*"),
+            End::AbortEarly => ("Game aborted on move 1".into(), "*"),
         }
     }
 }
@@ -194,6 +200,8 @@ pub(super) fn white_score(end: End) -> Option<f64> {
         | End::Repetition
         | End::FiftyMove
         | End::NoMaterial => Some(0.5),
-        End::AdjournAgreed | End::LostConnection { .. } | End::AbortAgreed => None,
+        End::AdjournAgreed | End::LostConnection { .. } | End::AbortAgreed | End::AbortEarly => {
+            None
+        }
     }
 }

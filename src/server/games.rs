@@ -100,6 +100,8 @@ impl Core {
                     category: cat,
                     chess960,
                     hashes: vec![board.hash()],
+                    start: board.clone(),
+                    played: Vec::new(),
                     board,
                     moves: Vec::new(),
                     last: None,
@@ -236,6 +238,7 @@ impl Core {
             let opp = game.side(!color).name.clone();
             if let Some(s) = self.sessions.get_mut(&sid) {
                 s.game = None;
+                s.last_terms = Some((opp.clone(), game.base, game.inc, game.rated, game.chess960));
                 s.last_opponent = Some(opp);
             }
             let rl = rating_lines.get(i).cloned().unwrap_or_default();

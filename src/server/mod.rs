@@ -42,6 +42,7 @@ mod seeks;
 mod session;
 mod sparring;
 mod style12;
+mod takeback;
 mod talk;
 mod variant;
 
@@ -120,6 +121,15 @@ pub struct ServerConfig {
     /// Report finished and adjourned games here, and keep adjourned games in it across a
     /// restart (in memory; see [`Journal`]). Default: none.
     pub journal: Option<Journal>,
+    /// FICS's rule that `abort` before each player has made a move aborts the game at
+    /// once (default off: lasker asks the opponent, as the recordings show).
+    pub abort_before_moves: bool,
+    /// Know FICS's computer-account interface variables `fr` and `wildcastle` (default
+    /// on; off answers `No such ivariable`, as lasker does).
+    pub computer_ivars: bool,
+    /// Manual seeks (`seek ... m`): an answer becomes a match request to the seeker
+    /// (default on; off refuses the `m` as lasker does, reading it as a variant name).
+    pub manual_seeks: bool,
 }
 
 impl Default for ServerConfig {
@@ -136,6 +146,9 @@ impl Default for ServerConfig {
             seed: 0x5eed_c0de,
             zero_base_ms: 10_000,
             journal: None,
+            abort_before_moves: false,
+            computer_ivars: true,
+            manual_seeks: true,
         }
     }
 }
@@ -224,6 +237,9 @@ pub async fn start(config: ServerConfig) -> Result<ServerHandle> {
         server_name: config.server_name.clone(),
         seed: config.seed,
         zero_base_ms: i64::try_from(config.zero_base_ms).unwrap_or(10_000),
+        abort_before_moves: config.abort_before_moves,
+        computer_ivars: config.computer_ivars,
+        manual_seeks: config.manual_seeks,
     };
     let mut core = core::Core::new(core_cfg, config.accounts.clone());
     if let Some(j) = &config.journal {

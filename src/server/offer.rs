@@ -26,6 +26,8 @@ pub enum OfferKind {
     Draw,
     Abort,
     Adjourn,
+    /// Take back this many half-moves.
+    Takeback(u32),
 }
 
 impl OfferKind {
@@ -35,6 +37,7 @@ impl OfferKind {
             OfferKind::Draw => "draw",
             OfferKind::Abort => "abort",
             OfferKind::Adjourn => "adjourn",
+            OfferKind::Takeback(_) => "takeback",
         }
     }
 }

@@ -320,6 +320,7 @@ impl Core {
             OfferKind::Draw => "a draw".into(),
             OfferKind::Abort => "to abort the game".into(),
             OfferKind::Adjourn => "to adjourn the game".into(),
+            OfferKind::Takeback(n) => format!("to take back {n} half move(s)"),
         }
     }
 
@@ -389,6 +390,10 @@ impl Core {
             OfferKind::Abort => (
                 "Abort request sent.\n",
                 format!("{me} would like to abort the game; type \"abort\" to accept.\n"),
+            ),
+            OfferKind::Takeback(n) => (
+                "Takeback request sent.\n",
+                format!("{me} would like to take back {n} half move(s).\n"),
             ),
             _ => (
                 "Adjourn request sent.\n",
