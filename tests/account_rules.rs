@@ -333,3 +333,39 @@ async fn takebacks_are_accepted_up_to_the_limit() {
     assert!(!pgn.contains("[FEN"), "the game was kept, not re-synchronised: {pgn}");
     srv.shutdown().await;
 }
+
+/// lasker's real answer to an unknown interface variable (recorded), through the protocol
+/// layer into the bot's vocabulary: the event the session reads to stop sending `fr`.
+#[test]
+fn lasker_recorded_answer_to_an_unknown_ivariable() {
+    let rel = "data/ics/lasker/01_login_guest_registered.guest1.raw";
+    let path = std::path::PathBuf::from(
+        std::env::var_os("WILY_SHARED")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared")),
+    )
+    .join(rel);
+    let Ok(bytes) = std::fs::read(&path) else {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "the recording {} is needed (set WILY_SHARED)",
+            path.display()
+        );
+        eprintln!("SKIP: {} not found (set WILY_SHARED)", path.display());
+        return;
+    };
+    let (events, _) = wily::ics::pipeline::events_of(
+        &bytes,
+        &[7, 64, 1],
+        wily::ics::pipeline::PipelineOptions::default(),
+    );
+    let now = std::time::Instant::now();
+    let refused: Vec<String> = events
+        .into_iter()
+        .filter_map(|e| match wily::bot::translate::translate(e, now) {
+            Some(wily::bot::input::ServerEvent::SettingRefused { name }) => Some(name),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(refused, vec!["nosuchvar".to_string()]);
+}
