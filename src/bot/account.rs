@@ -5,8 +5,8 @@
 //! flag; `rematch` within the per-opponent limits; aborting a game whose opponent never
 //! makes a first move; the takeback policy; and when each `[hooks]` hook fires.
 
-use crate::bot::challenge::OpponentHistory;
-use crate::bot::input::{Action, EndKind};
+use crate::bot::challenge::{OpponentHistory, Variant};
+use crate::bot::input::{Action, Challenge, EndKind};
 use crate::bot::operator_hooks::Hook;
 use crate::bot::state::Session;
 use crate::config::{AcceptSection, Dialect};
@@ -84,6 +84,40 @@ impl Session {
         ));
         self.last_seek = None;
         self.maybe_seek(now, true, out);
+    }
+
+    /// The answer to one of wily's own manual ads (its terms are the ad's) is judged
+    /// on who sent it, not on what it asks for: the ad already chose the time control,
+    /// the variant and rated or not, so `[accept]`'s ranges for those are widened to
+    /// let it in. The block list, the per-opponent limits, ratings, guests, computers
+    /// and humans still apply.
+    pub(crate) fn widen_for_own_ad(&self, c: &Challenge, kind: &str, a: &mut AcceptSection) {
+        if !self.manual_seeks || self.last_seek.is_none() || c.adjourned {
+            return;
+        }
+        let chess960 = Variant::from_kind(kind) == Variant::Chess960;
+        let ours = self.cfg.seek.ads.iter().any(|ad| {
+            ad.base == c.base
+                && ad.increment == c.increment
+                && (ad.variant == "chess960") == chess960
+                && (ad.rated == c.rated || !c.rated)
+        });
+        if !ours {
+            return;
+        }
+        let v = if chess960 { "chess960" } else { "chess" };
+        if !a.variants.iter().any(|x| x == v) {
+            a.variants.push(v.to_string());
+        }
+        a.min_base = a.min_base.min(c.base);
+        a.max_base = a.max_base.max(c.base);
+        a.min_increment = a.min_increment.min(c.increment);
+        a.max_increment = a.max_increment.max(c.increment);
+        if c.rated {
+            a.rated = true;
+        } else {
+            a.unrated = true;
+        }
     }
 
     /// After a finished game: `rematch` when `accept.rematch` is on and the opponent is

@@ -3,7 +3,9 @@
 //! that ties them together is [`session`].
 //!
 //! Inside, one way down: [`session`] dispatches each input to the handlers ([`play`],
-//! [`observe`], [`command`], [`seeking`], [`interrupted`]), which share [`state`] at the bottom; [`driver`]
+//! [`observe`], [`command`], [`seeking`], [`interrupted`], [`account`]: the computer-account
+//! rules and the operator hooks, pure parts in [`operator_hooks`]), which share [`state`]
+//! at the bottom; [`driver`]
 //! and [`app`] (async, sockets through `link`) sit on top; the pure policies below.
 //!
 //! May import: `chess`, `engine`, `book`, `learn`, `lists`, `datadir`, `ics`, `link`,

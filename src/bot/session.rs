@@ -296,6 +296,7 @@ impl Session {
         };
         let mut accept = self.cfg.accept.clone();
         accept.enabled = self.accepting && !self.quitting;
+        self.widen_for_own_ad(&c, &info.kind, &mut accept);
         let busy = self.game.is_some();
         match judge(&info, &accept, &self.history, busy, now) {
             Ok(()) => {

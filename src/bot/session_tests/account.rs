@@ -175,3 +175,46 @@ fn hooks_fire_with_their_fields_and_never_pass_on_a_second_command() {
     let a = sends(&s.handle(start(8, "Bob\ntell Boss quit;x"), later));
     assert_eq!(a, vec!["tell Boss game 8 vs BobtellBossquitx (----) as white"]);
 }
+
+#[test]
+fn an_answer_to_an_own_ad_is_judged_on_who_sent_it() {
+    let challenge = |name: &str, kind: &str, base: u32| Challenge {
+        name: name.into(),
+        rating: Some(1500),
+        registered: true,
+        titles: ServerTitles::default(),
+        rated: false,
+        kind: kind.into(),
+        variant: None,
+        base,
+        increment: 1,
+        other_clock: None,
+        adjourned: false,
+    };
+    let mut c = cfg();
+    c.seek.ads[0].base = 90;
+    c.seek.ads[0].increment = 1;
+    c.seek.ads[0].variant = "chess960".into();
+    c.accept.block = vec!["Eve".into()];
+    let (mut s, now) = session_with(c, Box::new(NoBook));
+    let decide = |s: &mut Session, ch: Challenge| {
+        s.handle(ev(ServerEvent::Challenge(ch)), now);
+        sends(&s.handle(Input::Tick, now + Duration::from_secs(1)))
+    };
+    // The ad's terms (90 1 Chess960) are outside [accept]'s ranges, but the ad asked.
+    let a = decide(&mut s, challenge("Bob", "wild/fr", 90));
+    assert!(a.contains(&"accept Bob".to_string()), "{a:?}");
+    s.handle(ev(ServerEvent::GameEnd {
+        game: 1,
+        white: "wily".into(),
+        black: "Bob".into(),
+        result: "*".into(),
+        kind: EndKind::Aborted,
+        text: "aborted".into(),
+    }), now);
+    // Other terms are judged as before; a blocked player is declined whatever the terms.
+    let a = decide(&mut s, challenge("Carl", "wild/fr", 80));
+    assert!(a.contains(&"decline Carl".to_string()), "{a:?}");
+    let a = decide(&mut s, challenge("Eve", "wild/fr", 90));
+    assert!(a.contains(&"decline Eve".to_string()), "{a:?}");
+}
