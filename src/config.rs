@@ -16,11 +16,11 @@ mod service;
 mod strength;
 mod validate;
 
-pub use sections::*;
 pub use hooks::{
     fields_of as hook_fields, HooksSection, GAME_END_FIELDS, GAME_START_FIELDS, IDLE_FIELDS,
     LOGIN_FIELDS,
 };
+pub use sections::*;
 pub use service::{ServiceSection, WebSection};
 pub use strength::{RatingRule, StrengthSection, ELO_RANGE};
 pub use validate::Problem;

@@ -78,7 +78,9 @@ async fn iset_fr_goes_with_every_login_before_the_lock() {
     cfg.accept.variants = vec!["chess".into(), "chess960".into()];
     let (stop, bot) = start_bot(cfg, srv.local_addr(), &wire);
     assert!(
-        wait_wire(&wire, 20, |w| w.contains("fr set") && w.contains("\"iset lock 1\"")).await,
+        wait_wire(&wire, 20, |w| w.contains("fr set")
+            && w.contains("\"iset lock 1\""))
+        .await,
         "the server acknowledged iset fr: {}",
         std::fs::read_to_string(&wire).unwrap_or_default()
     );
@@ -105,7 +107,9 @@ async fn a_server_without_the_ivariable_is_not_asked_again() {
     cfg.accept.variants = vec!["chess".into(), "chess960".into()];
     let (stop, bot) = start_bot(cfg, addr, &wire);
     assert!(
-        wait_wire(&wire, 20, |w| w.contains("No such ivariable") && w.contains("fr")).await,
+        wait_wire(&wire, 20, |w| w.contains("No such ivariable")
+            && w.contains("fr"))
+        .await,
         "{}",
         std::fs::read_to_string(&wire).unwrap_or_default()
     );
@@ -130,6 +134,7 @@ async fn answers_to_manual_seeks_are_judged_by_the_filters() {
     let addr = srv.local_addr();
     let wire = tmp.path().join("wire.log");
     let mut cfg = bot_config(tmp.path(), 5, 0);
+    cfg.seek.manual = true;
     cfg.accept.block = vec!["Alpha".into()];
     let (stop, bot) = start_bot(cfg, addr, &wire);
     let mut alpha = RawClient::login(addr, "Alpha", Some("alphapass")).await;
@@ -173,7 +178,8 @@ async fn a_server_without_manual_seeks_gets_automatic_ones() {
     .await;
     let addr = srv.local_addr();
     let wire = tmp.path().join("wire.log");
-    let cfg = bot_config(tmp.path(), 5, 0);
+    let mut cfg = bot_config(tmp.path(), 5, 0);
+    cfg.seek.manual = true;
     let (stop, bot) = start_bot(cfg, addr, &wire);
     let mut beta = RawClient::login(addr, "Beta", Some("betapass")).await;
     wait_for_ad(&mut beta).await;
@@ -213,7 +219,11 @@ async fn rematch_and_the_game_hooks() {
     let mut beta = RawClient::login(addr, "Beta", Some("betapass")).await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     beta.send("match wily 5 0 unrated white").await;
-    assert!(beta.wait_line("Creating:", 10).await.is_some(), "{:?}", beta.seen);
+    assert!(
+        beta.wait_line("Creating:", 10).await.is_some(),
+        "{:?}",
+        beta.seen
+    );
     assert!(
         beta.wait_line("tells you: hello Beta, game 1", 10)
             .await
@@ -256,7 +266,11 @@ async fn an_opponent_who_never_moves_is_aborted() {
     let mut beta = RawClient::login(addr, "Beta", Some("betapass")).await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     beta.send("match wily 5 0 unrated white").await;
-    assert!(beta.wait_line("Creating:", 10).await.is_some(), "{:?}", beta.seen);
+    assert!(
+        beta.wait_line("Creating:", 10).await.is_some(),
+        "{:?}",
+        beta.seen
+    );
     let end = beta.wait_line("Game aborted on move 1} *", 10).await;
     assert!(end.is_some(), "{:?}", beta.seen);
     let report = stop_bot(stop, bot).await;
@@ -301,7 +315,11 @@ async fn takebacks_are_accepted_up_to_the_limit() {
     let mut beta = RawClient::login(addr, "Beta", Some("betapass")).await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     beta.send("match wily 5 0 unrated black").await;
-    assert!(beta.wait_line("Creating:", 10).await.is_some(), "{:?}", beta.seen);
+    assert!(
+        beta.wait_line("Creating:", 10).await.is_some(),
+        "{:?}",
+        beta.seen
+    );
     black_to_move(&mut beta, 1).await;
     beta.send("a7a6").await;
     black_to_move(&mut beta, 2).await;
@@ -330,7 +348,10 @@ async fn takebacks_are_accepted_up_to_the_limit() {
     assert_eq!(report.recorded, 1);
     let pgn = archive(tmp.path());
     assert!(pgn.contains(" h6 ") && !pgn.contains(" a6 "), "{pgn}");
-    assert!(!pgn.contains("[FEN"), "the game was kept, not re-synchronised: {pgn}");
+    assert!(
+        !pgn.contains("[FEN"),
+        "the game was kept, not re-synchronised: {pgn}"
+    );
     srv.shutdown().await;
 }
 
@@ -342,7 +363,9 @@ fn lasker_recorded_answer_to_an_unknown_ivariable() {
     let path = std::path::PathBuf::from(
         std::env::var_os("WILY_SHARED")
             .map(std::path::PathBuf::from)
-            .unwrap_or_else(|| std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared")),
+            .unwrap_or_else(|| {
+                std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared")
+            }),
     )
     .join(rel);
     let Ok(bytes) = std::fs::read(&path) else {

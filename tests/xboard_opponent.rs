@@ -157,7 +157,10 @@ fn ics_mode_tunes_for_the_named_opponent_and_learns_from_the_game() {
     e.send("new");
     e.send("name Joe");
     let l = e.expect("# opponent Joe");
-    assert_eq!(l, "# opponent Joe: player, resign at -9, book width 5, draw score 0");
+    assert_eq!(
+        l,
+        "# opponent Joe: player, resign at -9, book width 5, draw score 0"
+    );
     e.send("rating 2100 1900");
     e.send("computer");
     let l = e.expect("# opponent Joe");

@@ -41,7 +41,13 @@ impl Session {
             return Vec::new();
         }
         let mut v: Vec<(String, String)> = Vec::new();
-        for var in self.cfg.accept.variants.iter().filter_map(|x| ivariable_for(x)) {
+        for var in self
+            .cfg
+            .accept
+            .variants
+            .iter()
+            .filter_map(|x| ivariable_for(x))
+        {
             if !self.refused_ivars.contains(var) && !v.iter().any(|(k, _)| k == var) {
                 v.push((var.to_string(), "1".to_string()));
             }
@@ -189,8 +195,7 @@ impl Session {
 
     /// The login hook (and the idle timer starts).
     pub(crate) fn login_hooks(&mut self, now: Instant, out: &mut Vec<Action>) {
-        self.hooks
-            .set_idle(self.game.is_none().then_some(now));
+        self.hooks.set_idle(self.game.is_none().then_some(now));
         let fields = [("me", self.me.clone())];
         let cmds = self
             .hooks
@@ -224,10 +229,7 @@ impl Session {
                 "color",
                 if wily_white { "white" } else { "black" }.to_string(),
             ),
-            (
-                "rated",
-                if rated { "rated" } else { "unrated" }.to_string(),
-            ),
+            ("rated", if rated { "rated" } else { "unrated" }.to_string()),
         ];
         let hook = match result {
             None => {
@@ -263,7 +265,9 @@ impl Session {
             ("me", self.me.clone()),
             ("minutes", self.cfg.hooks.idle_minutes.to_string()),
         ];
-        let cmds = self.hooks.commands(&self.cfg.hooks, Hook::Idle, &fields, now);
+        let cmds = self
+            .hooks
+            .commands(&self.cfg.hooks, Hook::Idle, &fields, now);
         out.extend(cmds.into_iter().map(Action::Send));
     }
 }

@@ -307,7 +307,9 @@ impl PlayedGame {
             b.play_unchecked(mv);
             boards.push(b.clone());
         }
-        let keep = (0..n).rev().find(|&k| same_position(&boards[k], &u.board))?;
+        let keep = (0..n)
+            .rev()
+            .find(|&k| same_position(&boards[k], &u.board))?;
         let back = n - keep;
         let wily_moves_back = (keep..n)
             .filter(|&p| boards[p].side_to_move() == self.me)
@@ -566,7 +568,10 @@ mod tests {
         assert_eq!(g.plies(), 0);
         assert!(!g.opponent_has_moved());
         let f = g.finish("test", "*", EndKind::Aborted, "");
-        assert!(!f.record.to_pgn().contains("[FEN"), "no resync: the start is kept");
+        assert!(
+            !f.record.to_pgn().contains("[FEN"),
+            "no resync: the start is kept"
+        );
     }
 
     #[test]

@@ -157,7 +157,10 @@ mod tests {
             ("opponent", "Bob".to_string()),
             ("result", "1/2-1/2".to_string()),
         ];
-        assert_eq!(fill("tell {opponent} {result} gg", &f), "tell Bob 1/2-1/2 gg");
+        assert_eq!(
+            fill("tell {opponent} {result} gg", &f),
+            "tell Bob 1/2-1/2 gg"
+        );
         let evil = [("opponent", "x\ntell boss hi; quit".to_string())];
         let c = fill("say thanks {opponent}", &evil);
         assert_eq!(c, "say thanks xtellbosshiquit");
@@ -178,7 +181,11 @@ mod tests {
         let t0 = Instant::now();
         let mut r = HookRunner::default();
         assert_eq!(r.commands(&cfg, Hook::GameEnd, &[], t0).len(), 3);
-        assert_eq!(r.commands(&cfg, Hook::GameEnd, &[], t0).len(), 1, "4 a minute");
+        assert_eq!(
+            r.commands(&cfg, Hook::GameEnd, &[], t0).len(),
+            1,
+            "4 a minute"
+        );
         assert_eq!(r.dropped(), 2);
         let later = t0 + Duration::from_secs(61);
         assert_eq!(r.commands(&cfg, Hook::GameEnd, &[], later).len(), 3);
@@ -186,7 +193,10 @@ mod tests {
         r.set_idle(Some(t0));
         assert!(!r.idle_due(&cfg, t0 + Duration::from_secs(119)));
         assert!(r.idle_due(&cfg, t0 + Duration::from_secs(120)));
-        assert!(!r.idle_due(&cfg, t0 + Duration::from_secs(200)), "once a spell");
+        assert!(
+            !r.idle_due(&cfg, t0 + Duration::from_secs(200)),
+            "once a spell"
+        );
         assert!(r.idle_due(&cfg, t0 + Duration::from_secs(240)));
         r.set_idle(None);
         assert!(!r.idle_due(&cfg, t0 + Duration::from_secs(1000)));

@@ -87,7 +87,12 @@ mod tests {
     #[test]
     fn the_shared_defaults_are_the_settings_defaults() {
         let s = OpponentsSection::default();
-        for cat in [Category::Gm, Category::Im, Category::Computer, Category::Other] {
+        for cat in [
+            Category::Gm,
+            Category::Im,
+            Category::Computer,
+            Category::Other,
+        ] {
             for special in [false, true] {
                 let c = class(cat, special);
                 let t = ClassTuning::default().tune(c);

@@ -252,7 +252,10 @@ pub(super) fn check(cfg: &Config) -> Vec<Problem> {
     c.range("hooks.idle_minutes", h.idle_minutes, 0, 10_080);
     c.range("hooks.max_per_minute", h.max_per_minute, 1, 60);
     if h.idle_minutes == 0 && !h.idle.is_empty() {
-        c.bad("hooks.idle", "is set but hooks.idle_minutes is 0 (never idle)");
+        c.bad(
+            "hooks.idle",
+            "is set but hooks.idle_minutes is 0 (never idle)",
+        );
     }
 
     let e = &cfg.engine;
@@ -386,7 +389,10 @@ fn check_hook(c: &mut Checker, key: &str, cmd: &str, allowed: &[&str]) {
                 if !allowed.contains(&f.as_str()) {
                     c.bad(
                         key,
-                        format!("{{{f}}} is not a field of this hook (it has: {})", allowed.join(", ")),
+                        format!(
+                            "{{{f}}} is not a field of this hook (it has: {})",
+                            allowed.join(", ")
+                        ),
                     );
                 }
             }

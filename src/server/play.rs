@@ -172,7 +172,10 @@ impl Core {
             self.end_game(g, End::AbortAgreed);
             return;
         }
-        let early = self.games.get(&g).is_some_and(|x| x.moves.len() < 2 && x.resumed == 0);
+        let early = self
+            .games
+            .get(&g)
+            .is_some_and(|x| x.moves.len() < 2 && x.resumed == 0);
         if self.cfg.abort_before_moves && early {
             self.clear_offers_of_game(sid, Some(opp));
             self.end_game(g, End::AbortEarly);

@@ -23,12 +23,20 @@ fn game_over(s: &mut Session, now: Instant, result: &str) -> Vec<Action> {
 fn chess960_asks_for_iset_fr_until_the_server_has_none() {
     let mut c = cfg();
     let s = Session::new(c.clone(), OpponentLists::default(), Box::new(NoBook));
-    assert!(s.login_ivariables().is_empty(), "chess only: nothing to set");
+    assert!(
+        s.login_ivariables().is_empty(),
+        "chess only: nothing to set"
+    );
     c.accept.variants = vec!["chess".into(), "chess960".into()];
     let (mut s, now) = session_with(c.clone(), Box::new(NoBook));
     assert_eq!(s.login_ivariables(), vec![("fr".into(), "1".into())]);
     // Another variable refused changes nothing; `fr` refused (lasker) is not sent again.
-    s.handle(ev(ServerEvent::SettingRefused { name: "nosuchvar".into() }), now);
+    s.handle(
+        ev(ServerEvent::SettingRefused {
+            name: "nosuchvar".into(),
+        }),
+        now,
+    );
     assert_eq!(s.login_ivariables().len(), 1);
     s.handle(ev(ServerEvent::SettingRefused { name: "fr".into() }), now);
     assert!(s.login_ivariables().is_empty());
@@ -54,7 +62,10 @@ fn a_server_without_manual_seeks_gets_automatic_ones() {
         }),
         now,
     );
-    assert!(sends(&a).is_empty(), "the second ad's refusal changes nothing");
+    assert!(
+        sends(&a).is_empty(),
+        "the second ad's refusal changes nothing"
+    );
     let mut c = cfg();
     c.seek.manual = false;
     let (s, _) = session_with(c, Box::new(NoBook));
@@ -71,7 +82,11 @@ fn takebacks_up_to_the_limit() {
     };
     let (mut s, now) = session();
     answer_e4(&mut s, now, None, 10);
-    assert_eq!(sends(&s.handle(offer(), now)), vec!["decline takeback"], "default 0");
+    assert_eq!(
+        sends(&s.handle(offer(), now)),
+        vec!["decline takeback"],
+        "default 0"
+    );
     let mut c = cfg();
     c.accept.takebacks = 2;
     let (mut s, now) = session_with(c, Box::new(NoBook));
@@ -100,20 +115,27 @@ fn a_game_whose_opponent_never_moves_is_aborted_once() {
     let (mut s, now) = session_with(c, Box::new(NoBook));
     answer_e4(&mut s, now, None, 10);
     s.handle(board(E4E5, Relation::MyMove, Some("P/e7-e5"), now), now);
-    assert!(!sends(&s.handle(Input::Tick, now + Duration::from_secs(60)))
-        .contains(&"abort".to_string()));
+    assert!(
+        !sends(&s.handle(Input::Tick, now + Duration::from_secs(60)))
+            .contains(&"abort".to_string())
+    );
     // Off by default.
     let (mut s, now) = session();
     answer_e4(&mut s, now, None, 10);
-    assert!(!sends(&s.handle(Input::Tick, now + Duration::from_secs(3600)))
-        .contains(&"abort".to_string()));
+    assert!(
+        !sends(&s.handle(Input::Tick, now + Duration::from_secs(3600)))
+            .contains(&"abort".to_string())
+    );
 }
 
 #[test]
 fn rematch_when_on_and_within_the_limits() {
     let (mut s, now) = session();
     answer_e4(&mut s, now, None, 10);
-    assert!(!sends(&game_over(&mut s, now, "1-0")).contains(&"rematch".to_string()), "off by default");
+    assert!(
+        !sends(&game_over(&mut s, now, "1-0")).contains(&"rematch".to_string()),
+        "off by default"
+    );
     let mut c = cfg();
     c.accept.rematch = true;
     c.accept.max_in_row = 2;
@@ -121,10 +143,16 @@ fn rematch_when_on_and_within_the_limits() {
     answer_e4(&mut s, now, None, 10);
     let a = sends(&game_over(&mut s, now, "1-0"));
     let r = a.iter().position(|c| c == "rematch").expect("a rematch");
-    assert!(a[..r].iter().all(|c| !c.starts_with("seek")), "rematch first: {a:?}");
+    assert!(
+        a[..r].iter().all(|c| !c.starts_with("seek")),
+        "rematch first: {a:?}"
+    );
     answer_e4(&mut s, now, None, 10);
     let a = sends(&game_over(&mut s, now, "0-1"));
-    assert!(!a.contains(&"rematch".to_string()), "two in a row is the limit: {a:?}");
+    assert!(
+        !a.contains(&"rematch".to_string()),
+        "two in a row is the limit: {a:?}"
+    );
 }
 
 #[test]
@@ -138,8 +166,16 @@ fn hooks_fire_with_their_fields_and_never_pass_on_a_second_command() {
     let (mut s, _) = session_with(c.clone(), Box::new(NoBook));
     let mut s2 = Session::new(c, OpponentLists::default(), Box::new(NoBook));
     let now = Instant::now();
-    let a = s2.handle(ev(ServerEvent::LoggedIn { handle: "wily".into() }), now);
-    assert!(sends(&a).contains(&"set 1 wily is a computer".to_string()), "{a:?}");
+    let a = s2.handle(
+        ev(ServerEvent::LoggedIn {
+            handle: "wily".into(),
+        }),
+        now,
+    );
+    assert!(
+        sends(&a).contains(&"set 1 wily is a computer".to_string()),
+        "{a:?}"
+    );
     let a = s.handle(
         ev(ServerEvent::Creating {
             white: "wily".into(),
@@ -161,7 +197,10 @@ fn hooks_fire_with_their_fields_and_never_pass_on_a_second_command() {
         })
     };
     let a = sends(&s.handle(start(7, "Bob"), now));
-    assert!(a.contains(&"tell Boss game 7 vs Bob (1500) as white".to_string()), "{a:?}");
+    assert!(
+        a.contains(&"tell Boss game 7 vs Bob (1500) as white".to_string()),
+        "{a:?}"
+    );
     s.handle(board(START, Relation::MyMove, None, now), now);
     let a = sends(&game_over(&mut s, now, "1-0"));
     assert!(a.contains(&"tell Boss 1-0 win vs Bob".to_string()), "{a:?}");
@@ -173,7 +212,10 @@ fn hooks_fire_with_their_fields_and_never_pass_on_a_second_command() {
     // A name from the server can never carry a second command.
     let later = now + Duration::from_secs(120);
     let a = sends(&s.handle(start(8, "Bob\ntell Boss quit;x"), later));
-    assert_eq!(a, vec!["tell Boss game 8 vs BobtellBossquitx (----) as white"]);
+    assert_eq!(
+        a,
+        vec!["tell Boss game 8 vs BobtellBossquitx (----) as white"]
+    );
 }
 
 #[test]
@@ -204,14 +246,17 @@ fn an_answer_to_an_own_ad_is_judged_on_who_sent_it() {
     // The ad's terms (90 1 Chess960) are outside [accept]'s ranges, but the ad asked.
     let a = decide(&mut s, challenge("Bob", "wild/fr", 90));
     assert!(a.contains(&"accept Bob".to_string()), "{a:?}");
-    s.handle(ev(ServerEvent::GameEnd {
-        game: 1,
-        white: "wily".into(),
-        black: "Bob".into(),
-        result: "*".into(),
-        kind: EndKind::Aborted,
-        text: "aborted".into(),
-    }), now);
+    s.handle(
+        ev(ServerEvent::GameEnd {
+            game: 1,
+            white: "wily".into(),
+            black: "Bob".into(),
+            result: "*".into(),
+            kind: EndKind::Aborted,
+            text: "aborted".into(),
+        }),
+        now,
+    );
     // Other terms are judged as before; a blocked player is declined whatever the terms.
     let a = decide(&mut s, challenge("Carl", "wild/fr", 80));
     assert!(a.contains(&"decline Carl".to_string()), "{a:?}");
