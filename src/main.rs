@@ -61,7 +61,8 @@ enum Command {
               value_parser = clap::value_parser!(u64).range(1..), requires = "against")]
         run_limit: u64,
     },
-    /// Run an EPD test suite (bm/am) and print `solved K/N`.
+    /// Run a test suite (Crafty's title/setboard/solution/end format or EPD bm/am) and
+    /// print `solved K/N`.
     Test {
         file: PathBuf,
         /// Seconds per position.
@@ -78,6 +79,10 @@ enum Command {
         /// Syzygy tablebase folders (`:`-separated).
         #[arg(long)]
         syzygy: Option<String>,
+        /// End a position once N iterations in a row chose a solving move (Crafty's
+        /// `test FILE N`).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+        early: Option<u32>,
     },
     /// Speak the UCI protocol on stdin/stdout.
     Uci,
@@ -111,7 +116,7 @@ enum Command {
         quiet: bool,
     },
     /// Play engines against each other: `wily match -engine cmd=... -engine cmd=...
-    /// -each tc=10+0.1 -games 100 -concurrency 2 ...` (see the README's `wily match`).
+    /// -each tc=10+0.1 -games 100 -concurrency 2 ...` (see docs/match.md).
     #[command(disable_help_flag = true)]
     Match {
         /// c-chess-cli style options (`wily match -help` lists them): -file MATCH.toml,
@@ -216,13 +221,47 @@ fn parse_tc(tc: &str) -> Result<(u32, u32), String> {
     }
 }
 
+/// Crafty's path settings, given on the command line only: `bookpath=DIR` (the book
+/// folder), `tbpath=DIR[:DIR...]` (Syzygy tablebases, console), `logpath=DIR` (log and
+/// game files). Taken out of the arguments before clap reads the rest.
+#[derive(Default)]
+struct CraftyPaths {
+    book: Option<String>,
+    tb: Option<String>,
+    log: Option<String>,
+}
+
+fn crafty_paths(args: Vec<std::ffi::OsString>) -> (Vec<std::ffi::OsString>, CraftyPaths) {
+    let mut paths = CraftyPaths::default();
+    let mut rest = Vec::with_capacity(args.len());
+    for (i, a) in args.into_iter().enumerate() {
+        let text = a.to_str().map(str::to_string);
+        match text.as_deref().and_then(|t| t.split_once('=')) {
+            Some(("bookpath", v)) if i > 0 => paths.book = Some(v.to_string()),
+            // Crafty also takes `tbpath=(A:B)`.
+            Some(("tbpath", v)) if i > 0 => {
+                paths.tb = Some(v.trim_start_matches('(').trim_end_matches(')').to_string())
+            }
+            Some(("logpath", v)) if i > 0 => paths.log = Some(v.to_string()),
+            _ => rest.push(a),
+        }
+    }
+    (rest, paths)
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let (args, paths) = crafty_paths(std::env::args_os().collect());
+    let cli = Cli::parse_from(args);
+    if let Some(dir) = &paths.book {
+        std::env::set_var("WILY_BOOK_DIR", dir);
+    }
+    let log_dir = cli.log_dir.or(paths.log.map(PathBuf::from));
     let result = match cli.command {
         None => wily::protocol::console::run(wily::protocol::console::ConsoleOptions {
             resume: cli.resume,
             rc_file: cli.rc,
-            log_dir: cli.log_dir,
+            log_dir,
+            startup_commands: paths.tb.iter().map(|t| format!("tbpath {t}")).collect(),
         }),
         Some(Command::Perft {
             depth,
@@ -283,6 +322,7 @@ fn main() -> ExitCode {
             nodes,
             threads,
             syzygy,
+            early,
         }) => {
             let settings = wily::tools::testsuite::SuiteSettings {
                 time: time
@@ -292,12 +332,13 @@ fn main() -> ExitCode {
                 nodes,
                 threads,
                 syzygy,
+                early,
                 ..Default::default()
             };
             wily::tools::testsuite::run_suite(&file, &settings, &mut std::io::stdout()).map(|_| ())
         }
         Some(Command::Uci) => wily::protocol::uci::run(),
-        Some(Command::Xboard) => wily::protocol::xboard::run(cli.log_dir),
+        Some(Command::Xboard) => wily::protocol::xboard::run(log_dir),
         Some(Command::Book(cmd)) => wily::tools::book::run_book(cmd).map(|s| print!("{s}")),
         Some(Command::Books(cmd)) => wily::tools::book::run_books(cmd).map(|s| print!("{s}")),
         Some(Command::Learn(cmd)) => wily::tools::learn::run_learn(cmd).map(|s| print!("{s}")),

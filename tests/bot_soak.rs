@@ -4,7 +4,7 @@
 //! agreement and a server restart), and the must-be-0 figures asserted: no crash, no time
 //! forfeit, no game missing from the PGN archives or the learning stores, no adjourned
 //! game left unresumed, and at least one game resumed. The 1,000-game soak is the
-//! command `wily soak` (README, "Running it 24/7").
+//! command `wily soak` (docs/bot.md, "Fault soak").
 
 use std::time::Duration;
 use wily::soak::{run, SoakOptions};

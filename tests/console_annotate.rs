@@ -43,4 +43,6 @@ fn annotate_comments_the_blunder() {
     assert!(after.contains("(5..."), "{can}");
     let html = std::fs::read_to_string(dir.join("legal.html")).expect("legal.html");
     assert!(html.contains("Bxd1??"), "{html}");
+    // annotateh: a board diagram where the analysis is.
+    assert!(html.contains("<table class=\"board\""), "{html}");
 }

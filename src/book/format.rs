@@ -108,11 +108,10 @@ pub struct BookHeader {
 pub fn rebuild_hint(kind: Option<BookKind>) -> String {
     match kind {
         Some(BookKind::Small) => {
-            "rebuild it with `wily books create FILE.pgn M` (see README, \"Opening book and learning\")"
-                .to_string()
+            "rebuild it with `wily books create FILE.pgn M` (see docs/book.md)".to_string()
         }
         _ => "rebuild it with `wily book create FILE.pgn M [N] [WPCT]` \
-              (see README, \"Opening book and learning\")"
+              (see docs/book.md)"
             .to_string(),
     }
 }

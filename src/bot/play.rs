@@ -6,7 +6,7 @@ use super::game::{same_position, PlayedGame, StartInfo, Sync};
 use super::input::{Action, BoardUpdate, EndKind, MoveSource, OfferKind, Relation, SearchSpec};
 use super::opponent::OpponentProfile;
 use super::policy::{GamePolicy, MATE_CP};
-use super::record::move_comment;
+use super::record::search_comment;
 use crate::bot::state::{sanitize, ActiveSearch, Purpose, Session};
 use crate::bot::talk::{Report, TalkBound, TalkScore, Talker};
 use crate::chess::san::to_ics_move;
@@ -52,13 +52,6 @@ pub fn talk_score(s: Score) -> TalkScore {
     match s {
         Score::Cp(c) => TalkScore::Cp(c),
         Score::Mate(n) => TalkScore::Mate(n),
-    }
-}
-
-fn mate_of(s: Score) -> Option<i32> {
-    match s {
-        Score::Mate(n) => Some(n),
-        Score::Cp(_) => None,
     }
 }
 
@@ -537,9 +530,11 @@ impl Session {
         let mut after = g.board().clone();
         after.play_unchecked(best);
         g.expected_reply = r.ponder.filter(|p| after.is_legal(*p));
-        g.pending_comment = Some(move_comment(
-            Some(cp).filter(|_| mate_of(r.score).is_none()),
-            mate_of(r.score),
+        // The search's score is the mover's; game files show it in `log.pgn_scores`.
+        g.pending_comment = Some(search_comment(
+            r.score,
+            g.board().side_to_move(),
+            self.cfg.log.pgn_scores,
             r.depth,
             r.time.as_millis() as u64,
         ));

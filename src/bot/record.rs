@@ -70,6 +70,26 @@ pub fn move_comment(score_cp: Option<i32>, mate: Option<i32>, depth: u32, millis
     format!("{score}/{depth} {:.1}s", millis as f64 / 1000.0)
 }
 
+/// The comment for one of wily's moves from its search score (the mover's, with
+/// `side` to move) in the view `log.pgn_scores` asks for.
+pub fn search_comment(
+    score: crate::engine::Score,
+    side: cozy_chess::Color,
+    view: crate::config::PgnScores,
+    depth: u32,
+    millis: u64,
+) -> String {
+    use crate::engine::{Score, ScoreView};
+    let view = match view {
+        crate::config::PgnScores::Mover => ScoreView::Mover,
+        crate::config::PgnScores::White => ScoreView::White,
+    };
+    match score.in_view(side, view) {
+        Score::Mate(n) => move_comment(None, Some(n), depth, millis),
+        Score::Cp(cp) => move_comment(Some(cp), None, depth, millis),
+    }
+}
+
 fn escape_tag(v: &str) -> String {
     v.chars()
         .filter(|c| !c.is_control())
@@ -369,6 +389,35 @@ mod tests {
         );
         drop(log);
         assert_eq!(std::fs::read_to_string(lp).unwrap(), "d12 +0.35\n");
+    }
+
+    #[test]
+    fn search_comments_follow_the_view() {
+        use crate::config::PgnScores;
+        use crate::engine::Score;
+        use cozy_chess::Color;
+        let c = |s, side, v| search_comment(s, side, v, 12, 1500);
+        // Black moved and stands better by half a pawn.
+        assert_eq!(
+            c(Score::Cp(50), Color::Black, PgnScores::Mover),
+            "+0.50/12 1.5s"
+        );
+        assert_eq!(
+            c(Score::Cp(50), Color::Black, PgnScores::White),
+            "-0.50/12 1.5s"
+        );
+        assert_eq!(
+            c(Score::Cp(50), Color::White, PgnScores::White),
+            "+0.50/12 1.5s"
+        );
+        assert_eq!(
+            c(Score::Mate(3), Color::Black, PgnScores::White),
+            "-M3/12 1.5s"
+        );
+        assert_eq!(
+            c(Score::Mate(3), Color::Black, PgnScores::Mover),
+            "+M3/12 1.5s"
+        );
     }
 
     #[test]

@@ -432,6 +432,65 @@ pub fn parse_fen(fen: &str) -> Result<Board, FenError> {
     b.build().map_err(|e| FenError::Invalid(e.to_string()))
 }
 
+/// Reads a `setboard` argument: a FEN, or Crafty's short form of one, where a rank may
+/// stop after its last piece (`4b` for `4b3`), an empty rank may be left empty
+/// (`k2r/ppp////Q/5PPP/7K/ b`), the eighth `/` may end the placement, and ranks not
+/// given at all are empty. Everything after the placement is read as in FEN; the result
+/// passes the same checks as [`parse_fen`], whose error is returned when neither reads.
+pub fn parse_setboard(text: &str) -> Result<Board, FenError> {
+    let fen_err = match parse_fen(text) {
+        Ok(b) => return Ok(b),
+        Err(e) => e,
+    };
+    let mut fields = text.split_whitespace();
+    let Some(placement) = fields.next() else {
+        return Err(fen_err);
+    };
+    let mut ranks: Vec<&str> = placement.split('/').collect();
+    if ranks.len() == 9 && ranks[8].is_empty() {
+        ranks.pop();
+    }
+    if ranks.len() > 8 {
+        return Err(fen_err);
+    }
+    let mut full = Vec::with_capacity(8);
+    for (i, r) in ranks.iter().enumerate() {
+        let mut squares = 0usize;
+        for ch in r.chars() {
+            match ch.to_digit(10) {
+                Some(d) if (1..=8).contains(&d) => squares += d as usize,
+                Some(_) => {
+                    return Err(FenError::BadPiece {
+                        ch,
+                        rank: 8 - i as u8,
+                    })
+                }
+                None if piece_from_letter(ch).is_some() => squares += 1,
+                None => {
+                    return Err(FenError::BadPiece {
+                        ch,
+                        rank: 8 - i as u8,
+                    })
+                }
+            }
+        }
+        if squares > 8 {
+            return Err(FenError::RankLength {
+                rank: 8 - i as u8,
+                squares,
+            });
+        }
+        full.push(if squares == 8 {
+            r.to_string()
+        } else {
+            format!("{r}{}", 8 - squares)
+        });
+    }
+    full.resize(8, "8".to_string());
+    let rest: Vec<&str> = fields.collect();
+    parse_fen(&format!("{} {}", full.join("/"), rest.join(" ")))
+}
+
 /// Writes the board as FEN. Castling rights use `KQkq` for the outermost rook on each
 /// side (so standard chess gives ordinary FEN) and the rook's file letter otherwise
 /// (X-FEN).
@@ -531,6 +590,27 @@ fn write_fen(board: &Board, shredder: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn crafty_short_setboard() {
+        let b = parse_setboard("k2r/ppp////Q/5PPP/7K/ b").unwrap();
+        assert_eq!(to_fen(&b), "k2r4/ppp5/8/8/8/Q7/5PPP/7K b - - 0 1");
+        let b = parse_setboard("r2q1knr/pp2bppp/4b/1BPp/6PP/2N1P/PP3P/2RQK1NR/ w K").unwrap();
+        assert_eq!(
+            to_fen(&b),
+            "r2q1knr/pp2bppp/4b3/1BPp4/6PP/2N1P3/PP3P2/2RQK1NR w K - 0 1"
+        );
+        assert!(parse_setboard("k7/8/8/8/8/8/8/7K w").is_ok());
+        for bad in [
+            "",
+            "k2r/ppp/ppppppppp/7K w",
+            "kx/7K w",
+            "k/8/8/8/8/8/8/8/8/K w",
+            "k2r/ppp w",
+        ] {
+            assert!(parse_setboard(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn startpos_round_trip() {

@@ -2,7 +2,7 @@
 //!
 //! Units follow the chess servers: base times in minutes, increments in seconds; scores
 //! in centipawns unless a key says pawns. Every key is documented in the shipped
-//! `config.toml` and in the README.
+//! `config.toml` and in `docs/bot.md` (its settings reference).
 
 use serde::Deserialize;
 use std::fmt;
@@ -474,6 +474,9 @@ pub struct PathsSection {
     pub book: PathBuf,
     pub learning: PathBuf,
     pub logs: PathBuf,
+    /// The learning log: each game's learned book line appended in Crafty's `book.lrn`
+    /// format, for sharing (none by default).
+    pub learning_log: Option<PathBuf>,
 }
 
 impl Default for PathsSection {
@@ -483,6 +486,7 @@ impl Default for PathsSection {
             book: PathBuf::from("book"),
             learning: PathBuf::from("book/learn.db"),
             logs: PathBuf::from("logs"),
+            learning_log: None,
         }
     }
 }
@@ -499,6 +503,9 @@ impl PathsSection {
             if p.is_relative() {
                 *p = base.join(&*p);
             }
+        }
+        if let Some(p) = self.learning_log.as_mut().filter(|p| p.is_relative()) {
+            *p = base.join(&*p);
         }
     }
 }
@@ -569,6 +576,20 @@ pub struct LogSection {
     pub wire_debug: bool,
     /// Write one log file per game with the search output.
     pub game_logs: bool,
+    /// Whose view the `{score/depth time}` comments of the game files take: `mover`
+    /// (the side that moved, as PGN tools read them; default) or `white`.
+    pub pgn_scores: PgnScores,
+}
+
+/// `log.pgn_scores`: whose view the game files' move comments take.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum PgnScores {
+    /// The side that moved (the bot, for its own moves).
+    #[default]
+    Mover,
+    /// White's.
+    White,
 }
 
 impl Default for LogSection {
@@ -578,6 +599,7 @@ impl Default for LogSection {
             files: true,
             wire_debug: false,
             game_logs: true,
+            pgn_scores: PgnScores::Mover,
         }
     }
 }

@@ -37,4 +37,6 @@ pub use learned::LearnedPosition;
 pub use limits::{EngineOptions, Limits, SearchRequest};
 pub use tablebase::{Tablebases, TbConfig, Wdl};
 pub use tablemem::max_hash_mb;
-pub use types::{Bound, InfoCallback, Score, SearchInfo, SearchResult, MATE, MAX_PLY, TB_WIN};
+pub use types::{
+    Bound, InfoCallback, Score, ScoreView, SearchInfo, SearchResult, MATE, MAX_PLY, TB_WIN,
+};

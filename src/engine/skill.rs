@@ -28,7 +28,7 @@ struct Row {
 
 /// The mapping, by increasing Elo: nodes and depth rise, temperature falls, the number of
 /// candidate lines falls (every column is monotone; a test checks it). Calibrated with
-/// `wily match` (see the README's strength section).
+/// `wily match` (see docs/results/calibration.md).
 const TABLE: [Row; 10] = [
     Row {
         elo: 800,

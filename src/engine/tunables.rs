@@ -6,7 +6,7 @@
 //! reduction table rebuilt from its two constants whenever one of them changes. Making them
 //! settable changed nothing (the bench signature stayed the same each time); the defaults
 //! of the first 26 are the values two `wily spsa` runs found, each accepted by an SPRT
-//! (README, "Search constants"); the history bonus's four are still the hand-set values.
+//! (docs/tuning.md, "Search constants"); the history bonus's four are still the hand-set values.
 
 /// One tunable constant: its name (also the UCI option's), default, range and SPSA step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -66,6 +66,15 @@ impl Score {
         }
     }
 
+    /// The score in `view`, given the side to move it refers to (a search's score is
+    /// the mover's).
+    pub fn in_view(self, side_to_move: Color, view: ScoreView) -> Score {
+        match view {
+            ScoreView::White => self.white_pov(side_to_move),
+            ScoreView::Mover => self,
+        }
+    }
+
     /// A single ordering number (mates dominate centipawns), useful for comparisons.
     pub fn as_ordinal(self) -> i32 {
         match self {
@@ -114,6 +123,41 @@ pub struct SearchInfo {
     pub pv: Vec<Move>,
 }
 
+/// Whose point of view a shown score takes. wily shows White's view in every output
+/// meant for people (search lines, analysis, annotations, whispers and kibitzes, as
+/// Crafty does since version 18); protocols fix their own (UCI and xboard thinking
+/// output: the engine's side). Game files' `{score/depth}` move comments follow a
+/// setting, the mover's view by default, as PGN tools read them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ScoreView {
+    /// Positive when White stands better.
+    White,
+    /// Positive when the side that moved (the engine, for its own moves) stands better.
+    #[default]
+    Mover,
+}
+
+impl ScoreView {
+    /// `white` or `mover`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ScoreView::White => "white",
+            ScoreView::Mover => "mover",
+        }
+    }
+}
+
+impl std::str::FromStr for ScoreView {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "white" => Ok(ScoreView::White),
+            "mover" | "engine" => Ok(ScoreView::Mover),
+            _ => Err(format!("'{s}' is not a score view (white or mover)")),
+        }
+    }
+}
+
 /// The outcome of a search.
 #[derive(Clone, Debug, Default)]
 pub struct SearchResult {
@@ -135,6 +179,17 @@ pub type InfoCallback = Box<dyn FnMut(&SearchInfo) + Send>;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn score_views() {
+        let s = Score::Cp(40);
+        assert_eq!(s.in_view(Color::Black, ScoreView::White), Score::Cp(-40));
+        assert_eq!(s.in_view(Color::Black, ScoreView::Mover), Score::Cp(40));
+        assert_eq!(s.in_view(Color::White, ScoreView::White), Score::Cp(40));
+        assert_eq!("White".parse::<ScoreView>(), Ok(ScoreView::White));
+        assert_eq!("mover".parse::<ScoreView>(), Ok(ScoreView::Mover));
+        assert!("black".parse::<ScoreView>().is_err());
+    }
 
     #[test]
     fn mate_scores_convert_to_moves() {

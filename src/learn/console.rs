@@ -12,6 +12,7 @@ learn clear [book|position|result|all]
                               forget learned values (games and samples are kept)
 learn export [DIR]            write DIR/book.lrn and DIR/position.lrn (default: beside the store)
 learn samples RATE            fraction 0-1 of searched positions kept as training samples
+learn log FILE|off            append each game's learned book line to FILE in Crafty's book.lrn format
 learn opponent NAME           wily's results against NAME
 import FILE [clear]           read a book.lrn or position.lrn file (clear: replace, not merge)
 ";
@@ -93,6 +94,16 @@ pub fn command(learner: &mut Learner, line: &str) -> Result<String, LearnError> 
             };
             let (b, p) = learner.export(&dir)?;
             Ok(format!("wrote {} and {}\n", b.display(), p.display()))
+        }
+        ["learn", "log", "off"] => {
+            learner.settings.lrn_log = None;
+            Ok("learning log off\n".into())
+        }
+        ["learn", "log", file] => {
+            learner.settings.lrn_log = Some(PathBuf::from(file));
+            Ok(format!(
+                "each game's learned book line is appended to {file} (Crafty's book.lrn format)\n"
+            ))
         }
         ["learn", "samples", rate] => {
             let r: f64 = rate

@@ -180,15 +180,21 @@ pub fn book_learn_value(searches: &[SearchRecord], rating_diff: Option<i32>) -> 
         den += w;
         depth_sum += i64::from(s.depth.max(0));
     }
-    let mut v = num / den;
-    let rd = f64::from(rating_diff.unwrap_or(0).clamp(-400, 400));
-    if v > 0.0 {
-        v *= 1.0 + rd / 800.0;
-    } else {
-        v *= 1.0 - rd / 800.0;
-    }
+    let v = scale_by_rating(num / den, rating_diff);
     let depth = (depth_sum / first.len() as i64) as i32;
     Some((v.round() as i32, depth))
+}
+
+/// Scales a learned value by the rating difference (opponent minus learner): a gain
+/// against a stronger opponent or a loss against a weaker one counts up to 1.5 times,
+/// the reverse as little as 0.5 times (difference clamped to ±400 points).
+pub fn scale_by_rating(v: f64, rating_diff: Option<i32>) -> f64 {
+    let rd = f64::from(rating_diff.unwrap_or(0).clamp(-400, 400));
+    if v > 0.0 {
+        v * (1.0 + rd / 800.0)
+    } else {
+        v * (1.0 - rd / 800.0)
+    }
 }
 
 /// Blends a new value into a stored one: a running mean over at most the last five
@@ -223,8 +229,48 @@ struct Plan {
     book: Option<(u64, Move, String, BookValue, i32, String)>,
     positions: Vec<PositionLearned>,
     forbid: Option<(u64, Move, String, String)>,
+    /// For the learning log: the ply of the learned book move, this game's value and
+    /// depth.
+    book_line: Option<(usize, i32, i32)>,
     samples: Vec<(usize, String, i32, f64)>,
     illegal_from: Option<usize>,
+}
+
+/// Appends the game's learned book line to the learning log in Crafty's `book.lrn`
+/// format (one write, so a record is never split between writers).
+fn append_lrn(
+    path: &std::path::Path,
+    rec: &GameRecord,
+    ply: usize,
+    value: i32,
+    depth: i32,
+) -> std::io::Result<()> {
+    use std::io::Write;
+    let me = "wily".to_string();
+    let (white, black) = if rec.wily_color == Color::White {
+        (me, rec.opponent.clone())
+    } else {
+        (rec.opponent.clone(), me)
+    };
+    // Crafty's rating difference: the learning side's rating minus the opponent's.
+    let rating_diff = match (rec.wily_rating, rec.opponent_rating) {
+        (Some(w), Some(o)) => Some(i64::from(w - o)),
+        _ => None,
+    };
+    let line = super::crafty_lrn::CraftyLine {
+        white,
+        black,
+        date: chrono::Local::now().format("%Y.%m.%d").to_string(),
+        moves: rec.moves[..=ply.min(rec.moves.len().saturating_sub(1))].to_vec(),
+        value: i64::from(value),
+        depth: i64::from(depth),
+        rating_diff,
+    };
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)?;
+    f.write_all(line.to_text().as_bytes())
 }
 
 impl Learner {
@@ -239,6 +285,13 @@ impl Learner {
     ) -> Result<LearnReport, LearnError> {
         let plan = self.plan(rec, book);
         let report = self.write(rec, &plan)?;
+        if let (Some(path), Some((ply, value, depth))) = (&self.settings.lrn_log, plan.book_line) {
+            // The database holds what was learned; the log is for sharing, so a failure
+            // to append is reported and learning goes on.
+            if let Err(e) = append_lrn(path, rec, ply, value, depth) {
+                tracing::warn!("learning log {}: {e}", path.display());
+            }
+        }
         // Only after the commit: mirror the changes in memory.
         if let Some((key, mv, _, bv, _, _)) = &plan.book {
             self.book_values.insert((*key, *mv), *bv);
@@ -307,6 +360,10 @@ impl Learner {
                     let bv = blend(self.book_value_raw(key, mv), value, depth);
                     let san = to_san(&boards[p], mv);
                     plan.book = Some((key, mv, to_fen(&boards[p]), bv, value, san));
+                    // The log carries the value before the rating scaling, with the
+                    // rating difference beside it (as Crafty's file does).
+                    let raw = book_learn_value(&after, None).map_or(value, |(v, _)| v);
+                    plan.book_line = Some((p, raw, depth));
                 }
             }
         }

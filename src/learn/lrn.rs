@@ -12,7 +12,9 @@
 //! ```
 //!
 //! (a `[Forbidden "1"]` tag instead of Learn/Depth/Games marks a move result learning
-//! forbade), and `position.lrn`: blocks of `position FEN`, `move SAN`, `value CP`,
+//! forbade); a record without a `FEN` tag is read in Crafty's own `book.lrn` format
+//! (`crafty_lrn`: the book line from the start and `{value, depth, rating_difference}`),
+//! and `position.lrn`: blocks of `position FEN`, `move SAN`, `value CP`,
 //! `depth N`. `import FILE [clear]` tells the two apart by the first line that is not a
 //! comment (`;` or `#`) or blank.
 
@@ -348,16 +350,75 @@ fn first_san(line: &str) -> Option<&str> {
         .map(|t| t.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.'))
 }
 
+/// The learned move of a Crafty-format record (no `FEN` tag; movetext from the start
+/// closed by `{value, depth, rating_difference}`).
+fn crafty_record(movetext: &str) -> Result<Parsed, String> {
+    let (moves, value, depth, rating_diff) = super::crafty_lrn::parse_movetext(movetext)?;
+    let line = super::crafty_lrn::CraftyLine {
+        white: String::new(),
+        black: String::new(),
+        date: String::new(),
+        moves,
+        value,
+        depth,
+        rating_diff,
+    };
+    let (board, mv) = line
+        .learned_move()
+        .ok_or_else(|| "the line's moves are not legal".to_string())?;
+    // Crafty's rating difference is the learner's rating minus the opponent's; the
+    // value counts as wily's own book learning weighs it.
+    let diff = rating_diff.map(|d| -(d.clamp(-10_000, 10_000) as i32));
+    let value = super::game::scale_by_rating(value as f64, diff).round() as i64;
+    Ok(Parsed {
+        board,
+        mv,
+        what: Record::Book {
+            value,
+            depth,
+            games: 1,
+        },
+    })
+}
+
 fn parse_book_lrn(text: &str, summary: &mut ImportSummary) -> Vec<Parsed> {
     let mut out = Vec::new();
     let mut tags: Vec<(String, String)> = Vec::new();
     let mut start_line = 0;
+    // Crafty's records: movetext (possibly over several lines) up to the closing `}`.
+    let mut movetext = String::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();
         if line.is_empty() || line.starts_with(';') || line.starts_with('#') {
             continue;
         }
+        let has_fen = tags.iter().any(|(k, _)| k == "FEN");
+        if !line.starts_with('[') && !has_fen {
+            if tags.is_empty() && movetext.is_empty() {
+                start_line = i + 1;
+            }
+            movetext.push_str(line);
+            movetext.push(' ');
+            if line.contains('}') {
+                match crafty_record(&movetext) {
+                    Ok(p) => out.push(p),
+                    Err(why) => summary
+                        .skipped
+                        .push(format!("record at line {start_line}: {why}")),
+                }
+                movetext.clear();
+                tags.clear();
+            }
+            continue;
+        }
         if line.starts_with('[') {
+            if !movetext.is_empty() {
+                summary.skipped.push(format!(
+                    "record at line {start_line}: no {{value, depth, rating_difference}} comment"
+                ));
+                movetext.clear();
+                tags.clear();
+            }
             if tags.is_empty() {
                 start_line = i + 1;
             }
@@ -393,6 +454,11 @@ fn parse_book_lrn(text: &str, summary: &mut ImportSummary) -> Vec<Parsed> {
                 .push(format!("record at line {start_line}: {why}")),
         }
         tags.clear();
+    }
+    if !movetext.is_empty() {
+        summary.skipped.push(format!(
+            "record at line {start_line}: no {{value, depth, rating_difference}} comment"
+        ));
     }
     out
 }

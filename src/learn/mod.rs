@@ -23,6 +23,7 @@
 //! `docs/modules.md`; `tests/module_layers.rs` checks it.
 
 pub mod console;
+pub mod crafty_lrn;
 pub mod error;
 pub mod game;
 pub mod lrn;
@@ -62,6 +63,9 @@ pub struct LearnSettings {
     pub position_min_depth: i32,
     /// Most positions kept (oldest replaced first).
     pub max_positions: usize,
+    /// The learning log: each game's learned book line appended in Crafty's `book.lrn`
+    /// format (players, date, `{value, depth, rating_difference}`), for sharing.
+    pub lrn_log: Option<std::path::PathBuf>,
 }
 
 impl Default for LearnSettings {
@@ -72,6 +76,7 @@ impl Default for LearnSettings {
             position_drop: 50,
             position_min_depth: 4,
             max_positions: MAX_POSITIONS,
+            lrn_log: None,
         }
     }
 }

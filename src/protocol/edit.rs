@@ -42,8 +42,28 @@ impl Editor {
         self.color
     }
 
-    /// Applies one line of edit input.
+    /// Applies one line of edit input. Input is free-form, as in Crafty: a line may hold
+    /// several items separated by blanks or commas (`ra1 nb1 bc1`, `# c .`); they are
+    /// applied in order up to the first one not understood or the closing `.`.
     pub fn step(&mut self, line: &str) -> EditStep {
+        let items: Vec<&str> = line
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|t| !t.is_empty())
+            .collect();
+        if items.len() <= 1 {
+            return self.item(line);
+        }
+        for item in items {
+            match self.item(item) {
+                EditStep::Continue => {}
+                other => return other,
+            }
+        }
+        EditStep::Continue
+    }
+
+    /// Applies one item (`Pe2`, `xe2`, `c`, `#`, `.`, `white`, `black`).
+    fn item(&mut self, line: &str) -> EditStep {
         let line = line.trim();
         match line {
             "" => return EditStep::Continue,
@@ -123,6 +143,29 @@ fn parse_square(f: char, r: char) -> Option<Square> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn free_form_lines() {
+        let mut e = Editor::new(&Board::default());
+        assert_eq!(
+            e.step("# ra1 nb1 bc1 qd1 ke1 bf1 ng1 rh1"),
+            EditStep::Continue
+        );
+        assert_eq!(
+            e.step("pa2 pb2 pc2 pd2 pe4 pf2 pg2 ph2 c"),
+            EditStep::Continue
+        );
+        e.step("ra8 nb8 bc8 qd8 ke8 bf8 ng8 rh8");
+        e.step("pa7,pb7,pc7,pd7,pe7,pf7,pg7,ph7");
+        let EditStep::Done(b) = e.step(".") else {
+            panic!("not done");
+        };
+        assert_eq!(
+            format!("{b}"),
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1"
+        );
+        assert!(matches!(e.step("ke1 zz9 ke2"), EditStep::Error(_)));
+    }
 
     #[test]
     fn builds_a_position() {

@@ -1,10 +1,15 @@
-//! `wily test FILE.epd`: runs an EPD test suite (`bm` best moves / `am` moves to avoid) with
-//! a time and/or depth per position, prints one line per position and `solved K/N` last.
+//! `wily test FILE`: runs a test suite, Crafty's format (`title`, `setboard`, `solution`
+//! with `MOVE?` anti-solutions, `end`) or EPD (`bm` / `am`), read by the same reader as the
+//! console's `test` ([`crate::chess::suite`]), with a time, depth and/or node budget per
+//! position; prints one line per position (and per unreadable entry) and `solved K/N` last.
 
-use crate::chess::{parse_epd_line, to_san, EpdError};
-use crate::engine::{Engine, EngineOptions, Limits, SearchRequest};
+use crate::chess::suite::parse_suite;
+use crate::chess::to_san;
+use crate::engine::{Bound, Engine, EngineOptions, Limits, SearchControl, SearchRequest};
 use std::io::Write;
 use std::path::Path;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 /// Settings of one suite run.
@@ -19,6 +24,9 @@ pub struct SuiteSettings {
     pub hash_mb: usize,
     /// Syzygy tablebase folders (`:`-separated), if any.
     pub syzygy: Option<String>,
+    /// Crafty's early exit: a position ends once this many iterations in a row have
+    /// chosen a solving move.
+    pub early: Option<u32>,
 }
 
 impl Default for SuiteSettings {
@@ -30,6 +38,7 @@ impl Default for SuiteSettings {
             threads: 1,
             hash_mb: 64,
             syzygy: None,
+            early: None,
         }
     }
 }
@@ -61,41 +70,55 @@ pub fn run_suite(
         nodes: settings.nodes,
         ..Limits::default()
     };
+    let suite = parse_suite(&text);
     let mut solved = 0;
     let mut total = 0;
     let mut nodes = 0u64;
     let start = Instant::now();
-    for (i, line) in text.lines().enumerate() {
-        let record = match parse_epd_line(line) {
-            Ok(r) => r,
-            Err(EpdError::Blank) => continue,
-            Err(e) => {
-                total += 1;
-                w(out, format!("{:>4} line {}: unreadable: {e}", total, i + 1))?;
-                continue;
-            }
-        };
-        total += 1;
-        let id = record
-            .id()
-            .map(str::to_string)
-            .unwrap_or_else(|| format!("line {}", i + 1));
-        let bm = record.best_moves();
-        let am = record.avoid_moves();
-        if bm.is_empty() && am.is_empty() {
-            w(out, format!("{total:>4} {id}: no bm/am operation, skipped"))?;
-            continue;
+    // Entries in file order: positions and unreadable entries by their line.
+    let mut errors = suite.errors.iter().peekable();
+    for p in &suite.positions {
+        while let Some(e) = errors.next_if(|e| e.line < p.line) {
+            w(out, format!("     {e}: unreadable, not counted"))?;
         }
+        total += 1;
         engine.new_game();
-        let board = record.board.clone();
-        let r = engine.search(
-            SearchRequest::new(board.clone(), limits.clone()),
-            Box::new(|_| {}),
-        );
+        let board = p.board.clone();
+        let control: Arc<OnceLock<SearchControl>> = Arc::new(OnceLock::new());
+        let streak = Arc::new(AtomicU32::new(0));
+        let on_info = {
+            let (control, streak, p, early) = (
+                Arc::clone(&control),
+                Arc::clone(&streak),
+                p.clone(),
+                settings.early,
+            );
+            let mut last_depth = 0;
+            Box::new(move |info: &crate::engine::SearchInfo| {
+                if info.multipv != 1 || info.bound != Bound::Exact || info.depth <= last_depth {
+                    return;
+                }
+                last_depth = info.depth;
+                let run = match info.pv.first() {
+                    Some(&m) if p.solved_by(m) => streak.fetch_add(1, Ordering::Relaxed) + 1,
+                    _ => {
+                        streak.store(0, Ordering::Relaxed);
+                        0
+                    }
+                };
+                if early.is_some_and(|n| run >= n) {
+                    if let Some(c) = control.get() {
+                        c.stop();
+                    }
+                }
+            })
+        };
+        let handle = engine.start(SearchRequest::new(board.clone(), limits.clone()), on_info);
+        let _ = control.set(handle.control());
+        let r = handle.wait();
+        engine.stop();
         nodes += r.nodes;
-        let ok = r
-            .best
-            .is_some_and(|m| (bm.is_empty() || bm.contains(&m)) && !am.contains(&m));
+        let ok = r.best.is_some_and(|m| p.solved_by(m));
         if ok {
             solved += 1;
         }
@@ -103,33 +126,31 @@ pub fn run_suite(
             .best
             .map(|m| to_san(&board, m))
             .unwrap_or_else(|| "(none)".to_string());
-        let expected = if bm.is_empty() {
-            format!(
-                "am {}",
-                am.iter()
-                    .map(|m| to_san(&board, *m))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            )
-        } else {
-            format!(
-                "bm {}",
-                bm.iter()
-                    .map(|m| to_san(&board, *m))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            )
+        let san = |ms: &[cozy_chess::Move]| {
+            ms.iter()
+                .map(|m| to_san(&board, *m))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let expected = match (p.best.is_empty(), p.avoid.is_empty()) {
+            (false, true) => format!("bm {}", san(&p.best)),
+            (true, false) => format!("am {}", san(&p.avoid)),
+            _ => format!("bm {} am {}", san(&p.best), san(&p.avoid)),
         };
         w(
             out,
             format!(
-                "{total:>4} {id:<12} {} {played:<8} {expected:<16} depth {:>2} score {} nodes {}",
+                "{total:>4} {:<12} {} {played:<8} {expected:<16} depth {:>2} score {} nodes {}",
+                p.title,
                 if ok { "ok  " } else { "MISS" },
                 r.depth,
                 r.score.to_uci(),
                 r.nodes
             ),
         )?;
+    }
+    for e in errors {
+        w(out, format!("     {e}: unreadable, not counted"))?;
     }
     let secs = start.elapsed().as_secs_f64().max(1e-9);
     w(
@@ -140,5 +161,11 @@ pub fn run_suite(
         ),
     )?;
     w(out, format!("solved {solved}/{total}"))?;
+    if !suite.errors.is_empty() {
+        w(
+            out,
+            format!("{} unreadable entries skipped", suite.errors.len()),
+        )?;
+    }
     Ok((solved, total))
 }

@@ -13,7 +13,7 @@ use crate::engine::eval::EvalParams;
 /// The opening of the generated file, before the provenance lines.
 const INTRO: &str = "\
 //! The evaluation's default weights (`EvalParams::default()`), written by `wily tune` (see
-//! the README's \"Tuning\"): a tuning run rewrites this whole file, in a fixed layout, so
+//! docs/tuning.md): a tuning run rewrites this whole file, in a fixed layout, so
 //! that the diff shows the numbers that changed. The meaning of every field is documented
 //! in `params.rs`.
 //!";

@@ -1,5 +1,5 @@
 //! The evaluation's default weights (`EvalParams::default()`), written by `wily tune` (see
-//! the README's "Tuning"): a tuning run rewrites this whole file, in a fixed layout, so
+//! docs/tuning.md): a tuning run rewrites this whole file, in a fixed layout, so
 //! that the diff shows the numbers that changed. The meaning of every field is documented
 //! in `params.rs`.
 //!
@@ -10,7 +10,7 @@
 //! 1 --iterations 300 --rate 2 --lambda 0 --prior 3000 --holdout 0.1 --threads 2
 //! (`s1.csv`, `s2.csv`, `s3.csv`: 865,901, 911,688 and 917,575 samples of 14,000 games
 //! each of three successive weight sets against themselves at 5,000 nodes a move, the
-//! last the previous set; the commands are in the README's "Tuning").
+//! last the previous set; the commands are in docs/results/tuning-runs.md).
 //! Then eight new fields fitted alone, every other weight kept, to 2,340,000 quiet
 //! positions, K = 1.0855: mean squared error 0.1164644 -> 0.1164091 (on 260,000 held-out
 //! positions 0.1160933 -> 0.1160090) after 150 passes. Command: wily tune --pgn
@@ -28,7 +28,7 @@
 //! `passed_rook_behind,passed_enemy_rook_behind,weak_queen,space` (1,067,459 positions, K
 //! = 0.9649: 0.1144338 -> 0.1143132, held out 0.1142206 -> 0.1140702; space came out at
 //! s(1, -4) and was dropped; so were the knight's and the rook's pawn counts, s(-2, 7) and s(-3, 3):
-//! with them the engine solved four to five WAC positions fewer at 1 s, see the README). Command: wily tune --pgn
+//! with them the engine solved four to five WAC positions fewer at 1 s, see docs/results/tuning-runs.md). Command: wily tune --pgn
 //! ../shared/data/pgn/masters-2400.pgn --positions 1400000 --sample-rate 0.35
 //! --skip-plies 16 --seed 1 --iterations 150 --rate 2 --lambda 0 --prior 3000 --holdout
 //! 0.1 --threads 1 --only FIELDS. Then six more the same way in one run,
@@ -39,7 +39,7 @@
 //! Then seven more the same way, to the master games, on top of those, in two runs: first
 //! `rook_on_king_ring,bishop_on_king_ring,king_protector,queen_infiltration,complexity`
 //! (1,067,587 positions, K = 0.9692: 0.1141776 -> 0.1139054, held out 0.1140094 ->
-//! 0.1137404; the endgame complexity, eight inputs, was dropped: see the README), then
+//! 0.1137404; the endgame complexity, eight inputs, was dropped: see docs/results/tuning-runs.md), then
 //! `weak_queen_protection,bishop_xray_pawns,rook_on_closed_file,king_pawn_distance`
 //! (1,067,598 positions, K = 0.9486: 0.1138811 -> 0.1138028, held out 0.1136758 ->
 //! 0.1136363; the bishop's x-ray on pawns came out at s(-2, 1) and was dropped).

@@ -150,7 +150,10 @@ pub fn html(games: &[AnnotatedGame], opts: &AnnotateOptions) -> String {
     let mut out = String::from(
         "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>wily annotations</title>\n\
          <style>body{font-family:serif;max-width:50em;margin:auto}\
-         .c{color:#555;font-style:italic}.v{color:#036}.bad{color:#a00;font-weight:bold}</style>\n\
+         .c{color:#555;font-style:italic}.v{color:#036}.bad{color:#a00;font-weight:bold}\
+         table.board{border-collapse:collapse;border:2px solid #444;margin:0.5em 0}\
+         table.board td{width:2em;height:2em;text-align:center;font-size:1.5em;padding:0}\
+         td.l{background:#eed8b5}td.d{background:#b58863}</style>\n\
          </head><body>\n",
     );
     let who = match &opts.colors {
@@ -207,6 +210,10 @@ pub fn html(games: &[AnnotatedGame], opts: &AnnotateOptions) -> String {
                             esc(&fmt_score(*score))
                         ));
                     }
+                    // The position the analysis is about, as a board diagram.
+                    out.push_str("</p>\n");
+                    out.push_str(&diagram(&b));
+                    out.push_str("<p>");
                     need_number = true;
                 }
                 _ => out.push_str(&format!("{san} ")),
@@ -219,11 +226,64 @@ pub fn html(games: &[AnnotatedGame], opts: &AnnotateOptions) -> String {
     out
 }
 
+/// A board diagram (White at the bottom) as an HTML table of Unicode pieces on light
+/// and dark squares, with the FEN as its title.
+pub fn diagram(board: &Board) -> String {
+    use cozy_chess::{File, Piece, Rank, Square};
+    let glyph = |p: Piece, c: Color| {
+        let white = [
+            '\u{2659}', '\u{2658}', '\u{2657}', '\u{2656}', '\u{2655}', '\u{2654}',
+        ];
+        let black = [
+            '\u{265f}', '\u{265e}', '\u{265d}', '\u{265c}', '\u{265b}', '\u{265a}',
+        ];
+        if c == Color::White {
+            white[p as usize]
+        } else {
+            black[p as usize]
+        }
+    };
+    let mut out = format!(
+        "<table class=\"board\" title=\"{}\">\n",
+        esc(&to_fen(board))
+    );
+    for rank in Rank::ALL.iter().rev() {
+        out.push_str("<tr>");
+        for file in File::ALL {
+            let sq = Square::new(file, *rank);
+            let shade = if (file as usize + *rank as usize).is_multiple_of(2) {
+                "d"
+            } else {
+                "l"
+            };
+            let piece = match (board.piece_on(sq), board.color_on(sq)) {
+                (Some(p), Some(c)) => glyph(p, c).to_string(),
+                _ => "&nbsp;".to_string(),
+            };
+            out.push_str(&format!("<td class=\"{shade}\">{piece}</td>"));
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</table>\n");
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::chess::san::parse_san;
     use crate::engine::Score;
+
+    #[test]
+    fn diagrams_show_the_position() {
+        let d = diagram(&Board::default());
+        assert_eq!(d.matches("<tr>").count(), 8);
+        assert_eq!(d.matches("<td").count(), 64);
+        // a8 is a light square holding a black rook; a1 a dark one with a white rook.
+        assert!(d.contains("<tr><td class=\"l\">\u{265c}</td>"), "{d}");
+        assert!(d.contains("<tr><td class=\"d\">\u{2656}</td>"), "{d}");
+        assert!(d.contains("title=\"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\""));
+    }
 
     #[test]
     fn writes_comments_and_variations() {

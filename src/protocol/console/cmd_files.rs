@@ -60,18 +60,117 @@ pub fn log(c: &mut Console, args: &[&str]) -> CmdResult {
             c.files.set_enabled(false);
             c.note("game files off");
         }
-        [n] => {
+        ["number", n] => {
             let n: u32 = n
                 .parse()
                 .ok()
                 .filter(|&n| n >= 1)
-                .ok_or_else(|| format!("log: '{n}' is not on, off or a game number"))?;
+                .ok_or_else(|| format!("log: '{n}' is not a game number"))?;
             c.files.set_next_number(n);
             c.note(&format!("the next game files are numbered {n:03}"));
         }
-        _ => return Err("usage: log on|off|N".into()),
+        [n] | [n, _] => {
+            let n: usize = n
+                .parse()
+                .ok()
+                .filter(|&n| n >= 1)
+                .ok_or_else(|| format!("log: '{n}' is not on, off or a number of lines"))?;
+            let path = c
+                .files
+                .log_path()
+                .ok_or("log: no log file (log off, or no game yet)")?;
+            let text = tail_lines(&path, n).map_err(|e| format!("log: {}: {e}", path.display()))?;
+            match args.get(1) {
+                None => {
+                    for l in text.lines() {
+                        c.say(l);
+                    }
+                }
+                Some(file) => {
+                    crate::protocol::gamefiles::write_atomic(Path::new(file), text.as_bytes())
+                        .map_err(|e| format!("log: {file}: {e}"))?;
+                    c.note(&format!(
+                        "the last {} lines of {} copied to {file}",
+                        text.lines().count(),
+                        path.display()
+                    ));
+                }
+            }
+        }
+        _ => return Err("usage: log on|off|N [FILE]|number N".into()),
     }
     Ok(Flow::Continue)
+}
+
+/// The last `n` lines of the file at `path` (read from the end, at most 8 MiB).
+fn tail_lines(path: &Path, n: usize) -> std::io::Result<String> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut f = std::fs::File::open(path)?;
+    let len = f.metadata()?.len();
+    let start = len.saturating_sub(8 << 20);
+    f.seek(SeekFrom::Start(start))?;
+    let mut bytes = Vec::new();
+    f.read_to_end(&mut bytes)?;
+    let text = String::from_utf8_lossy(&bytes);
+    let lines: Vec<&str> = text.lines().collect();
+    let from = lines.len().saturating_sub(n);
+    Ok(lines[from..].iter().map(|l| format!("{l}\n")).collect())
+}
+
+/// `ls [PATTERN]`: the files matching PATTERN (`*` and `?` in the last part; a folder
+/// lists its contents), sorted.
+pub fn ls(c: &mut Console, args: &[&str]) -> CmdResult {
+    let pattern = match args {
+        [] => ".",
+        [p] => p,
+        _ => return Err("usage: ls [PATTERN]".into()),
+    };
+    let given = Path::new(pattern);
+    let (dir, mask) = if given.is_dir() {
+        (given.to_path_buf(), "*".to_string())
+    } else {
+        let dir = given
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let mask = given
+            .file_name()
+            .map_or("*".into(), |m| m.to_string_lossy().to_string());
+        (dir.to_path_buf(), mask)
+    };
+    let entries = std::fs::read_dir(&dir).map_err(|e| format!("ls: {}: {e}", dir.display()))?;
+    let mut names: Vec<String> = entries
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().to_string();
+            let slash = if e.path().is_dir() { "/" } else { "" };
+            wildcard(&mask, &name).then(|| format!("{name}{slash}"))
+        })
+        .collect();
+    names.sort();
+    if names.is_empty() {
+        return Err(format!("ls: no file matches {pattern}"));
+    }
+    for n in names {
+        c.say(&n);
+    }
+    Ok(Flow::Continue)
+}
+
+/// Whether `name` matches `mask` (`*` any run, `?` any one character).
+fn wildcard(mask: &str, name: &str) -> bool {
+    fn go(m: &[char], n: &[char]) -> bool {
+        match (m.first(), n.first()) {
+            (None, None) => true,
+            (Some('*'), _) => go(&m[1..], n) || (!n.is_empty() && go(m, &n[1..])),
+            (Some('?'), Some(_)) => go(&m[1..], &n[1..]),
+            (Some(a), Some(b)) => a == b && go(&m[1..], &n[1..]),
+            _ => false,
+        }
+    }
+    let m: Vec<char> = mask.chars().collect();
+    let n: Vec<char> = name.chars().collect();
+    go(&m, &n)
 }
 
 pub fn pgn(c: &mut Console, args: &[&str]) -> CmdResult {
@@ -84,13 +183,38 @@ pub fn pgn(c: &mut Console, args: &[&str]) -> CmdResult {
     if !valid_tag_name(name) {
         return Err(format!("pgn: '{name}' is not a tag name"));
     }
-    if ["Result", "SetUp", "FEN"].contains(name) {
+    if *name == "Result" {
+        return set_result(c, &rest.join(" "));
+    }
+    if ["SetUp", "FEN"].contains(name) {
         return Err(format!("pgn: {name} is set from the game itself"));
     }
     let value = rest.join(" ");
     let value = value.trim_matches('"');
     c.tags.set(name, value);
     c.save_game_file();
+    Ok(Flow::Continue)
+}
+
+/// `pgn Result R`: the operator records the game's result (a game decided away from the
+/// board: adjudication, a flag, a resignation); the game ends with it.
+fn set_result(c: &mut Console, value: &str) -> CmdResult {
+    use crate::protocol::game::{Outcome, Score as GameScore};
+    let score = match value.trim_matches('"') {
+        "1-0" => GameScore::WhiteWins,
+        "0-1" => GameScore::BlackWins,
+        "1/2-1/2" | "1/2" => GameScore::Draw,
+        other => return Err(format!("pgn: Result '{other}' is not 1-0, 0-1 or 1/2-1/2")),
+    };
+    if let Some(o) = &c.game.outcome {
+        return Err(format!(
+            "pgn: the game is already over ({} {})",
+            o.score.as_pgn(),
+            o.reason
+        ));
+    }
+    c.stop_pondering();
+    c.finish_game(Outcome::new(score, "result set by the operator"));
     Ok(Flow::Continue)
 }
 

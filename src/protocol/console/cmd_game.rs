@@ -4,7 +4,7 @@
 use super::state::{CmdResult, Console, Flow};
 use super::think;
 use crate::chess::chess960;
-use crate::chess::fen::{parse_fen, to_fen};
+use crate::chess::fen::{parse_fen, parse_setboard, to_fen};
 use crate::protocol::edit::Editor;
 use crate::protocol::game::{Outcome, Score as GameScore};
 use cozy_chess::{Board, Color};
@@ -195,7 +195,7 @@ pub fn setboard(c: &mut Console, args: &[&str]) -> CmdResult {
         return Err("usage: setboard FEN".into());
     }
     tournament_guard(c, "setboard")?;
-    let board = parse_fen(&args.join(" ")).map_err(|e| format!("setboard: {e}"))?;
+    let board = parse_setboard(&args.join(" ")).map_err(|e| format!("setboard: {e}"))?;
     c.new_game_from(board);
     Ok(Flow::Continue)
 }

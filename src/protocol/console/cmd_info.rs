@@ -44,6 +44,39 @@ pub fn board_diagram(b: &Board) -> Vec<String> {
     lines
 }
 
+/// The evaluation's table index of a piece name (`pawn` ... `king`).
+fn piece_index(name: &str) -> Option<usize> {
+    ["pawn", "knight", "bishop", "rook", "queen", "king"]
+        .iter()
+        .position(|p| p.eq_ignore_ascii_case(name))
+}
+
+/// A piece-square table as a board (rank 8 at the top, White's view): each square's
+/// middlegame/endgame bonus in centipawns.
+fn piece_table(table: &[crate::engine::eval::S; 64], name: &str) -> Vec<String> {
+    let mut lines = vec![format!(
+        "{name} square table (centipawns, middlegame/endgame, White's view; Black's is mirrored):"
+    )];
+    for rank in (0..8).rev() {
+        let row: Vec<String> = (0..8)
+            .map(|file| {
+                let s = table[rank * 8 + file];
+                format!("{:>4}/{:<4}", s.mg, s.eg)
+            })
+            .collect();
+        lines.push(format!("  {} {}", rank + 1, row.join(" ")));
+    }
+    lines.push(format!(
+        "    {}",
+        ["a", "b", "c", "d", "e", "f", "g", "h"]
+            .iter()
+            .map(|f| format!("{f:^9}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    ));
+    lines
+}
+
 pub fn display(c: &mut Console, args: &[&str]) -> CmdResult {
     match args {
         [] | ["board"] => {
@@ -57,6 +90,13 @@ pub fn display(c: &mut Console, args: &[&str]) -> CmdResult {
                 },
                 to_fen(c.game.board())
             ));
+            for l in lines {
+                c.say(&l);
+            }
+        }
+        [piece] if piece_index(piece).is_some() => {
+            let index = piece_index(piece).unwrap_or(0);
+            let lines = piece_table(&c.runner.engine.eval_params().pst[index], piece);
             for l in lines {
                 c.say(&l);
             }

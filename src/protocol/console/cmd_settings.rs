@@ -9,6 +9,7 @@ use crate::protocol::timecontrol::{
     fmt_clock, fmt_secs, parse_level, parse_minutes, parse_seconds, parse_time_form, Clocks, Timing,
 };
 use cozy_chess::Color;
+use std::time::Duration;
 
 /// Parses `on`/`off` (also `1`/`0`, `yes`/`no`).
 pub fn on_off(name: &str, args: &[&str]) -> Result<bool, String> {
@@ -54,6 +55,17 @@ pub fn flag(c: &mut Console, args: &[&str]) -> CmdResult {
     )
 }
 
+pub fn ansi(c: &mut Console, args: &[&str]) -> CmdResult {
+    c.settings.ansi = on_off("ANSI", args)?;
+    done(
+        c,
+        format!(
+            "the computer's moves {} reverse video",
+            if c.settings.ansi { "in" } else { "not in" }
+        ),
+    )
+}
+
 pub fn swindle(c: &mut Console, args: &[&str]) -> CmdResult {
     c.settings.swindle = on_off("swindle", args)?;
     done(
@@ -65,19 +77,53 @@ pub fn swindle(c: &mut Console, args: &[&str]) -> CmdResult {
     )
 }
 
+/// `pgnscores white|mover`: whose view the game file's move comments take.
+pub fn pgnscores(c: &mut Console, args: &[&str]) -> CmdResult {
+    match args {
+        [] => {}
+        [v] => {
+            c.settings.pgn_scores = v.parse().map_err(|e| format!("pgnscores: {e}"))?;
+        }
+        _ => return Err("usage: pgnscores white|mover".into()),
+    }
+    let view = c.settings.pgn_scores;
+    done(
+        c,
+        format!(
+            "game file move comments show scores from {} view",
+            match view {
+                crate::engine::ScoreView::White => "White's",
+                crate::engine::ScoreView::Mover => "the mover's",
+            }
+        ),
+    )
+}
+
+/// The book width `computer` narrows the book to.
+pub const COMPUTER_BOOK_WIDTH: usize = 2;
+
 pub fn computer(c: &mut Console, args: &[&str]) -> CmdResult {
     if !args.is_empty() {
         return Err("computer takes no arguments".into());
     }
     c.settings.opponent_is_computer = true;
     c.runner.engine.set_draw_score(0);
-    done(c, "playing a computer: draw score 0".into())
+    // Crafty is more selective in its book against computers: only the best-weighted
+    // few moves stay.
+    let width = c.book.settings.width.min(COMPUTER_BOOK_WIDTH);
+    c.book.settings.width = width;
+    done(
+        c,
+        format!(
+            "playing a computer: draw score 0, book width {width} (the best-weighted moves only)"
+        ),
+    )
 }
 
 pub fn drawscore(c: &mut Console, args: &[&str]) -> CmdResult {
     let n = int_arg("drawscore", args, -1000, 1000)? as i32;
     c.settings.draw_score = n;
-    if !c.settings.opponent_is_computer {
+    if !c.settings.opponent_is_computer && !c.settings.tournament {
         c.runner.engine.set_draw_score(n);
     }
     done(c, format!("draw score {n}"))
@@ -120,7 +166,21 @@ pub fn mode(c: &mut Console, args: &[&str]) -> CmdResult {
         ["normal"] => false,
         _ => return Err("usage: mode tournament|normal".into()),
     };
-    done(c, format!("mode {}", args[0]))
+    // Tournament mode: every draw scores 0, whatever the draw score setting says.
+    let draw = if c.settings.tournament || c.settings.opponent_is_computer {
+        0
+    } else {
+        c.settings.draw_score
+    };
+    c.runner.engine.set_draw_score(draw);
+    done(
+        c,
+        if c.settings.tournament {
+            "mode tournament: draw score 0, the clocks are shown after each move to check against the real clock, no take-backs or position changes during a game".into()
+        } else {
+            format!("mode normal (draw score {draw})")
+        },
+    )
 }
 
 pub fn name(c: &mut Console, args: &[&str]) -> CmdResult {
@@ -135,14 +195,16 @@ pub fn name(c: &mut Console, args: &[&str]) -> CmdResult {
 
 pub fn operator(c: &mut Console, args: &[&str]) -> CmdResult {
     let [a] = args else {
-        return Err("usage: operator SECONDS".into());
+        return Err(
+            "usage: operator MINUTES (time kept back from the clock for the operator)".into(),
+        );
     };
-    c.settings.operator_time = parse_seconds(a)?;
+    c.settings.operator_time = parse_clock_minutes(a)?;
     done(
         c,
         format!(
-            "operator time {}s per move",
-            fmt_secs(c.settings.operator_time)
+            "operator time: {} kept back from the clock",
+            fmt_clock(c.settings.operator_time.as_millis() as i64)
         ),
     )
 }
@@ -224,6 +286,16 @@ pub fn hashp(c: &mut Console, args: &[&str]) -> CmdResult {
 
 pub fn smpmt(c: &mut Console, args: &[&str]) -> CmdResult {
     let n = int_arg("smpmt", args, 1, 256)? as usize;
+    set_threads(c, n)
+}
+
+/// `mt=N`, Crafty's short form of `smpmt=N`.
+pub fn mt(c: &mut Console, args: &[&str]) -> CmdResult {
+    let n = int_arg("mt", args, 1, 256)? as usize;
+    set_threads(c, n)
+}
+
+fn set_threads(c: &mut Console, n: usize) -> CmdResult {
     c.stop_pondering();
     c.runner.engine.set_threads(n);
     c.settings.threads = n;
@@ -258,9 +330,13 @@ pub fn sn(c: &mut Console, args: &[&str]) -> CmdResult {
 
 pub fn st(c: &mut Console, args: &[&str]) -> CmdResult {
     let [a] = args else {
-        return Err("usage: st SECONDS (0 = use the clock)".into());
+        return Err("usage: st SECONDS or M:SS (0 = use the clock)".into());
     };
-    let d = parse_seconds(a)?;
+    let d = if a.contains(':') {
+        parse_minutes(a).map_err(|e| format!("st: {e}"))?
+    } else {
+        parse_seconds(a)?
+    };
     c.settings.st = (!d.is_zero()).then_some(d);
     done(
         c,
@@ -299,6 +375,21 @@ pub fn time(c: &mut Console, args: &[&str]) -> CmdResult {
     }
 }
 
+/// A clock reading as Crafty's `clock` and `operator` take it: minutes (`75`, `1.5`) or
+/// hours and minutes (`1:15` is 75 minutes).
+pub fn parse_clock_minutes(s: &str) -> Result<Duration, String> {
+    let Some((h, m)) = s.split_once(':') else {
+        return parse_minutes(s);
+    };
+    let bad = || format!("'{s}' is not minutes or hh:mm");
+    let h: u64 = h.parse().map_err(|_| bad())?;
+    let m: u64 = m.parse().map_err(|_| bad())?;
+    if m >= 60 || h > 1000 {
+        return Err(bad());
+    }
+    Ok(Duration::from_secs((h * 60 + m) * 60))
+}
+
 pub fn settc(c: &mut Console, args: &[&str]) -> CmdResult {
     let [m, ct, ot] = args else {
         return Err(
@@ -335,13 +426,17 @@ pub fn clock(c: &mut Console, args: &[&str]) -> CmdResult {
     let comp = c.computer.unwrap_or(Color::Black);
     match args {
         [] => {}
+        [ct] => {
+            let ct = parse_clock_minutes(ct)?;
+            c.clocks.set_remaining(comp, ct.as_millis() as i64);
+        }
         [ct, ot] => {
-            let ct = parse_minutes(ct)?;
-            let ot = parse_minutes(ot)?;
+            let ct = parse_clock_minutes(ct)?;
+            let ot = parse_clock_minutes(ot)?;
             c.clocks.set_remaining(comp, ct.as_millis() as i64);
             c.clocks.set_remaining(!comp, ot.as_millis() as i64);
         }
-        _ => return Err("usage: clock [CTIME OTIME] (minutes or m:ss)".into()),
+        _ => return Err("usage: clock [CTIME [OTIME]] (minutes or hh:mm)".into()),
     }
     let line = format!(
         "time remaining: White {}  Black {}  (computer plays {})",

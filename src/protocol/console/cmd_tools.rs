@@ -1,8 +1,8 @@
 //! Console commands that measure or examine: perft, perf, score, search, test, annotate.
 
 use super::state::{CmdResult, Console, Flow};
-use super::testfile::{self, TestPosition};
 use crate::chess::pgn::PgnReader;
+use crate::chess::suite::{parse_suite, SuitePosition};
 use crate::engine::{Bound, Limits, SearchRequest};
 use crate::protocol::annotate::{annotate_game, output_path, parse_options, writer};
 use crate::protocol::input::InputEvent;
@@ -107,7 +107,7 @@ pub fn search(c: &mut Console, args: &[&str]) -> CmdResult {
 /// Searches one test position; returns the move chosen and whether it solved it.
 fn run_position(
     c: &mut Console,
-    p: &TestPosition,
+    p: &SuitePosition,
     limits: &Limits,
     early: Option<u32>,
 ) -> Option<(Option<Move>, bool, Duration)> {
@@ -181,10 +181,11 @@ pub fn test(c: &mut Console, args: &[&str]) -> CmdResult {
         ));
     }
     let bytes = std::fs::read(path).map_err(|e| format!("test: {path}: {e}"))?;
-    let (positions, errors) = testfile::parse(&String::from_utf8_lossy(&bytes));
-    for e in errors {
+    let suite = parse_suite(&String::from_utf8_lossy(&bytes));
+    for e in &suite.errors {
         c.say(&format!("test: {path}: {e}"));
     }
+    let positions = suite.positions;
     if positions.is_empty() {
         return Err(format!("test: {path}: no positions to test"));
     }

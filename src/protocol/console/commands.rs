@@ -33,12 +33,13 @@ pub static COMMANDS: &[Command] = &[
     cmd!("analyze", "", "search the side to move until a move or 'exit' ('back [N]' steps back, '.' shows the best line)", cmd_game::analyze),
     cmd!("annotate", "FILE COLORS MOVES MARGIN TIME [N]", "annotate a PGN file into FILE.can (COLORS w|b|wb|NAME, MOVES 1-999, MARGIN pawns, TIME s/move, N lines)", cmd_tools::annotate),
     cmd!("annotateh", "FILE COLORS MOVES MARGIN TIME [N]", "like annotate, writing FILE.html", cmd_tools::annotateh),
+    cmd!("ansi", "on|off", "show the computer's moves in reverse video (Crafty's ANSI)", cmd_settings::ansi),
     cmd!("back", "[N]", "take back N plies (default 1)", cmd_game::back),
     cmd!("black", "", "Black to move; the computer plays White", cmd_game::black),
     cmd!("book", "ARGS", "opening book: on|off, random 0|1, width N, seed N, create, polyglot, moves ('help book')", book::command),
     cmd!("books", "create FILE M", "build the small hand-edited start book", book::command),
     cmd!("bookw", "freq|ratio|eval|learn W", "weights of book move selection", book::command),
-    cmd!("clock", "[CTIME OTIME]", "show the clocks, or set computer and opponent time left (minutes or m:ss)", cmd_settings::clock),
+    cmd!("clock", "[CTIME [OTIME]]", "show the clocks, or set computer and opponent time left (minutes or hh:mm)", cmd_settings::clock),
     cmd!("computer", "", "the opponent is a computer (draw score 0)", cmd_settings::computer),
     cmd!("display", "[OPTION|noOPTION]", "show the board, or switch output: time changes variation stats extstats movenum moves general", cmd_info::display),
     cmd!("draw", "", "offer the computer a draw (accepted unless its score is above the draw score)", cmd_game::draw),
@@ -64,16 +65,19 @@ pub static COMMANDS: &[Command] = &[
     cmd!("learn", "N", "learning: 1 book, 2 position, 4 result (sum; 0 off)", book::command),
     cmd!("level", "MOVES MINUTES INC", "time control (MOVES 0 = sudden death; INC seconds)", cmd_settings::level),
     cmd!("list", "GM|IM|C|AK|S +NAME -NAME", "show or edit the opponent lists the server bot reads (lists/)", book::command),
-    cmd!("log", "on|off|N", "per-game log and game files in logs/ on or off, or the next game's number", cmd_files::log),
+    cmd!("log", "on|off|N [FILE]|number N", "per-game log and game files in logs/ on or off; the last N lines of the log (into FILE); the next game's number", cmd_files::log),
+    cmd!("ls", "[PATTERN]", "list the files matching PATTERN (* and ?), or a folder's files", cmd_files::ls),
     cmd!("mode", "tournament|normal", "tournament mode refuses take-backs and position changes", cmd_settings::mode),
     cmd!("move", "", "the computer moves now (same as go; during a search: move now)", cmd_game::go),
+    cmd!("mt", "N", "search threads (Crafty's short form of smpmt; mt=2)", cmd_settings::mt),
     cmd!("name", "NAME", "the opponent's name (for the game file)", cmd_settings::name),
     cmd!("new", "[N|FEN]", "start a new game (the computer plays Black); with a number 0-959 or a FEN, a Chess960 game from that position", cmd_game::new),
     cmd!("noise", "N", "print search output only after N nodes", cmd_settings::noise),
-    cmd!("operator", "SECONDS", "time the operator needs per move, kept in reserve", cmd_settings::operator),
+    cmd!("operator", "MINUTES", "minutes of the clock kept back for the operator (minutes or hh:mm)", cmd_settings::operator),
     cmd!("perf", "", "measure move generation and make/unmake speed", cmd_tools::perf),
     cmd!("perft", "N", "count the leaf nodes N plies deep from the current position", cmd_tools::perft_cmd),
-    cmd!("pgn", "TAG VALUE", "set a PGN tag for the game file (pgn Event \"Club match\")", cmd_files::pgn),
+    cmd!("pgn", "TAG VALUE", "set a PGN tag for the game file (pgn Event \"Club match\"); pgn Result 1-0|0-1|1/2-1/2 ends the game with that result", cmd_files::pgn),
+    cmd!("pgnscores", "white|mover", "whose view the game file's {score/depth} move comments take (default mover; search output is always White's view)", cmd_settings::pgnscores),
     cmd!("ponder", "on|off|MOVE", "think on the opponent's time, or set the move to ponder", cmd_settings::ponder),
     cmd!("quit", "", "leave wily", cmd_game::quit),
     cmd!("read", "[FILE]", "play the moves of a game file from the start (default: the last game file)", cmd_files::read),
@@ -85,13 +89,13 @@ pub static COMMANDS: &[Command] = &[
     cmd!("score", "", "the evaluation of the position, term by term", cmd_eval::score),
     cmd!("sd", "N", "search depth limit (0 = none)", cmd_settings::sd),
     cmd!("search", "MOVE", "restrict the next search to MOVE", cmd_tools::search),
-    cmd!("setboard", "FEN", "set up a position from FEN", cmd_game::setboard),
+    cmd!("setboard", "FEN", "set up a position from FEN or Crafty's short form (k2r/ppp////Q/5PPP/7K/ b)", cmd_game::setboard),
     cmd!("settc", "MOVES CTIME OTIME", "moves to the next control and both clocks (minutes or m:ss)", cmd_settings::settc),
     cmd!("show", "book", "show the book moves of the position", book::command),
     cmd!("skill", "[N|off]", "strength level 1 to 10 (elo 600 + 200 N), or off for full strength", cmd_settings::skill),
     cmd!("smpmt", "N", "search threads (smpmt=2)", cmd_settings::smpmt),
     cmd!("sn", "N", "search node limit (0 = none)", cmd_settings::sn),
-    cmd!("st", "SECONDS", "fixed time per move (0 = use the clock)", cmd_settings::st),
+    cmd!("st", "SECONDS|M:SS", "fixed time per move (0 = use the clock)", cmd_settings::st),
     cmd!("swindle", "on|off", "in level positions refuse draws and play on", cmd_settings::swindle),
     cmd!("tags", "", "show the PGN tags", cmd_files::tags),
     cmd!("tbpath", "DIR[:DIR...]", "load the Syzygy tablebases (.rtbw/.rtbz) of these folders", cmd_egtb::tbpath),
@@ -103,6 +107,40 @@ pub static COMMANDS: &[Command] = &[
     cmd!("white", "", "White to move; the computer plays Black", cmd_game::white),
     cmd!("xboard", "", "switch to the xboard protocol", cmd_game::xboard),
 ];
+
+/// Crafty commands that have no meaning for wily, each with the one line that says why.
+pub static NOT_FOR_WILY: &[(&str, &str)] = &[
+    ("adaptive", "wily's hash table has a fixed size (hash=N)"),
+    ("autotune", "wily's Lazy SMP search has no split-point parameters to tune"),
+    ("bench", "the benchmark is a shell command: wily bench"),
+    ("batch", "wily's console always reads input asynchronously; a command file works with 'input FILE'"),
+    ("bookpath", "only on the command line (wily bookpath=DIR), before the book is opened"),
+    ("cache", "wily probes Syzygy tablebases, which need no cache setting (Nalimov's cache does not apply)"),
+    ("epdhelp", "test suites (EPD and Crafty's format) are described by 'help test'"),
+    ("egtbd", "the Syzygy probe depth is 'egtb depth N'"),
+    ("linelength", "wily prints each variation on one line, whatever its length"),
+    ("lmp", "wily's late-move pruning is part of the engine, not a console setting"),
+    ("lmr", "wily's late-move reductions are part of the engine, not a console setting"),
+    ("logpath", "only on the command line (wily logpath=DIR), before the log files are opened"),
+    ("null", "wily's null-move reduction is part of the engine, not a console setting"),
+    ("personality", "wily has no personality files; 'evaluation' adjusts the evaluation scales"),
+    ("phash", "wily has no path hash table"),
+    ("selective", "wily's null-move depths are part of the engine, not a console setting"),
+    ("smpgroup", "wily's Lazy SMP search has no thread groups (threads: smpmt=N)"),
+    ("smpmax", "wily's Lazy SMP search has no split depths (threads: smpmt=N)"),
+    ("smpmin", "wily's Lazy SMP search has no split depths (threads: smpmt=N)"),
+    ("smpnice", "wily's helper threads stop when the search stops; nothing to set"),
+    ("speech", "wily has no speech output"),
+    ("trace", "wily does not print its search tree; 'display changes' shows every new best move"),
+];
+
+/// Why `name` means nothing to wily, if it is one of Crafty's commands that do not apply.
+pub fn not_for_wily(name: &str) -> Option<&'static str> {
+    NOT_FOR_WILY
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, why)| *why)
+}
 
 /// The command called `name` (exact, case-insensitive).
 pub fn find(name: &str) -> Option<&'static Command> {
@@ -152,6 +190,15 @@ pub fn help(c: &mut Console, args: &[&str]) -> CmdResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn commands_without_meaning_are_not_commands() {
+        for (name, why) in NOT_FOR_WILY {
+            assert!(find(name).is_none(), "{name} is both");
+            assert!(!why.is_empty());
+        }
+        assert!(not_for_wily("CACHE").is_some());
+    }
 
     #[test]
     fn table_is_sorted_and_unique() {

@@ -23,7 +23,6 @@ pub mod loadgame;
 pub mod rcfile;
 pub mod settings;
 pub mod state;
-pub mod testfile;
 pub mod think;
 
 use crate::protocol::edit::EditStep;
@@ -57,6 +56,10 @@ impl Console {
         if line.is_empty() {
             return Flow::Continue;
         }
+        if line.starts_with('!') {
+            self.say("!: wily runs no shell commands from the console");
+            return Flow::Continue;
+        }
         let (word, rest) = match line.split_once(char::is_whitespace) {
             Some((w, r)) => (w, r.trim()),
             None => (line, ""),
@@ -64,8 +67,13 @@ impl Console {
         // Crafty's `hash=64M` form: the value after '=' is the first argument.
         let (name, first) = match word.split_once('=') {
             Some((n, v)) if commands::find(n).is_some() => (n, Some(v)),
+            Some((n, _)) if commands::not_for_wily(n).is_some() => (n, None),
             _ => (word, None),
         };
+        if let Some(why) = commands::not_for_wily(name) {
+            self.say(&format!("{name}: not needed in wily: {why}"));
+            return Flow::Continue;
+        }
         if let Some(cmd) = commands::find(name) {
             self.current_line = line.to_string();
             let mut args: Vec<&str> = first.into_iter().filter(|v| !v.is_empty()).collect();
@@ -206,6 +214,9 @@ pub fn run(opts: ConsoleOptions) -> Result<(), String> {
     for n in std::mem::take(&mut c.startup_notes) {
         c.note(&n);
     }
+    for line in &opts.startup_commands {
+        c.handle_line(line);
+    }
     rcfile::run_startup_file(&mut c, opts.rc_file.as_deref());
     if opts.resume {
         if let Err(e) = cmd_files::resume_last_game(&mut c) {
@@ -244,6 +255,7 @@ fn carried_to_xboard(c: Console) -> Carried {
         whisper: st.whisper,
         kibitz: st.kibitz,
         noise: st.noise,
+        pgn_scores: st.pgn_scores,
     };
     Carried {
         opponent: st.opponent_name.clone(),

@@ -117,6 +117,10 @@ pub struct Settings {
     /// The opponent is a computer (draw score 0, as against any engine).
     pub opponent_is_computer: bool,
     pub opponent_name: Option<String>,
+    /// Whose view the game file's `{score/depth time}` move comments take (`pgnscores`).
+    pub pgn_scores: crate::engine::ScoreView,
+    /// `ANSI on`: the computer's move in reverse video.
+    pub ansi: bool,
 }
 
 impl Default for Settings {
@@ -150,6 +154,8 @@ impl Default for Settings {
             swindle: false,
             opponent_is_computer: false,
             opponent_name: None,
+            pgn_scores: crate::engine::ScoreView::Mover,
+            ansi: false,
         }
     }
 }

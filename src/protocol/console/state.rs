@@ -27,6 +27,8 @@ pub struct ConsoleOptions {
     pub rc_file: Option<PathBuf>,
     /// Folder of the numbered log and game files (default `logs`).
     pub log_dir: Option<PathBuf>,
+    /// Commands run before the startup file (Crafty's `tbpath=DIR` on the command line).
+    pub startup_commands: Vec<String>,
 }
 
 /// What a command asks the loop to do next.

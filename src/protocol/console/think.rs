@@ -35,10 +35,7 @@ impl Console {
             ..Limits::default()
         };
         if let Some(st) = s.st {
-            l.movetime = Some(
-                st.saturating_sub(s.operator_time)
-                    .max(Duration::from_millis(1)),
-            );
+            l.movetime = Some(st.max(Duration::from_millis(1)));
             return l;
         }
         if s.sd.is_some() || s.sn.is_some() {
@@ -47,9 +44,14 @@ impl Console {
         }
         let clock = |c: Color| {
             let ms = self.clocks.remaining(c).max(10) as u64;
-            Some(Duration::from_millis(ms).saturating_sub(s.operator_time))
+            Some(
+                Duration::from_millis(ms)
+                    .saturating_sub(s.operator_time)
+                    .max(Duration::from_millis(10)),
+            )
         };
-        let inc = Some(s.tc.increment.saturating_sub(s.operator_time));
+        // `operator N`: N minutes of the clock are kept back for the operator.
+        let inc = Some(s.tc.increment);
         l.wtime = clock(Color::White);
         l.btime = clock(Color::Black);
         l.winc = inc;
@@ -121,8 +123,11 @@ fn computer_move(c: &mut Console, pondered: Option<Instant>) -> bool {
     let started = pondered.unwrap_or_else(Instant::now);
     let cpu_start = process_cpu_time();
     if pondered.is_none() {
-        if let Some(mv) = super::book::book_move(c) {
-            return play_book_move(c, &board, mv, started);
+        // `search MOVE` asks for a search of MOVE: the book does not answer for it.
+        if c.searchmoves.is_empty() {
+            if let Some(mv) = super::book::book_move(c) {
+                return play_book_move(c, &board, mv, started);
+            }
         }
         if c.settings.display.time {
             let l = c.limits_for(side);
@@ -219,7 +224,7 @@ fn finish_computer_move(
     c.policy.record(result.score);
     let comment = format!(
         "{}/{} {}s",
-        fmt_score(white),
+        fmt_score(result.score.in_view(side, c.settings.pgn_scores)),
         result.depth,
         fmt_time(result.time)
     );
@@ -239,8 +244,7 @@ fn finish_computer_move(
         );
         c.say(&line);
     }
-    let alarm = if c.settings.alarm { "\x07" } else { "" };
-    c.say(&format!("{}({number}): {san}{alarm}", color_name(side)));
+    announce_move(c, &format!("{}({number}): {san}", color_name(side)));
     c.turn_started = Instant::now();
     if c.game.outcome.is_some() {
         return true;
@@ -261,6 +265,26 @@ fn finish_computer_move(
     true
 }
 
+/// Prints the computer's move: in reverse video with `ANSI on`, with a beep with `alarm
+/// on`, and in tournament mode followed by both clocks for the operator to check against
+/// the real clock.
+fn announce_move(c: &mut Console, text: &str) {
+    let alarm = if c.settings.alarm { "\x07" } else { "" };
+    if c.settings.ansi {
+        c.say(&format!("\x1b[7m{text}\x1b[0m{alarm}"));
+    } else {
+        c.say(&format!("{text}{alarm}"));
+    }
+    if c.settings.tournament {
+        let line = format!(
+            "        clock check: White {}  Black {}  (correct with 'clock CTIME OTIME')",
+            fmt_clock(c.clocks.remaining(Color::White)),
+            fmt_clock(c.clocks.remaining(Color::Black))
+        );
+        c.say(&line);
+    }
+}
+
 /// Plays a move from the opening book.
 fn play_book_move(c: &mut Console, board: &Board, mv: Move, started: Instant) -> bool {
     let side = board.side_to_move();
@@ -271,11 +295,7 @@ fn play_book_move(c: &mut Console, board: &Board, mv: Move, started: Instant) ->
         return false;
     }
     c.clocks.charge(&c.settings.tc, side, started.elapsed());
-    let alarm = if c.settings.alarm { "\x07" } else { "" };
-    c.say(&format!(
-        "{}({number}): {san} (book){alarm}",
-        color_name(side)
-    ));
+    announce_move(c, &format!("{}({number}): {san} (book)", color_name(side)));
     c.turn_started = Instant::now();
     c.ponder_move = None;
     true

@@ -210,7 +210,7 @@ impl Session {
         self.policy.record(r.score);
         let comment = format!(
             "{}/{} {}s",
-            fmt_score(r.score.white_pov(side)),
+            fmt_score(r.score.in_view(side, self.cfg.pgn_scores)),
             r.depth,
             fmt_time(started.elapsed())
         );

@@ -27,6 +27,8 @@ pub struct XbConfig {
     pub whisper: u8,
     pub kibitz: u8,
     pub noise: u64,
+    /// Whose view the game file's move comments take.
+    pub pgn_scores: crate::engine::ScoreView,
 }
 
 impl Default for XbConfig {
@@ -41,6 +43,7 @@ impl Default for XbConfig {
             whisper: 0,
             kibitz: 0,
             noise: 0,
+            pgn_scores: crate::engine::ScoreView::Mover,
         }
     }
 }
