@@ -360,14 +360,10 @@ async fn takebacks_are_accepted_up_to_the_limit() {
 #[test]
 fn lasker_recorded_answer_to_an_unknown_ivariable() {
     let rel = "data/ics/lasker/01_login_guest_registered.guest1.raw";
-    let path = std::path::PathBuf::from(
-        std::env::var_os("WILY_SHARED")
-            .map(std::path::PathBuf::from)
-            .unwrap_or_else(|| {
-                std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared")
-            }),
-    )
-    .join(rel);
+    let path = std::env::var_os("WILY_SHARED")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"))
+        .join(rel);
     let Ok(bytes) = std::fs::read(&path) else {
         assert!(
             std::env::var("CI").as_deref() != Ok("true"),
