@@ -10,6 +10,7 @@
 //! checks it.
 
 mod accounts;
+mod hooks;
 mod sections;
 mod service;
 mod strength;
@@ -17,6 +18,10 @@ mod tourney;
 mod validate;
 mod watch;
 
+pub use hooks::{
+    fields_of as hook_fields, HooksSection, GAME_END_FIELDS, GAME_START_FIELDS, IDLE_FIELDS,
+    LOGIN_FIELDS,
+};
 pub use sections::*;
 pub use service::{ServiceSection, WebSection};
 pub use strength::{RatingRule, StrengthSection, ELO_RANGE};

@@ -179,6 +179,83 @@ impl fmt::Display for Category {
     }
 }
 
+/// The numbers each class of opponent gets, as Crafty tunes them by its lists: the
+/// server bot takes them from `[opponents]`, the xboard route (zippy) uses these
+/// defaults. One place, so the two routes treat a GM, an IM or a computer alike.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClassTuning {
+    /// Resign thresholds in pawns (0 = never).
+    pub resign_gm: u32,
+    pub resign_im: u32,
+    pub resign_default: u32,
+    /// Candidate book moves kept.
+    pub book_width_titled: u32,
+    pub book_width_computer: u32,
+    pub book_width_default: u32,
+    /// Draw scores in centipawns from wily's side.
+    pub draw_score_gm: i32,
+    pub draw_score_im: i32,
+    pub draw_score_default: i32,
+    /// Contempt against the `S` list: the draw score is minus this.
+    pub special_contempt: i32,
+}
+
+impl Default for ClassTuning {
+    fn default() -> Self {
+        ClassTuning {
+            resign_gm: 3,
+            resign_im: 6,
+            resign_default: 9,
+            book_width_titled: 3,
+            book_width_computer: 2,
+            book_width_default: 5,
+            draw_score_gm: 0,
+            draw_score_im: 0,
+            draw_score_default: 0,
+            special_contempt: 50,
+        }
+    }
+}
+
+/// What [`ClassTuning::tune`] gives one opponent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tuned {
+    /// Resign below minus this many pawns (0 = never).
+    pub resign_pawns: u32,
+    pub book_width: u32,
+    /// Value of a draw for wily, centipawns.
+    pub draw_score: i32,
+}
+
+impl ClassTuning {
+    /// The numbers for an opponent of class `c`. Against computers a draw is worth
+    /// exactly nothing either way.
+    pub fn tune(&self, c: OpponentClass) -> Tuned {
+        let resign_pawns = match c.category {
+            Category::Gm => self.resign_gm,
+            Category::Im => self.resign_im,
+            Category::Computer | Category::Other => self.resign_default,
+        };
+        let book_width = match c.category {
+            Category::Gm | Category::Im => self.book_width_titled,
+            Category::Computer => self.book_width_computer,
+            Category::Other => self.book_width_default,
+        };
+        let draw_score = match c.category {
+            Category::Computer => 0,
+            _ if c.special => -self.special_contempt,
+            Category::Gm => self.draw_score_gm,
+            Category::Im => self.draw_score_im,
+            Category::Other => self.draw_score_default,
+        };
+        Tuned {
+            resign_pawns,
+            book_width,
+            draw_score,
+        }
+    }
+}
+
 /// One list file: the handles, plus every original line for lossless rewriting.
 #[derive(Debug, Clone, Default)]
 struct ListFile {

@@ -34,13 +34,13 @@ fn seeks_carry_the_servers_chess960_words() {
     let (s, _) = session_with(c, Box::new(NoBook));
     assert_eq!(
         s.seek_commands(),
-        vec!["seek 3 0 unrated", "seek 5 2 unrated fr"]
+        vec!["seek 3 0 unrated m", "seek 5 2 unrated fr m"]
     );
     let mut c = cfg();
     c.seek.ads[0].variant = "chess960".into();
     c.seek.ads[0].formula = true;
     let (s, _) = session_with(c, Box::new(NoBook));
-    assert_eq!(s.seek_commands()[0], "seek 3 0 unrated wild fr formula");
+    assert_eq!(s.seek_commands()[0], "seek 3 0 unrated wild fr m formula");
 }
 
 #[test]

@@ -223,7 +223,11 @@ pub async fn run(cfg: Config, opts: RunOptions) -> Result<RunReport, BotError> {
         if d.session.finished() {
             break;
         }
-        match connect(opts.connect.clone()).await {
+        let mut connect_cfg = opts.connect.clone();
+        // FICS resets interface variables at every login: the computer-account ones
+        // (`iset fr 1`) go with each login's setup, less those the server refused.
+        connect_cfg.ivariables = d.session.login_ivariables();
+        match connect(connect_cfg).await {
             Err(e) if e.is_final() => return Err(BotError::Login(e.to_string())),
             Err(e) => tracing::warn!(
                 "connection to {}:{} failed: {e}",

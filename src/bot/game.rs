@@ -34,6 +34,8 @@ pub enum Sync {
     Moved(Move),
     /// The position did not follow: wily took the server's board as the truth.
     Resynced,
+    /// The position is an earlier one of the game: this many plies were taken back.
+    TakenBack(usize),
 }
 
 /// The clocks as the last update reported them, and when.
@@ -82,6 +84,12 @@ pub struct PlayedGame {
     pub last_flag: Option<Instant>,
     pub illegal_replies: u32,
     pub started: chrono::DateTime<chrono::Utc>,
+    /// When wily first saw the game (the wait for the opponent's first move).
+    pub created: Instant,
+    /// Takeback requests accepted in this game (`accept.takebacks`).
+    pub takebacks: u32,
+    /// `abort` was sent because the opponent never made a first move.
+    pub idle_abort_sent: bool,
     board: Board,
     /// `Board::hash()` of every earlier position since `start`, oldest first.
     hashes: Vec<u64>,
@@ -121,6 +129,9 @@ impl PlayedGame {
             last_flag: None,
             illegal_replies: 0,
             started: chrono::Utc::now(),
+            created: u.received,
+            takebacks: 0,
+            idle_abort_sent: false,
             board: board.clone(),
             hashes: Vec::new(),
             start: board,
@@ -274,6 +285,48 @@ impl PlayedGame {
         true
     }
 
+    /// True once the opponent has made a move in this game (or it did not start with
+    /// the opponent's first move still to come: a resumed game).
+    pub fn opponent_has_moved(&self) -> bool {
+        let first_mover = self.start.side_to_move();
+        let needed = if first_mover == self.me { 2 } else { 1 };
+        self.moves.len() >= needed || self.start.fullmove_number() > 1
+    }
+
+    /// When `u`'s position is one the game passed through (a takeback), goes back to it
+    /// and returns the number of plies taken back.
+    fn take_back_to(&mut self, u: &BoardUpdate) -> Option<usize> {
+        let n = self.moves.len();
+        let mut boards = Vec::with_capacity(n + 1);
+        let mut b = self.start.clone();
+        boards.push(b.clone());
+        for &mv in &self.moves {
+            if !b.is_legal(mv) {
+                return None;
+            }
+            b.play_unchecked(mv);
+            boards.push(b.clone());
+        }
+        let keep = (0..n)
+            .rev()
+            .find(|&k| same_position(&boards[k], &u.board))?;
+        let back = n - keep;
+        let wily_moves_back = (keep..n)
+            .filter(|&p| boards[p].side_to_move() == self.me)
+            .count();
+        self.policy.take_back(wily_moves_back);
+        self.moves.truncate(keep);
+        self.record.truncate(keep);
+        self.hashes.truncate(keep);
+        self.searches.retain(|(ply, _)| *ply < keep);
+        self.board = self.rooks.apply(&u.board, u.castling);
+        self.sent = None;
+        self.expected_reply = None;
+        self.pending_comment = None;
+        self.pending_search = None;
+        Some(back)
+    }
+
     /// Brings the board in step with an update.
     pub fn sync(&mut self, u: &BoardUpdate) -> Sync {
         self.clocks = Some(ClockSnapshot {
@@ -310,6 +363,9 @@ impl PlayedGame {
                     return Sync::Moved(mv);
                 }
             }
+        }
+        if let Some(back) = self.take_back_to(u) {
+            return Sync::TakenBack(back);
         }
         tracing::warn!(
             "game {}: the server's position does not follow from mine; re-synchronising ({})",
@@ -497,6 +553,25 @@ mod tests {
         assert!(g.history().is_empty());
         let f = g.finish("test", "*", EndKind::Aborted, "");
         assert!(f.record.to_pgn().contains("[FEN"));
+    }
+
+    #[test]
+    fn a_takeback_goes_back_to_the_earlier_position() {
+        let mut g = game(&update(START, None));
+        g.sync(&update(E4, Some("P/e2-e4")));
+        g.sync(&update(E4E5, Some("P/e7-e5")));
+        assert!(g.opponent_has_moved());
+        assert_eq!(g.sync(&update(E4, None)), Sync::TakenBack(1));
+        assert_eq!(g.plies(), 1);
+        assert_eq!(g.sans(), vec!["e4".to_string()]);
+        assert_eq!(g.sync(&update(START, None)), Sync::TakenBack(1));
+        assert_eq!(g.plies(), 0);
+        assert!(!g.opponent_has_moved());
+        let f = g.finish("test", "*", EndKind::Aborted, "");
+        assert!(
+            !f.record.to_pgn().contains("[FEN"),
+            "no resync: the start is kept"
+        );
     }
 
     #[test]

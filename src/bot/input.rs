@@ -234,6 +234,14 @@ pub enum ServerEvent {
     },
     /// A tournament director's notice (see [`crate::bot::tourney`]).
     Tourney(crate::ics::tourney::TourneyNotice),
+    /// The server refused a setting: `No such ivariable "fr".` (lasker has no `fr`).
+    SettingRefused {
+        name: String,
+    },
+    /// The server refused a seek's words (lasker reads the `m` flag as a variant).
+    SeekRefused {
+        text: String,
+    },
 }
 
 /// A list row for the watcher (translated from the protocol's events).

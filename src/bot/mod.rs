@@ -3,13 +3,16 @@
 //! that ties them together is [`session`].
 //!
 //! Inside, one way down: [`session`] dispatches each input to the handlers ([`play`],
-//! [`observe`], [`watching`], [`command`], [`seeking`], [`interrupted`]), which share [`state`] at the bottom; [`driver`]
+//! [`observe`], [`watching`], [`command`], [`seeking`], [`interrupted`], [`account`]: the
+//! computer-account rules and the operator hooks, pure parts in [`operator_hooks`]), which
+//! share [`state`] at the bottom; [`driver`]
 //! and [`app`] (async, sockets through `link`) sit on top; the pure policies below.
 //!
 //! May import: `chess`, `engine`, `book`, `learn`, `lists`, `datadir`, `ics`, `link`,
 //! `config`, and `server` (for `wily ics --local` only). The layer table is in
 //! `docs/modules.md`; `tests/module_layers.rs` checks it.
 
+pub mod account;
 pub mod app;
 pub mod brain;
 pub mod challenge;
@@ -25,6 +28,7 @@ pub mod local;
 pub mod logging;
 pub mod observe;
 pub mod operator;
+pub mod operator_hooks;
 pub mod opponent;
 pub mod play;
 pub mod policy;

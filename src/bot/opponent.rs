@@ -2,7 +2,7 @@
 //! from the opponent's class (lists, then server titles) and `[opponents]`.
 
 use crate::config::{OpponentsSection, StrengthSection};
-use crate::lists::{Category, OpponentClass};
+use crate::lists::{ClassTuning, OpponentClass};
 
 /// How wily treats one opponent for a whole game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,30 +24,26 @@ pub struct OpponentProfile {
 impl OpponentProfile {
     /// Builds the profile from the class and the thresholds in the settings.
     pub fn new(class: OpponentClass, s: &OpponentsSection) -> OpponentProfile {
-        let resign_pawns = match class.category {
-            Category::Gm => s.resign_gm,
-            Category::Im => s.resign_im,
-            Category::Computer | Category::Other => s.resign_default,
-        };
-        let book_width = match class.category {
-            Category::Gm | Category::Im => s.book_width_titled,
-            Category::Computer => s.book_width_computer,
-            Category::Other => s.book_width_default,
-        };
-        let draw_score = match class.category {
-            // Against computers a draw is worth exactly nothing either way.
-            Category::Computer => 0,
-            _ if class.special => -s.special_contempt,
-            Category::Gm => s.draw_score_gm,
-            Category::Im => s.draw_score_im,
-            Category::Other => s.draw_score_default,
-        };
+        // The class-to-numbers rule is shared with the xboard route (`lists.rs`).
+        let t = ClassTuning {
+            resign_gm: s.resign_gm,
+            resign_im: s.resign_im,
+            resign_default: s.resign_default,
+            book_width_titled: s.book_width_titled,
+            book_width_computer: s.book_width_computer,
+            book_width_default: s.book_width_default,
+            draw_score_gm: s.draw_score_gm,
+            draw_score_im: s.draw_score_im,
+            draw_score_default: s.draw_score_default,
+            special_contempt: s.special_contempt,
+        }
+        .tune(class);
         OpponentProfile {
             class,
-            resign_cp: (resign_pawns > 0).then(|| resign_pawns as i32 * 100),
+            resign_cp: (t.resign_pawns > 0).then(|| t.resign_pawns as i32 * 100),
             resign_moves: s.resign_moves.max(1),
-            book_width,
-            draw_score,
+            book_width: t.book_width,
+            draw_score: t.draw_score,
             strength: None,
         }
     }
@@ -86,6 +82,27 @@ impl OpponentProfile {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lists::Category;
+
+    #[test]
+    fn the_shared_defaults_are_the_settings_defaults() {
+        let s = OpponentsSection::default();
+        for cat in [
+            Category::Gm,
+            Category::Im,
+            Category::Computer,
+            Category::Other,
+        ] {
+            for special in [false, true] {
+                let c = class(cat, special);
+                let t = ClassTuning::default().tune(c);
+                let p = OpponentProfile::new(c, &s);
+                assert_eq!(p.book_width, t.book_width);
+                assert_eq!(p.draw_score, t.draw_score);
+                assert_eq!(p.resign_cp, Some(t.resign_pawns as i32 * 100));
+            }
+        }
+    }
 
     fn class(category: Category, special: bool) -> OpponentClass {
         OpponentClass {

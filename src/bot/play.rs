@@ -105,6 +105,8 @@ impl Session {
         let opponent = if self.is_me(&white) { &black } else { &white };
         self.tourney.game_started(opponent, now);
         if !continuing {
+            let (opp, wily_white) = (opponent.clone(), self.is_me(&white));
+            self.game_hooks(game, &opp, wily_white, rated, None, now, out);
             self.history.record(opponent, now);
             let hello = self.cfg.talk.greeting.replace("{opponent}", opponent);
             if !hello.trim().is_empty() {
@@ -229,6 +231,10 @@ impl Session {
                 out.push(Action::GameLog(
                     "position re-synchronised from the server".into(),
                 ));
+                self.stop_search(out);
+            }
+            Sync::TakenBack(n) => {
+                out.push(Action::GameLog(format!("{n} half-move(s) taken back")));
                 self.stop_search(out);
             }
             Sync::Same => {}
@@ -571,16 +577,16 @@ impl Session {
         if !from.eq_ignore_ascii_case(g.opponent()) {
             return;
         }
+        let accept_draw = g.policy.accept_draw();
+        let accept_abort = g.policy.accept_abort(g.board().fullmove_number() as u32);
         let reply = match kind {
-            OfferKind::Draw if g.policy.accept_draw() => "draw",
+            OfferKind::Draw if accept_draw => "draw",
             OfferKind::Draw => "decline draw",
-            OfferKind::Abort if g.policy.accept_abort(g.board().fullmove_number() as u32) => {
-                "abort"
-            }
+            OfferKind::Abort if accept_abort => "abort",
             OfferKind::Abort => "decline abort",
             OfferKind::Adjourn if self.quitting => "adjourn",
             OfferKind::Adjourn => "decline adjourn",
-            OfferKind::Takeback => "decline takeback",
+            OfferKind::Takeback => self.takeback_reply(),
             OfferKind::Other => return,
         };
         out.push(Action::GameLog(format!("{from} offers {kind:?}: {reply}")));
@@ -639,6 +645,8 @@ impl Session {
         let line = format!("game {game} ends: {result} ({text})");
         out.push(Action::GameLog(line.clone()));
         out.push(Action::Commentary(line));
+        let (opp, wily_white, rated) = (g.opponent().to_string(), g.me == Color::White, g.rated);
+        self.game_hooks(game, &opp, wily_white, rated, Some(result), now, out);
         if kind == EndKind::Adjourned {
             self.adjourned = Some(g);
             self.adjourned_at = Some(now);
@@ -656,6 +664,7 @@ impl Session {
             // first): ask for it before seeking again.
             out.push(Action::Send("resume".into()));
         }
+        self.maybe_rematch(&opp, kind, now, out);
         if self.cfg.seek.reseek_after_game {
             self.maybe_seek(now, true, out);
         }

@@ -65,6 +65,12 @@ impl GamePolicy {
         self.scores.push(cp);
     }
 
+    /// Forgets the scores of wily's last `n` moves (they were taken back).
+    pub fn take_back(&mut self, n: usize) {
+        let keep = self.scores.len().saturating_sub(n);
+        self.scores.truncate(keep);
+    }
+
     /// The last search score, if any.
     pub fn last_score(&self) -> Option<i32> {
         self.scores.last().copied()

@@ -4,7 +4,7 @@
 
 use crate::bot::input::Action;
 use crate::bot::state::Session;
-use crate::config::SeekColor;
+use crate::config::{Dialect, SeekColor};
 use std::time::{Duration, Instant};
 
 /// Seeks wait this long for an adjourned game to be resumed.
@@ -79,6 +79,12 @@ impl Session {
                 if ad.variant == "chess960" {
                     s.push(' ');
                     s.push_str(self.cfg.server.chess960.trim());
+                }
+                if self.manual_seeks && self.cfg.server.dialect == Dialect::Fics {
+                    // FICS's manual flag: answers come as match requests, judged by
+                    // `[accept]` (see `account.rs` for servers that refuse it). ICC's
+                    // seek words differ; its ads go out as before.
+                    s.push_str(" m");
                 }
                 if ad.formula {
                     s.push_str(" formula");

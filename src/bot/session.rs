@@ -242,6 +242,8 @@ impl Session {
             }
             ServerEvent::Tourney(n) => self.tourney_notice(&n, now, out),
             ServerEvent::YouAccepted { .. } => {}
+            ServerEvent::SettingRefused { name } => self.setting_refused(&name),
+            ServerEvent::SeekRefused { text } => self.seek_refused(&text, now, out),
             ServerEvent::TakenOver { text } => {
                 tracing::warn!("{text}: another login of this account took over");
                 out.push(Action::Commentary(
@@ -273,6 +275,7 @@ impl Session {
         for cmd in self.tourney.login(now) {
             out.push(Action::Send(cmd));
         }
+        self.login_hooks(now, out);
         self.maybe_seek(now, true, out);
     }
 
@@ -355,6 +358,7 @@ impl Session {
         };
         let mut accept = self.cfg.accept.clone();
         accept.enabled = self.accepting && !self.quitting;
+        self.widen_for_own_ad(&c, &info.kind, &mut accept);
         let busy = self.game.is_some();
         match judge(&info, &accept, &self.history, busy, now) {
             Ok(()) => {
@@ -434,6 +438,7 @@ impl Session {
             }
         }
         self.flag_check(now, out);
+        self.idle_abort_check(now, out);
         self.stored_wait_over(now, out);
         if self.connected && !self.quitting {
             for cmd in self.tourney.tick(now, self.game.is_none()) {
@@ -441,6 +446,7 @@ impl Session {
             }
         }
         self.maybe_seek(now, false, out);
+        self.idle_hooks(now, out);
         if self.game.is_none() && self.connected && !self.quitting {
             let fics = self.cfg.server.dialect == Dialect::Fics;
             for cmd in self.observer.idle_commands(now, fics) {

@@ -10,6 +10,7 @@ use crate::bot::follow::FollowSync;
 use crate::bot::game::{PlayedGame, StartInfo};
 use crate::bot::hooks::BookSource;
 use crate::bot::input::{Action, Challenge, MoveSource};
+use crate::bot::operator_hooks::HookRunner;
 use crate::bot::talk::Report;
 use crate::bot::tourney::TourneyPlay;
 use crate::bot::watch::Watcher;
@@ -17,7 +18,7 @@ use crate::bot::watchlist::Observer;
 use crate::config::{Config, Dialect};
 use crate::lists::{OpponentLists, ServerTitles};
 use cozy_chess::{Board, Move};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
 /// What a running search is for.
@@ -113,6 +114,12 @@ pub struct Session {
     pub(crate) think_ms: u64,
     /// Tournaments run by a director bot (`[tourney]`).
     pub(crate) tourney: TourneyPlay,
+    /// Interface variables the server answered `No such ivariable` to: not sent again.
+    pub(crate) refused_ivars: HashSet<String>,
+    /// Seeks carry FICS's `m` (manual) flag: `seek.manual`, until a server refuses it.
+    pub(crate) manual_seeks: bool,
+    /// The operator hooks' rate limit and idle timer.
+    pub(crate) hooks: HookRunner,
 }
 
 impl Session {
@@ -123,6 +130,7 @@ impl Session {
         } else {
             cfg.server.host.clone()
         };
+        let cfg_manual = cfg.seek.manual;
         Session {
             seeking: cfg.seek.enabled,
             accepting: cfg.accept.enabled,
@@ -157,6 +165,9 @@ impl Session {
             totals: Totals::default(),
             site,
             think_ms: 0,
+            refused_ivars: HashSet::new(),
+            manual_seeks: cfg_manual,
+            hooks: HookRunner::default(),
         }
     }
 

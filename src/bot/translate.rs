@@ -130,6 +130,8 @@ pub fn translate(ev: Event, received: Instant) -> Option<ServerEvent> {
             other,
             kind: events::OfferKind::Match,
         } => ServerEvent::YouAccepted { other },
+        Event::SettingRefused { name } => ServerEvent::SettingRefused { name },
+        Event::SeekRefused { text } => ServerEvent::SeekRefused { text },
         _ => return None,
     })
 }

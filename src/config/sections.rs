@@ -45,6 +45,8 @@ pub struct Config {
     pub web: super::service::WebSection,
     /// Tournaments run by a director bot (mamer).
     pub tourney: super::tourney::TourneySection,
+    /// Operator hooks: commands sent at login, game start and end, and when idle.
+    pub hooks: super::hooks::HooksSection,
     /// Several accounts in one process (empty: the one account of `[server]`).
     pub accounts: Vec<AccountSection>,
 }
@@ -228,6 +230,9 @@ pub struct SeekSection {
     pub reseek_after_game: bool,
     /// While idle, post the ads again after this many seconds (0 = only once).
     pub interval_secs: u64,
+    /// Manual seeks (FICS's `m` flag): an answer arrives as a match request that the
+    /// `[accept]` filters judge, instead of starting a game at once.
+    pub manual: bool,
     pub ads: Vec<SeekAd>,
 }
 
@@ -237,6 +242,7 @@ impl Default for SeekSection {
             enabled: true,
             reseek_after_game: true,
             interval_secs: 600,
+            manual: true,
             ads: vec![
                 SeekAd::default(),
                 SeekAd {
@@ -317,6 +323,14 @@ pub struct AcceptSection {
     pub max_in_row: u32,
     /// At most this many games per hour against the same opponent (0 = no limit).
     pub max_per_hour: u32,
+    /// After a finished game, offer the same opponent another (`rematch`), within the
+    /// block list and the per-opponent limits above.
+    pub rematch: bool,
+    /// Abort a game whose opponent has not made a first move after this many seconds
+    /// (0 = never).
+    pub abort_idle_secs: u64,
+    /// Accept up to this many takeback requests per game (0 = decline them all).
+    pub takebacks: u32,
     pub decline: DeclineMessages,
 }
 
@@ -340,6 +354,9 @@ impl Default for AcceptSection {
             block: Vec::new(),
             max_in_row: 5,
             max_per_hour: 8,
+            rematch: false,
+            abort_idle_secs: 0,
+            takebacks: 0,
             decline: DeclineMessages::default(),
         }
     }

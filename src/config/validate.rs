@@ -234,6 +234,30 @@ pub(super) fn check(cfg: &Config) -> Vec<Problem> {
         check_text(&mut c, &format!("accept.decline.{key}"), msg);
     }
 
+    c.range("accept.abort_idle_secs", a.abort_idle_secs, 0, 86_400);
+    c.range("accept.takebacks", a.takebacks, 0, 100);
+
+    let h = &cfg.hooks;
+    for (name, list, allowed) in [
+        ("login", &h.login, super::hooks::LOGIN_FIELDS),
+        ("game_start", &h.game_start, super::hooks::GAME_START_FIELDS),
+        ("game_end", &h.game_end, super::hooks::GAME_END_FIELDS),
+        ("idle", &h.idle, super::hooks::IDLE_FIELDS),
+    ] {
+        c.range(&format!("hooks.{name}"), list.len(), 0, 20);
+        for (i, cmd) in list.iter().enumerate() {
+            check_hook(&mut c, &format!("hooks.{name}[{i}]"), cmd, allowed);
+        }
+    }
+    c.range("hooks.idle_minutes", h.idle_minutes, 0, 10_080);
+    c.range("hooks.max_per_minute", h.max_per_minute, 1, 60);
+    if h.idle_minutes == 0 && !h.idle.is_empty() {
+        c.bad(
+            "hooks.idle",
+            "is set but hooks.idle_minutes is 0 (never idle)",
+        );
+    }
+
     let e = &cfg.engine;
     c.range("engine.threads", e.threads, 1, 256);
     c.range("engine.hash_mb", e.hash_mb, 1, 65_536);
@@ -381,6 +405,37 @@ fn check_variant(c: &mut Checker, key: &str, v: &str) {
             key,
             format!("{v:?} is not a variant wily plays (chess, chess960)"),
         );
+    }
+}
+
+/// One hook command: one line, no `;` (which FICS-lineage servers and interfaces read as
+/// a command separator), a known verb shape, only the fields its hook fills in.
+fn check_hook(c: &mut Checker, key: &str, cmd: &str, allowed: &[&str]) {
+    if cmd.trim().is_empty() {
+        c.bad(key, "is empty");
+        return;
+    }
+    if cmd.chars().any(|ch| ch.is_control() || ch == ';') {
+        c.bad(key, "must be one command: no control characters, no ';'");
+    }
+    if cmd.len() > 200 {
+        c.bad(key, "must be at most 200 characters");
+    }
+    match super::hooks::fields_of(cmd) {
+        Err(e) => c.bad(key, e),
+        Ok(fields) => {
+            for f in fields {
+                if !allowed.contains(&f.as_str()) {
+                    c.bad(
+                        key,
+                        format!(
+                            "{{{f}}} is not a field of this hook (it has: {})",
+                            allowed.join(", ")
+                        ),
+                    );
+                }
+            }
+        }
     }
 }
 

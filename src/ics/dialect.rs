@@ -61,6 +61,25 @@ impl Dialect {
     /// The commands sent once after login, in order: interface variables first, then
     /// user variables, `iset lock 1` last. A refusal of any of them is logged, never fatal.
     pub fn setup_commands(&self, interface: &str) -> Vec<String> {
+        self.setup_commands_with(interface, &[])
+    }
+
+    /// As [`Dialect::setup_commands`], with more interface variables (`("fr", "1")` for a
+    /// computer account open to Chess960) sent before `iset lock 1`, which would refuse
+    /// them. FICS resets interface variables at every login, so they go out at every
+    /// login. ICC has no such variables: they are not sent there.
+    pub fn setup_commands_with(&self, interface: &str, ivars: &[(String, String)]) -> Vec<String> {
+        let mut v = self.base_setup(interface);
+        if *self == Dialect::Fics {
+            let at = v.len().saturating_sub(1);
+            for (i, (var, value)) in ivars.iter().enumerate() {
+                v.insert(at + i, self.iset(var, value));
+            }
+        }
+        v
+    }
+
+    fn base_setup(&self, interface: &str) -> Vec<String> {
         match self {
             Dialect::Fics => vec![
                 self.set("style", "12"),
@@ -125,6 +144,17 @@ mod tests {
         ] {
             assert!(s.contains(&c.to_string()), "{c}");
         }
+    }
+
+    #[test]
+    fn extra_ivariables_go_before_the_lock() {
+        let extra = vec![("fr".to_string(), "1".to_string())];
+        let s = Dialect::Fics.setup_commands_with("wily", &extra);
+        let n = s.len();
+        assert_eq!(s[n - 2], "iset fr 1");
+        assert_eq!(s[n - 1], "iset lock 1");
+        let icc = Dialect::Icc.setup_commands_with("wily", &extra);
+        assert!(!icc.iter().any(|c| c.contains("fr")), "{icc:?}");
     }
 
     #[test]

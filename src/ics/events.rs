@@ -445,6 +445,12 @@ pub enum Event {
     SeekPosted {
         index: u32,
     },
+    /// The server refused a seek's words: lasker reads FICS's `m` (manual) flag as a
+    /// variant name (`You must specify a board and a category.`, `No such
+    /// category/board: fischerandom/m`).
+    SeekRefused {
+        text: String,
+    },
 
     // --- chat ---
     Chat(Chat),
@@ -634,6 +640,7 @@ impl Event {
             Event::SeeksCleared => "seeks-cleared",
             Event::SeekListEnd { .. } => "seek-list-end",
             Event::SeekPosted { .. } => "seek-posted",
+            Event::SeekRefused { .. } => "seek-refused",
             Event::Chat(_) => "chat",
             Event::Told { .. } => "told",
             Event::ChatDelivered { .. } => "chat-delivered",

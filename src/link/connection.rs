@@ -87,6 +87,9 @@ pub struct ConnectConfig {
     pub setup: bool,
     /// More commands to send after the setup.
     pub extra_setup: Vec<String>,
+    /// Interface variables sent with the setup, before `iset lock 1` (FICS only): the
+    /// bot's `iset fr 1` when it accepts Chess960.
+    pub ivariables: Vec<(String, String)>,
     pub clock_unit: ClockUnit,
     /// Capacity of the event channel.
     pub event_buffer: usize,
@@ -117,6 +120,7 @@ impl ConnectConfig {
             interface: format!("wily {}", env!("CARGO_PKG_VERSION")),
             setup: true,
             extra_setup: Vec::new(),
+            ivariables: Vec::new(),
             clock_unit: ClockUnit::Auto,
             event_buffer: 1024,
             icc_level2: true,
@@ -455,10 +459,16 @@ pub async fn connect(
     let mut queue = OutQueue::new(cfg.rate_limit, Instant::now());
     if cfg.setup {
         let interface = sanitize(&cfg.interface);
+        let ivars: Vec<(String, String)> = cfg
+            .ivariables
+            .iter()
+            .map(|(k, v)| (sanitize(k), sanitize(v)))
+            .filter(|(k, v)| !k.is_empty() && !v.is_empty() && !k.contains(' ') && !v.contains(' '))
+            .collect();
         let setup = if level2 {
             icc::login::setup_commands(&interface)
         } else {
-            cfg.dialect.setup_commands(&interface)
+            cfg.dialect.setup_commands_with(&interface, &ivars)
         };
         for c in setup {
             queue.push(

@@ -156,6 +156,24 @@ impl Core {
             return;
         }
         let rated = seek.rated && self.sess(sid).is_some_and(|s| s.registered);
+        if seek.manual {
+            // FICS: an answer to a manual ad is a match request to its owner, with the
+            // ad's terms, which the owner may accept or decline.
+            let owner = self.name_of(seek.owner);
+            let (base, inc) = (seek.base.to_string(), seek.inc.to_string());
+            let mut words: Vec<&str> = vec![&owner, &base, &inc];
+            words.push(if rated { "rated" } else { "unrated" });
+            match seek.color {
+                Some(Color::White) => words.push("black"),
+                Some(Color::Black) => words.push("white"),
+                None => {}
+            }
+            if seek.chess960 {
+                words.push("fr");
+            }
+            self.cmd_match(sid, &words);
+            return;
+        }
         let (white, black) = match seek.color {
             Some(Color::White) => (seek.owner, sid),
             Some(Color::Black) => (sid, seek.owner),

@@ -37,6 +37,7 @@ const COMMANDS: &[&str] = &[
     "promote",
     "quit",
     "refresh",
+    "rematch",
     "resign",
     "resume",
     "say",
@@ -109,6 +110,7 @@ const HELP: &str = "Commands of wily's local server:\n\
   settings: set style iset variables ivariables promote alias unalias\n\
   playing:  match accept decline withdraw pending seek unseek sought play\n\
             draw abort adjourn resign flag refresh moves time stored resume\n\
+            rematch takeback\n\
   watching: games observe unobserve allobservers follow\n\
   lists:    +follow NAME, -follow NAME, =follow (follow NAME toggles)\n\
   talking:  tell xtell say kibitz whisper\n\
@@ -194,6 +196,7 @@ impl Core {
             "sought" => self.cmd_sought(sid),
             "play" => self.cmd_play(sid, &args),
             "match" => self.cmd_match(sid, &args),
+            "rematch" => self.cmd_rematch(sid),
             "resume" => self.cmd_resume(sid, &args),
             "accept" => self.cmd_accept(sid, &args),
             "decline" => self.cmd_decline(sid, &args),
@@ -434,6 +437,8 @@ impl Core {
             "startpos" | "block" | "gameinfo" | "graph" | "extascii" | "showownseek"
             | "premove" | "smartmove" | "movecase" | "compressmove" | "allresults"
             | "singleboard" | "pin" | "audiochat" | "xml" => true,
+            // FICS's computer-account variables (`help computers`); lasker has none.
+            "fr" | "wildcastle" => self.cfg.computer_ivars,
             _ => false,
         };
         if !known {

@@ -33,6 +33,9 @@ pub struct CoreConfig {
     pub zero_base_ms: i64,
     /// FICS text, or ICC with level-2 datagrams.
     pub dialect: crate::ics::Dialect,
+    pub abort_before_moves: bool,
+    pub computer_ivars: bool,
+    pub manual_seeks: bool,
 }
 
 /// All server state.

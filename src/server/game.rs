@@ -106,6 +106,8 @@ pub enum End {
         who: Color,
     },
     AbortAgreed,
+    /// `abort` before each player had moved (FICS: no agreement needed).
+    AbortEarly,
 }
 
 impl Game {
@@ -197,6 +199,7 @@ impl Game {
                 }
             }
             End::AbortAgreed => ("Game aborted by mutual agreement".into(), "*"),
+            End::AbortEarly => ("Game aborted on move 1".into(), "*"),
         }
     }
 }
@@ -214,7 +217,9 @@ pub(super) fn white_score(end: End) -> Option<f64> {
         | End::Repetition
         | End::FiftyMove
         | End::NoMaterial => Some(0.5),
-        End::AdjournAgreed | End::LostConnection { .. } | End::AbortAgreed => None,
+        End::AdjournAgreed | End::LostConnection { .. } | End::AbortAgreed | End::AbortEarly => {
+            None
+        }
     }
 }
 

@@ -266,6 +266,7 @@ impl Core {
             let opp = game.side(!color).name.clone();
             if let Some(s) = self.sessions.get_mut(&sid) {
                 s.game = None;
+                s.last_terms = Some((opp.clone(), game.base, game.inc, game.rated, game.chess960));
                 s.last_opponent = Some(opp);
             }
             let rl = rating_lines.get(i).cloned().unwrap_or_default();

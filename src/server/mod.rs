@@ -133,6 +133,15 @@ pub struct ServerConfig {
     /// A relay account that replays PGN games as examined games (see `relay.rs`).
     /// Default: none.
     pub relay: Option<RelayConfig>,
+    /// FICS's rule that `abort` before each player has made a move aborts the game at
+    /// once (default off: lasker asks the opponent, as the recordings show).
+    pub abort_before_moves: bool,
+    /// Know FICS's computer-account interface variables `fr` and `wildcastle` (default
+    /// on; off answers `No such ivariable`, as lasker does).
+    pub computer_ivars: bool,
+    /// Manual seeks (`seek ... m`): an answer becomes a match request to the seeker
+    /// (default on; off refuses the `m` as lasker does, reading it as a variant name).
+    pub manual_seeks: bool,
 }
 
 impl Default for ServerConfig {
@@ -151,6 +160,9 @@ impl Default for ServerConfig {
             journal: None,
             dialect: Dialect::Fics,
             relay: None,
+            abort_before_moves: false,
+            computer_ivars: true,
+            manual_seeks: true,
         }
     }
 }
@@ -240,6 +252,9 @@ pub async fn start(config: ServerConfig) -> Result<ServerHandle> {
         seed: config.seed,
         zero_base_ms: i64::try_from(config.zero_base_ms).unwrap_or(10_000),
         dialect: config.dialect,
+        abort_before_moves: config.abort_before_moves,
+        computer_ivars: config.computer_ivars,
+        manual_seeks: config.manual_seeks,
     };
     let mut core = core::Core::new(core_cfg, config.accounts.clone());
     core.relay = config.relay.clone().map(relay::Relay::new);

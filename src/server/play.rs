@@ -16,7 +16,7 @@ use std::time::Instant;
 impl Core {
     /// The game `sid` plays, its colour and the opponent's session; replies
     /// "You are not playing a game." when there is none.
-    fn my_game(&mut self, sid: Sid) -> Option<(u32, Color, Option<Sid>)> {
+    pub(super) fn my_game(&mut self, sid: Sid) -> Option<(u32, Color, Option<Sid>)> {
         let found = self.sess(sid).and_then(|s| s.game).and_then(|g| {
             let game = self.games.get(&g)?;
             let c = game.color_of(sid)?;
@@ -200,6 +200,15 @@ impl Core {
         if self.find_offer(&OfferKind::Abort, opp, sid).is_some() {
             self.clear_offers_of_game(sid, Some(opp));
             self.end_game(g, End::AbortAgreed);
+            return;
+        }
+        let early = self
+            .games
+            .get(&g)
+            .is_some_and(|x| x.moves.len() < 2 && x.resumed == 0);
+        if self.cfg.abort_before_moves && early {
+            self.clear_offers_of_game(sid, Some(opp));
+            self.end_game(g, End::AbortEarly);
             return;
         }
         self.offer_in_game(OfferKind::Abort, sid, opp);

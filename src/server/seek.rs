@@ -21,6 +21,8 @@ pub struct Seek {
     pub category: Category,
     /// A Chess960 ad (`seek ... fr` or `wild fr`).
     pub chess960: bool,
+    /// A manual ad (`m`): an answer is a match request to the owner, who may decline.
+    pub manual: bool,
 }
 
 impl Seek {
@@ -66,7 +68,7 @@ impl Seek {
             None => '?',
         };
         format!(
-            "<s> {} w={} ti={:02X} rt={} t={} i={} r={} tp={} c={} rr=0-9999 a=t f=f",
+            "<s> {} w={} ti={:02X} rt={} t={} i={} r={} tp={} c={} rr=0-9999 a={} f=f",
             self.id,
             self.name,
             ti,
@@ -75,7 +77,8 @@ impl Seek {
             self.inc,
             if self.rated { 'r' } else { 'u' },
             self.variant_name(),
-            c
+            c,
+            if self.manual { 'f' } else { 't' }
         )
     }
 }

@@ -35,6 +35,7 @@ impl Core {
             return;
         }
         let (mut base, mut inc, mut rated, mut color) = (None, None, s.vars.rated, None);
+        let mut manual = false;
         let chess960 = match chess960_words(args) {
             Ok(v) => v,
             Err(e) => return self.reply(sid, &e),
@@ -46,7 +47,15 @@ impl Core {
                 "u" | "unrated" => rated = false,
                 "w" | "white" => color = Some(Color::White),
                 "b" | "black" => color = Some(Color::Black),
-                "m" | "manual" | "a" | "auto" | "f" | "formula" => {}
+                "m" | "manual" if !self.cfg.manual_seeks => {
+                    // lasker reads the flag as a variant name and has no such board.
+                    let board = if chess960 { "fischerandom/m" } else { "m/0" };
+                    self.reply(sid, &format!("No such category/board: {board}\n"));
+                    return;
+                }
+                "m" | "manual" => manual = true,
+                "a" | "auto" => manual = false,
+                "f" | "formula" => {}
                 _ => match l.parse::<u32>() {
                     Ok(n) if n <= 999 && base.is_none() => base = Some(n),
                     Ok(n) if n <= 999 && inc.is_none() => inc = Some(n),
@@ -81,6 +90,7 @@ impl Core {
                 && k.rated == rated
                 && k.color == color
                 && k.chess960 == chess960
+                && k.manual == manual
         });
         if dup {
             self.reply(
@@ -106,6 +116,7 @@ impl Core {
             color,
             category,
             chess960,
+            manual,
         };
         let (ad, sline) = (seek.ad_line(), seek.s_line());
         let dg = self.icc_seek_dg(&seek);
@@ -249,6 +260,7 @@ mod tests {
             color: None,
             category: Category::Blitz,
             chess960: false,
+            manual: false,
         };
         assert_eq!(
             k.ad_line(),

@@ -96,6 +96,9 @@ pub struct Session {
     /// Games observed, most recent last.
     pub observing: Vec<u32>,
     pub last_opponent: Option<String>,
+    /// The last game's opponent and terms, for `rematch`: (name, base, inc, rated,
+    /// Chess960).
+    pub last_terms: Option<(String, u32, u32, bool, bool)>,
     pub last_told: Option<String>,
     /// Client speaks timeseal.
     pub timeseal: bool,
@@ -126,6 +129,7 @@ impl Session {
             game: None,
             observing: Vec::new(),
             last_opponent: None,
+            last_terms: None,
             last_told: None,
             timeseal: false,
             closing: false,

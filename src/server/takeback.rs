@@ -2,6 +2,7 @@
 //! N half-moves (default 1); the same request from the other side (or `accept`) agrees,
 //! and the game goes back, clocks as they stand, the side to move's clock running. ICC
 //! clients get DG_TAKEBACK, fresh clocks and DG_MY_TURN; style 12 clients a new board.
+//! `rematch` challenges the last opponent again with the last game's terms.
 
 use super::conn::Sid;
 use super::core::Core;
@@ -82,5 +83,21 @@ impl Core {
             }
             self.reply(sid, &text);
         }
+    }
+
+    /// `rematch`: the last opponent, the last game's terms.
+    pub fn cmd_rematch(&mut self, sid: Sid) {
+        let Some((name, base, inc, rated, chess960)) =
+            self.sess(sid).and_then(|s| s.last_terms.clone())
+        else {
+            return self.reply(sid, "You have not played anybody yet.\n");
+        };
+        let (base, inc) = (base.to_string(), inc.to_string());
+        let mut words: Vec<&str> = vec![&name, &base, &inc];
+        words.push(if rated { "rated" } else { "unrated" });
+        if chess960 {
+            words.push("fr");
+        }
+        self.cmd_match(sid, &words);
     }
 }

@@ -49,6 +49,10 @@ pub fn bot_config(dir: &Path, handle: &str, base: u32, inc: u32, depth: u32) -> 
         ..SeekAd::default()
     }];
     c.seek.interval_secs = 0;
+    // The soak plays one partner over and over: the per-opponent limits, which apply to
+    // the answers to manual seeks, would stop it after a few games.
+    c.accept.max_in_row = 0;
+    c.accept.max_per_hour = 0;
     c.engine.depth_limit = depth;
     c.engine.hash_mb = 8;
     c.engine.book = false;

@@ -2,6 +2,7 @@
 //! holds the shared fixtures (configuration, boards, search results, a one-move book); the
 //! tests live by topic in `play.rs`, `talk.rs` and `resume.rs`.
 
+mod account;
 mod play;
 mod resume;
 mod talk;

@@ -9,8 +9,8 @@ fn login_posts_the_seeks() {
     let cmds = s.seek_commands();
     assert_eq!(
         cmds,
-        vec!["seek 3 0 unrated", "seek 5 2 unrated"],
-        "guest handle: unrated"
+        vec!["seek 3 0 unrated m", "seek 5 2 unrated m"],
+        "guest handle: unrated; manual seeks by default"
     );
     let mut c = cfg();
     c.server.handle = "wily".into();
@@ -24,7 +24,7 @@ fn login_posts_the_seeks() {
     // The follow list is read back even when nothing is followed (old entries go).
     assert_eq!(
         sends(&a),
-        vec!["=follow", "seek 3 0 rated", "seek 5 2 rated"]
+        vec!["=follow", "seek 3 0 rated m", "seek 5 2 rated m"]
     );
 }
 

@@ -174,6 +174,14 @@ pub fn parse(line: &str) -> Option<Event> {
             _ => None,
         };
     }
+    if line.starts_with("You must specify a board and a category")
+        || line.starts_with("No such category/board:")
+        || (line.starts_with("Can't interpret ") && line.ends_with(" in match command."))
+    {
+        return Some(Event::SeekRefused {
+            text: line.to_string(),
+        });
+    }
     if let Some(rest) = line.strip_prefix("AD_DESTROY:") {
         return Some(Event::SeekRemoved {
             indices: indices(rest)?,
@@ -297,6 +305,24 @@ mod tests {
         assert_eq!(
             parse("Your seek has been posted with index 23."),
             Some(Event::SeekPosted { index: 23 })
+        );
+        assert_eq!(
+            parse("You must specify a board and a category."),
+            Some(Event::SeekRefused {
+                text: "You must specify a board and a category.".into()
+            })
+        );
+        assert!(matches!(
+            parse("Can't interpret m in match command."),
+            Some(Event::SeekRefused { .. })
+        ));
+        assert!(matches!(
+            parse("No such category/board: fischerandom/m"),
+            Some(Event::SeekRefused { .. })
+        ));
+        assert_eq!(
+            parse("Your seek has been posted with index 24."),
+            Some(Event::SeekPosted { index: 24 })
         );
     }
 

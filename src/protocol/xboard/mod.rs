@@ -2,13 +2,15 @@
 //!
 //! [`command`] parses lines, [`features`] answers `protover 2`, [`session`] reads the input
 //! and handles commands, [`search`] runs thinking, pondering and analysis, [`notation`]
-//! writes moves (Fischer random castling as `O-O`/`O-O-O`), and [`state`] holds what they
-//! share. The console hands over to [`run_continued`] with what carries over
+//! writes moves (Fischer random castling as `O-O`/`O-O-O`), [`opponent`] tunes for the
+//! opponent xboard names in ICS mode and learns from each game, and [`state`] holds what
+//! they share. The console hands over to [`run_continued`] with what carries over
 //! ([`Carried`]); xboard itself imports nothing of the console.
 
 pub mod command;
 pub mod features;
 pub mod notation;
+pub mod opponent;
 pub mod search;
 pub mod session;
 pub mod state;

@@ -227,6 +227,7 @@ impl Session {
         }
         self.send(&format!("move {text}"));
         self.ics_report(board, &r);
+        self.record_search(self.game.moves().len(), r.score, r.depth);
         if let Err(e) = self.play(best, Some(comment)) {
             self.send(&format!("# internal: {e}"));
             return;

@@ -62,6 +62,7 @@ impl Session {
                 Some(Ev::Info(info)) => self.on_info(*info),
                 Some(Ev::Finished(r)) => self.on_finished(r),
             }
+            self.learn_if_over();
         }
         self.runner.abandon();
         self.save_game_file();
@@ -290,6 +291,7 @@ impl Session {
                 let n: String = n.chars().filter(|c| !c.is_control()).take(64).collect();
                 self.opponent = Some(n);
                 self.set_player_tags();
+                self.tune_for_opponent();
             }
             C::Rating { engine, opponent } => {
                 self.ratings = Some((engine, opponent));
@@ -298,8 +300,12 @@ impl Session {
             C::Ics(host) => {
                 self.ics = (host != "-" && !host.is_empty()).then_some(host);
                 self.set_player_tags();
+                self.tune_for_opponent();
             }
-            C::Computer => self.opponent_is_computer = true,
+            C::Computer => {
+                self.opponent_is_computer = true;
+                self.tune_for_opponent();
+            }
             C::Pause | C::Resume => self.send(&format!("Error (not supported): {raw}")),
             C::Memory(mb) => self.set_memory(mb as usize),
             C::Cores(n) => self.set_threads(n),

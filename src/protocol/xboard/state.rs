@@ -106,6 +106,16 @@ pub struct Session {
     /// The learning store, when one exists: learned book values and forbidden moves for
     /// book choices (the engine gets its learned positions when it is opened).
     pub learner: Option<crate::learn::Learner>,
+    /// The opponent lists, loaded when ICS mode first names an opponent.
+    pub lists: Option<crate::lists::OpponentLists>,
+    /// The opponent's tuning in ICS mode (see `opponent.rs`); `None`: the settings'.
+    pub tuned: Option<crate::lists::Tuned>,
+    /// The book width before the tuning changed it.
+    pub untuned_width: Option<usize>,
+    /// The engine's searches in this game, for learning.
+    pub searches: Vec<crate::learn::SearchRecord>,
+    /// This game was learned from.
+    pub learned: bool,
 }
 
 impl Session {
@@ -139,6 +149,11 @@ impl Session {
             quit: false,
             book: crate::book::Book::empty(),
             learner: None,
+            lists: None,
+            tuned: None,
+            untuned_width: None,
+            searches: Vec::new(),
+            learned: false,
         }
     }
 
@@ -152,6 +167,14 @@ impl Session {
     }
 
     pub fn policy_settings(&self) -> PolicySettings {
+        if let Some(t) = self.tuned {
+            return PolicySettings {
+                draw_score: t.draw_score,
+                resign_pawns: t.resign_pawns as i32,
+                resign_count: self.cfg.resign_count,
+                swindle: false,
+            };
+        }
         PolicySettings {
             draw_score: if self.opponent_is_computer {
                 0
@@ -210,6 +233,8 @@ impl Session {
     pub fn reset_game(&mut self, board: Board) {
         self.game = Game::new(board);
         self.comments.clear();
+        self.searches.clear();
+        self.learned = false;
         self.policy.new_game();
         self.ponder_move = None;
         self.last_info = None;
@@ -236,7 +261,10 @@ impl Session {
         if self.game.undo().is_none() {
             return false;
         }
-        self.comments.truncate(self.game.moves().len());
+        let n = self.game.moves().len();
+        self.comments.truncate(n);
+        self.searches.retain(|s| s.ply < n);
+        self.learned = false;
         true
     }
 

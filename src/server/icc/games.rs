@@ -119,6 +119,7 @@ pub fn result_words(game: &Game, end: End, shutdown: bool) -> (&'static str, &'s
             format!("Game aborted when {} disconnected", name(who)),
         ),
         End::AbortAgreed => ("Agr", "aborted", "Game aborted by mutual agreement".into()),
+        End::AbortEarly => ("Agr", "aborted", "Game aborted on move 1".into()),
     }
 }
 
