@@ -150,8 +150,7 @@ fn documented() -> Documented {
             for name in cells[1].split('`').skip(1).step_by(2) {
                 if let Some(t) = name.strip_prefix("[[").and_then(|n| n.strip_suffix("]]")) {
                     table = t.to_string();
-                } else if let Some(t) = name.strip_prefix('[').and_then(|n| n.strip_suffix(']'))
-                {
+                } else if let Some(t) = name.strip_prefix('[').and_then(|n| n.strip_suffix(']')) {
                     table = t.to_string();
                 } else if let Some(t) = name.strip_suffix(".*") {
                     doc.wildcards.insert(t.to_string());
@@ -185,7 +184,12 @@ fn the_structs_list_their_keys() {
     for t in ["server", "seek.ads", "accept.decline", "web", "accounts"] {
         assert!(tables.contains(t), "{t} not found as a table: {tables:?}");
     }
-    for k in ["server.host", "seek.ads.base", "accept.decline.busy", "talk.whisper"] {
+    for k in [
+        "server.host",
+        "seek.ads.base",
+        "accept.decline.busy",
+        "talk.whisper",
+    ] {
         assert!(keys.contains(k), "{k} not found as a key: {keys:?}");
     }
     assert!(!keys.contains("server.no_such_key"));

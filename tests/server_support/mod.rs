@@ -39,7 +39,10 @@ pub fn recordings() -> Option<PathBuf> {
     if p.is_dir() {
         Some(p)
     } else {
-        eprintln!("skip: {} not found (set WILY_SHARED)", p.display());
+        shared_data::need::missing(
+            &format!("recorded server traffic {}", p.display()),
+            shared_data::need::SHARED_HOW,
+        );
         None
     }
 }
