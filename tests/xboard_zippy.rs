@@ -7,7 +7,6 @@
 //! test prints why it skips (under `CI=true` it fails, naming them). Xvfb, xboard and the engine xboard starts are killed when the
 //! test ends, pass or fail.
 
-mod need;
 mod scratch;
 mod server_support;
 
@@ -168,7 +167,7 @@ async fn xboard_zippy_plays_a_game_with_wily_on_the_local_server() {
             .filter(|(_, p)| p.is_none())
             .map(|(n, _)| *n)
             .collect();
-        need::missing(
+        server_support::shared_data::need::missing(
             &names.join(" and "),
             "apt-get install xboard xvfb, or run .ci/install-test-tools as root",
         );

@@ -5,7 +5,7 @@
 #![allow(dead_code)]
 
 #[path = "../shared_data/mod.rs"]
-mod shared_data;
+pub mod shared_data;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
