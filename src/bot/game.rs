@@ -539,6 +539,77 @@ mod tests {
     }
 
     #[test]
+    fn repetition_that_starts_after_a_double_step() {
+        // The position after 1. e4 (Black to move) comes back after 3. Ng1 and 5. Ng1;
+        // only the first has e3 as its en-passant square, where no capture is possible,
+        // so by the rules all three are the same position.
+        let mut g = game(&update(START, None));
+        let knights = |n: u32| {
+            [
+                (
+                    format!(
+                        "r1bqkbnr/pppppppp/2n5/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - {} {}",
+                        n + 1,
+                        n / 4 + 2
+                    ),
+                    "N/b8-c6",
+                ),
+                (
+                    format!(
+                        "r1bqkbnr/pppppppp/2n5/8/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - {} {}",
+                        n + 2,
+                        n / 4 + 2
+                    ),
+                    "N/g1-f3",
+                ),
+                (
+                    format!(
+                        "rnbqkbnr/pppppppp/8/8/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - {} {}",
+                        n + 3,
+                        n / 4 + 3
+                    ),
+                    "N/c6-b8",
+                ),
+            ]
+        };
+        assert!(matches!(
+            g.sync(&update(E4, Some("P/e2-e4"))),
+            Sync::Moved(_)
+        ));
+        for n in [0, 4] {
+            for (fen, mv) in knights(n) {
+                assert!(
+                    matches!(g.sync(&update(&fen, Some(mv))), Sync::Moved(_)),
+                    "{fen}"
+                );
+            }
+            if n == 4 {
+                let ng1 = crate::chess::move_from_uci(g.board(), "f3g1", false).unwrap();
+                assert_eq!(
+                    g.after_move(ng1),
+                    (true, true),
+                    "5. Ng1 repeats a third time"
+                );
+            }
+            let back = format!(
+                "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - {} {}",
+                n + 4,
+                n / 4 + 3
+            );
+            assert!(matches!(
+                g.sync(&update(&back, Some("N/f3-g1"))),
+                Sync::Moved(_)
+            ));
+            assert_eq!(
+                g.claimable_now(),
+                n == 4,
+                "after {} knight tours",
+                n / 4 + 1
+            );
+        }
+    }
+
+    #[test]
     fn opponent_clock_runs_between_updates() {
         let mut u = update(E4, Some("P/e2-e4"));
         let mut g = game(&update(START, None));
