@@ -10,6 +10,7 @@ use crate::bot::challenge::Variant;
 use crate::bot::talk::Talker;
 use crate::chess::castling::CastlingRooks;
 use crate::chess::fen::to_fen;
+use crate::chess::history::GameHistory;
 use crate::chess::position::looks_like_chess960;
 use crate::chess::san::{parse_ics_verbose, to_san};
 use cozy_chess::{Board, Color, Move, Piece};
@@ -83,8 +84,9 @@ pub struct PlayedGame {
     pub illegal_replies: u32,
     pub started: chrono::DateTime<chrono::Utc>,
     board: Board,
-    /// `Board::hash()` of every earlier position since `start`, oldest first.
-    hashes: Vec<u64>,
+    /// Every position since `start`, the current one last (repetitions, the engine's
+    /// history).
+    history: GameHistory,
     start: Board,
     start_is_standard: bool,
     /// The castling rook of each side and wing, from the first position (style 12's
@@ -122,7 +124,7 @@ impl PlayedGame {
             illegal_replies: 0,
             started: chrono::Utc::now(),
             board: board.clone(),
-            hashes: Vec::new(),
+            history: GameHistory::new(&board),
             start: board,
             start_is_standard: same_position(&u.board, &Board::default()),
             rooks,
@@ -164,7 +166,7 @@ impl PlayedGame {
 
     /// Earlier positions for the engine (oldest first).
     pub fn history(&self) -> &[u64] {
-        &self.hashes
+        self.history.earlier_hashes()
     }
 
     /// The SAN and comment of the last recorded move.
@@ -188,14 +190,9 @@ impl PlayedGame {
         self.board.side_to_move() == self.me
     }
 
-    /// How many times the position with `hash` occurred before the current one.
-    pub fn occurrences(&self, hash: u64) -> usize {
-        self.hashes.iter().filter(|&&h| h == hash).count()
-    }
-
     /// A draw can be claimed now (threefold repetition or fifty moves).
     pub fn claimable_now(&self) -> bool {
-        self.occurrences(self.board.hash()) >= 2 || self.board.halfmove_clock() >= 100
+        self.history.repetitions() >= 3 || self.board.halfmove_clock() >= 100
     }
 
     /// After `mv`: (the position occurred before, a draw is claimable).
@@ -205,7 +202,8 @@ impl PlayedGame {
             return (false, false);
         }
         b.play_unchecked(mv);
-        let n = self.occurrences(b.hash()) + usize::from(b.hash() == self.board.hash());
+        // How many times the position after `mv` occurred before.
+        let n = self.history.repetitions_after(&b) - 1;
         (n >= 1, n >= 2 || b.halfmove_clock() >= 100)
     }
 
@@ -266,10 +264,10 @@ impl PlayedGame {
         self.searches
             .push((self.moves.len(), self.pending_search.take().flatten()));
         let comment = self.pending_comment.take();
-        self.hashes.push(self.board.hash());
         self.moves.push(mv);
         self.record.push(RecordedMove { san, comment });
         self.board.play_unchecked(mv);
+        self.history.push(&self.board);
         self.expected_reply = None;
         true
     }
@@ -302,11 +300,11 @@ impl PlayedGame {
                     } else {
                         Some(format!("{:.1}s", u.last_move_ms as f64 / 1000.0))
                     };
-                    self.hashes.push(self.board.hash());
                     self.moves.push(mv);
                     self.record.push(RecordedMove { san, comment });
                     // The server's board carries the counters and castling rights.
                     self.board = self.rooks.apply(&u.board, u.castling);
+                    self.history.push(&self.board);
                     return Sync::Moved(mv);
                 }
             }
@@ -320,7 +318,7 @@ impl PlayedGame {
         self.board = self.rooks.apply(&u.board, u.castling);
         self.start = self.board.clone();
         self.start_is_standard = same_position(&u.board, &Board::default());
-        self.hashes.clear();
+        self.history.reset(&self.board);
         self.moves.clear();
         self.record.clear();
         self.searches.clear();

@@ -5,6 +5,7 @@
 use super::clock::Clock;
 use super::conn::Sid;
 use super::ratings::Category;
+use crate::chess::GameHistory;
 use cozy_chess::{Board, Color};
 
 /// One player of a game.
@@ -48,8 +49,8 @@ pub struct Game {
     /// A Chess960 game (lasker's `fischerandom`).
     pub chess960: bool,
     pub board: Board,
-    /// `Board::hash()` of every position so far, the start included.
-    pub hashes: Vec<u64>,
+    /// Every position so far, the start included (the repetition rule).
+    pub history: GameHistory,
     pub moves: Vec<MoveRecord>,
     pub last: Option<LastMove>,
     pub clock: Clock,
