@@ -13,6 +13,7 @@ pub mod coord;
 pub mod epd;
 pub mod fen;
 pub mod history;
+pub mod moves;
 pub mod perft;
 pub mod pgn;
 pub mod polyglot;

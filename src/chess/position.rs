@@ -246,12 +246,7 @@ impl Position {
 
     /// The legal moves of the current position.
     pub fn legal_moves(&self) -> Vec<Move> {
-        let mut v = Vec::with_capacity(64);
-        self.board.generate_moves(|pm| {
-            v.extend(pm);
-            false
-        });
-        v
+        super::moves::legal_moves(&self.board)
     }
 
     /// Plays a legal move; an illegal one is refused and changes nothing.

@@ -6,6 +6,7 @@
 //! piece letters where they cannot be read as a file (`bxc3` is a pawn move when a pawn
 //! can make it).
 
+use super::moves::piece_letter;
 use super::coord::{
     castle_to, is_castling, move_from_uci, move_to_uci, parse_square, promotion_piece,
     MoveParseError,
@@ -14,17 +15,6 @@ use cozy_chess::{BitBoard, Board, Color, File, Move, Piece, Rank, Square};
 
 /// Errors from the SAN reader (the same type every move reader uses).
 pub type SanError = MoveParseError;
-
-fn piece_letter(p: Piece) -> char {
-    match p {
-        Piece::Pawn => 'P',
-        Piece::Knight => 'N',
-        Piece::Bishop => 'B',
-        Piece::Rook => 'R',
-        Piece::Queen => 'Q',
-        Piece::King => 'K',
-    }
-}
 
 fn piece_name(p: Piece) -> &'static str {
     match p {
