@@ -4,6 +4,7 @@
 //! the real binary with the shipped books; the server bot through its book hook.
 
 mod console_child;
+mod need;
 use console_child::{temp_dir, Wily};
 use cozy_chess::Board;
 use std::path::{Path, PathBuf};
@@ -17,7 +18,10 @@ fn shipped() -> Option<PathBuf> {
     if b.join("book.wbk").exists() {
         Some(b)
     } else {
-        eprintln!("skipping: no shipped book");
+        need::missing(
+            &format!("the shipped book {}", b.join("book.wbk").display()),
+            "it is part of the repository: check out book/",
+        );
         None
     }
 }

@@ -2,6 +2,7 @@
 //! learning store (one row per game in its opponent statistics).
 
 mod bot_support;
+mod need;
 
 use bot_support::*;
 use std::path::Path;
@@ -13,7 +14,10 @@ use wily::server::{sparring_player, MoveChooser, SparringPolicy};
 async fn book_moves_and_learning_after_each_game() {
     let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("book");
     if !shipped.join("book.wbk").exists() {
-        eprintln!("skipping: no shipped book at {}", shipped.display());
+        need::missing(
+            &format!("the shipped book {}", shipped.join("book.wbk").display()),
+            "it is part of the repository: check out book/",
+        );
         return;
     }
     let tmp = tmpdir("learning");

@@ -4,7 +4,7 @@
 //! ```sh
 //! WILY_LIVE_ICS=127.0.0.1:5555 WILY_LIVE_HANDLE=RsLive WILY_LIVE_PASSWORD=... \
 //! WILY_LIVE_OPPONENT=RsLiveOpp WILY_LIVE_OPPONENT_PASSWORD=... \
-//!     cargo test --profile ci --test bot_live -- --nocapture
+//!     cargo test --profile ci --test bot_live -- --ignored --nocapture
 //! ```
 //!
 //! Two registered accounts: the bot's and an opponent's. The bot's account is made to
@@ -31,11 +31,10 @@ struct Live {
 
 fn live() -> Option<Live> {
     let Ok(server) = std::env::var("WILY_LIVE_ICS") else {
-        eprintln!(
-            "SKIP: no live server named (set WILY_LIVE_ICS=host:port and the WILY_LIVE_HANDLE, \
+        panic!(
+            "no live server named (set WILY_LIVE_ICS=host:port and the WILY_LIVE_HANDLE, \
              WILY_LIVE_PASSWORD, WILY_LIVE_OPPONENT, WILY_LIVE_OPPONENT_PASSWORD accounts)"
         );
-        return None;
     };
     let var = |k: &str| {
         std::env::var(k).unwrap_or_else(|_| panic!("WILY_LIVE_ICS is set, so {k} must be too"))
@@ -66,6 +65,7 @@ fn follow_settled(log: &str, name: &str) -> bool {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a running FICS-lineage server: set WILY_LIVE_ICS=host:port and the WILY_LIVE_HANDLE, WILY_LIVE_PASSWORD, WILY_LIVE_OPPONENT, WILY_LIVE_OPPONENT_PASSWORD accounts, and run with --ignored"]
 async fn restarts_over_a_live_session_and_plays() {
     let Some(l) = live() else { return };
     let tmp = tmpdir("live");

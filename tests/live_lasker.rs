@@ -1,8 +1,9 @@
 //! A live test against a real FICS-lineage server (the `lasker` server built from its
 //! public source, outside this repository). Runs only when `WILY_LIVE_ICS=host:port`
 //! names a running server, with `WILY_LIVE_HANDLE`/`WILY_LIVE_PASSWORD` (wily's account)
-//! and `WILY_LIVE_OPP`/`WILY_LIVE_OPP_PASSWORD` (the opponent's); says so and passes
-//! when they are not set. Two games: the opponent challenges wily (wily accepts), then
+//! and `WILY_LIVE_OPP`/`WILY_LIVE_OPP_PASSWORD` (the opponent's); ignored by default
+//! (`cargo test --test live_lasker -- --ignored`), and failing, saying what to set,
+//! when run without them. Two games: the opponent challenges wily (wily accepts), then
 //! wily seeks and the opponent answers the seek. Both end with a result, both are in
 //! the PGN archive and the learning store, and wily never loses on time.
 
@@ -37,13 +38,13 @@ fn live() -> Option<Live> {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a running FICS-lineage server: set WILY_LIVE_ICS=host:port, WILY_LIVE_HANDLE, WILY_LIVE_PASSWORD, WILY_LIVE_OPP, WILY_LIVE_OPP_PASSWORD and run with --ignored"]
 async fn plays_a_challenge_and_a_seek_on_a_real_server() {
     let Some(l) = live() else {
-        eprintln!(
-            "skipping: set WILY_LIVE_ICS=host:port, WILY_LIVE_HANDLE, WILY_LIVE_PASSWORD, \
+        panic!(
+            "set WILY_LIVE_ICS=host:port, WILY_LIVE_HANDLE, WILY_LIVE_PASSWORD, \
              WILY_LIVE_OPP and WILY_LIVE_OPP_PASSWORD to play on a running server"
         );
-        return;
     };
     let tmp = tmpdir("live");
     let dir = tmp.path();

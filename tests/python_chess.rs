@@ -1,7 +1,9 @@
 //! Full games through python-chess's XBoard and UCI engine classes
 //! (tests/python_chess_games.py): the engine tools people use to drive wily.
-//! Skips with a message when python3 or the `chess` package is not installed.
+//! Skips with a message when python3 or the `chess` package is not installed (fails
+//! under `CI=true`, see `tests/need`).
 
+mod need;
 mod scratch;
 
 use std::process::Command;
@@ -16,8 +18,9 @@ fn run_games(proto: &str, games: u32) -> Option<String> {
     match probe {
         Ok(o) if o.status.success() => {}
         _ => {
-            println!(
-                "skipped: python3 with the `chess` package is not available (pip install chess)"
+            need::missing(
+                "python3 with the `chess` package (python-chess)",
+                "pip install chess, or run .ci/install-test-tools as root",
             );
             return None;
         }

@@ -8,6 +8,7 @@
 //! another binary). `WILY_DASHBOARD_SHOT=path.png` saves a screenshot of the page.
 
 mod bot_support;
+mod need;
 
 use bot_support::*;
 use futures_util::{SinkExt, StreamExt};
@@ -216,7 +217,10 @@ async fn wait_plies(rx: &watch::Receiver<BotStatus>, at_least: usize, secs: u64)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_follows_a_live_game_in_chromium() {
     let Some(bin) = chromium() else {
-        eprintln!("skipping: no Chromium (install Debian's chromium or set WILY_CHROMIUM)");
+        need::missing(
+            "Chromium",
+            "install Debian's chromium (.ci/install-test-tools) or set WILY_CHROMIUM",
+        );
         return;
     };
     let tmp = tmpdir("web");
@@ -359,7 +363,10 @@ async fn screenshot(ws: &mut Page, id: u64, tag: &str) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_page_shows_every_account_in_chromium() {
     let Some(bin) = chromium() else {
-        eprintln!("skipping: no Chromium (install Debian's chromium or set WILY_CHROMIUM)");
+        need::missing(
+            "Chromium",
+            "install Debian's chromium (.ci/install-test-tools) or set WILY_CHROMIUM",
+        );
         return;
     };
     std::env::set_var("WILY_TEST_WEB_WILY", WILY_PW);

@@ -4,7 +4,7 @@
 //! until the game ends. This is how Crafty has long been run on ICS through xboard.
 //!
 //! Needs `xboard` and `Xvfb` (Debian: `apt-get install xboard xvfb`); without them the
-//! test prints why it skips. Xvfb, xboard and the engine xboard starts are killed when the
+//! test prints why it skips (under `CI=true` it fails, naming them). Xvfb, xboard and the engine xboard starts are killed when the
 //! test ends, pass or fail.
 
 mod scratch;
@@ -160,8 +160,17 @@ async fn wait_logged_in(me: &mut Client, name: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn xboard_zippy_plays_a_game_with_wily_on_the_local_server() {
-    let (Some(xboard), Some(xvfb)) = (which(&["xboard"]), which(&["Xvfb"])) else {
-        println!("skipped: xboard and Xvfb are not installed (apt-get install xboard xvfb)");
+    let (xboard, xvfb) = (which(&["xboard"]), which(&["Xvfb"]));
+    let (Some(xboard), Some(xvfb)) = (xboard.clone(), xvfb.clone()) else {
+        let names: Vec<&str> = [("xboard", &xboard), ("Xvfb", &xvfb)]
+            .iter()
+            .filter(|(_, p)| p.is_none())
+            .map(|(n, _)| *n)
+            .collect();
+        server_support::shared_data::need::missing(
+            &names.join(" and "),
+            "apt-get install xboard xvfb, or run .ci/install-test-tools as root",
+        );
         return;
     };
     // Declared before the xboard process group: dropped after it, once xboard has died.

@@ -10,6 +10,7 @@ use crate::bot::challenge::Variant;
 use crate::bot::talk::Talker;
 use crate::chess::castling::CastlingRooks;
 use crate::chess::fen::to_fen;
+use crate::chess::history::GameHistory;
 use crate::chess::position::looks_like_chess960;
 use crate::chess::san::{parse_ics_verbose, to_san};
 use cozy_chess::{Board, Color, Move, Piece};
@@ -91,8 +92,9 @@ pub struct PlayedGame {
     /// `abort` was sent because the opponent never made a first move.
     pub idle_abort_sent: bool,
     board: Board,
-    /// `Board::hash()` of every earlier position since `start`, oldest first.
-    hashes: Vec<u64>,
+    /// Every position since `start`, the current one last (repetitions, the engine's
+    /// history).
+    history: GameHistory,
     start: Board,
     start_is_standard: bool,
     /// The castling rook of each side and wing, from the first position (style 12's
@@ -133,7 +135,7 @@ impl PlayedGame {
             takebacks: 0,
             idle_abort_sent: false,
             board: board.clone(),
-            hashes: Vec::new(),
+            history: GameHistory::new(&board),
             start: board,
             start_is_standard: same_position(&u.board, &Board::default()),
             rooks,
@@ -175,7 +177,7 @@ impl PlayedGame {
 
     /// Earlier positions for the engine (oldest first).
     pub fn history(&self) -> &[u64] {
-        &self.hashes
+        self.history.earlier_hashes()
     }
 
     /// The SAN and comment of the last recorded move.
@@ -199,14 +201,9 @@ impl PlayedGame {
         self.board.side_to_move() == self.me
     }
 
-    /// How many times the position with `hash` occurred before the current one.
-    pub fn occurrences(&self, hash: u64) -> usize {
-        self.hashes.iter().filter(|&&h| h == hash).count()
-    }
-
     /// A draw can be claimed now (threefold repetition or fifty moves).
     pub fn claimable_now(&self) -> bool {
-        self.occurrences(self.board.hash()) >= 2 || self.board.halfmove_clock() >= 100
+        self.history.repetitions() >= 3 || self.board.halfmove_clock() >= 100
     }
 
     /// After `mv`: (the position occurred before, a draw is claimable).
@@ -216,7 +213,8 @@ impl PlayedGame {
             return (false, false);
         }
         b.play_unchecked(mv);
-        let n = self.occurrences(b.hash()) + usize::from(b.hash() == self.board.hash());
+        // How many times the position after `mv` occurred before.
+        let n = self.history.repetitions_after(&b) - 1;
         (n >= 1, n >= 2 || b.halfmove_clock() >= 100)
     }
 
@@ -277,10 +275,10 @@ impl PlayedGame {
         self.searches
             .push((self.moves.len(), self.pending_search.take().flatten()));
         let comment = self.pending_comment.take();
-        self.hashes.push(self.board.hash());
         self.moves.push(mv);
         self.record.push(RecordedMove { san, comment });
         self.board.play_unchecked(mv);
+        self.history.push(&self.board);
         self.expected_reply = None;
         true
     }
@@ -317,7 +315,7 @@ impl PlayedGame {
         self.policy.take_back(wily_moves_back);
         self.moves.truncate(keep);
         self.record.truncate(keep);
-        self.hashes.truncate(keep);
+        self.history.truncate(keep + 1);
         self.searches.retain(|(ply, _)| *ply < keep);
         self.board = self.rooks.apply(&u.board, u.castling);
         self.sent = None;
@@ -355,11 +353,11 @@ impl PlayedGame {
                     } else {
                         Some(format!("{:.1}s", u.last_move_ms as f64 / 1000.0))
                     };
-                    self.hashes.push(self.board.hash());
                     self.moves.push(mv);
                     self.record.push(RecordedMove { san, comment });
                     // The server's board carries the counters and castling rights.
                     self.board = self.rooks.apply(&u.board, u.castling);
+                    self.history.push(&self.board);
                     return Sync::Moved(mv);
                 }
             }
@@ -376,7 +374,7 @@ impl PlayedGame {
         self.board = self.rooks.apply(&u.board, u.castling);
         self.start = self.board.clone();
         self.start_is_standard = same_position(&u.board, &Board::default());
-        self.hashes.clear();
+        self.history.reset(&self.board);
         self.moves.clear();
         self.record.clear();
         self.searches.clear();
@@ -611,6 +609,77 @@ mod tests {
             g.sync(&update(fen, Some(mv)));
         }
         assert!(g.claimable_now(), "third time");
+    }
+
+    #[test]
+    fn repetition_that_starts_after_a_double_step() {
+        // The position after 1. e4 (Black to move) comes back after 3. Ng1 and 5. Ng1;
+        // only the first has e3 as its en-passant square, where no capture is possible,
+        // so by the rules all three are the same position.
+        let mut g = game(&update(START, None));
+        let knights = |n: u32| {
+            [
+                (
+                    format!(
+                        "r1bqkbnr/pppppppp/2n5/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - {} {}",
+                        n + 1,
+                        n / 4 + 2
+                    ),
+                    "N/b8-c6",
+                ),
+                (
+                    format!(
+                        "r1bqkbnr/pppppppp/2n5/8/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - {} {}",
+                        n + 2,
+                        n / 4 + 2
+                    ),
+                    "N/g1-f3",
+                ),
+                (
+                    format!(
+                        "rnbqkbnr/pppppppp/8/8/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - {} {}",
+                        n + 3,
+                        n / 4 + 3
+                    ),
+                    "N/c6-b8",
+                ),
+            ]
+        };
+        assert!(matches!(
+            g.sync(&update(E4, Some("P/e2-e4"))),
+            Sync::Moved(_)
+        ));
+        for n in [0, 4] {
+            for (fen, mv) in knights(n) {
+                assert!(
+                    matches!(g.sync(&update(&fen, Some(mv))), Sync::Moved(_)),
+                    "{fen}"
+                );
+            }
+            if n == 4 {
+                let ng1 = crate::chess::move_from_uci(g.board(), "f3g1", false).unwrap();
+                assert_eq!(
+                    g.after_move(ng1),
+                    (true, true),
+                    "5. Ng1 repeats a third time"
+                );
+            }
+            let back = format!(
+                "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - {} {}",
+                n + 4,
+                n / 4 + 3
+            );
+            assert!(matches!(
+                g.sync(&update(&back, Some("N/f3-g1"))),
+                Sync::Moved(_)
+            ));
+            assert_eq!(
+                g.claimable_now(),
+                n == 4,
+                "after {} knight tours",
+                n / 4 + 1
+            );
+        }
     }
 
     #[test]

@@ -4,8 +4,10 @@
 
 use super::coord::{move_from_uci, move_to_uci, MoveParseError};
 use super::fen::{parse_fen, to_fen, FenError};
+use super::history::GameHistory;
+pub use super::history::{ep_capture_possible, repetition_key};
 use super::san::{parse_any_move, to_san};
-use cozy_chess::{get_pawn_attacks, BitBoard, Board, Color, Move, Piece, Rank, Square};
+use cozy_chess::{BitBoard, Board, Color, Move, Piece};
 use std::fmt;
 
 /// Why a game is drawn.
@@ -74,34 +76,6 @@ impl fmt::Display for GameStatus {
 /// Dark squares (a1 is dark).
 const DARK_SQUARES: BitBoard = BitBoard(0xAA55_AA55_AA55_AA55);
 
-/// True when an en-passant capture is actually legal on `board`.
-pub fn ep_capture_possible(board: &Board) -> bool {
-    let Some(file) = board.en_passant() else {
-        return false;
-    };
-    let us = board.side_to_move();
-    let ep = Square::new(file, Rank::Sixth.relative_to(us));
-    let pawns = get_pawn_attacks(ep, !us) & board.colored_pieces(us, Piece::Pawn);
-    pawns.iter().any(|from| {
-        board.is_legal(Move {
-            from,
-            to: ep,
-            promotion: None,
-        })
-    })
-}
-
-/// The key that identifies a position for the repetition rule: the en-passant square
-/// counts only when a capture there is legal (cozy-chess records it after every double
-/// step, which `Board::hash` includes).
-pub fn repetition_key(board: &Board) -> u64 {
-    if ep_capture_possible(board) {
-        board.hash()
-    } else {
-        board.hash_without_ep()
-    }
-}
-
 /// True when neither side can possibly mate: K v K, K+minor v K, or only bishops (any
 /// number, either side) all on squares of one colour.
 pub fn insufficient_material(board: &Board) -> bool {
@@ -161,10 +135,8 @@ pub struct Position {
     moves: Vec<Move>,
     /// The board before each move of `moves`.
     previous: Vec<Board>,
-    /// `Board::hash` of each board in `previous`.
-    hashes: Vec<u64>,
-    /// Repetition keys of every position so far, the current one last.
-    rep_keys: Vec<u64>,
+    /// Every position so far, for the repetition rule and the engine's history.
+    history: GameHistory,
     chess960: bool,
 }
 
@@ -189,15 +161,14 @@ impl Position {
     /// A game starting from `start`. Chess960 is assumed when the castling rights are not
     /// the standard ones (king on e, rooks on a/h).
     pub fn new(start: Board) -> Self {
-        let key = repetition_key(&start);
+        let history = GameHistory::new(&start);
         let chess960 = looks_like_chess960(&start);
         Position {
             board: start.clone(),
             start,
             moves: Vec::new(),
             previous: Vec::new(),
-            hashes: Vec::new(),
-            rep_keys: vec![key],
+            history,
             chess960,
         }
     }
@@ -265,7 +236,7 @@ impl Position {
     /// `Board::hash` of every earlier position of the game, oldest first (what the
     /// engine's `SearchRequest::history` wants).
     pub fn history_hashes(&self) -> &[u64] {
-        &self.hashes
+        self.history.earlier_hashes()
     }
 
     /// The boards before each move, oldest first.
@@ -275,12 +246,7 @@ impl Position {
 
     /// The legal moves of the current position.
     pub fn legal_moves(&self) -> Vec<Move> {
-        let mut v = Vec::with_capacity(64);
-        self.board.generate_moves(|pm| {
-            v.extend(pm);
-            false
-        });
-        v
+        super::moves::legal_moves(&self.board)
     }
 
     /// Plays a legal move; an illegal one is refused and changes nothing.
@@ -299,10 +265,9 @@ impl Position {
     pub(crate) fn play_unchecked(&mut self, mv: Move) {
         let before = self.board.clone();
         self.board.play_unchecked(mv);
-        self.hashes.push(before.hash());
         self.previous.push(before);
         self.moves.push(mv);
-        self.rep_keys.push(repetition_key(&self.board));
+        self.history.push(&self.board);
     }
 
     /// Reads a move in any notation (coordinate, SAN, ICS verbose) and plays it.
@@ -330,27 +295,13 @@ impl Position {
         if let Some(b) = self.previous.pop() {
             self.board = b;
         }
-        self.hashes.pop();
-        self.rep_keys.pop();
+        self.history.pop();
         Some(mv)
     }
 
     /// How many times the current position has occurred (1 = first time).
     pub fn repetition_count(&self) -> usize {
-        let Some(&cur) = self.rep_keys.last() else {
-            return 1;
-        };
-        // Only positions since the last irreversible move can repeat; the halfmove clock
-        // bounds how far back to look (it is zero right after a capture or pawn move).
-        let window = usize::from(self.board.halfmove_clock()) + 1;
-        let n = self.rep_keys.len();
-        let first = n.saturating_sub(window);
-        self.rep_keys[first..]
-            .iter()
-            .rev()
-            .step_by(2)
-            .filter(|&&k| k == cur)
-            .count()
+        self.history.repetitions()
     }
 
     /// True when the current position has occurred at least three times.

@@ -10,21 +10,11 @@ use super::coord::{
     castle_to, is_castling, move_from_uci, move_to_uci, parse_square, promotion_piece,
     MoveParseError,
 };
+use super::moves::piece_letter;
 use cozy_chess::{BitBoard, Board, Color, File, Move, Piece, Rank, Square};
 
 /// Errors from the SAN reader (the same type every move reader uses).
 pub type SanError = MoveParseError;
-
-fn piece_letter(p: Piece) -> char {
-    match p {
-        Piece::Pawn => 'P',
-        Piece::Knight => 'N',
-        Piece::Bishop => 'B',
-        Piece::Rook => 'R',
-        Piece::Queen => 'Q',
-        Piece::King => 'K',
-    }
-}
 
 fn piece_name(p: Piece) -> &'static str {
     match p {

@@ -44,7 +44,7 @@ impl Core {
             inc: setup.inc,
             category: Category::of(setup.base, setup.inc),
             chess960: false,
-            hashes: vec![setup.board.hash()],
+            history: crate::chess::GameHistory::new(&setup.board),
             start: setup.board.clone(),
             board: setup.board,
             moves: Vec::new(),
@@ -88,7 +88,7 @@ impl Core {
             && (mv.from.rank() as i32 - mv.to.rank() as i32).abs() == 2)
             .then_some(mv.from.file() as u8);
         game.board.play_unchecked(mv);
-        game.hashes.push(game.board.hash());
+        game.history.push(&game.board);
         game.moves.push(MoveRecord {
             san: san.clone(),
             took_ms: 0,

@@ -5,6 +5,7 @@
 use super::clock::Clock;
 use super::conn::Sid;
 use super::ratings::Category;
+use crate::chess::GameHistory;
 use cozy_chess::{Board, Color};
 
 /// One player of a game.
@@ -56,8 +57,8 @@ pub struct Game {
     /// The position the game started from.
     pub start: Board,
     pub board: Board,
-    /// `Board::hash()` of every position so far, the start included.
-    pub hashes: Vec<u64>,
+    /// Every position so far, the start included (the repetition rule).
+    pub history: GameHistory,
     pub moves: Vec<MoveRecord>,
     pub last: Option<LastMove>,
     pub clock: Clock,
@@ -230,7 +231,7 @@ impl Game {
         let keep = self.moves.len().saturating_sub(n);
         self.moves.truncate(keep);
         let mut board = self.start.clone();
-        let mut hashes = vec![board.hash()];
+        let mut history = GameHistory::new(&board);
         let mut last = None;
         for m in &self.moves {
             let verbose = super::notation::verbose_move(&board, m.mv);
@@ -241,7 +242,7 @@ impl Game {
             if board.try_play(m.mv).is_err() {
                 break;
             }
-            hashes.push(board.hash());
+            history.push(&board);
             last = Some(LastMove {
                 verbose,
                 pretty,
@@ -250,7 +251,7 @@ impl Game {
             });
         }
         self.board = board;
-        self.hashes = hashes;
+        self.history = history;
         self.last = last;
     }
 }

@@ -9,6 +9,7 @@ use super::core::Core;
 use super::game::{white_score, End, Game, Side};
 use super::notation::has_mating_material;
 use super::ratings::{rating_text, Category};
+use crate::chess::GameHistory;
 use cozy_chess::{Board, Color};
 use std::time::Instant;
 
@@ -99,7 +100,7 @@ impl Core {
                     inc,
                     category: cat,
                     chess960,
-                    hashes: vec![board.hash()],
+                    history: GameHistory::new(&board),
                     start: board.clone(),
                     board,
                     moves: Vec::new(),

@@ -17,35 +17,12 @@ pub enum MoveError {
     Ambiguous,
 }
 
-/// All legal moves of `board`.
-pub fn legal_moves(board: &Board) -> Vec<Move> {
-    let mut v = Vec::with_capacity(48);
-    board.generate_moves(|pm| {
-        v.extend(pm);
-        false
-    });
-    v
-}
-
-/// Whether `mv` is a castling move (cozy-chess: king onto its own rook).
-pub fn is_castle(board: &Board, mv: Move) -> bool {
-    board.piece_on(mv.from) == Some(Piece::King)
-        && board.color_on(mv.to) == Some(board.side_to_move())
-}
+pub use crate::chess::coord::is_castling as is_castle;
+pub use crate::chess::moves::legal_moves;
+use crate::chess::moves::piece_letter;
 
 fn castle_is_short(mv: Move) -> bool {
     mv.to.file() > mv.from.file()
-}
-
-fn piece_letter(p: Piece) -> char {
-    match p {
-        Piece::Pawn => 'P',
-        Piece::Knight => 'N',
-        Piece::Bishop => 'B',
-        Piece::Rook => 'R',
-        Piece::Queen => 'Q',
-        Piece::King => 'K',
-    }
 }
 
 fn piece_from_letter(c: char) -> Option<Piece> {

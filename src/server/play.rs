@@ -90,7 +90,7 @@ impl Core {
             return;
         }
         let took = game.clock.on_move(mover, now, ply >= 2, ply >= 1);
-        game.hashes.push(game.board.hash());
+        game.history.push(&game.board);
         let clock_ms = game.clock.remaining(mover, now);
         game.moves.push(MoveRecord {
             san,
@@ -145,15 +145,9 @@ impl Core {
         let Some(game) = self.games.get(&g) else {
             return false;
         };
-        let h = &game.hashes;
-        let count = |x: u64| h.iter().filter(|y| **y == x).count();
-        let last = h.last().copied().map_or(0, count);
-        let prev = h
-            .len()
-            .checked_sub(2)
-            .and_then(|i| h.get(i))
-            .copied()
-            .map_or(0, count);
+        let h = &game.history;
+        let last = h.repetitions();
+        let prev = h.len().checked_sub(2).map_or(0, |i| h.occurrences_at(i));
         last >= 3 || prev >= 3
     }
 

@@ -24,9 +24,9 @@ pub fn ics_data() -> Option<PathBuf> {
     if dir.is_dir() {
         Some(dir)
     } else {
-        eprintln!(
-            "SKIP: recorded server traffic not found at {} (set WILY_SHARED to the shared data folder)",
-            dir.display()
+        shared_data::need::missing(
+            &format!("recorded server traffic {}", dir.display()),
+            shared_data::need::SHARED_HOW,
         );
         None
     }

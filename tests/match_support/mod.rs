@@ -27,7 +27,10 @@ pub fn broken_cmd(mode: &str, proto: &str) -> Option<String> {
         .output()
         .is_ok_and(|o| o.status.success());
     if !ok {
-        println!("SKIP: python3 is not available for tests/fixtures/broken_engine.py");
+        shared_data::need::missing(
+            "python3 (for tests/fixtures/broken_engine.py)",
+            shared_data::need::TOOLS_HOW,
+        );
         return None;
     }
     let script = concat!(

@@ -5,7 +5,7 @@
 #![allow(dead_code)]
 
 #[path = "../shared_data/mod.rs"]
-mod shared_data;
+pub mod shared_data;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -39,7 +39,10 @@ pub fn recordings() -> Option<PathBuf> {
     if p.is_dir() {
         Some(p)
     } else {
-        eprintln!("skip: {} not found (set WILY_SHARED)", p.display());
+        shared_data::need::missing(
+            &format!("recorded server traffic {}", p.display()),
+            shared_data::need::SHARED_HOW,
+        );
         None
     }
 }

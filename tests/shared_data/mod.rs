@@ -1,7 +1,11 @@
 //! Where the tests find the shared, read-only data (`$WILY_SHARED`, else `../shared`
-//! beside the repository), and the skip message a test prints when a file is absent.
+//! beside the repository); a missing file is reported through `need::missing`, which
+//! fails the test under `CI=true`.
 
 #![allow(dead_code)]
+
+#[path = "../need/mod.rs"]
+pub mod need;
 
 use std::path::PathBuf;
 
@@ -18,9 +22,9 @@ pub fn dir() -> Option<PathBuf> {
     if dir.join("data").is_dir() {
         Some(dir)
     } else {
-        eprintln!(
-            "SKIP: shared data not found at {} (set WILY_SHARED)",
-            dir.display()
+        need::missing(
+            &format!("the shared data folder {}", dir.join("data").display()),
+            need::SHARED_HOW,
         );
         None
     }
@@ -32,7 +36,7 @@ pub fn path(rel: &str) -> Option<PathBuf> {
     if p.exists() {
         Some(p)
     } else {
-        eprintln!("SKIP: {} not found (set WILY_SHARED)", p.display());
+        need::missing(&format!("shared data {}", p.display()), need::SHARED_HOW);
         None
     }
 }

@@ -1,9 +1,13 @@
 //! Test support: the shared 3-4 piece Syzygy tables (under `WILY_SHARED`, else
 //! `../shared`; `None`, with a message saying why the test skips, when they are not
-//! there), and a lock for the tests that load tables (loaded tables are per process).
+//! there, and a failure under `CI=true`: `tests/need`), and a lock for the tests that
+//! load tables (loaded tables are per process).
 //! The integration tests compile this same file (`tests/syzygy_support/mod.rs`).
 
 use std::path::PathBuf;
+
+#[path = "../../../tests/need/mod.rs"]
+mod need;
 use std::sync::{Mutex, MutexGuard};
 
 static SERIAL: Mutex<()> = Mutex::new(());
@@ -23,9 +27,9 @@ pub fn syzygy_dir() -> Option<PathBuf> {
     if dir.join("KQvK.rtbw").is_file() {
         Some(dir)
     } else {
-        eprintln!(
-            "SKIP: Syzygy tables not found at {} (set WILY_SHARED)",
-            dir.display()
+        need::missing(
+            &format!("the shared Syzygy tables {}", dir.display()),
+            need::SHARED_HOW,
         );
         None
     }
