@@ -8,6 +8,7 @@ use super::args::{group_args, toml_args, Group};
 use super::config::{EngineSpec, PgnSpec, Protocol, ScoreView, Tournament, Variant};
 use super::engine::process::Launch;
 use super::openings::{parse_frc_range, OpeningSpec, Order};
+use super::resume::AutosaveSpec;
 use super::sample::SampleSpec;
 use super::settings::MatchSettings;
 use super::sprt::{EloModel, SprtSpec};
@@ -271,6 +272,10 @@ wily match: play engines against each other (c-chess-cli style options)
   -srand N               seed for random openings and samples (0)
   -event NAME            PGN Event tag
   -quiet                 no progress line
+  -autosave FILE         keep FILE up to date so that the match can be resumed
+  -autosaveinterval N    save after every N finished games (10; always at the end)
+  -resume FILE           go on with the match saved in FILE (its options are read from
+                         it; options given too must build the same schedule)
   -file MATCH.toml       read options from a TOML match file first
 ";
 
@@ -314,6 +319,8 @@ pub fn settings_from_groups(groups: &[Group]) -> Result<MatchSettings, String> {
     let mut log_dir = None;
     let mut event = "wily match".to_string();
     let mut progress = true;
+    let mut autosave: Option<PathBuf> = None;
+    let mut autosave_interval = 10u32;
     for g in groups {
         let kvs = || g.values.iter().map(|v| split_kv(v));
         match g.name.as_str() {
@@ -422,6 +429,14 @@ pub fn settings_from_groups(groups: &[Group]) -> Result<MatchSettings, String> {
             }
             "event" => event = g.values.join(" "),
             "quiet" | "noprogress" => progress = !flag(g)?,
+            "autosave" => autosave = Some(PathBuf::from(one_value(g)?)),
+            "autosaveinterval" => {
+                autosave_interval = parse_num("-autosaveinterval", one_value(g)?)?;
+                if autosave_interval == 0 {
+                    return Err("-autosaveinterval must be at least 1".into());
+                }
+            }
+            "resume" => return Err("-resume FILE is given once, before the match's options".into()),
             other => return Err(format!("unknown option -{other}")),
         }
     }
@@ -491,6 +506,12 @@ pub fn settings_from_groups(groups: &[Group]) -> Result<MatchSettings, String> {
         log_dir,
         event,
         progress,
+        autosave: autosave.map(|path| AutosaveSpec {
+            path,
+            interval: autosave_interval,
+        }),
+        resume: None,
+        command_line: Vec::new(),
     })
 }
 

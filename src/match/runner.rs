@@ -12,6 +12,7 @@ use super::openings::OpeningBook;
 use super::pgnout::{GameInfo, PgnOut};
 use super::progress::Progress;
 use super::report::Standings;
+use super::resume::{self, State};
 use super::sample::SampleWriter;
 use super::schedule::{pairings, schedule, Job};
 use super::settings::MatchSettings;
@@ -99,6 +100,8 @@ pub struct Summary {
     pub cpu: Duration,
     pub wall: Duration,
     pub samples: u64,
+    /// Games that were already played when this run resumed the match.
+    pub resumed: usize,
 }
 
 enum Msg {
@@ -261,16 +264,112 @@ pub fn run(settings: &MatchSettings) -> Result<Summary, String> {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create log folder {}: {e}", dir.display()))?;
     }
+    let pairs = pairings(settings.engines.len(), settings.tournament);
+    let all_jobs = schedule(&pairs, settings.games, settings.rounds, settings.repeat);
+    let names: Vec<String> = settings.engines.iter().map(|e| e.name.clone()).collect();
+    let mut standings = Standings::new(names, pairs, settings.repeat);
+    let mut header = String::new();
+    for e in &settings.engines {
+        header.push_str(&format!("engine {} {}\n", e.name, e.limits));
+    }
+    header.push_str(&format!(
+        "{:?} games {} rounds {} repeat {} {:?}\n",
+        settings.tournament, settings.games, settings.rounds, settings.repeat, settings.variant
+    ));
+    let fingerprint = resume::fingerprint(&header, &all_jobs, &book);
+    let output_paths: Vec<PathBuf> = [
+        settings.pgn.as_ref().map(|p| p.path.clone()),
+        settings.sample.as_ref().map(|s| s.path.clone()),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let mut results = String::new();
+    let mut resumed = 0;
+    if let Some(state) = &settings.resume {
+        // Everything is checked before any output is touched.
+        for note in resume::prepare(state, &fingerprint, all_jobs.len(), &output_paths)? {
+            eprintln!("resume: {note}");
+        }
+        for (number, outcome) in state.finished_games() {
+            standings.add(&all_jobs[number], outcome);
+            resumed += 1;
+        }
+        results = state.results.clone();
+        eprintln!(
+            "resume: {resumed} of {} games already played, going on",
+            all_jobs.len()
+        );
+    } else if let Some(a) = &settings.autosave {
+        if let Ok(old) = State::load(&a.path) {
+            if !old.finished {
+                return Err(format!(
+                    "{} holds an unfinished match: go on with it (wily match -resume {}) or remove the file",
+                    a.path.display(),
+                    a.path.display()
+                ));
+            }
+        }
+    }
+    let done_before = |j: &Job| results.as_bytes().get(j.number).is_some_and(|&c| c != b'.');
+    let jobs: Vec<Job> = all_jobs
+        .iter()
+        .filter(|j| !done_before(j))
+        .copied()
+        .collect();
+    let sprt = settings.sprt;
+    let bounds = sprt.map(|s| s.bounds());
+    let mut llr = None;
+    let mut decision = None;
+    if let (Some(s), true) = (&sprt, resumed > 0) {
+        let l = s.llr(&standings.sprt_counts());
+        llr = Some(l);
+        decision = s.decide(l);
+    }
+    let jobs = if decision.is_some() { Vec::new() } else { jobs };
     let mut pgn = settings.pgn.as_ref().map(PgnOut::open).transpose()?;
     let mut samples = settings
         .sample
         .as_ref()
         .map(SampleWriter::open)
         .transpose()?;
-    let pairs = pairings(settings.engines.len(), settings.tournament);
-    let jobs = schedule(&pairs, settings.games, settings.rounds, settings.repeat);
-    let names: Vec<String> = settings.engines.iter().map(|e| e.name.clone()).collect();
-    let mut standings = Standings::new(names, pairs, settings.repeat);
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let mut since_save = 0u32;
+    let save = |results: &str,
+                finished: bool,
+                pgn: &mut Option<PgnOut>,
+                samples: &mut Option<SampleWriter>|
+     -> Result<(), String> {
+        let Some(a) = &settings.autosave else {
+            return Ok(());
+        };
+        if let Some(p) = pgn.as_mut() {
+            p.sync();
+        }
+        if let Some(s) = samples.as_mut() {
+            s.sync();
+        }
+        let outputs = output_paths
+            .iter()
+            .map(|p| resume::mark(p))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| format!("cannot read an output file back: {e}"))?;
+        let state = State {
+            format: resume::FORMAT.into(),
+            args: settings.command_line.clone(),
+            cwd: cwd.clone(),
+            fingerprint: fingerprint.clone(),
+            scheduled: all_jobs.len(),
+            results: results.to_string(),
+            outputs,
+            finished,
+        };
+        state
+            .save(&a.path)
+            .map_err(|e| format!("cannot save {}: {e}", a.path.display()))
+    };
+    // A first save, so that even a match killed in its first game can be resumed.
+    save(&results, jobs.is_empty(), &mut pgn, &mut samples)?;
     let shared = Shared {
         settings,
         specs: settings.engines.iter().cloned().map(Arc::new).collect(),
@@ -281,11 +380,7 @@ pub fn run(settings: &MatchSettings) -> Result<Summary, String> {
         registry: Registry::default(),
     };
     let signals = Signals::install();
-    let mut progress = Progress::new(jobs.len() as u64, settings.progress);
-    let sprt = settings.sprt;
-    let bounds = sprt.map(|s| s.bounds());
-    let mut llr = None;
-    let mut decision = None;
+    let mut progress = Progress::new(all_jobs.len() as u64, settings.progress);
     let mut interrupted = false;
     let mut seen_warnings = HashSet::new();
     let mut overhead = Vec::new();
@@ -312,6 +407,7 @@ pub fn run(settings: &MatchSettings) -> Result<Summary, String> {
                 }
                 Ok(Msg::Done(job, record, date)) => {
                     standings.add(&job, record.end.outcome);
+                    resume::set_result(&mut results, job.number, record.end.outcome);
                     if let Some(out) = pgn.as_mut() {
                         let info = GameInfo {
                             event: &settings.event,
@@ -339,6 +435,17 @@ pub fn run(settings: &MatchSettings) -> Result<Summary, String> {
                             if decision.is_some() {
                                 stop_all(&shared);
                             }
+                        }
+                    }
+                    since_save += 1;
+                    if settings
+                        .autosave
+                        .as_ref()
+                        .is_some_and(|a| since_save >= a.interval)
+                    {
+                        since_save = 0;
+                        if let Err(e) = save(&results, false, &mut pgn, &mut samples) {
+                            progress.println(&format!("warning: {e}"));
                         }
                     }
                     progress.update(
@@ -369,10 +476,14 @@ pub fn run(settings: &MatchSettings) -> Result<Summary, String> {
         p.sync();
     }
     let games = standings.games() as usize;
+    let finished = decision.is_some() || games == all_jobs.len();
+    if let Err(e) = save(&results, finished, &mut pgn, &mut samples) {
+        eprintln!("warning: {e}");
+    }
     Ok(Summary {
         standings,
         games,
-        scheduled: jobs.len(),
+        scheduled: all_jobs.len(),
         decision,
         llr,
         interrupted,
@@ -380,6 +491,7 @@ pub fn run(settings: &MatchSettings) -> Result<Summary, String> {
         cpu: process_cpu().saturating_sub(cpu_start),
         wall: started.elapsed(),
         samples: samples.map_or(0, |s| s.written),
+        resumed,
     })
 }
 

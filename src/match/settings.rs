@@ -3,6 +3,7 @@
 use super::adjudicate::Rules;
 use super::config::{EngineSpec, PgnSpec, Tournament, Variant};
 use super::openings::OpeningSpec;
+use super::resume::{AutosaveSpec, State};
 use super::sample::SampleSpec;
 use super::sprt::SprtSpec;
 use std::path::PathBuf;
@@ -29,6 +30,12 @@ pub struct MatchSettings {
     pub event: String,
     /// Print the progress bar (only on a terminal).
     pub progress: bool,
+    /// Keep a resume file up to date (`-autosave FILE -autosaveinterval N`).
+    pub autosave: Option<AutosaveSpec>,
+    /// The saved state this run continues (`-resume FILE`), already read and checked.
+    pub resume: Option<State>,
+    /// The match's own arguments, as saved in the resume file.
+    pub command_line: Vec<String>,
 }
 
 impl std::fmt::Debug for MatchSettings {
