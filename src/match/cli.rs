@@ -272,6 +272,8 @@ wily match: play engines against each other (c-chess-cli style options)
   -srand N               seed for random openings and samples (0)
   -event NAME            PGN Event tag
   -quiet                 no progress line
+  -ratinginterval N      print the standings on standard output every N games
+  -epdout FILE           append each game's final position (EPD) to FILE
   -autosave FILE         keep FILE up to date so that the match can be resumed
   -autosaveinterval N    save after every N finished games (10; always at the end)
   -resume FILE           go on with the match saved in FILE (its options are read from
@@ -321,6 +323,8 @@ pub fn settings_from_groups(groups: &[Group]) -> Result<MatchSettings, String> {
     let mut progress = true;
     let mut autosave: Option<PathBuf> = None;
     let mut autosave_interval = 10u32;
+    let mut rating_interval = 0u32;
+    let mut epd_out = None;
     for g in groups {
         let kvs = || g.values.iter().map(|v| split_kv(v));
         match g.name.as_str() {
@@ -436,6 +440,11 @@ pub fn settings_from_groups(groups: &[Group]) -> Result<MatchSettings, String> {
                     return Err("-autosaveinterval must be at least 1".into());
                 }
             }
+            "ratinginterval" => rating_interval = parse_num("-ratinginterval", one_value(g)?)?,
+            "epdout" => {
+                let v = one_value(g)?;
+                epd_out = Some(PathBuf::from(v.strip_prefix("file=").unwrap_or(v)));
+            }
             "resume" => return Err("-resume FILE is given once, before the match's options".into()),
             other => return Err(format!("unknown option -{other}")),
         }
@@ -512,6 +521,8 @@ pub fn settings_from_groups(groups: &[Group]) -> Result<MatchSettings, String> {
         }),
         resume: None,
         command_line: Vec::new(),
+        rating_interval,
+        epd_out,
     })
 }
 

@@ -97,6 +97,54 @@ pub fn game_text(info: &GameInfo, record: &GameRecord, verbosity: u8) -> String 
     )
 }
 
+/// The game's final position as an EPD line: the four position fields, the move
+/// counters as `hmvc`/`fmvn`, and the players and result as `c0`.
+pub fn final_epd(info: &GameInfo, record: &GameRecord) -> String {
+    let mut board = record.start.clone();
+    for m in &record.moves {
+        if board.try_play(m.mv).is_err() {
+            break;
+        }
+    }
+    let fen = board.to_string();
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let (pos, hm, fm) = match fields.as_slice() {
+        [a, b, c, d, h, f, ..] => (format!("{a} {b} {c} {d}"), *h, *f),
+        _ => (fen.clone(), "0", "1"),
+    };
+    format!(
+        "{pos} hmvc {hm}; fmvn {fm}; c0 \"{} - {}, {}\";\n",
+        info.white.name.replace('"', "'"),
+        info.black.name.replace('"', "'"),
+        record.end.outcome.pgn()
+    )
+}
+
+/// The EPD file of final positions (`-epdout`), appended to game by game.
+pub struct EpdOut {
+    file: File,
+}
+
+impl EpdOut {
+    pub fn open(path: &std::path::Path) -> Result<EpdOut, String> {
+        let file = File::options()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| format!("cannot open EPD file {}: {e}", path.display()))?;
+        Ok(EpdOut { file })
+    }
+
+    /// Appends one game's final position.
+    pub fn write(&mut self, info: &GameInfo, record: &GameRecord) -> std::io::Result<()> {
+        self.file.write_all(final_epd(info, record).as_bytes())
+    }
+
+    pub fn sync(&mut self) {
+        let _ = self.file.sync_data();
+    }
+}
+
 impl PgnOut {
     /// Opens the file for appending.
     pub fn open(spec: &PgnSpec) -> Result<PgnOut, String> {

@@ -9,7 +9,7 @@ use super::engine::process::{Process, Registry};
 use super::engine::{Engine, Fault};
 use super::game::{self, GameContext, GameRecord};
 use super::openings::OpeningBook;
-use super::pgnout::{GameInfo, PgnOut};
+use super::pgnout::{EpdOut, GameInfo, PgnOut};
 use super::progress::Progress;
 use super::report::Standings;
 use super::resume::{self, State};
@@ -280,6 +280,7 @@ pub fn run(settings: &MatchSettings) -> Result<Summary, String> {
     let output_paths: Vec<PathBuf> = [
         settings.pgn.as_ref().map(|p| p.path.clone()),
         settings.sample.as_ref().map(|s| s.path.clone()),
+        settings.epd_out.clone(),
     ]
     .into_iter()
     .flatten()
@@ -333,12 +334,14 @@ pub fn run(settings: &MatchSettings) -> Result<Summary, String> {
         .as_ref()
         .map(SampleWriter::open)
         .transpose()?;
+    let mut epd = settings.epd_out.as_deref().map(EpdOut::open).transpose()?;
     let cwd = std::env::current_dir().unwrap_or_default();
     let mut since_save = 0u32;
     let save = |results: &str,
                 finished: bool,
                 pgn: &mut Option<PgnOut>,
-                samples: &mut Option<SampleWriter>|
+                samples: &mut Option<SampleWriter>,
+                epd: &mut Option<EpdOut>|
      -> Result<(), String> {
         let Some(a) = &settings.autosave else {
             return Ok(());
@@ -348,6 +351,9 @@ pub fn run(settings: &MatchSettings) -> Result<Summary, String> {
         }
         if let Some(s) = samples.as_mut() {
             s.sync();
+        }
+        if let Some(e) = epd.as_mut() {
+            e.sync();
         }
         let outputs = output_paths
             .iter()
@@ -369,7 +375,7 @@ pub fn run(settings: &MatchSettings) -> Result<Summary, String> {
             .map_err(|e| format!("cannot save {}: {e}", a.path.display()))
     };
     // A first save, so that even a match killed in its first game can be resumed.
-    save(&results, jobs.is_empty(), &mut pgn, &mut samples)?;
+    save(&results, jobs.is_empty(), &mut pgn, &mut samples, &mut epd)?;
     let shared = Shared {
         settings,
         specs: settings.engines.iter().cloned().map(Arc::new).collect(),
@@ -408,18 +414,23 @@ pub fn run(settings: &MatchSettings) -> Result<Summary, String> {
                 Ok(Msg::Done(job, record, date)) => {
                     standings.add(&job, record.end.outcome);
                     resume::set_result(&mut results, job.number, record.end.outcome);
+                    let info = GameInfo {
+                        event: &settings.event,
+                        job: &job,
+                        white: &settings.engines[job.white],
+                        black: &settings.engines[job.black],
+                        opening: book.get(job.opening),
+                        variant: settings.variant,
+                        date: &date,
+                    };
                     if let Some(out) = pgn.as_mut() {
-                        let info = GameInfo {
-                            event: &settings.event,
-                            job: &job,
-                            white: &settings.engines[job.white],
-                            black: &settings.engines[job.black],
-                            opening: book.get(job.opening),
-                            variant: settings.variant,
-                            date: &date,
-                        };
                         if let Err(e) = out.write(&info, &record) {
                             progress.println(&format!("warning: writing the PGN failed: {e}"));
+                        }
+                    }
+                    if let Some(out) = epd.as_mut() {
+                        if let Err(e) = out.write(&info, &record) {
+                            progress.println(&format!("warning: writing the EPD failed: {e}"));
                         }
                     }
                     if let Some(s) = samples.as_mut() {
@@ -437,6 +448,15 @@ pub fn run(settings: &MatchSettings) -> Result<Summary, String> {
                             }
                         }
                     }
+                    let n = settings.rating_interval;
+                    if n > 0 && standings.games() % n == 0 {
+                        progress.print_out(&format!(
+                            "Standings after {} of {} games:\n{}",
+                            standings.games(),
+                            all_jobs.len(),
+                            standings.full_report()
+                        ));
+                    }
                     since_save += 1;
                     if settings
                         .autosave
@@ -444,7 +464,7 @@ pub fn run(settings: &MatchSettings) -> Result<Summary, String> {
                         .is_some_and(|a| since_save >= a.interval)
                     {
                         since_save = 0;
-                        if let Err(e) = save(&results, false, &mut pgn, &mut samples) {
+                        if let Err(e) = save(&results, false, &mut pgn, &mut samples, &mut epd) {
                             progress.println(&format!("warning: {e}"));
                         }
                     }
@@ -477,7 +497,7 @@ pub fn run(settings: &MatchSettings) -> Result<Summary, String> {
     }
     let games = standings.games() as usize;
     let finished = decision.is_some() || games == all_jobs.len();
-    if let Err(e) = save(&results, finished, &mut pgn, &mut samples) {
+    if let Err(e) = save(&results, finished, &mut pgn, &mut samples, &mut epd) {
         eprintln!("warning: {e}");
     }
     Ok(Summary {

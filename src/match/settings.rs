@@ -36,6 +36,10 @@ pub struct MatchSettings {
     pub resume: Option<State>,
     /// The match's own arguments, as saved in the resume file.
     pub command_line: Vec<String>,
+    /// Print the standings on standard output every N games (0: never).
+    pub rating_interval: u32,
+    /// Append each game's final position to this EPD file.
+    pub epd_out: Option<PathBuf>,
 }
 
 impl std::fmt::Debug for MatchSettings {
