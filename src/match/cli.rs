@@ -276,6 +276,8 @@ wily match: play engines against each other (c-chess-cli style options)
   -epdout FILE           append each game's final position (EPD) to FILE
   -autosave FILE         keep FILE up to date so that the match can be resumed
   -autosaveinterval N    save after every N finished games (10; always at the end)
+  -compliance [-xboard] PROGRAM [ARGS...]
+                         check an engine's UCI (or xboard) protocol handling, alone
   -resume FILE           go on with the match saved in FILE (its options are read from
                          it; options given too must build the same schedule)
   -file MATCH.toml       read options from a TOML match file first

@@ -22,6 +22,7 @@
 pub mod adjudicate;
 pub mod args;
 pub mod cli;
+pub mod compliance;
 pub mod config;
 pub mod engine;
 pub mod game;
@@ -167,6 +168,9 @@ pub fn run_cli(args: &[String]) -> Result<(), String> {
     {
         print!("{}", cli::HELP);
         return Ok(());
+    }
+    if matches!(args[0].as_str(), "-compliance" | "--compliance") {
+        return compliance::run_cli(&args[1..]);
     }
     let settings = settings_with_resume(args)?;
     let summary = runner::run(&settings)?;
