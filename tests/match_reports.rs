@@ -71,3 +71,40 @@ fn rating_interval_cutechess_lines_and_final_positions() {
     written.sort();
     assert_eq!(written, finals);
 }
+
+#[test]
+fn pgn_extras_and_colour_options() {
+    let dir = scratch::dir("match-extras");
+    let d = dir.path();
+    let out = run_match(
+        d,
+        &argv(&[
+            "-engine",
+            &wily_cmd("uci"),
+            "name=one",
+            "-engine",
+            &wily_cmd("uci"),
+            "name=two",
+            "@-each tc=20+0.2 depth=4 option.Hash=8 -games 2 -repeat -noswap -reverse -wait 50",
+            "@-maxmoves 20 -pgn g.pgn nodes=on seldepth=on nps=on timeleft=on latency=on",
+        ]),
+    );
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let g = games(&d.join("g.pgn"));
+    assert_eq!(g.len(), 2);
+    for game in &g {
+        assert_eq!(game.tag("White"), Some("two"), "-reverse -noswap");
+        let comments: Vec<&str> = game
+            .moves
+            .iter()
+            .filter_map(|m| m.comment.as_deref())
+            .collect();
+        assert!(comments.len() >= 20, "{comments:?}");
+        let c = comments[0];
+        for key in [" n=", " sd=", " nps=", " tl=", " lat="] {
+            assert!(c.contains(key), "{key} in {c}");
+        }
+        assert!(!c.contains(" hf="), "not asked for: {c}");
+    }
+}

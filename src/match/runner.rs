@@ -14,7 +14,7 @@ use super::progress::Progress;
 use super::report::Standings;
 use super::resume::{self, State};
 use super::sample::SampleWriter;
-use super::schedule::{pairings, schedule, Job};
+use super::schedule::{pairings, schedule_with, Job};
 use super::settings::MatchSettings;
 use super::signal::Signals;
 use super::sprt::Decision;
@@ -190,9 +190,14 @@ fn put_back(slot: &mut Option<Engine>, mut e: Engine, tx: &Sender<Msg>) {
 fn worker(shared: &Shared, tx: Sender<Msg>) -> Vec<Duration> {
     let mut overhead = Vec::new();
     let mut engines: Vec<Option<Engine>> = (0..shared.specs.len()).map(|_| None).collect();
+    let mut first = true;
     while !shared.stop.load(Ordering::SeqCst) {
         let n = shared.next.fetch_add(1, Ordering::SeqCst);
         let Some(job) = shared.jobs.get(n) else { break };
+        if !first && !shared.settings.wait.is_zero() {
+            std::thread::sleep(shared.settings.wait);
+        }
+        first = false;
         let date = chrono::Local::now().format("%Y.%m.%d").to_string();
         let record = match take_ready(shared, &mut engines[job.white], job.white, job, &tx) {
             Err(f) => no_game(job, shared, Color::White, &f),
@@ -265,7 +270,13 @@ pub fn run(settings: &MatchSettings) -> Result<Summary, String> {
             .map_err(|e| format!("cannot create log folder {}: {e}", dir.display()))?;
     }
     let pairs = pairings(settings.engines.len(), settings.tournament);
-    let all_jobs = schedule(&pairs, settings.games, settings.rounds, settings.repeat);
+    let all_jobs = schedule_with(
+        &pairs,
+        settings.games,
+        settings.rounds,
+        settings.repeat,
+        settings.colours,
+    );
     let names: Vec<String> = settings.engines.iter().map(|e| e.name.clone()).collect();
     let mut standings = Standings::new(names, pairs, settings.repeat);
     let mut header = String::new();

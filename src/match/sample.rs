@@ -145,6 +145,9 @@ mod tests {
                     score: scores[i],
                     depth: Some(1),
                     used: Duration::ZERO,
+                    nodes: None,
+                    extra: Default::default(),
+                    left: None,
                 }),
             });
         }

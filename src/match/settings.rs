@@ -40,6 +40,10 @@ pub struct MatchSettings {
     pub rating_interval: u32,
     /// Append each game's final position to this EPD file.
     pub epd_out: Option<PathBuf>,
+    /// `-noswap` / `-reverse`.
+    pub colours: super::schedule::Colours,
+    /// Pause between a worker's games (`-wait MS`).
+    pub wait: std::time::Duration,
 }
 
 impl std::fmt::Debug for MatchSettings {
