@@ -8,6 +8,7 @@ use super::args::{group_args, toml_args, Group};
 use super::config::{EngineSpec, PgnSpec, Protocol, ScoreView, Tournament, Variant};
 use super::engine::process::Launch;
 use super::openings::{parse_frc_range, OpeningSpec, Order};
+use super::resume::AutosaveSpec;
 use super::sample::SampleSpec;
 use super::settings::MatchSettings;
 use super::sprt::{EloModel, SprtSpec};
@@ -257,6 +258,9 @@ wily match: play engines against each other (c-chess-cli style options)
   -gauntlet              the first engine plays each other one (default: round robin)
   -repeat                play each opening twice, colours reversed (game pairs)
   -concurrency N         games at once (1)
+  -noswap                the same colours in every game of a pairing (no reversal)
+  -reverse               the second engine of a pairing takes White first
+  -wait MS               pause between a worker's games
   -openings file=F [format=epd|pgn] [order=sequential|random] [srand=N] [plies=N]
             [start=K]  or  frc=N[-M]|all (Chess960 start positions by number)
   -variant standard|chess960 (alias fischerandom)
@@ -264,13 +268,25 @@ wily match: play engines against each other (c-chess-cli style options)
   -draw [number=40] [count=8] [score=10]
   -maxmoves N            draw after N moves
   -tb PATH               adjudicate by the Syzygy tables of PATH (':'-separated folders)
+  -tbpieces N            only positions of at most N pieces (default: the largest table)
+  -tbignore50            the tables' verdict without the 50-move rule
   -sprt [elo0=0] [elo1=5] [alpha=0.05] [beta=0.05] [model=logistic|normalized]
   -pgn FILE [VERBOSITY]  append games; verbosity 1 (default) adds {score/depth time}
+        [nodes=on] [seldepth=on] [nps=on] [hashfull=on] [tbhits=on] [timeleft=on]
+        [latency=on]       more in each move's comment (n= sd= nps= hf= tb= tl= lat=)
   -sample file=F [freq=1] [srand=N] [format=csv]   training positions
   -log DIR               each engine's I/O per game
   -srand N               seed for random openings and samples (0)
   -event NAME            PGN Event tag
   -quiet                 no progress line
+  -ratinginterval N      print the standings on standard output every N games
+  -epdout FILE           append each game's final position (EPD) to FILE
+  -autosave FILE         keep FILE up to date so that the match can be resumed
+  -autosaveinterval N    save after every N finished games (10; always at the end)
+  -compliance [-xboard] PROGRAM [ARGS...]
+                         check an engine's UCI (or xboard) protocol handling, alone
+  -resume FILE           go on with the match saved in FILE (its options are read from
+                         it; options given too must build the same schedule)
   -file MATCH.toml       read options from a TOML match file first
 ";
 
@@ -314,6 +330,15 @@ pub fn settings_from_groups(groups: &[Group]) -> Result<MatchSettings, String> {
     let mut log_dir = None;
     let mut event = "wily match".to_string();
     let mut progress = true;
+    let mut autosave: Option<PathBuf> = None;
+    let mut autosave_interval = 10u32;
+    let mut rating_interval = 0u32;
+    let mut epd_out = None;
+    let mut colours = super::schedule::Colours::default();
+    let mut tb_path: Option<String> = None;
+    let mut tb_pieces: Option<u32> = None;
+    let mut tb_ignore50 = false;
+    let mut wait = Duration::ZERO;
     for g in groups {
         let kvs = || g.values.iter().map(|v| split_kv(v));
         match g.name.as_str() {
@@ -365,18 +390,22 @@ pub fn settings_from_groups(groups: &[Group]) -> Result<MatchSettings, String> {
                 rules.draw = Some(r);
             }
             "maxmoves" => rules.max_moves = Some(parse_num("-maxmoves", one_value(g)?)?),
-            "tb" => {
-                let adj = super::syzygy::adjudicator(one_value(g)?)?;
-                eprintln!("{}", adj.summary());
-                rules.tablebase = Some(std::sync::Arc::new(adj));
-            }
+            "tb" => tb_path = Some(one_value(g)?.to_string()),
+            "tbpieces" => tb_pieces = Some(parse_num("-tbpieces", one_value(g)?)?),
+            "tbignore50" => tb_ignore50 = flag(g)?,
             "sprt" => sprt = Some(parse_sprt(&g.values)?),
             "pgn" => {
                 let mut spec = PgnSpec {
                     path: PathBuf::new(),
                     verbosity: 1,
+                    extras: Default::default(),
                 };
                 for (i, v) in g.values.iter().enumerate() {
+                    let (k, val) = split_kv(v);
+                    if v.contains('=') && spec.extras.set(k, false) {
+                        spec.extras.set(k, parse_bool(k, val)?);
+                        continue;
+                    }
                     match split_kv(v) {
                         ("file", p) => spec.path = PathBuf::from(p),
                         ("verbosity", n) => spec.verbosity = parse_num("pgn verbosity", n)?,
@@ -422,8 +451,33 @@ pub fn settings_from_groups(groups: &[Group]) -> Result<MatchSettings, String> {
             }
             "event" => event = g.values.join(" "),
             "quiet" | "noprogress" => progress = !flag(g)?,
+            "autosave" => autosave = Some(PathBuf::from(one_value(g)?)),
+            "autosaveinterval" => {
+                autosave_interval = parse_num("-autosaveinterval", one_value(g)?)?;
+                if autosave_interval == 0 {
+                    return Err("-autosaveinterval must be at least 1".into());
+                }
+            }
+            "ratinginterval" => rating_interval = parse_num("-ratinginterval", one_value(g)?)?,
+            "epdout" => {
+                let v = one_value(g)?;
+                epd_out = Some(PathBuf::from(v.strip_prefix("file=").unwrap_or(v)));
+            }
+            "noswap" => colours.noswap = flag(g)?,
+            "reverse" => colours.reverse = flag(g)?,
+            "wait" => wait = Duration::from_millis(parse_num("-wait (ms)", one_value(g)?)?),
+            "resume" => return Err("-resume FILE is given once, before the match's options".into()),
             other => return Err(format!("unknown option -{other}")),
         }
+    }
+    if let Some(path) = tb_path {
+        let mut adj = super::syzygy::adjudicator(&path)?;
+        adj.pieces = tb_pieces;
+        adj.ignore50 = tb_ignore50;
+        eprintln!("{}", adj.summary());
+        rules.tablebase = Some(std::sync::Arc::new(adj));
+    } else if tb_pieces.is_some() || tb_ignore50 {
+        return Err("-tbpieces and -tbignore50 need -tb PATH".into());
     }
     if engines.len() < 2 {
         return Err("a match needs at least two -engine".into());
@@ -491,6 +545,16 @@ pub fn settings_from_groups(groups: &[Group]) -> Result<MatchSettings, String> {
         log_dir,
         event,
         progress,
+        autosave: autosave.map(|path| AutosaveSpec {
+            path,
+            interval: autosave_interval,
+        }),
+        resume: None,
+        command_line: Vec::new(),
+        rating_interval,
+        epd_out,
+        colours,
+        wait,
     })
 }
 
@@ -562,7 +626,7 @@ mod tests {
                 "-engine cmd=a -engine cmd=b proto=xboard score=white restart=on -each nodes=2000 \
                  -openings file=o.pgn order=random plies=8 -srand 9 -resign count=4 score=900 \
                  -draw number=30 count=6 score=5 -maxmoves 150 -sprt elo0=0 elo1=3 model=normalized \
-                 -pgn file=g.pgn verbosity=0 -sample freq=0.25 file=s.csv -log logs -variant fischerandom",
+                 -pgn file=g.pgn verbosity=0 nodes=on latency=true -sample freq=0.25 file=s.csv -log logs -variant fischerandom",
             ),
         )
         .unwrap();
@@ -590,6 +654,8 @@ mod tests {
         assert!(s.repeat, "an SPRT plays game pairs");
         assert_eq!(s.games, 200_000);
         assert_eq!(s.pgn.as_ref().unwrap().verbosity, 0);
+        let x = s.pgn.as_ref().unwrap().extras;
+        assert!(x.nodes && x.latency && !x.seldepth);
         assert_eq!(s.sample.as_ref().unwrap().seed, 9);
         assert_eq!(s.log_dir, Some(PathBuf::from("logs")));
         assert_eq!(s.variant, Variant::Chess960);

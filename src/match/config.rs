@@ -74,4 +74,37 @@ pub struct PgnSpec {
     pub path: PathBuf,
     /// 0: moves only; 1: `{+0.35/18 1.2s}` after each engine move.
     pub verbosity: u8,
+    /// What else each move's comment carries (fastchess's `-pgnout` names).
+    pub extras: PgnExtras,
+}
+
+/// The PGN comment's extras, each off unless asked for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PgnExtras {
+    pub nodes: bool,
+    pub seldepth: bool,
+    pub nps: bool,
+    pub hashfull: bool,
+    pub tbhits: bool,
+    pub timeleft: bool,
+    pub latency: bool,
+}
+
+impl PgnExtras {
+    /// Sets the extra `key` (`nodes`, `seldepth`, `nps`, `hashfull`, `tbhits`,
+    /// `timeleft`, `latency`); false when `key` is none of them.
+    pub fn set(&mut self, key: &str, on: bool) -> bool {
+        let f = match key {
+            "nodes" => &mut self.nodes,
+            "seldepth" => &mut self.seldepth,
+            "nps" => &mut self.nps,
+            "hashfull" => &mut self.hashfull,
+            "tbhits" => &mut self.tbhits,
+            "timeleft" => &mut self.timeleft,
+            "latency" => &mut self.latency,
+            _ => return false,
+        };
+        *f = on;
+        true
+    }
 }

@@ -70,6 +70,10 @@ pub struct EngineMove {
     pub score: Option<Score>,
     pub depth: Option<u32>,
     pub used: Duration,
+    pub nodes: Option<u64>,
+    pub extra: super::engine::InfoExtra,
+    /// The mover's clock after the move, when it plays on one.
+    pub left: Option<Duration>,
 }
 
 /// A finished game.
@@ -264,6 +268,9 @@ pub fn play(ctx: &mut GameContext, engines: [&mut Engine; 2], opening: &Opening)
                 score: reply.score,
                 depth: reply.depth,
                 used: reply.used,
+                nodes: reply.nodes,
+                extra: reply.extra,
+                left: clocks[i].as_ref().map(|c| c.remaining()),
             }),
         });
         if rules_end(pos.status()).is_none() {

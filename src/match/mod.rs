@@ -22,6 +22,7 @@
 pub mod adjudicate;
 pub mod args;
 pub mod cli;
+pub mod compliance;
 pub mod config;
 pub mod engine;
 pub mod game;
@@ -30,6 +31,7 @@ pub mod outcome;
 pub mod pgnout;
 pub mod progress;
 pub mod report;
+pub mod resume;
 pub mod runner;
 pub mod sample;
 pub mod schedule;
@@ -58,6 +60,12 @@ pub fn summary_text(settings: &settings::MatchSettings, s: &runner::Summary) -> 
         "finished".to_string()
     };
     let secs = s.wall.as_secs_f64();
+    if s.resumed > 0 {
+        out.push_str(&format!(
+            "Resumed: {} games were played before this run\n",
+            s.resumed
+        ));
+    }
     out.push_str(&format!(
         "Match {how}: {} of {} games in {:.1} s ({:.2} games/s)\n",
         s.games,
@@ -93,6 +101,63 @@ pub fn summary_text(settings: &settings::MatchSettings, s: &runner::Summary) -> 
     out
 }
 
+/// The settings of `wily match ARGS`: with `-resume FILE` the saved state is read and
+/// checked, the match's options come from it (or, when others than `-quiet` are given,
+/// from them) and the state goes on being saved to FILE.
+fn settings_with_resume(args: &[String]) -> Result<settings::MatchSettings, String> {
+    let mut resume_file = None;
+    let mut rest = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if ["-resume", "--resume"].contains(&a.as_str()) {
+            let f = it.next().ok_or("-resume needs the resume file")?;
+            if resume_file.replace(std::path::PathBuf::from(f)).is_some() {
+                return Err("-resume is given once".into());
+            }
+        } else {
+            rest.push(a.clone());
+        }
+    }
+    let Some(file) = resume_file else {
+        let mut s = cli::parse(args)?;
+        s.command_line = args.to_vec();
+        return Ok(s);
+    };
+    let state = resume::State::load(&file)?;
+    let quiet = |a: &String| ["-quiet", "--quiet", "-noprogress"].contains(&a.as_str());
+    let own: Vec<String> = rest.iter().filter(|a| !quiet(a)).cloned().collect();
+    let mut s = if own.is_empty() {
+        // The saved options, read from the folder the match was started in.
+        let cwd = std::env::current_dir().unwrap_or_default();
+        if cwd != state.cwd {
+            std::env::set_current_dir(&state.cwd).map_err(|e| {
+                format!(
+                    "the match was started in {}, which cannot be entered: {e}",
+                    state.cwd.display()
+                )
+            })?;
+            eprintln!("resume: working in {}", state.cwd.display());
+        }
+        let mut words = state.args.clone();
+        words.extend(rest.iter().filter(|a| quiet(a)).cloned());
+        let mut s = cli::parse(&words)?;
+        s.command_line = state.args.clone();
+        s
+    } else {
+        let mut s = cli::parse(&rest)?;
+        s.command_line = rest.clone();
+        s
+    };
+    if s.autosave.is_none() {
+        s.autosave = Some(resume::AutosaveSpec {
+            path: file.clone(),
+            interval: 10,
+        });
+    }
+    s.resume = Some(state);
+    Ok(s)
+}
+
 /// The `wily match` command: reads the match from `args`, plays it and prints the
 /// summary (`-help` prints the option list).
 pub fn run_cli(args: &[String]) -> Result<(), String> {
@@ -104,7 +169,10 @@ pub fn run_cli(args: &[String]) -> Result<(), String> {
         print!("{}", cli::HELP);
         return Ok(());
     }
-    let settings = cli::parse(args)?;
+    if matches!(args[0].as_str(), "-compliance" | "--compliance") {
+        return compliance::run_cli(&args[1..]);
+    }
+    let settings = settings_with_resume(args)?;
     let summary = runner::run(&settings)?;
     print!("{}", summary_text(&settings, &summary));
     Ok(())

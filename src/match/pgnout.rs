@@ -3,7 +3,7 @@
 //! saying exactly how the game ended; at verbosity 1 each engine move carries
 //! `{+0.35/18 1.2s}` (score from the mover's side, depth, time used).
 
-use super::config::{EngineSpec, PgnSpec, Variant};
+use super::config::{EngineSpec, PgnExtras, PgnSpec, Variant};
 use super::game::GameRecord;
 use super::openings::Opening;
 use super::schedule::Job;
@@ -15,6 +15,38 @@ use std::io::Write;
 pub struct PgnOut {
     file: File,
     verbosity: u8,
+    extras: PgnExtras,
+}
+
+/// The extras asked for, each as ` key=value` (nothing for what the engine did not say):
+/// ` n=12345 sd=20 nps=1500000 hf=12 tb=0 tl=8.530s lat=2ms`. The latency is the runner's
+/// measured time for the move less the engine's own last reported `time`.
+pub fn extras_text(e: &super::game::EngineMove, x: PgnExtras) -> String {
+    let mut s = String::new();
+    let mut put = |on: bool, key: &str, v: Option<String>| {
+        if let (true, Some(v)) = (on, v) {
+            s.push_str(&format!(" {key}={v}"));
+        }
+    };
+    put(x.nodes, "n", e.nodes.map(|v| v.to_string()));
+    put(x.seldepth, "sd", e.extra.seldepth.map(|v| v.to_string()));
+    put(x.nps, "nps", e.extra.nps.map(|v| v.to_string()));
+    put(x.hashfull, "hf", e.extra.hashfull.map(|v| v.to_string()));
+    put(x.tbhits, "tb", e.extra.tbhits.map(|v| v.to_string()));
+    put(
+        x.timeleft,
+        "tl",
+        e.left.map(|d| format!("{:.3}s", d.as_secs_f64())),
+    );
+    put(
+        x.latency,
+        "lat",
+        e.extra.time_ms.map(|t| {
+            let ms = e.used.as_millis() as i64 - t as i64;
+            format!("{}ms", ms.max(0))
+        }),
+    );
+    s
 }
 
 /// `+0.35/18 1.2s`, `-M3/30 0.05s`, or without the parts the engine did not give.
@@ -53,7 +85,12 @@ pub struct GameInfo<'a> {
 }
 
 /// The PGN text of one game.
-pub fn game_text(info: &GameInfo, record: &GameRecord, verbosity: u8) -> String {
+pub fn game_text(
+    info: &GameInfo,
+    record: &GameRecord,
+    verbosity: u8,
+    extras: PgnExtras,
+) -> String {
     let mut tags: Vec<(String, String)> = vec![
         ("Event".into(), info.event.into()),
         ("Site".into(), "?".into()),
@@ -84,7 +121,13 @@ pub fn game_text(info: &GameInfo, record: &GameRecord, verbosity: u8) -> String 
         record
             .moves
             .iter()
-            .map(|m| m.engine.map(|e| move_comment(e.score, e.depth, e.used)))
+            .map(|m| {
+                m.engine.map(|e| {
+                    let mut c = move_comment(e.score, e.depth, e.used);
+                    c.push_str(&extras_text(&e, extras));
+                    c
+                })
+            })
             .collect()
     };
     write_game_ending(
@@ -95,6 +138,54 @@ pub fn game_text(info: &GameInfo, record: &GameRecord, verbosity: u8) -> String 
         record.end.outcome.pgn(),
         Some(&record.end.reason),
     )
+}
+
+/// The game's final position as an EPD line: the four position fields, the move
+/// counters as `hmvc`/`fmvn`, and the players and result as `c0`.
+pub fn final_epd(info: &GameInfo, record: &GameRecord) -> String {
+    let mut board = record.start.clone();
+    for m in &record.moves {
+        if board.try_play(m.mv).is_err() {
+            break;
+        }
+    }
+    let fen = board.to_string();
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let (pos, hm, fm) = match fields.as_slice() {
+        [a, b, c, d, h, f, ..] => (format!("{a} {b} {c} {d}"), *h, *f),
+        _ => (fen.clone(), "0", "1"),
+    };
+    format!(
+        "{pos} hmvc {hm}; fmvn {fm}; c0 \"{} - {}, {}\";\n",
+        info.white.name.replace('"', "'"),
+        info.black.name.replace('"', "'"),
+        record.end.outcome.pgn()
+    )
+}
+
+/// The EPD file of final positions (`-epdout`), appended to game by game.
+pub struct EpdOut {
+    file: File,
+}
+
+impl EpdOut {
+    pub fn open(path: &std::path::Path) -> Result<EpdOut, String> {
+        let file = File::options()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| format!("cannot open EPD file {}: {e}", path.display()))?;
+        Ok(EpdOut { file })
+    }
+
+    /// Appends one game's final position.
+    pub fn write(&mut self, info: &GameInfo, record: &GameRecord) -> std::io::Result<()> {
+        self.file.write_all(final_epd(info, record).as_bytes())
+    }
+
+    pub fn sync(&mut self) {
+        let _ = self.file.sync_data();
+    }
 }
 
 impl PgnOut {
@@ -108,12 +199,13 @@ impl PgnOut {
         Ok(PgnOut {
             file,
             verbosity: spec.verbosity,
+            extras: spec.extras,
         })
     }
 
     /// Appends one game in a single write.
     pub fn write(&mut self, info: &GameInfo, record: &GameRecord) -> std::io::Result<()> {
-        let text = game_text(info, record, self.verbosity);
+        let text = game_text(info, record, self.verbosity, self.extras);
         self.file.write_all(text.as_bytes())?;
         self.file.flush()
     }
@@ -129,6 +221,35 @@ mod tests {
     use super::*;
     use crate::r#match::engine::Score;
     use std::time::Duration;
+
+    #[test]
+    fn extras_as_asked() {
+        use crate::r#match::engine::InfoExtra;
+        let e = crate::r#match::game::EngineMove {
+            score: Some(Score::Cp(10)),
+            depth: Some(9),
+            used: Duration::from_millis(105),
+            nodes: Some(12345),
+            extra: InfoExtra {
+                seldepth: Some(14),
+                nps: Some(117_000),
+                hashfull: Some(3),
+                tbhits: None,
+                time_ms: Some(101),
+            },
+            left: Some(Duration::from_millis(8530)),
+        };
+        assert_eq!(extras_text(&e, PgnExtras::default()), "");
+        let mut all = PgnExtras::default();
+        for k in ["nodes", "seldepth", "nps", "hashfull", "tbhits", "timeleft", "latency"] {
+            assert!(all.set(k, true));
+        }
+        assert!(!all.set("pv", true));
+        assert_eq!(
+            extras_text(&e, all),
+            " n=12345 sd=14 nps=117000 hf=3 tl=8.530s lat=4ms"
+        );
+    }
 
     #[test]
     fn comments() {

@@ -70,6 +70,20 @@ impl Progress {
         }
     }
 
+    /// Prints text on standard output (the bar, on standard error, kept clear of it).
+    pub fn print_out(&self, text: &str) {
+        use std::io::Write;
+        let out = || {
+            let mut o = std::io::stdout().lock();
+            let _ = o.write_all(text.as_bytes());
+            let _ = o.flush();
+        };
+        match &self.bar {
+            Some(bar) => bar.suspend(out),
+            None => out(),
+        }
+    }
+
     /// Removes the bar.
     pub fn finish(&self) {
         if let Some(bar) = &self.bar {

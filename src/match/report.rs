@@ -203,11 +203,39 @@ impl Standings {
         s
     }
 
+    /// The two lines in cutechess-cli's form that existing scripts read:
+    /// `Score of A vs B: W - L - D  [0.550] N` and
+    /// `Elo difference: 34.9 +/- 60.2, LOS: 87.1 %, DrawRatio: 30.0 %`.
+    pub fn cutechess_lines(&self, a: &str, b: &str, t: &Tally) -> String {
+        let games = t.games();
+        let score = if games > 0 {
+            t.points() / games as f64
+        } else {
+            0.0
+        };
+        let mut s = format!(
+            "Score of {a} vs {b}: {} - {} - {}  [{score:.3}] {games}\n",
+            t.wins, t.losses, t.draws
+        );
+        if let Some(e) = t.estimate(self.paired) {
+            let _ = writeln!(
+                s,
+                "Elo difference: {:.1} +/- {:.1}, LOS: {:.1} %, DrawRatio: {:.1} %",
+                e.elo,
+                e.elo_error,
+                100.0 * e.los,
+                100.0 * t.draw_ratio()
+            );
+        }
+        s
+    }
+
     /// Every pairing's report, then the engine table when there is more than one pairing.
     pub fn full_report(&self) -> String {
         let mut s = String::new();
         for (t, &(a, b)) in self.tallies.iter().zip(&self.pairings) {
             s.push_str(&self.describe(&format!("{} vs {}:", self.names[a], self.names[b]), t));
+            s.push_str(&self.cutechess_lines(&self.names[a], &self.names[b], t));
         }
         if self.pairings.len() > 1 {
             s.push('\n');
@@ -268,5 +296,21 @@ mod tests {
             .collect();
         assert_eq!(order, ["y", "hero", "x"]);
         assert!(s.full_report().contains("hero vs y:"));
+        let cc = s.cutechess_lines("hero", "y", &s.tallies[1]);
+        assert_eq!(
+            cc.lines().next(),
+            Some("Score of hero vs y: 0 - 1 - 1  [0.250] 2")
+        );
+        assert!(
+            cc.lines()
+                .nth(1)
+                .unwrap()
+                .starts_with("Elo difference: -190."),
+            "{cc}"
+        );
+        assert!(
+            cc.contains(", LOS: ") && cc.ends_with(", DrawRatio: 50.0 %\n"),
+            "{cc}"
+        );
     }
 }

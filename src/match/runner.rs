@@ -9,11 +9,12 @@ use super::engine::process::{Process, Registry};
 use super::engine::{Engine, Fault};
 use super::game::{self, GameContext, GameRecord};
 use super::openings::OpeningBook;
-use super::pgnout::{GameInfo, PgnOut};
+use super::pgnout::{EpdOut, GameInfo, PgnOut};
 use super::progress::Progress;
 use super::report::Standings;
+use super::resume::{self, State};
 use super::sample::SampleWriter;
-use super::schedule::{pairings, schedule, Job};
+use super::schedule::{pairings, schedule_with, Job};
 use super::settings::MatchSettings;
 use super::signal::Signals;
 use super::sprt::Decision;
@@ -99,6 +100,8 @@ pub struct Summary {
     pub cpu: Duration,
     pub wall: Duration,
     pub samples: u64,
+    /// Games that were already played when this run resumed the match.
+    pub resumed: usize,
 }
 
 enum Msg {
@@ -187,9 +190,14 @@ fn put_back(slot: &mut Option<Engine>, mut e: Engine, tx: &Sender<Msg>) {
 fn worker(shared: &Shared, tx: Sender<Msg>) -> Vec<Duration> {
     let mut overhead = Vec::new();
     let mut engines: Vec<Option<Engine>> = (0..shared.specs.len()).map(|_| None).collect();
+    let mut first = true;
     while !shared.stop.load(Ordering::SeqCst) {
         let n = shared.next.fetch_add(1, Ordering::SeqCst);
         let Some(job) = shared.jobs.get(n) else { break };
+        if !first && !shared.settings.wait.is_zero() {
+            std::thread::sleep(shared.settings.wait);
+        }
+        first = false;
         let date = chrono::Local::now().format("%Y.%m.%d").to_string();
         let record = match take_ready(shared, &mut engines[job.white], job.white, job, &tx) {
             Err(f) => no_game(job, shared, Color::White, &f),
@@ -261,16 +269,124 @@ pub fn run(settings: &MatchSettings) -> Result<Summary, String> {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create log folder {}: {e}", dir.display()))?;
     }
+    let pairs = pairings(settings.engines.len(), settings.tournament);
+    let all_jobs = schedule_with(
+        &pairs,
+        settings.games,
+        settings.rounds,
+        settings.repeat,
+        settings.colours,
+    );
+    let names: Vec<String> = settings.engines.iter().map(|e| e.name.clone()).collect();
+    let mut standings = Standings::new(names, pairs, settings.repeat);
+    let mut header = String::new();
+    for e in &settings.engines {
+        header.push_str(&format!("engine {} {}\n", e.name, e.limits));
+    }
+    header.push_str(&format!(
+        "{:?} games {} rounds {} repeat {} {:?}\n",
+        settings.tournament, settings.games, settings.rounds, settings.repeat, settings.variant
+    ));
+    let fingerprint = resume::fingerprint(&header, &all_jobs, &book);
+    let output_paths: Vec<PathBuf> = [
+        settings.pgn.as_ref().map(|p| p.path.clone()),
+        settings.sample.as_ref().map(|s| s.path.clone()),
+        settings.epd_out.clone(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let mut results = String::new();
+    let mut resumed = 0;
+    if let Some(state) = &settings.resume {
+        // Everything is checked before any output is touched.
+        for note in resume::prepare(state, &fingerprint, all_jobs.len(), &output_paths)? {
+            eprintln!("resume: {note}");
+        }
+        for (number, outcome) in state.finished_games() {
+            standings.add(&all_jobs[number], outcome);
+            resumed += 1;
+        }
+        results = state.results.clone();
+        eprintln!(
+            "resume: {resumed} of {} games already played, going on",
+            all_jobs.len()
+        );
+    } else if let Some(a) = &settings.autosave {
+        if let Ok(old) = State::load(&a.path) {
+            if !old.finished {
+                return Err(format!(
+                    "{} holds an unfinished match: go on with it (wily match -resume {}) or remove the file",
+                    a.path.display(),
+                    a.path.display()
+                ));
+            }
+        }
+    }
+    let done_before = |j: &Job| results.as_bytes().get(j.number).is_some_and(|&c| c != b'.');
+    let jobs: Vec<Job> = all_jobs
+        .iter()
+        .filter(|j| !done_before(j))
+        .copied()
+        .collect();
+    let sprt = settings.sprt;
+    let bounds = sprt.map(|s| s.bounds());
+    let mut llr = None;
+    let mut decision = None;
+    if let (Some(s), true) = (&sprt, resumed > 0) {
+        let l = s.llr(&standings.sprt_counts());
+        llr = Some(l);
+        decision = s.decide(l);
+    }
+    let jobs = if decision.is_some() { Vec::new() } else { jobs };
     let mut pgn = settings.pgn.as_ref().map(PgnOut::open).transpose()?;
     let mut samples = settings
         .sample
         .as_ref()
         .map(SampleWriter::open)
         .transpose()?;
-    let pairs = pairings(settings.engines.len(), settings.tournament);
-    let jobs = schedule(&pairs, settings.games, settings.rounds, settings.repeat);
-    let names: Vec<String> = settings.engines.iter().map(|e| e.name.clone()).collect();
-    let mut standings = Standings::new(names, pairs, settings.repeat);
+    let mut epd = settings.epd_out.as_deref().map(EpdOut::open).transpose()?;
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let mut since_save = 0u32;
+    let save = |results: &str,
+                finished: bool,
+                pgn: &mut Option<PgnOut>,
+                samples: &mut Option<SampleWriter>,
+                epd: &mut Option<EpdOut>|
+     -> Result<(), String> {
+        let Some(a) = &settings.autosave else {
+            return Ok(());
+        };
+        if let Some(p) = pgn.as_mut() {
+            p.sync();
+        }
+        if let Some(s) = samples.as_mut() {
+            s.sync();
+        }
+        if let Some(e) = epd.as_mut() {
+            e.sync();
+        }
+        let outputs = output_paths
+            .iter()
+            .map(|p| resume::mark(p))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| format!("cannot read an output file back: {e}"))?;
+        let state = State {
+            format: resume::FORMAT.into(),
+            args: settings.command_line.clone(),
+            cwd: cwd.clone(),
+            fingerprint: fingerprint.clone(),
+            scheduled: all_jobs.len(),
+            results: results.to_string(),
+            outputs,
+            finished,
+        };
+        state
+            .save(&a.path)
+            .map_err(|e| format!("cannot save {}: {e}", a.path.display()))
+    };
+    // A first save, so that even a match killed in its first game can be resumed.
+    save(&results, jobs.is_empty(), &mut pgn, &mut samples, &mut epd)?;
     let shared = Shared {
         settings,
         specs: settings.engines.iter().cloned().map(Arc::new).collect(),
@@ -281,11 +397,7 @@ pub fn run(settings: &MatchSettings) -> Result<Summary, String> {
         registry: Registry::default(),
     };
     let signals = Signals::install();
-    let mut progress = Progress::new(jobs.len() as u64, settings.progress);
-    let sprt = settings.sprt;
-    let bounds = sprt.map(|s| s.bounds());
-    let mut llr = None;
-    let mut decision = None;
+    let mut progress = Progress::new(all_jobs.len() as u64, settings.progress);
     let mut interrupted = false;
     let mut seen_warnings = HashSet::new();
     let mut overhead = Vec::new();
@@ -312,18 +424,24 @@ pub fn run(settings: &MatchSettings) -> Result<Summary, String> {
                 }
                 Ok(Msg::Done(job, record, date)) => {
                     standings.add(&job, record.end.outcome);
+                    resume::set_result(&mut results, job.number, record.end.outcome);
+                    let info = GameInfo {
+                        event: &settings.event,
+                        job: &job,
+                        white: &settings.engines[job.white],
+                        black: &settings.engines[job.black],
+                        opening: book.get(job.opening),
+                        variant: settings.variant,
+                        date: &date,
+                    };
                     if let Some(out) = pgn.as_mut() {
-                        let info = GameInfo {
-                            event: &settings.event,
-                            job: &job,
-                            white: &settings.engines[job.white],
-                            black: &settings.engines[job.black],
-                            opening: book.get(job.opening),
-                            variant: settings.variant,
-                            date: &date,
-                        };
                         if let Err(e) = out.write(&info, &record) {
                             progress.println(&format!("warning: writing the PGN failed: {e}"));
+                        }
+                    }
+                    if let Some(out) = epd.as_mut() {
+                        if let Err(e) = out.write(&info, &record) {
+                            progress.println(&format!("warning: writing the EPD failed: {e}"));
                         }
                     }
                     if let Some(s) = samples.as_mut() {
@@ -339,6 +457,26 @@ pub fn run(settings: &MatchSettings) -> Result<Summary, String> {
                             if decision.is_some() {
                                 stop_all(&shared);
                             }
+                        }
+                    }
+                    let n = settings.rating_interval;
+                    if n > 0 && standings.games() % n == 0 {
+                        progress.print_out(&format!(
+                            "Standings after {} of {} games:\n{}",
+                            standings.games(),
+                            all_jobs.len(),
+                            standings.full_report()
+                        ));
+                    }
+                    since_save += 1;
+                    if settings
+                        .autosave
+                        .as_ref()
+                        .is_some_and(|a| since_save >= a.interval)
+                    {
+                        since_save = 0;
+                        if let Err(e) = save(&results, false, &mut pgn, &mut samples, &mut epd) {
+                            progress.println(&format!("warning: {e}"));
                         }
                     }
                     progress.update(
@@ -369,10 +507,14 @@ pub fn run(settings: &MatchSettings) -> Result<Summary, String> {
         p.sync();
     }
     let games = standings.games() as usize;
+    let finished = decision.is_some() || games == all_jobs.len();
+    if let Err(e) = save(&results, finished, &mut pgn, &mut samples, &mut epd) {
+        eprintln!("warning: {e}");
+    }
     Ok(Summary {
         standings,
         games,
-        scheduled: jobs.len(),
+        scheduled: all_jobs.len(),
         decision,
         llr,
         interrupted,
@@ -380,6 +522,7 @@ pub fn run(settings: &MatchSettings) -> Result<Summary, String> {
         cpu: process_cpu().saturating_sub(cpu_start),
         wall: started.elapsed(),
         samples: samples.map_or(0, |s| s.written),
+        resumed,
     })
 }
 

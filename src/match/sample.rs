@@ -105,6 +105,12 @@ impl SampleWriter {
         })
     }
 
+    /// Flushes the file to disk.
+    pub fn sync(&mut self) {
+        let _ = self.out.flush();
+        let _ = self.out.get_ref().sync_data();
+    }
+
     /// Appends one game's samples and flushes.
     pub fn write_game(&mut self, record: &GameRecord, game_number: usize) -> std::io::Result<()> {
         for line in game_samples(record, game_number, &self.spec) {
@@ -139,6 +145,9 @@ mod tests {
                     score: scores[i],
                     depth: Some(1),
                     used: Duration::ZERO,
+                    nodes: None,
+                    extra: Default::default(),
+                    left: None,
                 }),
             });
         }

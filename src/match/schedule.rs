@@ -35,8 +35,29 @@ pub fn pairings(engines: usize, tournament: Tournament) -> Vec<(usize, usize)> {
     }
 }
 
+/// How colours are given out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Colours {
+    /// Keep the same colours in every game of a pairing (`-noswap`): no reversal within a
+    /// pair, no alternation without pairs.
+    pub noswap: bool,
+    /// The pairing's second engine takes White where the first would (`-reverse`).
+    pub reverse: bool,
+}
+
 /// Every game of the match in starting order.
 pub fn schedule(pairs: &[(usize, usize)], games: u32, rounds: u32, repeat: bool) -> Vec<Job> {
+    schedule_with(pairs, games, rounds, repeat, Colours::default())
+}
+
+/// Every game of the match in starting order, colours as `colours` says.
+pub fn schedule_with(
+    pairs: &[(usize, usize)],
+    games: u32,
+    rounds: u32,
+    repeat: bool,
+    colours: Colours,
+) -> Vec<Job> {
     let unit = if repeat { 2 } else { 1 };
     let units = games.div_ceil(unit) as usize;
     let mut jobs = Vec::new();
@@ -45,10 +66,13 @@ pub fn schedule(pairs: &[(usize, usize)], games: u32, rounds: u32, repeat: bool)
         for k in 0..units {
             let opening = round as usize * units + k;
             for (p, &(a, b)) in pairs.iter().enumerate() {
+                let (a, b) = if colours.reverse { (b, a) } else { (a, b) };
                 // Colours: both ways for a pair, else alternating with the opening.
-                let games: &[(usize, usize)] = if repeat {
+                let games: &[(usize, usize)] = if repeat && colours.noswap {
+                    &[(a, b), (a, b)]
+                } else if repeat {
                     &[(a, b), (b, a)]
-                } else if opening.is_multiple_of(2) {
+                } else if colours.noswap || opening.is_multiple_of(2) {
                     &[(a, b)]
                 } else {
                     &[(b, a)]
@@ -114,6 +138,35 @@ mod tests {
             ]
         );
         assert!(jobs.iter().enumerate().all(|(i, j)| j.number == i));
+    }
+
+    #[test]
+    fn noswap_and_reverse() {
+        let p = pairings(2, Tournament::RoundRobin);
+        let colours = |c: Colours, repeat: bool| -> Vec<(usize, usize)> {
+            schedule_with(&p, 4, 1, repeat, c)
+                .iter()
+                .map(|j| (j.white, j.black))
+                .collect()
+        };
+        let noswap = Colours {
+            noswap: true,
+            reverse: false,
+        };
+        let reverse = Colours {
+            noswap: false,
+            reverse: true,
+        };
+        assert_eq!(colours(noswap, true), vec![(0, 1); 4]);
+        assert_eq!(colours(noswap, false), vec![(0, 1); 4]);
+        assert_eq!(colours(reverse, true), vec![(1, 0), (0, 1), (1, 0), (0, 1)]);
+        assert_eq!(colours(reverse, false), vec![(1, 0), (0, 1), (1, 0), (0, 1)]);
+        let both = Colours {
+            noswap: true,
+            reverse: true,
+        };
+        assert_eq!(colours(both, true), vec![(1, 0); 4]);
+        assert_eq!(schedule_with(&p, 4, 1, true, noswap)[1].pair, Some(0));
     }
 
     #[test]

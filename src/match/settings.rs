@@ -3,6 +3,7 @@
 use super::adjudicate::Rules;
 use super::config::{EngineSpec, PgnSpec, Tournament, Variant};
 use super::openings::OpeningSpec;
+use super::resume::{AutosaveSpec, State};
 use super::sample::SampleSpec;
 use super::sprt::SprtSpec;
 use std::path::PathBuf;
@@ -29,6 +30,20 @@ pub struct MatchSettings {
     pub event: String,
     /// Print the progress bar (only on a terminal).
     pub progress: bool,
+    /// Keep a resume file up to date (`-autosave FILE -autosaveinterval N`).
+    pub autosave: Option<AutosaveSpec>,
+    /// The saved state this run continues (`-resume FILE`), already read and checked.
+    pub resume: Option<State>,
+    /// The match's own arguments, as saved in the resume file.
+    pub command_line: Vec<String>,
+    /// Print the standings on standard output every N games (0: never).
+    pub rating_interval: u32,
+    /// Append each game's final position to this EPD file.
+    pub epd_out: Option<PathBuf>,
+    /// `-noswap` / `-reverse`.
+    pub colours: super::schedule::Colours,
+    /// Pause between a worker's games (`-wait MS`).
+    pub wait: std::time::Duration,
 }
 
 impl std::fmt::Debug for MatchSettings {

@@ -2,7 +2,9 @@
 //! the runner's [`Tablebase`] seam. A position right after a capture or pawn move takes
 //! the WDL tables' value; any other position is valued by DTZ from its 50-move counter (a
 //! win that the counter spoils is a cursed win, so a draw), falling back to WDL where the
-//! DTZ table is missing.
+//! DTZ table is missing. `-tbpieces N` limits adjudication to positions of at most N
+//! pieces; `-tbignore50` takes the tables' verdict without the 50-move rule (a cursed win
+//! is a win, a blessed loss a loss).
 
 use super::adjudicate::{Tablebase, Wdl};
 use crate::engine::tablebase::{self, Tablebases};
@@ -12,18 +14,32 @@ use std::sync::Arc;
 /// The loaded tables as a match adjudicator.
 pub struct SyzygyAdjudicator {
     tables: Arc<Tablebases>,
+    /// At most this many pieces (`-tbpieces`).
+    pub pieces: Option<u32>,
+    /// The verdict without the 50-move rule (`-tbignore50`).
+    pub ignore50: bool,
 }
 
 /// Loads the tables of the `:`-separated folders `path` for adjudication.
 pub fn adjudicator(path: &str) -> Result<SyzygyAdjudicator, String> {
     let tables = tablebase::open(path).map_err(|e| format!("-tb {path}: {e}"))?;
-    Ok(SyzygyAdjudicator { tables })
+    Ok(SyzygyAdjudicator {
+        tables,
+        pieces: None,
+        ignore50: false,
+    })
 }
 
 impl SyzygyAdjudicator {
     /// What was loaded (one line) and what was left out.
     pub fn summary(&self) -> String {
         let mut s = self.tables.summary();
+        if let Some(n) = self.pieces {
+            s.push_str(&format!("; adjudicating at {} pieces or fewer", n.min(self.tables.largest())));
+        }
+        if self.ignore50 {
+            s.push_str("; the 50-move rule ignored");
+        }
         for p in self.tables.problems() {
             s.push_str("\n  left out: ");
             s.push_str(p);
@@ -34,10 +50,18 @@ impl SyzygyAdjudicator {
 
 impl Tablebase for SyzygyAdjudicator {
     fn max_pieces(&self) -> u32 {
-        self.tables.largest()
+        let n = self.tables.largest();
+        self.pieces.map_or(n, |p| p.min(n))
     }
 
     fn probe_wdl(&self, board: &Board) -> Option<Wdl> {
+        if self.ignore50 {
+            return self.tables.probe_wdl(board).map(|w| match w {
+                Wdl::CursedWin => Wdl::Win,
+                Wdl::BlessedLoss => Wdl::Loss,
+                w => w,
+            });
+        }
         let counted = if board.halfmove_clock() == 0 {
             None
         } else {
@@ -86,6 +110,15 @@ mod tests {
         assert_eq!(
             adj.probe_wdl(&b("4k3/8/8/8/8/8/2PPP3/3QK3 w - - 0 1")),
             None
+        );
+        let mut adj = adj;
+        adj.ignore50 = true;
+        adj.pieces = Some(3);
+        assert_eq!(adj.max_pieces(), 3);
+        assert_eq!(
+            adj.probe_wdl(&b("4k3/8/8/8/8/8/8/R3K3 w - - 80 60")),
+            Some(Wdl::Win),
+            "no 50-move rule"
         );
     }
 }

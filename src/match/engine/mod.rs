@@ -9,7 +9,7 @@ pub mod types;
 mod uci;
 mod xboard;
 
-pub use types::{Fault, FaultKind, PlyText, Reply, Score, Setup, Turn};
+pub use types::{Fault, FaultKind, InfoExtra, PlyText, Reply, Score, Setup, Turn};
 
 use super::config::{EngineSpec, Protocol, ScoreView, Variant};
 use cozy_chess::Color;

@@ -53,6 +53,17 @@ impl fmt::Display for Score {
     }
 }
 
+/// What else the last `info` lines said about a move (for the PGN's extras).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct InfoExtra {
+    pub seldepth: Option<u32>,
+    pub nps: Option<u64>,
+    pub hashfull: Option<u32>,
+    pub tbhits: Option<u64>,
+    /// The engine's own `time` (ms).
+    pub time_ms: Option<u64>,
+}
+
 /// An engine's move and what it said about it.
 #[derive(Clone, Debug)]
 pub struct Reply {
@@ -61,6 +72,8 @@ pub struct Reply {
     pub score: Option<Score>,
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
+    /// The rest of the last `info` lines (UCI only).
+    pub extra: InfoExtra,
     /// Time from the runner's `go` (or move) to the move, by the runner's measurement.
     pub used: Duration,
     /// When the move arrived.

@@ -3,7 +3,9 @@
 //! clocks or limits, reading `info` lines for the score and `bestmove` for the move.
 
 use super::process::Process;
-use super::types::{secs, send_options, Fault, FaultKind, Reader, Reply, Score, Setup, Turn};
+use super::types::{
+    secs, send_options, Fault, FaultKind, InfoExtra, Reader, Reply, Score, Setup, Turn,
+};
 use crate::chess::fen::to_fen;
 use crate::chess::move_from_uci;
 use crate::r#match::config::{EngineSpec, Variant};
@@ -27,9 +29,11 @@ pub(super) struct Info {
     pub score: Option<Score>,
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
+    pub extra: InfoExtra,
 }
 
-/// Reads an `info` line's depth, score and nodes; lines for a second PV are ignored.
+/// Reads an `info` line's depth, score and nodes (and seldepth, nps, hashfull, tbhits,
+/// time); lines for a second PV are ignored.
 pub(super) fn parse_info(line: &str) -> Info {
     let mut info = Info::default();
     let mut it = line.split_ascii_whitespace().skip(1);
@@ -37,6 +41,11 @@ pub(super) fn parse_info(line: &str) -> Info {
         match tok {
             "depth" => info.depth = it.next().and_then(|v| v.parse().ok()),
             "nodes" => info.nodes = it.next().and_then(|v| v.parse().ok()),
+            "seldepth" => info.extra.seldepth = it.next().and_then(|v| v.parse().ok()),
+            "nps" => info.extra.nps = it.next().and_then(|v| v.parse().ok()),
+            "hashfull" => info.extra.hashfull = it.next().and_then(|v| v.parse().ok()),
+            "tbhits" => info.extra.tbhits = it.next().and_then(|v| v.parse().ok()),
+            "time" => info.extra.time_ms = it.next().and_then(|v| v.parse().ok()),
             "multipv" if it.next().and_then(|v| v.parse::<u32>().ok()).unwrap_or(1) > 1 => {
                 return Info::default();
             }
@@ -229,6 +238,12 @@ impl Uci {
                     }
                     last.depth = i.depth.or(last.depth);
                     last.nodes = i.nodes.or(last.nodes);
+                    let (e, o) = (&mut last.extra, i.extra);
+                    e.seldepth = o.seldepth.or(e.seldepth);
+                    e.nps = o.nps.or(e.nps);
+                    e.hashfull = o.hashfull.or(e.hashfull);
+                    e.tbhits = o.tbhits.or(e.tbhits);
+                    e.time_ms = o.time_ms.or(e.time_ms);
                 }
                 Some("bestmove") => {
                     let text = words.next().unwrap_or("");
@@ -240,6 +255,7 @@ impl Uci {
                         score: last.score,
                         depth: last.depth,
                         nodes: last.nodes,
+                        extra: last.extra,
                         used: at.saturating_duration_since(asked),
                         arrived: at,
                         asked,
@@ -273,13 +289,20 @@ mod tests {
 
     #[test]
     fn info_lines() {
-        let i = parse_info("info depth 12 seldepth 18 multipv 1 score cp -35 lowerbound nodes 12345 nps 1 pv e2e4 e7e5");
+        let i = parse_info("info depth 12 seldepth 18 multipv 1 score cp -35 lowerbound nodes 12345 nps 1 hashfull 7 tbhits 3 time 45 pv e2e4 e7e5");
         assert_eq!(
             i,
             Info {
                 score: Some(Score::Cp(-35)),
                 depth: Some(12),
-                nodes: Some(12345)
+                nodes: Some(12345),
+                extra: InfoExtra {
+                    seldepth: Some(18),
+                    nps: Some(1),
+                    hashfull: Some(7),
+                    tbhits: Some(3),
+                    time_ms: Some(45),
+                },
             }
         );
         let i = parse_info("info depth 30 score mate -4 pv a1a2");

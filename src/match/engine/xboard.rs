@@ -488,6 +488,7 @@ impl Xboard {
                     score,
                     depth,
                     nodes,
+                    extra: Default::default(),
                     used: at.saturating_duration_since(asked),
                     arrived: at,
                     asked,
