@@ -154,7 +154,7 @@ async fn a_game_in_datagrams() {
             p.expect(&dg("(30 AlphaBot BetaBot")).await;
             p.expect(&dg("(15 1 AlphaBot BetaBot 0 Bullet 1 1 0 1 0 1 {} 0 0 "))
                 .await;
-            p.expect(&format!("{{}} {{}} 0 0 0 {{}} 0\x19)")).await;
+            p.expect("{} {} 0 0 0 {} 0\x19)").await;
             p.expect(&dg(&format!("(43 1 {rel})"))).await;
             p.expect(&dg(
                 "(101 1 {rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1} 0)",

@@ -235,7 +235,7 @@ fn bad_resume_files_are_refused_and_the_pgn_kept() {
     assert!(text(&out).1.contains("games.pgn"), "{:?}", text(&out));
     assert_eq!(
         std::fs::read(d.join("games.pgn")).unwrap(),
-        text_now[..cut].as_bytes()
+        &text_now.as_bytes()[..cut]
     );
     // Put back, it resumes.
     std::fs::write(d.join("games.pgn"), &pgn_before).unwrap();

@@ -85,12 +85,7 @@ pub struct GameInfo<'a> {
 }
 
 /// The PGN text of one game.
-pub fn game_text(
-    info: &GameInfo,
-    record: &GameRecord,
-    verbosity: u8,
-    extras: PgnExtras,
-) -> String {
+pub fn game_text(info: &GameInfo, record: &GameRecord, verbosity: u8, extras: PgnExtras) -> String {
     let mut tags: Vec<(String, String)> = vec![
         ("Event".into(), info.event.into()),
         ("Site".into(), "?".into()),
@@ -241,7 +236,9 @@ mod tests {
         };
         assert_eq!(extras_text(&e, PgnExtras::default()), "");
         let mut all = PgnExtras::default();
-        for k in ["nodes", "seldepth", "nps", "hashfull", "tbhits", "timeleft", "latency"] {
+        for k in [
+            "nodes", "seldepth", "nps", "hashfull", "tbhits", "timeleft", "latency",
+        ] {
             assert!(all.set(k, true));
         }
         assert!(!all.set("pv", true));

@@ -339,10 +339,10 @@ mod tests {
         std::fs::write(&p, "game one\ngame two\n").unwrap();
         let mut s = state();
         s.outputs = vec![m.clone()];
-        assert!(prepare(&s, "other", 8, &[p.clone()]).is_err());
+        assert!(prepare(&s, "other", 8, std::slice::from_ref(&p)).is_err());
         assert!(prepare(&s, "abc", 8, &[dir.join("x.pgn")]).is_err());
         assert_eq!(std::fs::read_to_string(&p).unwrap(), "game one\ngame two\n");
-        let notes = prepare(&s, "abc", 8, &[p.clone()]).unwrap();
+        let notes = prepare(&s, "abc", 8, std::slice::from_ref(&p)).unwrap();
         assert_eq!(notes.len(), 1);
         assert_eq!(std::fs::read_to_string(&p).unwrap(), "game one\n");
         std::fs::write(&p, "game ONE\n").unwrap();

@@ -460,7 +460,7 @@ pub fn run(settings: &MatchSettings) -> Result<Summary, String> {
                         }
                     }
                     let n = settings.rating_interval;
-                    if n > 0 && standings.games() % n == 0 {
+                    if n > 0 && standings.games().is_multiple_of(n) {
                         progress.print_out(&format!(
                             "Standings after {} of {} games:\n{}",
                             standings.games(),

@@ -160,7 +160,10 @@ mod tests {
         assert_eq!(colours(noswap, true), vec![(0, 1); 4]);
         assert_eq!(colours(noswap, false), vec![(0, 1); 4]);
         assert_eq!(colours(reverse, true), vec![(1, 0), (0, 1), (1, 0), (0, 1)]);
-        assert_eq!(colours(reverse, false), vec![(1, 0), (0, 1), (1, 0), (0, 1)]);
+        assert_eq!(
+            colours(reverse, false),
+            vec![(1, 0), (0, 1), (1, 0), (0, 1)]
+        );
         let both = Colours {
             noswap: true,
             reverse: true,

@@ -35,7 +35,10 @@ impl SyzygyAdjudicator {
     pub fn summary(&self) -> String {
         let mut s = self.tables.summary();
         if let Some(n) = self.pieces {
-            s.push_str(&format!("; adjudicating at {} pieces or fewer", n.min(self.tables.largest())));
+            s.push_str(&format!(
+                "; adjudicating at {} pieces or fewer",
+                n.min(self.tables.largest())
+            ));
         }
         if self.ignore50 {
             s.push_str("; the 50-move rule ignored");
