@@ -6,7 +6,7 @@
 //! (`deny_unknown_fields`), so a typo is an error at start-up, never a silent default.
 //! Nothing here panics on a bad file: every problem comes back as a [`ConfigError`].
 //!
-//! May import: `lists`. The layer table is in `docs/modules.md`; `tests/module_layers.rs`
+//! May import: `lists`. The layer table is in `docs/modules.md`; `tests/it/module_layers.rs`
 //! checks it.
 
 mod accounts;

@@ -8,7 +8,7 @@
 //! else `NAME` relative to the working directory (created on first write).
 //!
 //! May import: nothing of the crate. The layer table is in `docs/modules.md`;
-//! `tests/module_layers.rs` checks it.
+//! `tests/it/module_layers.rs` checks it.
 
 use std::path::{Path, PathBuf};
 

@@ -1,7 +1,7 @@
 //! Scratch folders of the unit tests: a `tempfile::TempDir` named `wily-<tag>-XXXXXX` in the
 //! system temp folder, removed when the guard drops, so when the test ends, passed or failed.
 //! `WILY_KEEP_TMP=1` keeps the folders and prints where they are, for looking at a failure.
-//! The integration tests compile this same file (`tests/scratch/mod.rs` includes it).
+//! The integration tests compile this same file (`tests/it/scratch/mod.rs` includes it).
 
 use tempfile::TempDir;
 

@@ -9,7 +9,7 @@
 //! in [`crate::tools::book`].
 //!
 //! May import: `chess`, `engine`, `datadir`. The layer table is in `docs/modules.md`;
-//! `tests/module_layers.rs` checks it.
+//! `tests/it/module_layers.rs` checks it.
 
 pub mod atomic;
 pub mod console;

@@ -10,7 +10,7 @@
 //!
 //! May import: `chess`, `engine`, `book`, `learn`, `lists`, `datadir`, `ics`, `link`,
 //! `config`, and `server` (for `wily ics --local` only). The layer table is in
-//! `docs/modules.md`; `tests/module_layers.rs` checks it.
+//! `docs/modules.md`; `tests/it/module_layers.rs` checks it.
 
 pub mod account;
 pub mod app;

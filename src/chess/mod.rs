@@ -5,7 +5,7 @@
 //! cozy-chess generates every legal move; nothing here generates moves on its own.
 //!
 //! May import: nothing of the crate (cozy-chess only). The layer table is in
-//! `docs/modules.md`; `tests/module_layers.rs` checks it.
+//! `docs/modules.md`; `tests/it/module_layers.rs` checks it.
 
 pub mod castling;
 pub mod chess960;

@@ -5,7 +5,7 @@ use crate::lists::{Category, OpponentClass};
 use serde::Deserialize;
 
 /// Lowest and highest Elo a level can ask for: the engine's `skill::ELO_MIN` and
-/// `ELO_MAX` (config sits below the engine; `tests/strength.rs` checks they agree).
+/// `ELO_MAX` (config sits below the engine; `tests/it/strength.rs` checks they agree).
 pub const ELO_RANGE: (u32, u32) = (800, 2600);
 
 /// `[strength]`. The first setting that applies wins: the opponent's S-list entry

@@ -3,7 +3,7 @@
 //! Front ends use the facade: [`Engine`], [`SearchRequest`], [`Limits`], [`SearchHandle`],
 //! [`SearchResult`], [`SearchInfo`], [`Score`].
 //!
-//! May import: `chess`. The layer table is in `docs/modules.md`; `tests/module_layers.rs`
+//! May import: `chess`. The layer table is in `docs/modules.md`; `tests/it/module_layers.rs`
 //! checks it.
 
 pub mod checks;

@@ -8,7 +8,7 @@
 //! in [`crate::link`].
 //!
 //! May import: `chess` only, and no I/O of any kind (no socket, file, thread or process).
-//! The layer table is in `docs/modules.md`; `tests/module_layers.rs` checks it.
+//! The layer table is in `docs/modules.md`; `tests/it/module_layers.rs` checks it.
 
 pub mod board;
 pub mod dialect;

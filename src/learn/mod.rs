@@ -20,7 +20,7 @@
 //! [`crate::tools::learn`].
 //!
 //! May import: `chess`, `engine`, `book`, `datadir`. The layer table is in
-//! `docs/modules.md`; `tests/module_layers.rs` checks it.
+//! `docs/modules.md`; `tests/it/module_layers.rs` checks it.
 
 pub mod console;
 pub mod crafty_lrn;

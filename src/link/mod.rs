@@ -6,7 +6,7 @@
 //! as ICC's `timestamp` between wily and the server; [`wirelog`] is the optional
 //! transcript of the traffic.
 //!
-//! May import: `ics`. The layer table is in `docs/modules.md`; `tests/module_layers.rs`
+//! May import: `ics`. The layer table is in `docs/modules.md`; `tests/it/module_layers.rs`
 //! checks it.
 
 pub mod connection;

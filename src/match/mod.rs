@@ -17,7 +17,7 @@
 //! - [`spsa`]: `wily spsa`, which tunes engine options by playing many short matches.
 //!
 //! May import: `chess`, `engine`, `book`, `learn`, `datadir`, `protocol`, `tools`. The
-//! layer table is in `docs/modules.md`; `tests/module_layers.rs` checks it.
+//! layer table is in `docs/modules.md`; `tests/it/module_layers.rs` checks it.
 
 pub mod adjudicate;
 pub mod args;

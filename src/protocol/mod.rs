@@ -5,7 +5,7 @@
 //! the console. Each keeps its state in a `state.rs` below its command handling.
 //!
 //! May import: `chess`, `engine`, `book`, `learn`, `lists`, `datadir`. The layer table is
-//! in `docs/modules.md`; `tests/module_layers.rs` checks it.
+//! in `docs/modules.md`; `tests/it/module_layers.rs` checks it.
 
 pub mod annotate;
 pub mod books;

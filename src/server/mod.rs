@@ -14,7 +14,7 @@
 //! adjourned games, and where adjourned games wait across a restart.
 //!
 //! May import: `chess`, `ics`, `link`; never the bot. The layer table is in
-//! `docs/modules.md`; `tests/module_layers.rs` checks it.
+//! `docs/modules.md`; `tests/it/module_layers.rs` checks it.
 
 mod accept;
 mod accounts;

@@ -4,7 +4,7 @@
 //! learning store). `src/main.rs` only routes to them.
 //!
 //! May import: `chess`, `engine`, `book`, `learn`, `datadir`, `protocol`. The layer table
-//! is in `docs/modules.md`; `tests/module_layers.rs` checks it.
+//! is in `docs/modules.md`; `tests/it/module_layers.rs` checks it.
 
 pub mod bench;
 pub mod benchcmp;

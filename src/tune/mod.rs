@@ -17,7 +17,7 @@
 //! file writer); nothing below imports it.
 //!
 //! May import: `chess`, `engine`, `book`, `learn`. The layer table is in `docs/modules.md`;
-//! `tests/module_layers.rs` checks it.
+//! `tests/it/module_layers.rs` checks it.
 
 pub mod cli;
 pub mod dataset;

@@ -1,12 +1,12 @@
 //! Test support: the shared 3-4 piece Syzygy tables (under `WILY_SHARED`, else
 //! `../shared`; `None`, with a message saying why the test skips, when they are not
-//! there, and a failure under `CI=true`: `tests/need`), and a lock for the tests that
+//! there, and a failure under `CI=true`: `tests/it/need`), and a lock for the tests that
 //! load tables (loaded tables are per process).
-//! The integration tests compile this same file (`tests/syzygy_support/mod.rs`).
+//! The integration tests compile this same file (`tests/it/syzygy_support/mod.rs`).
 
 use std::path::PathBuf;
 
-#[path = "../../../tests/need/mod.rs"]
+#[path = "../../../tests/it/need/mod.rs"]
 mod need;
 use std::sync::{Mutex, MutexGuard};
 

@@ -1,0 +1,48 @@
+//! `annotate` and `annotateh` through the real binary: a short game with an inserted
+//! blunder gets a comment with the better line.
+
+use crate::console_child;
+use console_child::{temp_dir, Wily};
+
+/// Légal's mate: 5...Bxd1?? allows mate in two.
+const GAME: &str = r#"[Event "Blunder test"]
+[Site "?"]
+[Date "2024.01.01"]
+[Round "1"]
+[White "Legal"]
+[Black "Saint Brie"]
+[Result "1-0"]
+
+1. e4 e5 2. Nf3 d6 3. Bc4 Bg4 4. Nc3 g6 5. Nxe5 Bxd1 6. Bxf7+ Ke7 7. Nd5# 1-0
+"#;
+
+#[test]
+fn annotate_comments_the_blunder() {
+    let tmp = temp_dir("console-annotate");
+    let dir = tmp.path();
+    std::fs::write(dir.join("legal.pgn"), GAME).unwrap();
+    let mut w = Wily::spawn(&[], dir);
+    w.send("annotate legal.pgn b 1-999 1.0 0.3");
+    w.expect("annotating game 1: Legal - Saint Brie", 30);
+    w.expect("annotated 1 games", 120);
+    w.send("annotateh legal.pgn Brie 5 1.0 0.3 2");
+    w.expect("annotated 1 games", 120);
+    w.send("annotate legal.pgn b 9-1 1 1");
+    w.expect("not a move range", 10);
+    w.send("annotate missing.pgn b 1-9 1 1");
+    w.expect("missing.pgn", 10);
+    w.send("quit");
+    assert!(w.wait_exit(10));
+
+    let can = std::fs::read_to_string(dir.join("legal.can")).expect("legal.can");
+    assert!(can.contains("[Annotator \"wily"), "{can}");
+    // The blunder carries a NAG, a comment and the better line as a variation.
+    let at = can.find("Bxd1").expect("the blunder is in the movetext");
+    let after = &can[at..];
+    assert!(after.starts_with("Bxd1 $4 {played "), "{can}");
+    assert!(after.contains("(5..."), "{can}");
+    let html = std::fs::read_to_string(dir.join("legal.html")).expect("legal.html");
+    assert!(html.contains("Bxd1??"), "{html}");
+    // annotateh: a board diagram where the analysis is.
+    assert!(html.contains("<table class=\"board\""), "{html}");
+}

@@ -1,0 +1,116 @@
+//! Crafty's learning files: `import` reads Crafty's own `book.lrn` records (book line
+//! from the start, `{value, depth, rating_difference}`), and the learning log appends each
+//! game's learned line in that format with the players, the date and the rating
+//! difference, so a Crafty user's files go both ways.
+
+use crate::scratch;
+
+use cozy_chess::{Board, Color, Move};
+use wily::learn::{GameOutcome, GameRecord, Learner, SearchRecord};
+
+fn play(uci: &str) -> (Vec<Move>, Vec<Board>) {
+    let mut b = Board::default();
+    let mut moves = Vec::new();
+    let mut boards = vec![b.clone()];
+    for m in uci.split_whitespace() {
+        let mv = wily::chess::move_from_uci(&b, m, false).expect("legal test move");
+        b.play(mv);
+        moves.push(mv);
+        boards.push(b.clone());
+    }
+    (moves, boards)
+}
+
+const CRAFTY_LRN: &str = "[White \"Crafty v19.19\"]
+[Black \"somebody\"]
+[Date \"2003.05.01\"]
+1. e4 c5 2. Nf3 d6 {-53, 12, -150}
+
+[White \"somebody\"]
+[Black \"Crafty v19.19\"]
+[Date \"2003.05.02\"]
+1. d4 Nf6 2. c4 e6 3. Nc3
+Bb4 {+31 14 20}
+
+[White \"x\"]
+[Black \"y\"]
+1. e4 Ke7 {10, 10, 10}
+
+[White \"x\"]
+1. e4 e5 no comment here
+";
+
+#[test]
+fn crafty_book_lrn_imports() {
+    let tmp = scratch::dir("learn-crafty-import");
+    let dir = tmp.path();
+    let file = dir.join("book.lrn");
+    std::fs::write(&file, CRAFTY_LRN).unwrap();
+    let mut l = Learner::open(&dir.join("l.db")).expect("open");
+    let s = l.import(&file, false).expect("import");
+    assert_eq!(s.book_values, 2, "{s:?}");
+    assert_eq!(s.skipped.len(), 2, "{s:?}");
+    assert!(s.skipped[0].contains("illegal move Ke7"), "{s:?}");
+    assert!(s.skipped[1].contains("no {value"), "{s:?}");
+    // The value is learned for the line's last move, from its mover's side.
+    let (moves, boards) = play("e2e4 c7c5 g1f3 d7d6");
+    let key = wily::chess::polyglot::polyglot_key(&boards[3]);
+    let v = l.book_value_raw(key, moves[3]).expect("1... d6 learned");
+    // -53 against an opponent 150 points stronger counts 1 - 150/800 of its size.
+    assert_eq!((v.value, v.depth), (-43, 12));
+    let (moves, boards) = play("d2d4 g8f6 c2c4 e7e6 b1c3 f8b4");
+    let key = wily::chess::polyglot::polyglot_key(&boards[5]);
+    let v = l
+        .book_value_raw(key, moves[5])
+        .expect("3... Bb4 learned (two lines)");
+    // +31 against an opponent 20 points weaker: 31 x (1 - 20/800) = 30.2.
+    assert_eq!(v.value, 30);
+}
+
+#[test]
+fn each_games_learned_line_is_appended_to_the_log() {
+    let tmp = scratch::dir("learn-crafty-log");
+    let dir = tmp.path();
+    let log = dir.join("shared.lrn");
+    let mut l = Learner::open(&dir.join("l.db")).expect("open");
+    l.settings.lrn_log = Some(log.clone());
+    // wily (Black) left the book after 2... Nc6; the searches after it say -40 at depth 11.
+    let (moves, _) = play("e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6");
+    let mut rec = GameRecord::new(moves, Color::Black, GameOutcome::WhiteWins, "resignation");
+    rec.book_exit_ply = Some(5);
+    rec.searches = (0..2)
+        .map(|i| SearchRecord {
+            ply: 5 + 2 * i,
+            score: -40,
+            depth: 11,
+            best: None,
+        })
+        .collect();
+    rec.opponent = "GMstrong".into();
+    rec.wily_rating = Some(2300);
+    rec.opponent_rating = Some(2500);
+    rec.time_control = "5+2".into();
+    let report = l.after_game(&rec, None).expect("learn");
+    assert!(
+        report.book.is_some(),
+        "a book value was learned: {report:?}"
+    );
+    let text = std::fs::read_to_string(&log).expect("the learning log");
+    assert!(text.contains("[White \"GMstrong\"]"), "{text}");
+    assert!(text.contains("[Black \"wily\"]"), "{text}");
+    assert!(text.contains("[Date \""), "{text}");
+    assert!(text.contains("1. e4 e5 2. Nf3 Nc6 {"), "{text}");
+    // The raw value (-40, before the rating scaling) with the rating difference.
+    assert!(
+        text.contains("{-40, 11, -200}"),
+        "rating difference wily - opponent: {text}"
+    );
+    // A second game appends; the file reads back through `import`.
+    l.after_game(&rec, None).expect("learn again");
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(text.matches("[White \"GMstrong\"]").count(), 2, "{text}");
+    let mut fresh = Learner::open(&dir.join("fresh.db")).expect("open");
+    let s = fresh.import(&log, false).expect("import the log");
+    assert_eq!(s.book_values, 2, "{s:?}");
+    assert!(s.skipped.is_empty(), "{s:?}");
+}

@@ -1,0 +1,103 @@
+//! Helpers of the `wily match` tests: running the command in a scratch folder, the
+//! broken engine's command line, and reading back the games it wrote.
+
+#![allow(dead_code)]
+
+use crate::shared_data;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use wily::chess::{PgnGame, PgnReader};
+
+/// The wily binary under test.
+pub fn wily() -> &'static str {
+    env!("CARGO_BIN_EXE_wily")
+}
+
+/// `wily uci` / `wily xboard` as an engine command.
+pub fn wily_cmd(proto: &str) -> String {
+    format!("cmd={} {proto}", wily())
+}
+
+/// The broken engine's command for `mode`, or `None` (with a message) without python3.
+pub fn broken_cmd(mode: &str, proto: &str) -> Option<String> {
+    let ok = Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        shared_data::need::missing(
+            "python3 (for tests/fixtures/broken_engine.py)",
+            shared_data::need::TOOLS_HOW,
+        );
+        return None;
+    }
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/broken_engine.py"
+    );
+    Some(format!("cmd=python3 {script} {mode} {proto}"))
+}
+
+/// Runs `wily match ARGS -quiet` in `dir` (engines' own files land there too).
+pub fn run_match(dir: &Path, args: &[String]) -> Output {
+    Command::new(wily())
+        .arg("match")
+        .args(args)
+        .arg("-quiet")
+        .current_dir(dir)
+        .output()
+        .expect("run wily match")
+}
+
+/// Owned arguments: each `&str` of `parts` is one argument, except that a part
+/// starting with `@` is split at spaces into several (`"@-games 2 -repeat"`).
+pub fn argv(parts: &[&str]) -> Vec<String> {
+    let mut v = Vec::new();
+    for p in parts {
+        match p.strip_prefix('@') {
+            Some(words) => v.extend(words.split_whitespace().map(str::to_string)),
+            None => v.push(p.to_string()),
+        }
+    }
+    v
+}
+
+/// Every game of a PGN file (a game that does not read is a test failure).
+pub fn games(path: &Path) -> Vec<PgnGame> {
+    let f = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    PgnReader::new(std::io::BufReader::new(f))
+        .map(|g| g.expect("a readable game"))
+        .collect()
+}
+
+/// The balanced openings file of the shared data, or a small built-in EPD written to
+/// `dir` when the shared folder is absent.
+pub fn openings(dir: &Path) -> PathBuf {
+    let base = shared_data::root();
+    let shared = base.join("data/openings/8mvs_+90_+99.epd");
+    if shared.exists() {
+        return shared;
+    }
+    println!(
+        "note: shared openings not found at {}; using built-in ones",
+        shared.display()
+    );
+    let p = dir.join("openings.epd");
+    std::fs::write(
+        &p,
+        "r1bq1rk1/pp1nppbp/3p1np1/8/2PNP3/2N5/PP2BPPP/R1BQ1RK1 w - -\n\
+         r2qk2r/pppn1ppp/3bpn2/7b/2BP4/2N1PN1P/PP3PP1/R1BQ1RK1 w kq -\n\
+         r1bq1rk1/pp2nppp/2n1p3/2ppP3/3P2Q1/P1P2N2/2P2PPP/R1B1KB1R w KQ -\n",
+    )
+    .expect("write openings");
+    p
+}
+
+/// Standard output and error as text, for assertion messages.
+pub fn text(o: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}

@@ -1,0 +1,100 @@
+//! Syzygy tablebases through the real binary's three front ends (UCI `SyzygyPath`, xboard
+//! `egtpath syzygy`, the console's `tbpath`/`egtb`) on the shared tables (skipped, with a
+//! message, when they are not there): the tables load, the tablebase score and hits are
+//! shown, and a folder without tables is an error the session survives.
+
+use crate::console_child;
+use crate::syzygy_support;
+use console_child::Wily;
+
+/// The shared tables' folder as text, for the commands.
+fn tables() -> Option<String> {
+    syzygy_support::syzygy_dir().map(|d| d.to_string_lossy().into_owned())
+}
+
+/// KQvK, won in 15 plies (tablebase score 20000 - 15).
+const KQK: &str = "4k3/8/8/8/8/8/8/3QK3 w - - 0 1";
+
+#[test]
+fn uci_syzygy_options_scores_and_tbhits() {
+    let Some(dir) = tables() else { return };
+    let mut w = Wily::spawn_in_scratch(&["uci"], "tb-uci");
+    w.send("uci");
+    w.expect("option name SyzygyPath type string", 10);
+    w.expect("option name SyzygyProbeDepth type spin default 1", 10);
+    w.expect("option name Syzygy50MoveRule type check default true", 10);
+    w.expect("uciok", 10);
+    w.send("setoption name SyzygyPath value /nonexistent/tables");
+    w.expect("info string cannot read /nonexistent/tables", 10);
+    w.send(&format!("setoption name SyzygyPath value {dir}"));
+    w.expect(
+        "info string Syzygy: 35 WDL and 35 DTZ tables, up to 4 pieces",
+        10,
+    );
+    w.send(&format!("position fen {KQK}"));
+    w.send("go depth 4");
+    let info = w.expect("info depth 4 ", 20);
+    assert!(info.contains("score cp 19985"), "{info}");
+    let hits: u64 = info
+        .split_whitespace()
+        .skip_while(|t| *t != "tbhits")
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .expect("a tbhits count");
+    assert!(hits >= 1, "{info}");
+    w.expect("bestmove ", 20);
+    w.send("quit");
+    assert!(w.wait_exit(10));
+}
+
+#[test]
+fn xboard_egtpath_and_post_output() {
+    let Some(dir) = tables() else { return };
+    let mut w = Wily::spawn_in_scratch(&["xboard"], "tb-xboard");
+    w.send("xboard");
+    w.send("protover 2");
+    let features = w.expect("egt=", 10);
+    assert!(features.contains("egt=\"syzygy\""), "{features}");
+    w.expect("feature done=1", 10);
+    w.send("egtpath gaviota /tmp");
+    w.expect("Error (only syzygy tablebases)", 10);
+    w.send(&format!("egtpath syzygy {dir}"));
+    w.expect("# Syzygy: 35 WDL and 35 DTZ tables", 10);
+    w.send("new");
+    w.send("force");
+    w.send(&format!("setboard {KQK}"));
+    w.send("post");
+    w.send("sd 4");
+    w.send("go");
+    // Thinking output: `ply score time nodes pv`, the score in centipawns.
+    let line = w.expect_fn("a depth-4 thinking line", 20, |l| l.starts_with("4 "));
+    assert_eq!(line.split_whitespace().nth(1), Some("19985"), "{line}");
+    w.expect("move ", 20);
+    w.send("quit");
+    assert!(w.wait_exit(10));
+}
+
+#[test]
+fn console_tbpath_egtb_and_the_stats_line() {
+    let Some(dir) = tables() else { return };
+    let mut w = Wily::spawn_in_scratch(&[], "tb-console");
+    w.send("egtb");
+    w.expect("none loaded", 10);
+    w.send("tbpath /nonexistent/tables");
+    w.expect("cannot read /nonexistent/tables", 10);
+    w.send(&format!("tbpath {dir}"));
+    w.expect("Syzygy: 35 WDL and 35 DTZ tables, up to 4 pieces", 10);
+    w.send("egtb depth 3");
+    w.send("egtb");
+    w.expect("probe depth 3, 50-move rule on", 10);
+    w.send("sd 4");
+    w.send(&format!("setboard {KQK}"));
+    w.send("go");
+    w.expect("199.85", 20);
+    let stats = w.expect("nodes=", 20);
+    assert!(stats.contains("tbhits="), "{stats}");
+    w.send("egtb off");
+    w.expect("Syzygy tablebases off", 10);
+    w.send("quit");
+    assert!(w.wait_exit(10));
+}
