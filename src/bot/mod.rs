@@ -35,6 +35,7 @@ pub mod policy;
 pub mod reconnect;
 pub mod record;
 pub mod replay;
+pub mod resume;
 pub mod seeking;
 pub mod service;
 pub mod session;

@@ -92,9 +92,9 @@ impl Session {
             return;
         }
         // Whatever starts now, the wait for a reported adjourned game is over.
-        self.resume_wait = None;
+        self.resume.wait = None;
         if continuing {
-            self.resume_hint = false;
+            self.resume.hint = false;
         }
         if matches!(
             self.search.as_ref().map(|s| &s.purpose),
@@ -142,7 +142,7 @@ impl Session {
         } else {
             !u.board.side_to_move()
         };
-        if let Some(mut g) = self.adjourned.take() {
+        if let Some(mut g) = self.resume.adjourned.take() {
             if g.white.eq_ignore_ascii_case(&u.white) && g.black.eq_ignore_ascii_case(&u.black) {
                 tracing::info!("resuming the adjourned game against {}", g.opponent());
                 g.number = u.game;
@@ -150,7 +150,7 @@ impl Session {
                 g.expected_reply = None;
                 return g;
             }
-            self.adjourned = Some(g);
+            self.resume.adjourned = Some(g);
         }
         let opponent = if me == Color::White {
             &u.black
@@ -648,8 +648,7 @@ impl Session {
         let (opp, wily_white, rated) = (g.opponent().to_string(), g.me == Color::White, g.rated);
         self.game_hooks(game, &opp, wily_white, rated, Some(result), now, out);
         if kind == EndKind::Adjourned {
-            self.adjourned = Some(g);
-            self.adjourned_at = Some(now);
+            self.resume.park(g, now);
         } else {
             self.record_finished(g, result, kind, text, out);
         }
@@ -659,7 +658,7 @@ impl Session {
             out.push(Action::Quit);
             return true;
         }
-        if self.resume_hint && kind != EndKind::Adjourned {
+        if self.resume.hint && kind != EndKind::Adjourned {
             // A game the server reported adjourned is still waiting (another game started
             // first): ask for it before seeking again.
             out.push(Action::Send("resume".into()));

@@ -7,9 +7,6 @@ use crate::bot::state::Session;
 use crate::config::{Dialect, SeekColor};
 use std::time::{Duration, Instant};
 
-/// Seeks wait this long for an adjourned game to be resumed.
-const ADJOURNED_WAIT: Duration = Duration::from_secs(300);
-
 impl Session {
     /// Posts the seek ads when idle and seeking (again after `interval_secs`, or at once
     /// with `force`).
@@ -25,14 +22,7 @@ impl Session {
         if self.cfg.seek.ads.is_empty() {
             return;
         }
-        let waiting = (self.adjourned.is_some()
-            && self
-                .adjourned_at
-                .is_some_and(|t| now.saturating_duration_since(t) < ADJOURNED_WAIT))
-            || self
-                .resume_wait
-                .is_some_and(|t| now.saturating_duration_since(t) < ADJOURNED_WAIT);
-        if waiting {
+        if self.resume.holds_seeks(now) {
             return;
         }
         let due = match self.last_seek {

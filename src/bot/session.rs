@@ -164,16 +164,17 @@ impl Session {
             }
             ServerEvent::Arrival { name, adjourned } => {
                 let ours = self
+                    .resume
                     .adjourned
                     .as_ref()
                     .is_some_and(|g| g.opponent().eq_ignore_ascii_case(&name));
                 if adjourned && valid_handle(&name) {
-                    self.resume_hint = true;
+                    self.resume.hint = true;
                 }
                 // While `stored` is out, the game may have ended: no `match` yet.
                 if (adjourned || ours)
                     && self.game.is_none()
-                    && self.stored_check.is_none()
+                    && self.resume.stored_check.is_none()
                     && valid_handle(&name)
                 {
                     out.push(Action::Send(format!("match {name}")));
@@ -183,14 +184,18 @@ impl Session {
                 // lasker names at login the players online with an adjourned game with
                 // us (and says nothing like `You have N adjourned games.`): ask one of
                 // them, the opponent of the game wily knows of first, to resume.
-                let ours = self.adjourned.as_ref().map(|g| g.opponent().to_string());
+                let ours = self
+                    .resume
+                    .adjourned
+                    .as_ref()
+                    .map(|g| g.opponent().to_string());
                 let pick = names
                     .iter()
                     .find(|n| ours.as_deref().is_some_and(|o| o.eq_ignore_ascii_case(n)))
                     .or_else(|| names.iter().find(|n| valid_handle(n)));
                 if let Some(name) = pick.filter(|n| valid_handle(n)) {
-                    self.resume_hint = true;
-                    if self.game.is_none() && !self.resume_asked {
+                    self.resume.hint = true;
+                    if self.game.is_none() && !self.resume.asked {
                         self.ask_resume(format!("match {name}"), now, out);
                     }
                 }
@@ -198,14 +203,14 @@ impl Session {
             ServerEvent::Titles { name, titles } => self.remember_titles(&name, titles),
             ServerEvent::AdjournedGames { count } => {
                 if count > 0 {
-                    self.resume_hint = true;
+                    self.resume.hint = true;
                 }
                 // After a restart wily does not know its adjourned games; the server
                 // does: ask it to resume one with a player who is online.
                 if count > 0
                     && self.game.is_none()
-                    && self.adjourned.is_none()
-                    && !self.resume_asked
+                    && self.resume.adjourned.is_none()
+                    && !self.resume.asked
                 {
                     self.ask_resume("resume".into(), now, out);
                 }
@@ -261,8 +266,7 @@ impl Session {
         self.last_seek = None;
         // A game interrupted by the disconnect is adjourned (or lost) on the server.
         if let Some(g) = self.game.take() {
-            self.adjourned = Some(g);
-            self.adjourned_at = Some(now);
+            self.resume.park(g, now);
         }
         self.reclaim_interrupted(now, out);
         let wanted = self.observer.followed();
@@ -304,8 +308,8 @@ impl Session {
     /// before the server's notice: it is taken back, or an opponent may start a new game
     /// in place of this one, and new seeks wait a while for the game.
     fn ask_resume(&mut self, request: String, now: Instant, out: &mut Vec<Action>) {
-        self.resume_asked = true;
-        self.resume_wait = Some(now);
+        self.resume.asked = true;
+        self.resume.wait = Some(now);
         if self.last_seek.take().is_some() {
             out.push(Action::Send("unseek".into()));
         }
@@ -317,9 +321,7 @@ impl Session {
             tracing::warn!("disconnected from the server");
         }
         self.connected = false;
-        self.resume_asked = false;
-        self.resume_wait = None;
-        self.stored_check = None;
+        self.resume.disconnected();
         self.pending = None;
         self.stop_search(out);
         self.observer.clear();

@@ -11,6 +11,7 @@ use crate::bot::game::{PlayedGame, StartInfo};
 use crate::bot::hooks::BookSource;
 use crate::bot::input::{Action, Challenge, MoveSource};
 use crate::bot::operator_hooks::HookRunner;
+use crate::bot::resume::Resume;
 use crate::bot::talk::Report;
 use crate::bot::tourney::TourneyPlay;
 use crate::bot::watch::Watcher;
@@ -74,10 +75,6 @@ pub struct Session {
     pub(crate) accepting: bool,
     pub(crate) last_seek: Option<Instant>,
     pub(crate) game: Option<PlayedGame>,
-    /// An adjourned (or interrupted) game waiting to be resumed.
-    pub(crate) adjourned: Option<PlayedGame>,
-    /// When the adjourned game started waiting (seeks wait a while for it).
-    pub(crate) adjourned_at: Option<Instant>,
     pub(crate) start_info: Option<StartInfo>,
     pub(crate) ratings: HashMap<String, u32>,
     pub(crate) titles: HashMap<String, ServerTitles>,
@@ -93,19 +90,8 @@ pub struct Session {
     pub(crate) search: Option<ActiveSearch>,
     pub(crate) next_id: u64,
     pub(crate) new_game_flag: bool,
-    /// `resume` was sent on this connection.
-    pub(crate) resume_asked: bool,
-    /// The server reported adjourned games this wily did not know of (after a restart)
-    /// and `resume` was sent at this time: seeks wait a while for the game, as for
-    /// [`Session::adjourned`].
-    pub(crate) resume_wait: Option<Instant>,
-    /// The server holds an adjourned game of this account (reported at login, or its
-    /// opponent's arrival announced) that has not been resumed since: `resume` is asked
-    /// again after each game, in case another game started in its place.
-    pub(crate) resume_hint: bool,
-    /// `stored` was sent at this time to learn whether the interrupted game ended as the
-    /// connection went (see [`crate::bot::interrupted`]).
-    pub(crate) stored_check: Option<Instant>,
+    /// The adjourned game and what was asked to get it back (`resume.rs`).
+    pub(crate) resume: Resume,
     pub(crate) quitting: bool,
     pub(crate) strangers: HashMap<String, Instant>,
     pub(crate) totals: Totals,
@@ -146,8 +132,6 @@ impl Session {
             connected: false,
             last_seek: None,
             game: None,
-            adjourned: None,
-            adjourned_at: None,
             start_info: None,
             ratings: HashMap::new(),
             titles: HashMap::new(),
@@ -156,10 +140,7 @@ impl Session {
             search: None,
             next_id: 1,
             new_game_flag: true,
-            resume_asked: false,
-            resume_wait: None,
-            resume_hint: false,
-            stored_check: None,
+            resume: Resume::default(),
             quitting: false,
             strangers: HashMap::new(),
             totals: Totals::default(),

@@ -206,7 +206,7 @@ fn a_game_ended_by_wilys_move_while_cut_off_is_recorded() {
     assert_eq!(b.status(), cozy_chess::GameStatus::Won, "ends in the mate");
     assert_eq!(s.totals().games, 1);
     assert_eq!(s.totals().wins, 1);
-    assert!(s.adjourned.is_none(), "nothing left to resume");
+    assert!(s.resume.adjourned.is_none(), "nothing left to resume");
     // A second answer changes nothing.
     assert!(game_over(&s.handle(stored(&[]), now)).is_none());
 }
@@ -222,7 +222,7 @@ fn a_cut_off_game_the_server_still_holds_is_resumed() {
         sends(&a)
     );
     assert!(game_over(&a).is_none());
-    assert!(s.adjourned.is_some());
+    assert!(s.resume.adjourned.is_some());
     assert_eq!(s.totals().games, 0);
 }
 
@@ -238,7 +238,7 @@ fn without_an_answer_to_stored_wily_asks_to_resume() {
         "{:?}",
         sends(&a)
     );
-    assert!(s.adjourned.is_some());
+    assert!(s.resume.adjourned.is_some());
 }
 
 #[test]
@@ -309,8 +309,8 @@ fn a_listed_game_waits_while_another_game_is_on() {
         "{:?}",
         sends(&a)
     );
-    assert!(s.resume_hint, "asked for after the game in progress");
-    assert!(s.adjourned.is_some());
+    assert!(s.resume.hint, "asked for after the game in progress");
+    assert!(s.resume.adjourned.is_some());
 }
 
 #[test]
@@ -335,5 +335,5 @@ fn a_game_already_asked_back_at_login_is_not_asked_twice() {
         "{:?}",
         sends(&a)
     );
-    assert!(s.adjourned.is_some());
+    assert!(s.resume.adjourned.is_some());
 }
