@@ -48,7 +48,7 @@ impl Session {
             .iter()
             .filter_map(|x| ivariable_for(x))
         {
-            if !self.refused_ivars.contains(var) && !v.iter().any(|(k, _)| k == var) {
+            if !self.conn.refused_ivars.contains(var) && !v.iter().any(|(k, _)| k == var) {
                 v.push((var.to_string(), "1".to_string()));
             }
         }
@@ -66,7 +66,7 @@ impl Session {
             .iter()
             .filter_map(|x| ivariable_for(x))
             .any(|v| v == name);
-        if ours && self.refused_ivars.insert(name.clone()) {
+        if ours && self.conn.refused_ivars.insert(name.clone()) {
             tracing::warn!(
                 "the server has no ivariable {name:?}: not sent again; it may offer no games of that variant to this account"
             );
@@ -196,7 +196,7 @@ impl Session {
     /// The login hook (and the idle timer starts).
     pub(crate) fn login_hooks(&mut self, now: Instant, out: &mut Vec<Action>) {
         self.hooks.set_idle(self.game.is_none().then_some(now));
-        let fields = [("me", self.me.clone())];
+        let fields = [("me", self.conn.me.clone())];
         let cmds = self
             .hooks
             .commands(&self.cfg.hooks, Hook::Login, &fields, now);
@@ -221,7 +221,7 @@ impl Session {
             .get(&opponent.to_ascii_lowercase())
             .map_or("----".to_string(), u32::to_string);
         let mut fields = vec![
-            ("me", self.me.clone()),
+            ("me", self.conn.me.clone()),
             ("opponent", opponent.to_string()),
             ("rating", rating),
             ("game", game.to_string()),
@@ -255,14 +255,14 @@ impl Session {
 
     /// The idle hook, on a tick.
     pub(crate) fn idle_hooks(&mut self, now: Instant, out: &mut Vec<Action>) {
-        if !self.connected || self.game.is_some() || self.quitting {
+        if !self.conn.connected || self.game.is_some() || self.quitting {
             return;
         }
         if !self.hooks.idle_due(&self.cfg.hooks, now) {
             return;
         }
         let fields = [
-            ("me", self.me.clone()),
+            ("me", self.conn.me.clone()),
             ("minutes", self.cfg.hooks.idle_minutes.to_string()),
         ];
         let cmds = self

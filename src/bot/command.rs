@@ -21,7 +21,7 @@ impl Session {
                 self.seeking = on;
                 if on {
                     self.maybe_seek(now, true, out);
-                } else if self.connected {
+                } else if self.conn.connected {
                     out.push(Action::Send("unseek".into()));
                     self.last_seek = None;
                 }
@@ -139,7 +139,7 @@ impl Session {
             }
             OpCommand::Quit => {
                 self.quitting = true;
-                if self.seeking && self.connected {
+                if self.seeking && self.conn.connected {
                     out.push(Action::Send("unseek".into()));
                 }
                 if self.game.is_none() {

@@ -17,6 +17,7 @@ pub mod app;
 pub mod brain;
 pub mod challenge;
 pub mod command;
+pub mod connection;
 pub mod driver;
 pub mod follow;
 pub mod game;

@@ -198,7 +198,7 @@ impl Session {
             );
             self.stop_search(out);
             if let Some(old) = self.game.take() {
-                let f = old.finish(&self.site, "*", EndKind::Other, "end not seen");
+                let f = old.finish(&self.conn.site, "*", EndKind::Other, "end not seen");
                 out.push(Action::GameOver(Box::new(f)));
             }
         }
@@ -485,7 +485,7 @@ impl Session {
             out.push(Action::GameLog(format!("resigning (score {cp})")));
             out.push(Action::Commentary(format!(
                 "{} resigns (score {:+.2})",
-                self.me,
+                self.conn.me,
                 cp as f64 / 100.0
             )));
             return;
@@ -529,7 +529,10 @@ impl Session {
             out.push(Action::GameLog("claiming a draw after my move".into()));
         } else if g.policy.offer_draw(move_number, repetition_coming) {
             out.push(Action::SendNow("draw".into()));
-            out.push(Action::Commentary(format!("{} offers a draw", self.me)));
+            out.push(Action::Commentary(format!(
+                "{} offers a draw",
+                self.conn.me
+            )));
         }
         g.sent = Some(best);
         let mut after = g.board().clone();
@@ -698,7 +701,7 @@ impl Session {
         if !bye.trim().is_empty() && kind != EndKind::Aborted {
             out.push(Action::Send(format!("say {}", sanitize(&bye))));
         }
-        let mut f = g.finish(&self.site, result, kind, text);
+        let mut f = g.finish(&self.conn.site, result, kind, text);
         if let Some((event, round)) = self.tourney.game_over(g.opponent()) {
             f.record.event = event;
             f.record.round = round;

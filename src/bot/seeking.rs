@@ -11,7 +11,7 @@ impl Session {
     /// Posts the seek ads when idle and seeking (again after `interval_secs`, or at once
     /// with `force`).
     pub(crate) fn maybe_seek(&mut self, now: Instant, force: bool, out: &mut Vec<Action>) {
-        if !self.connected
+        if !self.conn.connected
             || !self.seeking
             || self.game.is_some()
             || self.quitting
@@ -48,7 +48,7 @@ impl Session {
 
     /// The `seek` commands for the configured ads.
     pub fn seek_commands(&self) -> Vec<String> {
-        let guest = self.me.to_ascii_lowercase().starts_with("guest") || self.cfg.is_guest();
+        let guest = self.conn.me.to_ascii_lowercase().starts_with("guest") || self.cfg.is_guest();
         self.cfg
             .seek
             .ads

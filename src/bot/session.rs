@@ -254,15 +254,15 @@ impl Session {
                 out.push(Action::Commentary(
                     "another login of this account took over this session".into(),
                 ));
-                self.taken_over = true;
+                self.conn.taken_over = true;
             }
         }
     }
 
     fn logged_in(&mut self, handle: String, now: Instant, out: &mut Vec<Action>) {
         tracing::info!("logged in as {handle}");
-        self.me = handle;
-        self.connected = true;
+        self.conn.me = handle;
+        self.conn.connected = true;
         self.last_seek = None;
         // A game interrupted by the disconnect is adjourned (or lost) on the server.
         if let Some(g) = self.game.take() {
@@ -291,7 +291,7 @@ impl Session {
         now: Instant,
         out: &mut Vec<Action>,
     ) {
-        let me = self.me.clone();
+        let me = self.conn.me.clone();
         let cmds = if self.quitting {
             Vec::new()
         } else {
@@ -317,10 +317,10 @@ impl Session {
     }
 
     fn disconnected(&mut self, out: &mut Vec<Action>) {
-        if self.connected {
+        if self.conn.connected {
             tracing::warn!("disconnected from the server");
         }
-        self.connected = false;
+        self.conn.connected = false;
         self.resume.disconnected();
         self.pending = None;
         self.stop_search(out);
@@ -442,14 +442,14 @@ impl Session {
         self.flag_check(now, out);
         self.idle_abort_check(now, out);
         self.stored_wait_over(now, out);
-        if self.connected && !self.quitting {
+        if self.conn.connected && !self.quitting {
             for cmd in self.tourney.tick(now, self.game.is_none()) {
                 out.push(Action::Send(cmd));
             }
         }
         self.maybe_seek(now, false, out);
         self.idle_hooks(now, out);
-        if self.game.is_none() && self.connected && !self.quitting {
+        if self.game.is_none() && self.conn.connected && !self.quitting {
             let fics = self.cfg.server.dialect == Dialect::Fics;
             for cmd in self.observer.idle_commands(now, fics) {
                 out.push(Action::Send(cmd));
@@ -462,16 +462,16 @@ impl Session {
     }
 
     fn shutdown(&mut self, at_once: bool, out: &mut Vec<Action>) {
-        if self.connected {
+        if self.conn.connected {
             // Leave any tournament at once: its later rounds must not wait for wily.
             for cmd in self.tourney.withdraw() {
                 out.push(Action::Send(cmd));
             }
         }
-        if at_once || self.game.is_none() || !self.connected {
+        if at_once || self.game.is_none() || !self.conn.connected {
             self.quitting = true;
             self.stop_search(out);
-            if self.connected && self.seeking {
+            if self.conn.connected && self.seeking {
                 out.push(Action::Send("unseek".into()));
             }
             if let Some(g) = &self.game {

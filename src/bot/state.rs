@@ -6,6 +6,7 @@
 //! never on `session.rs`.
 
 use crate::bot::challenge::OpponentHistory;
+use crate::bot::connection::Connection;
 use crate::bot::follow::FollowSync;
 use crate::bot::game::{PlayedGame, StartInfo};
 use crate::bot::hooks::BookSource;
@@ -19,7 +20,7 @@ use crate::bot::watchlist::Observer;
 use crate::config::{Config, Dialect};
 use crate::lists::{OpponentLists, ServerTitles};
 use cozy_chess::{Board, Move};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::time::Instant;
 
 /// What a running search is for.
@@ -69,8 +70,8 @@ pub struct Session {
     pub(crate) cfg: Config,
     pub(crate) lists: OpponentLists,
     pub(crate) book: Box<dyn BookSource>,
-    pub(crate) me: String,
-    pub(crate) connected: bool,
+    /// Who wily is on which server, and whether the connection is up (`connection.rs`).
+    pub(crate) conn: Connection,
     pub(crate) seeking: bool,
     pub(crate) accepting: bool,
     pub(crate) last_seek: Option<Instant>,
@@ -85,8 +86,6 @@ pub struct Session {
     pub(crate) watch: Watcher,
     /// The account's follow state on the server.
     pub(crate) follow: FollowSync,
-    /// A newer login of this account took over the last connection.
-    pub(crate) taken_over: bool,
     pub(crate) search: Option<ActiveSearch>,
     pub(crate) next_id: u64,
     pub(crate) new_game_flag: bool,
@@ -95,13 +94,10 @@ pub struct Session {
     pub(crate) quitting: bool,
     pub(crate) strangers: HashMap<String, Instant>,
     pub(crate) totals: Totals,
-    pub(crate) site: String,
     /// Engine time spent choosing wily's own moves, milliseconds.
     pub(crate) think_ms: u64,
     /// Tournaments run by a director bot (`[tourney]`).
     pub(crate) tourney: TourneyPlay,
-    /// Interface variables the server answered `No such ivariable` to: not sent again.
-    pub(crate) refused_ivars: HashSet<String>,
     /// Seeks carry FICS's `m` (manual) flag: `seek.manual`, until a server refuses it.
     pub(crate) manual_seeks: bool,
     /// The operator hooks' rate limit and idle timer.
@@ -124,12 +120,10 @@ impl Session {
             watch: Watcher::new(&cfg.watch),
             follow: FollowSync::new(cfg.server.dialect == Dialect::Icc),
             tourney: TourneyPlay::new(cfg.tourney.clone()),
-            taken_over: false,
             cfg,
             lists,
             book,
-            me: String::new(),
-            connected: false,
+            conn: Connection::new(site),
             last_seek: None,
             game: None,
             start_info: None,
@@ -144,9 +138,7 @@ impl Session {
             quitting: false,
             strangers: HashMap::new(),
             totals: Totals::default(),
-            site,
             think_ms: 0,
-            refused_ivars: HashSet::new(),
             manual_seeks: cfg_manual,
             hooks: HookRunner::default(),
         }
@@ -193,16 +185,16 @@ impl Session {
     /// caller waits longer before reconnecting, so two running bots do not keep
     /// replacing each other's session.
     pub fn take_taken_over(&mut self) -> bool {
-        std::mem::take(&mut self.taken_over)
+        std::mem::take(&mut self.conn.taken_over)
     }
 
     /// Sets the name the server knows wily by (tests, or before the login event).
     pub fn set_handle(&mut self, handle: &str) {
-        self.me = handle.to_string();
+        self.conn.me = handle.to_string();
     }
 
     pub(crate) fn is_me(&self, name: &str) -> bool {
-        !self.me.is_empty() && name.eq_ignore_ascii_case(&self.me)
+        self.conn.is_me(name)
     }
 
     pub(crate) fn new_search_id(&mut self) -> u64 {

@@ -129,9 +129,9 @@ impl Session {
     /// Fills `st` with the session's current state (the connection history and start
     /// time are the driver's).
     pub fn fill_status(&self, st: &mut BotStatus) {
-        st.handle = self.me.clone();
-        st.site = self.site.clone();
-        st.connected = self.connected;
+        st.handle = self.conn.me.clone();
+        st.site = self.conn.site.clone();
+        st.connected = self.conn.connected;
         let t = self.totals;
         st.games = t.games;
         st.wins = t.wins;

@@ -118,7 +118,7 @@ impl Session {
         }
         match row {
             WatchRow::Game(r) => {
-                let me = self.me.clone();
+                let me = self.conn.me.clone();
                 self.watch.listed(&r, &me);
                 self.count_computers(r.game);
             }
@@ -150,7 +150,7 @@ impl Session {
 
     /// Observe what the watcher chose (and drop what it replaces).
     fn watch_choose(&mut self, now: Instant, out: &mut Vec<Action>) {
-        if !self.connected || self.quitting {
+        if !self.conn.connected || self.quitting {
             return;
         }
         let own = self.game.as_ref().map(|g| g.number);
@@ -172,7 +172,7 @@ impl Session {
 
     /// Timer: the lists every `poll_secs`, and analysis when the engine is free.
     pub(crate) fn watch_tick(&mut self, now: Instant, out: &mut Vec<Action>) {
-        if !self.watch.enabled() || !self.connected || self.quitting {
+        if !self.watch.enabled() || !self.conn.connected || self.quitting {
             return;
         }
         for cmd in self.watch.poll(now) {
@@ -226,7 +226,7 @@ impl Session {
 
     /// Starts the next analysis when the engine is free and wily is not playing.
     pub(crate) fn watch_schedule(&mut self, now: Instant, out: &mut Vec<Action>) {
-        if self.game.is_some() || !self.connected {
+        if self.game.is_some() || !self.conn.connected {
             return;
         }
         let budget = Duration::from_millis(self.watch.cfg.analysis_ms);
@@ -395,7 +395,7 @@ impl Session {
         )));
         if self.watch.cfg.save && (!w.moves.is_empty() || w.result.is_some()) {
             self.watch.totals.saved += 1;
-            out.push(Action::SaveObserved(watch_pgn(&w, &self.site)));
+            out.push(Action::SaveObserved(watch_pgn(&w, &self.conn.site)));
         }
         self.watch_schedule(now, out);
     }
@@ -431,7 +431,7 @@ impl Session {
         for w in self.watch.disconnected() {
             if self.watch.cfg.save && !w.moves.is_empty() {
                 self.watch.totals.saved += 1;
-                out.push(Action::SaveObserved(watch_pgn(&w, &self.site)));
+                out.push(Action::SaveObserved(watch_pgn(&w, &self.conn.site)));
             }
         }
     }
