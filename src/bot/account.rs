@@ -77,18 +77,18 @@ impl Session {
     /// server (lasker) has no manual seeks. Seeks go out again without it; answers then
     /// start games at once, past `[accept]`'s filters (warned once).
     pub(crate) fn seek_refused(&mut self, text: &str, now: Instant, out: &mut Vec<Action>) {
-        if !self.manual_seeks {
+        if !self.matching.manual_seeks {
             tracing::warn!("the server refused a seek: {text}");
             return;
         }
-        self.manual_seeks = false;
+        self.matching.manual_seeks = false;
         tracing::warn!(
             "the server refused the manual seek flag ({text}): seeking without it; answers to the seeks start games without [accept]'s filters"
         );
         out.push(Action::Commentary(
             "this server has no manual seeks: seeking with automatic ones".into(),
         ));
-        self.last_seek = None;
+        self.matching.last_seek = None;
         self.maybe_seek(now, true, out);
     }
 
@@ -98,7 +98,7 @@ impl Session {
     /// let it in. The block list, the per-opponent limits, ratings, guests, computers
     /// and humans still apply.
     pub(crate) fn widen_for_own_ad(&self, c: &Challenge, kind: &str, a: &mut AcceptSection) {
-        if !self.manual_seeks || self.last_seek.is_none() || c.adjourned {
+        if !self.matching.manual_seeks || self.matching.last_seek.is_none() || c.adjourned {
             return;
         }
         let chess960 = Variant::from_kind(kind) == Variant::Chess960;
@@ -137,7 +137,7 @@ impl Session {
     ) {
         let a = &self.cfg.accept;
         if !a.rematch
-            || !self.accepting
+            || !self.matching.accepting
             || self.quitting
             || matches!(kind, EndKind::Adjourned | EndKind::Aborted)
         {

@@ -18,17 +18,17 @@ impl Session {
             OpCommand::Help => HELP.to_string(),
             OpCommand::Status => self.status_line(),
             OpCommand::Seek(on) => {
-                self.seeking = on;
+                self.matching.seeking = on;
                 if on {
                     self.maybe_seek(now, true, out);
                 } else if self.conn.connected {
                     out.push(Action::Send("unseek".into()));
-                    self.last_seek = None;
+                    self.matching.last_seek = None;
                 }
                 format!("seeking {}", if on { "on" } else { "off" })
             }
             OpCommand::Accept(on) => {
-                self.accepting = on;
+                self.matching.accepting = on;
                 format!("accepting challenges {}", if on { "on" } else { "off" })
             }
             OpCommand::List(args) => {
@@ -139,7 +139,7 @@ impl Session {
             }
             OpCommand::Quit => {
                 self.quitting = true;
-                if self.seeking && self.conn.connected {
+                if self.matching.seeking && self.conn.connected {
                     out.push(Action::Send("unseek".into()));
                 }
                 if self.game.is_none() {

@@ -27,6 +27,7 @@ pub mod interrupted;
 pub mod learning;
 pub mod local;
 pub mod logging;
+pub mod matching;
 pub mod observe;
 pub mod operator;
 pub mod operator_hooks;

@@ -12,7 +12,7 @@ impl Session {
     /// with `force`).
     pub(crate) fn maybe_seek(&mut self, now: Instant, force: bool, out: &mut Vec<Action>) {
         if !self.conn.connected
-            || !self.seeking
+            || !self.matching.seeking
             || self.game.is_some()
             || self.quitting
             || self.tourney.blocks_seeking()
@@ -25,7 +25,7 @@ impl Session {
         if self.resume.holds_seeks(now) {
             return;
         }
-        let due = match self.last_seek {
+        let due = match self.matching.last_seek {
             None => true,
             Some(t) => {
                 force
@@ -37,13 +37,13 @@ impl Session {
         if !due {
             return;
         }
-        if self.last_seek.is_some() {
+        if self.matching.last_seek.is_some() {
             out.push(Action::Send("unseek".into()));
         }
         for cmd in self.seek_commands() {
             out.push(Action::Send(cmd));
         }
-        self.last_seek = Some(now);
+        self.matching.last_seek = Some(now);
     }
 
     /// The `seek` commands for the configured ads.
@@ -70,7 +70,7 @@ impl Session {
                     s.push(' ');
                     s.push_str(self.cfg.server.chess960.trim());
                 }
-                if self.manual_seeks && self.cfg.server.dialect == Dialect::Fics {
+                if self.matching.manual_seeks && self.cfg.server.dialect == Dialect::Fics {
                     // FICS's manual flag: answers come as match requests, judged by
                     // `[accept]` (see `account.rs` for servers that refuse it). ICC's
                     // seek words differ; its ads go out as before.

@@ -10,9 +10,10 @@
 
 use crate::bot::challenge::{judge, ChallengeInfo};
 use crate::bot::input::{Action, Challenge, Input, ServerEvent};
+use crate::bot::matching::PendingChallenge;
 use crate::bot::operator;
 use crate::bot::play::report_of;
-use crate::bot::state::{sanitize, PendingChallenge, Purpose};
+use crate::bot::state::{sanitize, Purpose};
 use crate::config::Dialect;
 use crate::engine::SearchInfo;
 use crate::lists::{valid_handle, ServerTitles};
@@ -38,17 +39,18 @@ impl Session {
         if let Input::Server(ServerEvent::YouAccepted { other }) = &input {
             if self.tourney.takes_challenge(other)
                 && self
+                    .matching
                     .pending
                     .as_ref()
                     .is_some_and(|p| p.challenge.name.eq_ignore_ascii_case(other))
             {
-                self.pending = None;
+                self.matching.pending = None;
             }
         }
         let other_server_event = matches!(&input, Input::Server(e)
             if !matches!(e, ServerEvent::IsComputer { .. }));
         if other_server_event {
-            if let Some(p) = self.pending.take() {
+            if let Some(p) = self.matching.pending.take() {
                 self.decide_challenge(p.challenge, now, &mut out);
             }
         }
@@ -138,7 +140,7 @@ impl Session {
                     self.ratings.insert(c.name.to_ascii_lowercase(), r);
                 }
                 self.remember_titles(&c.name, c.titles);
-                self.pending = Some(PendingChallenge {
+                self.matching.pending = Some(PendingChallenge {
                     challenge: c,
                     at: now,
                 });
@@ -151,7 +153,7 @@ impl Session {
                         ..ServerTitles::default()
                     },
                 );
-                if let Some(p) = &mut self.pending {
+                if let Some(p) = &mut self.matching.pending {
                     if p.challenge.name.eq_ignore_ascii_case(&name) {
                         p.challenge.titles.computer = true;
                     }
@@ -263,7 +265,7 @@ impl Session {
         tracing::info!("logged in as {handle}");
         self.conn.me = handle;
         self.conn.connected = true;
-        self.last_seek = None;
+        self.matching.last_seek = None;
         // A game interrupted by the disconnect is adjourned (or lost) on the server.
         if let Some(g) = self.game.take() {
             self.resume.park(g, now);
@@ -297,7 +299,10 @@ impl Session {
         } else {
             self.tourney.notice(n, &me, now)
         };
-        if !cmds.is_empty() && self.tourney.blocks_seeking() && self.last_seek.take().is_some() {
+        if !cmds.is_empty()
+            && self.tourney.blocks_seeking()
+            && self.matching.last_seek.take().is_some()
+        {
             out.push(Action::Send("unseek".into()));
         }
         out.extend(cmds.into_iter().map(Action::Send));
@@ -310,7 +315,7 @@ impl Session {
     fn ask_resume(&mut self, request: String, now: Instant, out: &mut Vec<Action>) {
         self.resume.asked = true;
         self.resume.wait = Some(now);
-        if self.last_seek.take().is_some() {
+        if self.matching.last_seek.take().is_some() {
             out.push(Action::Send("unseek".into()));
         }
         out.push(Action::Send(request));
@@ -322,7 +327,7 @@ impl Session {
         }
         self.conn.connected = false;
         self.resume.disconnected();
-        self.pending = None;
+        self.matching.pending = None;
         self.stop_search(out);
         self.observer.clear();
         self.watch_disconnected(out);
@@ -359,7 +364,7 @@ impl Session {
             adjourned: c.adjourned,
         };
         let mut accept = self.cfg.accept.clone();
-        accept.enabled = self.accepting && !self.quitting;
+        accept.enabled = self.matching.accepting && !self.quitting;
         self.widen_for_own_ad(&c, &info.kind, &mut accept);
         let busy = self.game.is_some();
         match judge(&info, &accept, &self.history, busy, now) {
@@ -432,9 +437,9 @@ impl Session {
     }
 
     fn tick(&mut self, now: Instant, out: &mut Vec<Action>) {
-        if let Some(p) = &self.pending {
+        if let Some(p) = &self.matching.pending {
             if now.saturating_duration_since(p.at) >= CHALLENGE_GRACE {
-                if let Some(p) = self.pending.take() {
+                if let Some(p) = self.matching.pending.take() {
                     self.decide_challenge(p.challenge, now, out);
                 }
             }
@@ -471,7 +476,7 @@ impl Session {
         if at_once || self.game.is_none() || !self.conn.connected {
             self.quitting = true;
             self.stop_search(out);
-            if self.conn.connected && self.seeking {
+            if self.conn.connected && self.matching.seeking {
                 out.push(Action::Send("unseek".into()));
             }
             if let Some(g) = &self.game {
@@ -491,7 +496,7 @@ impl Session {
             out.push(Action::Commentary(
                 "shutdown requested: finishing the current game (adjournment offered)".into(),
             ));
-            if self.seeking {
+            if self.matching.seeking {
                 out.push(Action::Send("unseek".into()));
             }
             out.push(Action::SendNow("adjourn".into()));

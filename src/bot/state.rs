@@ -10,7 +10,8 @@ use crate::bot::connection::Connection;
 use crate::bot::follow::FollowSync;
 use crate::bot::game::{PlayedGame, StartInfo};
 use crate::bot::hooks::BookSource;
-use crate::bot::input::{Action, Challenge, MoveSource};
+use crate::bot::input::{Action, MoveSource};
+use crate::bot::matching::Matching;
 use crate::bot::operator_hooks::HookRunner;
 use crate::bot::resume::Resume;
 use crate::bot::talk::Report;
@@ -48,13 +49,6 @@ pub struct ActiveSearch {
     pub last_report: Option<Report>,
 }
 
-/// A challenge waiting a moment for a `--** X is a computer **--` line.
-#[derive(Debug, Clone)]
-pub(crate) struct PendingChallenge {
-    pub challenge: Challenge,
-    pub at: Instant,
-}
-
 /// Running totals for `status`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Totals {
@@ -72,15 +66,13 @@ pub struct Session {
     pub(crate) book: Box<dyn BookSource>,
     /// Who wily is on which server, and whether the connection is up (`connection.rs`).
     pub(crate) conn: Connection,
-    pub(crate) seeking: bool,
-    pub(crate) accepting: bool,
-    pub(crate) last_seek: Option<Instant>,
+    /// Seeking, accepting and the challenge waiting to be judged (`matching.rs`).
+    pub(crate) matching: Matching,
     pub(crate) game: Option<PlayedGame>,
     pub(crate) start_info: Option<StartInfo>,
     pub(crate) ratings: HashMap<String, u32>,
     pub(crate) titles: HashMap<String, ServerTitles>,
     pub(crate) history: OpponentHistory,
-    pub(crate) pending: Option<PendingChallenge>,
     pub(crate) observer: Observer,
     /// Relayed, tournament and top games (`[watch]`).
     pub(crate) watch: Watcher,
@@ -98,8 +90,6 @@ pub struct Session {
     pub(crate) think_ms: u64,
     /// Tournaments run by a director bot (`[tourney]`).
     pub(crate) tourney: TourneyPlay,
-    /// Seeks carry FICS's `m` (manual) flag: `seek.manual`, until a server refuses it.
-    pub(crate) manual_seeks: bool,
     /// The operator hooks' rate limit and idle timer.
     pub(crate) hooks: HookRunner,
 }
@@ -112,10 +102,8 @@ impl Session {
         } else {
             cfg.server.host.clone()
         };
-        let cfg_manual = cfg.seek.manual;
         Session {
-            seeking: cfg.seek.enabled,
-            accepting: cfg.accept.enabled,
+            matching: Matching::new(cfg.seek.enabled, cfg.accept.enabled, cfg.seek.manual),
             observer: Observer::new(&cfg.observe),
             watch: Watcher::new(&cfg.watch),
             follow: FollowSync::new(cfg.server.dialect == Dialect::Icc),
@@ -124,13 +112,11 @@ impl Session {
             lists,
             book,
             conn: Connection::new(site),
-            last_seek: None,
             game: None,
             start_info: None,
             ratings: HashMap::new(),
             titles: HashMap::new(),
             history: OpponentHistory::default(),
-            pending: None,
             search: None,
             next_id: 1,
             new_game_flag: true,
@@ -139,7 +125,6 @@ impl Session {
             strangers: HashMap::new(),
             totals: Totals::default(),
             think_ms: 0,
-            manual_seeks: cfg_manual,
             hooks: HookRunner::default(),
         }
     }
@@ -239,8 +224,8 @@ impl Session {
         let t = self.totals;
         s.push_str(&format!(
             "; seek {}, accept {}; games {} (+{} ={} -{}), declined {}; observing {}; whisper {} kibitz {} noise {}{}",
-            on_off(self.seeking),
-            on_off(self.accepting),
+            on_off(self.matching.seeking),
+            on_off(self.matching.accepting),
             t.games,
             t.wins,
             t.draws,

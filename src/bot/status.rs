@@ -138,8 +138,8 @@ impl Session {
         st.draws = t.draws;
         st.losses = t.losses;
         st.declined = t.declined;
-        st.seeking = self.seeking;
-        st.accepting = self.accepting;
+        st.seeking = self.matching.seeking;
+        st.accepting = self.matching.accepting;
         st.quitting = self.quitting;
         st.observed = self
             .watch
