@@ -75,27 +75,28 @@ impl Session {
             }
             // `observe` toggles on lasker: never sent for a game already observed.
             OpCommand::Observe(ObserveTarget::Game(n)) => {
-                self.observer.want_game(n);
-                if self.observer.has(n) {
+                self.observing.observer.want_game(n);
+                if self.observing.observer.has(n) {
                     return format!("already observing game {n}");
                 }
                 out.push(Action::Send(format!("observe {n}")));
                 format!("observing game {n}")
             }
             OpCommand::Observe(ObserveTarget::Player(h)) => {
-                if self.observer.follow(&h) {
-                    out.extend(self.follow.add(&h).into_iter().map(Action::Send));
+                if self.observing.observer.follow(&h) {
+                    out.extend(self.observing.follow.add(&h).into_iter().map(Action::Send));
                 }
-                if !self.observer.watching(&h) {
+                if !self.observing.observer.watching(&h) {
                     out.push(Action::Send(format!("observe {h}")));
                 }
                 format!("following {h}")
             }
             OpCommand::Unobserve(game) => {
-                let gone = self.observer.forget(game);
-                let left = self.observer.followed();
+                let gone = self.observing.observer.forget(game);
+                let left = self.observing.observer.followed();
                 out.extend(
-                    self.follow
+                    self.observing
+                        .follow
                         .remove(&gone, &left)
                         .into_iter()
                         .map(Action::Send),
@@ -115,7 +116,7 @@ impl Session {
             OpCommand::Whisper(level) => {
                 self.cfg.talk.whisper = level;
                 self.cfg.observe.whisper = level;
-                self.observer.talker.whisper = level;
+                self.observing.observer.talker.whisper = level;
                 if let Some(g) = &mut self.game {
                     g.talker.whisper = level;
                 }
@@ -124,7 +125,7 @@ impl Session {
             OpCommand::Kibitz(level) => {
                 self.cfg.talk.kibitz = level;
                 self.cfg.observe.kibitz = level;
-                self.observer.talker.kibitz = level;
+                self.observing.observer.talker.kibitz = level;
                 if let Some(g) = &mut self.game {
                     g.talker.kibitz = level;
                 }

@@ -29,6 +29,7 @@ pub mod local;
 pub mod logging;
 pub mod matching;
 pub mod observe;
+pub mod observing;
 pub mod operator;
 pub mod operator_hooks;
 pub mod opponent;

@@ -451,7 +451,9 @@ impl Session {
         match s.purpose {
             Purpose::Think { game } => self.play_result(game, s, result, now, out),
             Purpose::Ponder { .. } => {}
-            Purpose::Analyse { game } if self.watch.has(game) => self.watch_done(s, now, out),
+            Purpose::Analyse { game } if self.observing.watch.has(game) => {
+                self.watch_done(s, now, out)
+            }
             Purpose::Analyse { .. } => {}
         }
     }

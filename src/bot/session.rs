@@ -79,7 +79,7 @@ impl Session {
         match s.purpose {
             Purpose::Think { .. } => self.thinking_iteration(false, &root, &report, now, out),
             Purpose::Ponder { .. } => self.thinking_iteration(true, &root, &report, now, out),
-            Purpose::Analyse { game } if self.watch.has(game) => {
+            Purpose::Analyse { game } if self.observing.watch.has(game) => {
                 self.watch_iteration(game, &root, &report, now, out)
             }
             Purpose::Analyse { .. } => self.analysis_iteration(&root, &report, now, out),
@@ -92,7 +92,9 @@ impl Session {
             ServerEvent::Disconnected => self.disconnected(out),
             ServerEvent::Board(u) => match u.relation {
                 Relation::MyMove | Relation::OpponentMove => self.own_board(*u, now, out),
-                Relation::Observing | Relation::ObservingExamined if self.watch.has(u.game) => {
+                Relation::Observing | Relation::ObservingExamined
+                    if self.observing.watch.has(u.game) =>
+                {
                     self.watch_board(*u, now, out)
                 }
                 Relation::Observing | Relation::ObservingExamined => {
@@ -129,9 +131,9 @@ impl Session {
                 text,
             } => {
                 let ours = self.game_end(game, &white, &black, &result, kind, &text, now, out);
-                if !ours && self.watch.has(game) {
+                if !ours && self.observing.watch.has(game) {
                     self.watch_game_end(game, &result, &text, now, out);
-                } else if !ours && self.observer.has(game) {
+                } else if !ours && self.observing.observer.has(game) {
                     self.observed_end(game, &result, &text, now, out);
                 }
             }
@@ -222,29 +224,29 @@ impl Session {
             }
             ServerEvent::IllegalMove { text } => self.illegal_move(&text, out),
             ServerEvent::NotYourMove => self.illegal_move("It is not your move.", out),
-            ServerEvent::ObserveStarted { game } if self.watch.awaiting(game) => {
+            ServerEvent::ObserveStarted { game } if self.observing.watch.awaiting(game) => {
                 self.watch_started(game)
             }
-            ServerEvent::ObserveStarted { game } => self.observer.started(game),
-            ServerEvent::ObserveStopped { game } if self.watch.has(game) => {
+            ServerEvent::ObserveStarted { game } => self.observing.observer.started(game),
+            ServerEvent::ObserveStopped { game } if self.observing.watch.has(game) => {
                 self.watch_end(game, now, out)
             }
             ServerEvent::ObserveStopped { game } => self.observe_stopped(game, now, out),
             ServerEvent::Watch(row) => self.watch_row(row, now, out),
             ServerEvent::CommandNotFound { command } => self.watch_command_unknown(&command),
             ServerEvent::FollowList { names } => {
-                let wanted = self.observer.followed();
-                let cmds = self.follow.members(&wanted, &names);
+                let wanted = self.observing.observer.followed();
+                let cmds = self.observing.follow.members(&wanted, &names);
                 out.extend(cmds.into_iter().map(Action::Send));
             }
             ServerEvent::FollowChanged { name, present } => {
-                let wanted = self.observer.followed();
-                let cmds = self.follow.changed(&wanted, &name, present);
+                let wanted = self.observing.observer.followed();
+                let cmds = self.observing.follow.changed(&wanted, &name, present);
                 out.extend(cmds.into_iter().map(Action::Send));
             }
             ServerEvent::NoFollowList => {
-                let wanted = self.observer.followed();
-                let cmds = self.follow.no_list(&wanted);
+                let wanted = self.observing.observer.followed();
+                let cmds = self.observing.follow.no_list(&wanted);
                 out.extend(cmds.into_iter().map(Action::Send));
             }
             ServerEvent::Tourney(n) => self.tourney_notice(&n, now, out),
@@ -271,11 +273,11 @@ impl Session {
             self.resume.park(g, now);
         }
         self.reclaim_interrupted(now, out);
-        let wanted = self.observer.followed();
-        for cmd in self.follow.login(&wanted) {
+        let wanted = self.observing.observer.followed();
+        for cmd in self.observing.follow.login(&wanted) {
             out.push(Action::Send(cmd));
         }
-        for cmd in self.observer.login_commands(now) {
+        for cmd in self.observing.observer.login_commands(now) {
             out.push(Action::Send(cmd));
         }
         for cmd in self.tourney.login(now) {
@@ -329,7 +331,7 @@ impl Session {
         self.resume.disconnected();
         self.matching.pending = None;
         self.stop_search(out);
-        self.observer.clear();
+        self.observing.observer.clear();
         self.watch_disconnected(out);
     }
 
@@ -456,7 +458,7 @@ impl Session {
         self.idle_hooks(now, out);
         if self.game.is_none() && self.conn.connected && !self.quitting {
             let fics = self.cfg.server.dialect == Dialect::Fics;
-            for cmd in self.observer.idle_commands(now, fics) {
+            for cmd in self.observing.observer.idle_commands(now, fics) {
                 out.push(Action::Send(cmd));
             }
         }

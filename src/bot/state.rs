@@ -7,18 +7,16 @@
 
 use crate::bot::challenge::OpponentHistory;
 use crate::bot::connection::Connection;
-use crate::bot::follow::FollowSync;
 use crate::bot::game::{PlayedGame, StartInfo};
 use crate::bot::hooks::BookSource;
 use crate::bot::input::{Action, MoveSource};
 use crate::bot::matching::Matching;
+use crate::bot::observing::Observing;
 use crate::bot::operator_hooks::HookRunner;
 use crate::bot::resume::Resume;
 use crate::bot::talk::Report;
 use crate::bot::tourney::TourneyPlay;
-use crate::bot::watch::Watcher;
-use crate::bot::watchlist::Observer;
-use crate::config::{Config, Dialect};
+use crate::config::Config;
 use crate::lists::{OpponentLists, ServerTitles};
 use cozy_chess::{Board, Move};
 use std::collections::HashMap;
@@ -73,11 +71,8 @@ pub struct Session {
     pub(crate) ratings: HashMap<String, u32>,
     pub(crate) titles: HashMap<String, ServerTitles>,
     pub(crate) history: OpponentHistory,
-    pub(crate) observer: Observer,
-    /// Relayed, tournament and top games (`[watch]`).
-    pub(crate) watch: Watcher,
-    /// The account's follow state on the server.
-    pub(crate) follow: FollowSync,
+    /// Observed, watched and followed games (`observing.rs`).
+    pub(crate) observing: Observing,
     pub(crate) search: Option<ActiveSearch>,
     pub(crate) next_id: u64,
     pub(crate) new_game_flag: bool,
@@ -104,9 +99,7 @@ impl Session {
         };
         Session {
             matching: Matching::new(cfg.seek.enabled, cfg.accept.enabled, cfg.seek.manual),
-            observer: Observer::new(&cfg.observe),
-            watch: Watcher::new(&cfg.watch),
-            follow: FollowSync::new(cfg.server.dialect == Dialect::Icc),
+            observing: Observing::new(&cfg),
             tourney: TourneyPlay::new(cfg.tourney.clone()),
             cfg,
             lists,
@@ -231,7 +224,7 @@ impl Session {
             t.draws,
             t.losses,
             t.declined,
-            self.observer.count() + self.watch.games.len(),
+            self.observing.observer.count() + self.observing.watch.games.len(),
             self.cfg.talk.whisper,
             self.cfg.talk.kibitz,
             self.cfg.talk.noise,

@@ -142,6 +142,7 @@ impl Session {
         st.accepting = self.matching.accepting;
         st.quitting = self.quitting;
         st.observed = self
+            .observing
             .watch
             .games
             .values()

@@ -103,7 +103,7 @@ fn observing_analyses_and_whispers() {
     c.observe.whisper = 2;
     c.talk.noise = 1000;
     let (mut s, now) = session_with(c, Box::new(NoBook));
-    s.observer.talker.whisper = 2;
+    s.observing.observer.talker.whisper = 2;
     let obs = |fen: &str, last: Option<&str>| {
         ev(ServerEvent::Board(Box::new(BoardUpdate {
             game: 12,
