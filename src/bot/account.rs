@@ -143,7 +143,7 @@ impl Session {
         {
             return;
         }
-        if rematch_allowed(a, &self.history, opponent, now) {
+        if rematch_allowed(a, &self.players.history, opponent, now) {
             tracing::info!("offering {opponent} a rematch");
             out.push(Action::Send("rematch".into()));
         } else {
@@ -217,6 +217,7 @@ impl Session {
         out: &mut Vec<Action>,
     ) {
         let rating = self
+            .players
             .ratings
             .get(&opponent.to_ascii_lowercase())
             .map_or("----".to_string(), u32::to_string);

@@ -160,6 +160,7 @@ impl Session {
         };
         let opp = g.opponent().to_string();
         let titles = self
+            .players
             .titles
             .get(&opp.to_ascii_lowercase())
             .copied()

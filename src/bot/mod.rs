@@ -34,6 +34,7 @@ pub mod operator;
 pub mod operator_hooks;
 pub mod opponent;
 pub mod play;
+pub mod players;
 pub mod policy;
 pub mod reconnect;
 pub mod record;

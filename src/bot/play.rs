@@ -107,7 +107,7 @@ impl Session {
         if !continuing {
             let (opp, wily_white) = (opponent.clone(), self.is_me(&white));
             self.game_hooks(game, &opp, wily_white, rated, None, now, out);
-            self.history.record(opponent, now);
+            self.players.history.record(opponent, now);
             let hello = self.cfg.talk.greeting.replace("{opponent}", opponent);
             if !hello.trim().is_empty() {
                 out.push(Action::Send(format!("say {}", sanitize(&hello))));
@@ -158,12 +158,17 @@ impl Session {
             &u.white
         };
         let titles = self
+            .players
             .titles
             .get(&opponent.to_ascii_lowercase())
             .copied()
             .unwrap_or_default();
         let class = self.lists.classify(opponent, titles);
-        let rating = self.ratings.get(&opponent.to_ascii_lowercase()).copied();
+        let rating = self
+            .players
+            .ratings
+            .get(&opponent.to_ascii_lowercase())
+            .copied();
         let profile = OpponentProfile::new(class, &self.cfg.opponents)
             .with_strength(&self.cfg.strength, rating);
         tracing::info!("opponent {opponent}: {}", profile.describe());
@@ -182,8 +187,16 @@ impl Session {
                 g.category = si.category;
             }
         }
-        g.white_elo = self.ratings.get(&u.white.to_ascii_lowercase()).copied();
-        g.black_elo = self.ratings.get(&u.black.to_ascii_lowercase()).copied();
+        g.white_elo = self
+            .players
+            .ratings
+            .get(&u.white.to_ascii_lowercase())
+            .copied();
+        g.black_elo = self
+            .players
+            .ratings
+            .get(&u.black.to_ascii_lowercase())
+            .copied();
         self.new_game_flag = true;
         g
     }

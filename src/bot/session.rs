@@ -110,7 +110,7 @@ impl Session {
             } => {
                 for (n, r) in [(white, white_rating), (black, black_rating)] {
                     if let Some(r) = r {
-                        self.ratings.insert(n.to_ascii_lowercase(), r);
+                        self.players.ratings.insert(n.to_ascii_lowercase(), r);
                     }
                 }
             }
@@ -139,16 +139,16 @@ impl Session {
             }
             ServerEvent::Challenge(c) => {
                 if let Some(r) = c.rating {
-                    self.ratings.insert(c.name.to_ascii_lowercase(), r);
+                    self.players.ratings.insert(c.name.to_ascii_lowercase(), r);
                 }
-                self.remember_titles(&c.name, c.titles);
+                self.players.remember_titles(&c.name, c.titles);
                 self.matching.pending = Some(PendingChallenge {
                     challenge: c,
                     at: now,
                 });
             }
             ServerEvent::IsComputer { name } => {
-                self.remember_titles(
+                self.players.remember_titles(
                     &name,
                     ServerTitles {
                         computer: true,
@@ -163,7 +163,7 @@ impl Session {
             }
             ServerEvent::Offer { from, kind } => self.offer(&from, kind, out),
             ServerEvent::Tell { from, titles, text } => {
-                self.remember_titles(&from, titles);
+                self.players.remember_titles(&from, titles);
                 self.tell(&from, &text, now, out);
             }
             ServerEvent::Arrival { name, adjourned } => {
@@ -204,7 +204,7 @@ impl Session {
                     }
                 }
             }
-            ServerEvent::Titles { name, titles } => self.remember_titles(&name, titles),
+            ServerEvent::Titles { name, titles } => self.players.remember_titles(&name, titles),
             ServerEvent::AdjournedGames { count } => {
                 if count > 0 {
                     self.resume.hint = true;
@@ -346,6 +346,7 @@ impl Session {
             return;
         }
         let titles = self
+            .players
             .titles
             .get(&c.name.to_ascii_lowercase())
             .copied()
@@ -369,7 +370,7 @@ impl Session {
         accept.enabled = self.matching.accepting && !self.quitting;
         self.widen_for_own_ad(&c, &info.kind, &mut accept);
         let busy = self.game.is_some();
-        match judge(&info, &accept, &self.history, busy, now) {
+        match judge(&info, &accept, &self.players.history, busy, now) {
             Ok(()) => {
                 tracing::info!(
                     "accepting {} {} {} {} from {} ({})",
@@ -425,16 +426,17 @@ impl Session {
         }
         let key = from.to_ascii_lowercase();
         let recent = self
+            .players
             .strangers
             .get(&key)
             .is_some_and(|t| now.saturating_duration_since(*t) < STRANGER_GAP);
         if recent {
             return;
         }
-        if self.strangers.len() > 1000 {
-            self.strangers.clear();
+        if self.players.strangers.len() > 1000 {
+            self.players.strangers.clear();
         }
-        self.strangers.insert(key, now);
+        self.players.strangers.insert(key, now);
         out.push(Action::Send(format!("tell {from} {}", sanitize(reply))));
     }
 

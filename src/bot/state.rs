@@ -5,7 +5,6 @@
 //! `play.rs`, `observe.rs`, `command.rs` and `seeking.rs`; those build on this file and
 //! never on `session.rs`.
 
-use crate::bot::challenge::OpponentHistory;
 use crate::bot::connection::Connection;
 use crate::bot::game::{PlayedGame, StartInfo};
 use crate::bot::hooks::BookSource;
@@ -13,13 +12,13 @@ use crate::bot::input::{Action, MoveSource};
 use crate::bot::matching::Matching;
 use crate::bot::observing::Observing;
 use crate::bot::operator_hooks::HookRunner;
+use crate::bot::players::Players;
 use crate::bot::resume::Resume;
 use crate::bot::talk::Report;
 use crate::bot::tourney::TourneyPlay;
 use crate::config::Config;
-use crate::lists::{OpponentLists, ServerTitles};
+use crate::lists::OpponentLists;
 use cozy_chess::{Board, Move};
-use std::collections::HashMap;
 use std::time::Instant;
 
 /// What a running search is for.
@@ -68,9 +67,8 @@ pub struct Session {
     pub(crate) matching: Matching,
     pub(crate) game: Option<PlayedGame>,
     pub(crate) start_info: Option<StartInfo>,
-    pub(crate) ratings: HashMap<String, u32>,
-    pub(crate) titles: HashMap<String, ServerTitles>,
-    pub(crate) history: OpponentHistory,
+    /// Ratings, titles and past games of other players (`players.rs`).
+    pub(crate) players: Players,
     /// Observed, watched and followed games (`observing.rs`).
     pub(crate) observing: Observing,
     pub(crate) search: Option<ActiveSearch>,
@@ -79,7 +77,6 @@ pub struct Session {
     /// The adjourned game and what was asked to get it back (`resume.rs`).
     pub(crate) resume: Resume,
     pub(crate) quitting: bool,
-    pub(crate) strangers: HashMap<String, Instant>,
     pub(crate) totals: Totals,
     /// Engine time spent choosing wily's own moves, milliseconds.
     pub(crate) think_ms: u64,
@@ -107,15 +104,12 @@ impl Session {
             conn: Connection::new(site),
             game: None,
             start_info: None,
-            ratings: HashMap::new(),
-            titles: HashMap::new(),
-            history: OpponentHistory::default(),
+            players: Players::default(),
             search: None,
             next_id: 1,
             new_game_flag: true,
             resume: Resume::default(),
             quitting: false,
-            strangers: HashMap::new(),
             totals: Totals::default(),
             think_ms: 0,
             hooks: HookRunner::default(),
@@ -186,17 +180,6 @@ impl Session {
         if let Some(s) = self.search.take() {
             out.push(Action::StopSearch { id: s.id });
         }
-    }
-
-    pub(crate) fn remember_titles(&mut self, name: &str, t: ServerTitles) {
-        if t == ServerTitles::default() {
-            return;
-        }
-        if self.titles.len() > 10_000 {
-            self.titles.clear();
-        }
-        let e = self.titles.entry(name.to_ascii_lowercase()).or_default();
-        *e = e.merge(t);
     }
 
     /// One line about the bot's state, for `status`.

@@ -93,6 +93,7 @@ pub fn watch_pgn(w: &WatchGame, site: &str) -> String {
 impl Session {
     fn computer(&self, name: &str) -> bool {
         let titles: ServerTitles = self
+            .players
             .titles
             .get(&name.to_ascii_lowercase())
             .copied()
