@@ -155,7 +155,7 @@ impl Session {
     /// after the game began (FICS aborts at once before each side has moved).
     pub(crate) fn idle_abort_check(&mut self, now: Instant, out: &mut Vec<Action>) {
         let secs = self.cfg.accept.abort_idle_secs;
-        let Some(g) = self.game.as_mut() else {
+        let Some(g) = self.play.game.as_mut() else {
             return;
         };
         if secs == 0 || g.idle_abort_sent || g.opponent_has_moved() {
@@ -184,7 +184,7 @@ impl Session {
     /// `accept.takebacks`.
     pub(crate) fn takeback_reply(&mut self) -> &'static str {
         let limit = self.cfg.accept.takebacks;
-        match self.game.as_mut() {
+        match self.play.game.as_mut() {
             Some(g) if g.takebacks < limit => {
                 g.takebacks += 1;
                 "accept takeback"
@@ -195,7 +195,7 @@ impl Session {
 
     /// The login hook (and the idle timer starts).
     pub(crate) fn login_hooks(&mut self, now: Instant, out: &mut Vec<Action>) {
-        self.hooks.set_idle(self.game.is_none().then_some(now));
+        self.hooks.set_idle(self.play.game.is_none().then_some(now));
         let fields = [("me", self.conn.me.clone())];
         let cmds = self
             .hooks
@@ -256,7 +256,7 @@ impl Session {
 
     /// The idle hook, on a tick.
     pub(crate) fn idle_hooks(&mut self, now: Instant, out: &mut Vec<Action>) {
-        if !self.conn.connected || self.game.is_some() || self.quitting {
+        if !self.conn.connected || self.play.game.is_some() || self.quitting {
             return;
         }
         if !self.hooks.idle_due(&self.cfg.hooks, now) {

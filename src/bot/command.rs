@@ -117,7 +117,7 @@ impl Session {
                 self.cfg.talk.whisper = level;
                 self.cfg.observe.whisper = level;
                 self.observing.observer.talker.whisper = level;
-                if let Some(g) = &mut self.game {
+                if let Some(g) = &mut self.play.game {
                     g.talker.whisper = level;
                 }
                 format!("whisper level {level}")
@@ -126,14 +126,14 @@ impl Session {
                 self.cfg.talk.kibitz = level;
                 self.cfg.observe.kibitz = level;
                 self.observing.observer.talker.kibitz = level;
-                if let Some(g) = &mut self.game {
+                if let Some(g) = &mut self.play.game {
                     g.talker.kibitz = level;
                 }
                 format!("kibitz level {level}")
             }
             OpCommand::Noise(n) => {
                 self.cfg.talk.noise = n;
-                if let Some(g) = &mut self.game {
+                if let Some(g) = &mut self.play.game {
                     g.talker.noise = n;
                 }
                 format!("noise {n} nodes")
@@ -143,7 +143,7 @@ impl Session {
                 if self.matching.seeking && self.conn.connected {
                     out.push(Action::Send("unseek".into()));
                 }
-                if self.game.is_none() {
+                if self.play.game.is_none() {
                     out.push(Action::Quit);
                     "quitting now".into()
                 } else {
@@ -155,7 +155,7 @@ impl Session {
 
     /// Recomputes the current opponent's profile after a list or threshold change.
     pub(crate) fn refresh_profile(&mut self) {
-        let Some(g) = &mut self.game else {
+        let Some(g) = &mut self.play.game else {
             return;
         };
         let opp = g.opponent().to_string();

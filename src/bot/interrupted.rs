@@ -43,7 +43,7 @@ impl Session {
         let Some(g) = &self.resume.adjourned else {
             return;
         };
-        if self.game.is_some() {
+        if self.play.game.is_some() {
             self.resume.hint = true;
             return;
         }

@@ -35,6 +35,7 @@ pub mod operator_hooks;
 pub mod opponent;
 pub mod play;
 pub mod players;
+pub mod playing;
 pub mod policy;
 pub mod reconnect;
 pub mod record;

@@ -40,7 +40,7 @@ impl Session {
             .as_ref()
             .is_none_or(|b| !super::game::same_position(b, &u.board));
         w.board = Some(u.board.clone());
-        if self.game.is_some() || !changed {
+        if self.play.game.is_some() || !changed {
             return;
         }
         self.finish_analysis(now, out);

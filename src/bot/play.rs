@@ -123,7 +123,7 @@ impl Session {
             if continuing { "resumes" } else { "starts" },
             if rated { "rated" } else { "unrated" },
         )));
-        self.start_info = Some(StartInfo {
+        self.play.start_info = Some(StartInfo {
             game,
             white,
             black,
@@ -181,7 +181,7 @@ impl Session {
         };
         let talker = Talker::new(t.whisper, kibitz, t.noise, t.max_per_minute);
         let mut g = PlayedGame::new(u, me, policy, talker);
-        if let Some(si) = self.start_info.take() {
+        if let Some(si) = self.play.start_info.take() {
             if si.game == u.game {
                 g.rated = si.rated;
                 g.category = si.category;
@@ -197,25 +197,25 @@ impl Session {
             .ratings
             .get(&u.black.to_ascii_lowercase())
             .copied();
-        self.new_game_flag = true;
+        self.play.new_game_flag = true;
         g
     }
 
     /// A board update of wily's own game.
     pub(crate) fn own_board(&mut self, u: BoardUpdate, now: Instant, out: &mut Vec<Action>) {
-        if self.game.as_ref().is_some_and(|g| g.number != u.game) {
+        if self.play.game.as_ref().is_some_and(|g| g.number != u.game) {
             tracing::warn!(
                 "board of game {} while game {} was in progress; its end was not seen",
                 u.game,
-                self.game.as_ref().map_or(0, |g| g.number)
+                self.play.game.as_ref().map_or(0, |g| g.number)
             );
             self.stop_search(out);
-            if let Some(old) = self.game.take() {
+            if let Some(old) = self.play.game.take() {
                 let f = old.finish(&self.conn.site, "*", EndKind::Other, "end not seen");
                 out.push(Action::GameOver(Box::new(f)));
             }
         }
-        if self.game.is_none() {
+        if self.play.game.is_none() {
             if matches!(
                 self.search.as_ref().map(|s| &s.purpose),
                 Some(Purpose::Analyse { .. })
@@ -223,9 +223,9 @@ impl Session {
                 self.stop_search(out);
             }
             let g = self.make_game(&u);
-            self.game = Some(g);
+            self.play.game = Some(g);
         }
-        let Some(g) = self.game.as_mut() else {
+        let Some(g) = self.play.game.as_mut() else {
             return;
         };
         let sync = g.sync(&u);
@@ -261,7 +261,7 @@ impl Session {
     }
 
     fn my_turn(&mut self, u: &BoardUpdate, sync: Sync, now: Instant, out: &mut Vec<Action>) {
-        let Some(g) = self.game.as_mut() else {
+        let Some(g) = self.play.game.as_mut() else {
             return;
         };
         if !g.my_move() {
@@ -309,7 +309,7 @@ impl Session {
         }
         self.stop_search(out);
         let limits = limits_for(u, false, self.cfg.engine.depth_limit);
-        let Some(g) = self.game.as_mut() else {
+        let Some(g) = self.play.game.as_mut() else {
             return;
         };
         if g.claimable_now() && g.policy.claim_draw() {
@@ -354,7 +354,7 @@ impl Session {
             limits,
             draw_score: g.policy.profile().draw_score,
             strength: g.policy.profile().strength,
-            new_game: std::mem::take(&mut self.new_game_flag),
+            new_game: std::mem::take(&mut self.play.new_game_flag),
         };
         self.start(spec, Purpose::Think { game: u.game }, u.received, out);
     }
@@ -364,7 +364,7 @@ impl Session {
             return;
         }
         let limits = limits_for(u, true, self.cfg.engine.depth_limit);
-        let Some(g) = self.game.as_mut() else {
+        let Some(g) = self.play.game.as_mut() else {
             return;
         };
         if g.my_move() || g.sent.is_some() {
@@ -387,7 +387,7 @@ impl Session {
             limits,
             draw_score: g.policy.profile().draw_score,
             strength: g.policy.profile().strength,
-            new_game: std::mem::take(&mut self.new_game_flag),
+            new_game: std::mem::take(&mut self.play.new_game_flag),
         };
         self.start(
             spec,
@@ -430,7 +430,7 @@ impl Session {
         now: Instant,
         out: &mut Vec<Action>,
     ) {
-        let Some(g) = self.game.as_mut() else {
+        let Some(g) = self.play.game.as_mut() else {
             return;
         };
         out.push(Action::GameLog(format!(
@@ -459,7 +459,7 @@ impl Session {
             return;
         };
         if matches!(s.purpose, Purpose::Think { .. }) {
-            self.think_ms += now.saturating_duration_since(s.started).as_millis() as u64;
+            self.play.think_ms += now.saturating_duration_since(s.started).as_millis() as u64;
         }
         match s.purpose {
             Purpose::Think { game } => self.play_result(game, s, result, now, out),
@@ -479,7 +479,7 @@ impl Session {
         now: Instant,
         out: &mut Vec<Action>,
     ) {
-        let Some(g) = self.game.as_mut() else {
+        let Some(g) = self.play.game.as_mut() else {
             return;
         };
         if g.number != game
@@ -569,7 +569,7 @@ impl Session {
 
     /// Sends `flag` when the opponent's clock has run out.
     pub(crate) fn flag_check(&mut self, now: Instant, out: &mut Vec<Action>) {
-        let Some(g) = self.game.as_mut() else {
+        let Some(g) = self.play.game.as_mut() else {
             return;
         };
         let Some(ms) = g.opponent_clock_now(now) else {
@@ -589,7 +589,7 @@ impl Session {
     }
 
     pub(crate) fn offer(&mut self, from: &str, kind: OfferKind, out: &mut Vec<Action>) {
-        let Some(g) = &self.game else {
+        let Some(g) = &self.play.game else {
             return;
         };
         if !from.eq_ignore_ascii_case(g.opponent()) {
@@ -612,7 +612,7 @@ impl Session {
     }
 
     pub(crate) fn illegal_move(&mut self, text: &str, out: &mut Vec<Action>) {
-        let Some(g) = self.game.as_mut() else {
+        let Some(g) = self.play.game.as_mut() else {
             return;
         };
         if let Some(mv) = g.sent.take() {
@@ -644,7 +644,7 @@ impl Session {
         now: Instant,
         out: &mut Vec<Action>,
     ) -> bool {
-        let ours = self.game.as_ref().is_some_and(|g| {
+        let ours = self.play.game.as_ref().is_some_and(|g| {
             g.number == game
                 || (g.white.eq_ignore_ascii_case(white) && g.black.eq_ignore_ascii_case(black))
         });
@@ -657,7 +657,7 @@ impl Session {
         ) {
             self.stop_search(out);
         }
-        let Some(g) = self.game.take() else {
+        let Some(g) = self.play.game.take() else {
             return true;
         };
         let line = format!("game {game} ends: {result} ({text})");
@@ -671,7 +671,7 @@ impl Session {
             self.record_finished(g, result, kind, text, out);
         }
         self.tourney.touch(now);
-        self.new_game_flag = true;
+        self.play.new_game_flag = true;
         if self.quitting {
             out.push(Action::Quit);
             return true;
@@ -700,17 +700,17 @@ impl Session {
         text: &str,
         out: &mut Vec<Action>,
     ) {
-        self.totals.games += 1;
+        self.play.totals.games += 1;
         let won =
             (result == "1-0" && g.me == Color::White) || (result == "0-1" && g.me == Color::Black);
         let lost =
             (result == "0-1" && g.me == Color::White) || (result == "1-0" && g.me == Color::Black);
         if won {
-            self.totals.wins += 1;
+            self.play.totals.wins += 1;
         } else if lost {
-            self.totals.losses += 1;
+            self.play.totals.losses += 1;
         } else if result == "1/2-1/2" {
-            self.totals.draws += 1;
+            self.play.totals.draws += 1;
         }
         let bye = self.cfg.talk.goodbye.replace("{opponent}", g.opponent());
         if !bye.trim().is_empty() && kind != EndKind::Aborted {

@@ -13,7 +13,7 @@ impl Session {
     pub(crate) fn maybe_seek(&mut self, now: Instant, force: bool, out: &mut Vec<Action>) {
         if !self.conn.connected
             || !self.matching.seeking
-            || self.game.is_some()
+            || self.play.game.is_some()
             || self.quitting
             || self.tourney.blocks_seeking()
         {

@@ -177,7 +177,7 @@ impl Session {
                 }
                 // While `stored` is out, the game may have ended: no `match` yet.
                 if (adjourned || ours)
-                    && self.game.is_none()
+                    && self.play.game.is_none()
                     && self.resume.stored_check.is_none()
                     && valid_handle(&name)
                 {
@@ -199,7 +199,7 @@ impl Session {
                     .or_else(|| names.iter().find(|n| valid_handle(n)));
                 if let Some(name) = pick.filter(|n| valid_handle(n)) {
                     self.resume.hint = true;
-                    if self.game.is_none() && !self.resume.asked {
+                    if self.play.game.is_none() && !self.resume.asked {
                         self.ask_resume(format!("match {name}"), now, out);
                     }
                 }
@@ -212,7 +212,7 @@ impl Session {
                 // After a restart wily does not know its adjourned games; the server
                 // does: ask it to resume one with a player who is online.
                 if count > 0
-                    && self.game.is_none()
+                    && self.play.game.is_none()
                     && self.resume.adjourned.is_none()
                     && !self.resume.asked
                 {
@@ -269,7 +269,7 @@ impl Session {
         self.conn.connected = true;
         self.matching.last_seek = None;
         // A game interrupted by the disconnect is adjourned (or lost) on the server.
-        if let Some(g) = self.game.take() {
+        if let Some(g) = self.play.game.take() {
             self.resume.park(g, now);
         }
         self.reclaim_interrupted(now, out);
@@ -340,7 +340,7 @@ impl Session {
             tracing::warn!("ignoring a challenge from an odd name {:?}", c.name);
             return;
         }
-        if self.game.is_none() && self.tourney.takes_challenge(&c.name) {
+        if self.play.game.is_none() && self.tourney.takes_challenge(&c.name) {
             tracing::info!("accepting {}'s challenge: a tournament pairing", c.name);
             out.push(Action::SendNow(format!("accept {}", c.name)));
             return;
@@ -369,7 +369,7 @@ impl Session {
         let mut accept = self.cfg.accept.clone();
         accept.enabled = self.matching.accepting && !self.quitting;
         self.widen_for_own_ad(&c, &info.kind, &mut accept);
-        let busy = self.game.is_some();
+        let busy = self.play.game.is_some();
         match judge(&info, &accept, &self.players.history, busy, now) {
             Ok(()) => {
                 tracing::info!(
@@ -385,7 +385,7 @@ impl Session {
             }
             Err(reason) => {
                 tracing::info!("declining {} from {}: {:?}", c.kind, c.name, reason);
-                self.totals.declined += 1;
+                self.play.totals.declined += 1;
                 if let Some(msg) = reason.message(&self.cfg.accept.decline, &c.name) {
                     out.push(Action::Send(format!("tell {} {}", c.name, msg)));
                 }
@@ -452,13 +452,13 @@ impl Session {
         self.idle_abort_check(now, out);
         self.stored_wait_over(now, out);
         if self.conn.connected && !self.quitting {
-            for cmd in self.tourney.tick(now, self.game.is_none()) {
+            for cmd in self.tourney.tick(now, self.play.game.is_none()) {
                 out.push(Action::Send(cmd));
             }
         }
         self.maybe_seek(now, false, out);
         self.idle_hooks(now, out);
-        if self.game.is_none() && self.conn.connected && !self.quitting {
+        if self.play.game.is_none() && self.conn.connected && !self.quitting {
             let fics = self.cfg.server.dialect == Dialect::Fics;
             for cmd in self.observing.observer.idle_commands(now, fics) {
                 out.push(Action::Send(cmd));
@@ -477,13 +477,13 @@ impl Session {
                 out.push(Action::Send(cmd));
             }
         }
-        if at_once || self.game.is_none() || !self.conn.connected {
+        if at_once || self.play.game.is_none() || !self.conn.connected {
             self.quitting = true;
             self.stop_search(out);
             if self.conn.connected && self.matching.seeking {
                 out.push(Action::Send("unseek".into()));
             }
-            if let Some(g) = &self.game {
+            if let Some(g) = &self.play.game {
                 if at_once {
                     // Leaving mid-game: ask for an adjournment; the server adjourns or
                     // scores the game when the connection closes.

@@ -1,18 +1,23 @@
-//! The bot's state: the [`Session`] value (settings, lists, the game in progress, the
-//! adjourned game, the observer, the running search, totals) and the small helpers every
-//! handler uses (search ids, stopping the search, status). The state machine's entry point
-//! and dispatch are in `session.rs`, which hands each input down to the handlers of
-//! `play.rs`, `observe.rs`, `command.rs` and `seeking.rs`; those build on this file and
-//! never on `session.rs`.
+//! The bot's state: the [`Session`] value and the small helpers every handler uses
+//! (search ids, stopping the search, status). The session holds the settings, lists and
+//! book, the running search, the tournament manager and the operator hooks, and its named
+//! parts, each a type in its own file with the handlers that use it named there:
+//! `conn` ([`crate::bot::connection`]), `matching` ([`crate::bot::matching`]), `play`
+//! ([`crate::bot::playing`]), `resume` ([`crate::bot::resume`]), `observing`
+//! ([`crate::bot::observing`]) and `players` ([`crate::bot::players`]). The state
+//! machine's entry point and dispatch are in `session.rs`, which hands each input down to
+//! the handlers of `play.rs`, `observe.rs`, `command.rs` and `seeking.rs`; those build on
+//! this file and never on `session.rs`.
 
 use crate::bot::connection::Connection;
-use crate::bot::game::{PlayedGame, StartInfo};
 use crate::bot::hooks::BookSource;
 use crate::bot::input::{Action, MoveSource};
 use crate::bot::matching::Matching;
 use crate::bot::observing::Observing;
 use crate::bot::operator_hooks::HookRunner;
 use crate::bot::players::Players;
+use crate::bot::playing::Playing;
+pub use crate::bot::playing::Totals;
 use crate::bot::resume::Resume;
 use crate::bot::talk::Report;
 use crate::bot::tourney::TourneyPlay;
@@ -46,16 +51,6 @@ pub struct ActiveSearch {
     pub last_report: Option<Report>,
 }
 
-/// Running totals for `status`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Totals {
-    pub games: u32,
-    pub wins: u32,
-    pub draws: u32,
-    pub losses: u32,
-    pub declined: u32,
-}
-
 /// The bot.
 pub struct Session {
     pub(crate) cfg: Config,
@@ -65,21 +60,17 @@ pub struct Session {
     pub(crate) conn: Connection,
     /// Seeking, accepting and the challenge waiting to be judged (`matching.rs`).
     pub(crate) matching: Matching,
-    pub(crate) game: Option<PlayedGame>,
-    pub(crate) start_info: Option<StartInfo>,
+    /// wily's own game and the totals of its games (`playing.rs`).
+    pub(crate) play: Playing,
     /// Ratings, titles and past games of other players (`players.rs`).
     pub(crate) players: Players,
     /// Observed, watched and followed games (`observing.rs`).
     pub(crate) observing: Observing,
     pub(crate) search: Option<ActiveSearch>,
     pub(crate) next_id: u64,
-    pub(crate) new_game_flag: bool,
     /// The adjourned game and what was asked to get it back (`resume.rs`).
     pub(crate) resume: Resume,
     pub(crate) quitting: bool,
-    pub(crate) totals: Totals,
-    /// Engine time spent choosing wily's own moves, milliseconds.
-    pub(crate) think_ms: u64,
     /// Tournaments run by a director bot (`[tourney]`).
     pub(crate) tourney: TourneyPlay,
     /// The operator hooks' rate limit and idle timer.
@@ -102,16 +93,12 @@ impl Session {
             lists,
             book,
             conn: Connection::new(site),
-            game: None,
-            start_info: None,
+            play: Playing::default(),
             players: Players::default(),
             search: None,
             next_id: 1,
-            new_game_flag: true,
             resume: Resume::default(),
             quitting: false,
-            totals: Totals::default(),
-            think_ms: 0,
             hooks: HookRunner::default(),
         }
     }
@@ -125,12 +112,12 @@ impl Session {
     }
 
     pub fn totals(&self) -> Totals {
-        self.totals
+        self.play.totals
     }
 
     /// Engine time spent choosing wily's own moves so far, milliseconds.
     pub fn play_ms(&self) -> u64 {
-        self.think_ms
+        self.play.think_ms
     }
 
     /// The tournament manager (phase and counts).
@@ -140,7 +127,7 @@ impl Session {
 
     /// True while a game is in progress.
     pub fn playing(&self) -> bool {
-        self.game.is_some()
+        self.play.game.is_some()
     }
 
     /// The search in progress, if any.
@@ -150,7 +137,7 @@ impl Session {
 
     /// True once the session wants to exit (quit requested and no game in progress).
     pub fn finished(&self) -> bool {
-        self.quitting && self.game.is_none()
+        self.quitting && self.play.game.is_none()
     }
 
     /// True (once) when a newer login of the account took over the last connection: the
@@ -184,7 +171,7 @@ impl Session {
 
     /// One line about the bot's state, for `status`.
     pub fn status_line(&self) -> String {
-        let mut s = match &self.game {
+        let mut s = match &self.play.game {
             Some(g) => format!(
                 "playing game {} vs {} [{}] (ply {}, last score {})",
                 g.number,
@@ -197,7 +184,7 @@ impl Session {
             ),
             None => "idle".to_string(),
         };
-        let t = self.totals;
+        let t = self.play.totals;
         s.push_str(&format!(
             "; seek {}, accept {}; games {} (+{} ={} -{}), declined {}; observing {}; whisper {} kibitz {} noise {}{}",
             on_off(self.matching.seeking),

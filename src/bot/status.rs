@@ -132,7 +132,7 @@ impl Session {
         st.handle = self.conn.me.clone();
         st.site = self.conn.site.clone();
         st.connected = self.conn.connected;
-        let t = self.totals;
+        let t = self.play.totals;
         st.games = t.games;
         st.wins = t.wins;
         st.draws = t.draws;
@@ -158,7 +158,7 @@ impl Session {
                 talked: w.talked,
             })
             .collect();
-        st.game = self.game.as_ref().map(|g| {
+        st.game = self.play.game.as_ref().map(|g| {
             let board = g.board();
             let (white_ms, black_ms) = g
                 .clocks

@@ -154,7 +154,7 @@ impl Session {
         if !self.conn.connected || self.quitting {
             return;
         }
-        let own = self.game.as_ref().map(|g| g.number);
+        let own = self.play.game.as_ref().map(|g| g.number);
         let followed: Vec<u32> = self.observing.observer.games.keys().copied().collect();
         let (observe, drop) = self
             .observing
@@ -228,7 +228,7 @@ impl Session {
 
     /// Starts the next analysis when the engine is free and wily is not playing.
     pub(crate) fn watch_schedule(&mut self, now: Instant, out: &mut Vec<Action>) {
-        if self.game.is_some() || !self.conn.connected {
+        if self.play.game.is_some() || !self.conn.connected {
             return;
         }
         let budget = Duration::from_millis(self.observing.watch.cfg.analysis_ms);

@@ -42,7 +42,7 @@ fn disconnect_then_resume_the_adjourned_game() {
         u.game = 3;
     }
     s.handle(up, now);
-    let g = s.game.as_ref().unwrap();
+    let g = s.play.game.as_ref().unwrap();
     assert_eq!(
         (g.number, g.plies()),
         (3, 1),
@@ -302,7 +302,7 @@ fn a_listed_game_waits_while_another_game_is_on() {
         u.black = "wily".into();
     }
     s.handle(up, now);
-    assert!(s.game.is_some());
+    assert!(s.play.game.is_some());
     let a = s.handle(stored(&[("wily", "Bob")]), now);
     assert!(
         !sends(&a).iter().any(|c| c.starts_with("match")),
