@@ -85,7 +85,12 @@ enum Command {
         early: Option<u32>,
     },
     /// Speak the UCI protocol on stdin/stdout.
-    Uci,
+    Uci {
+        /// `uci` lists the search's tunable constants too, as `ucifull` does (for tuners
+        /// such as `wily spsa`, whose driver sends only `uci`).
+        #[arg(long)]
+        full: bool,
+    },
     /// Speak the xboard / WinBoard protocol (CECP v2) on stdin/stdout.
     Xboard,
     /// Opening book: `book create FILE.pgn M [N] [WPCT]`, `book show`, `book info`.
@@ -129,7 +134,7 @@ enum Command {
         args: Vec<String>,
     },
     /// Tune integer engine options (wily's search constants) by SPSA self-play: `wily spsa
-    /// -engine cmd='./wily uci' -each nodes=10000 -params wily -iterations 2000 ...`
+    /// -engine cmd='./wily uci --full' -each nodes=10000 -params wily -iterations 2000 ...`
     /// (`wily spsa -help` lists the options).
     #[command(disable_help_flag = true)]
     Spsa {
@@ -365,7 +370,7 @@ fn main() -> ExitCode {
             };
             wily::tools::testsuite::run_suite(&file, &settings, &mut std::io::stdout()).map(|_| ())
         }
-        Some(Command::Uci) => wily::protocol::uci::run(),
+        Some(Command::Uci { full }) => wily::protocol::uci::run(full),
         Some(Command::Xboard) => wily::protocol::xboard::run(log_dir),
         Some(Command::Book(cmd)) => wily::tools::book::run_book(cmd).map(|s| print!("{s}")),
         Some(Command::Books(cmd)) => wily::tools::book::run_books(cmd).map(|s| print!("{s}")),

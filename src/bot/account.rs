@@ -48,7 +48,7 @@ impl Session {
             .iter()
             .filter_map(|x| ivariable_for(x))
         {
-            if !self.refused_ivars.contains(var) && !v.iter().any(|(k, _)| k == var) {
+            if !self.conn.refused_ivars.contains(var) && !v.iter().any(|(k, _)| k == var) {
                 v.push((var.to_string(), "1".to_string()));
             }
         }
@@ -66,7 +66,7 @@ impl Session {
             .iter()
             .filter_map(|x| ivariable_for(x))
             .any(|v| v == name);
-        if ours && self.refused_ivars.insert(name.clone()) {
+        if ours && self.conn.refused_ivars.insert(name.clone()) {
             tracing::warn!(
                 "the server has no ivariable {name:?}: not sent again; it may offer no games of that variant to this account"
             );
@@ -77,18 +77,18 @@ impl Session {
     /// server (lasker) has no manual seeks. Seeks go out again without it; answers then
     /// start games at once, past `[accept]`'s filters (warned once).
     pub(crate) fn seek_refused(&mut self, text: &str, now: Instant, out: &mut Vec<Action>) {
-        if !self.manual_seeks {
+        if !self.matching.manual_seeks {
             tracing::warn!("the server refused a seek: {text}");
             return;
         }
-        self.manual_seeks = false;
+        self.matching.manual_seeks = false;
         tracing::warn!(
             "the server refused the manual seek flag ({text}): seeking without it; answers to the seeks start games without [accept]'s filters"
         );
         out.push(Action::Commentary(
             "this server has no manual seeks: seeking with automatic ones".into(),
         ));
-        self.last_seek = None;
+        self.matching.last_seek = None;
         self.maybe_seek(now, true, out);
     }
 
@@ -98,7 +98,7 @@ impl Session {
     /// let it in. The block list, the per-opponent limits, ratings, guests, computers
     /// and humans still apply.
     pub(crate) fn widen_for_own_ad(&self, c: &Challenge, kind: &str, a: &mut AcceptSection) {
-        if !self.manual_seeks || self.last_seek.is_none() || c.adjourned {
+        if !self.matching.manual_seeks || self.matching.last_seek.is_none() || c.adjourned {
             return;
         }
         let chess960 = Variant::from_kind(kind) == Variant::Chess960;
@@ -137,13 +137,13 @@ impl Session {
     ) {
         let a = &self.cfg.accept;
         if !a.rematch
-            || !self.accepting
+            || !self.matching.accepting
             || self.quitting
             || matches!(kind, EndKind::Adjourned | EndKind::Aborted)
         {
             return;
         }
-        if rematch_allowed(a, &self.history, opponent, now) {
+        if rematch_allowed(a, &self.players.history, opponent, now) {
             tracing::info!("offering {opponent} a rematch");
             out.push(Action::Send("rematch".into()));
         } else {
@@ -155,7 +155,7 @@ impl Session {
     /// after the game began (FICS aborts at once before each side has moved).
     pub(crate) fn idle_abort_check(&mut self, now: Instant, out: &mut Vec<Action>) {
         let secs = self.cfg.accept.abort_idle_secs;
-        let Some(g) = self.game.as_mut() else {
+        let Some(g) = self.play.game.as_mut() else {
             return;
         };
         if secs == 0 || g.idle_abort_sent || g.opponent_has_moved() {
@@ -184,7 +184,7 @@ impl Session {
     /// `accept.takebacks`.
     pub(crate) fn takeback_reply(&mut self) -> &'static str {
         let limit = self.cfg.accept.takebacks;
-        match self.game.as_mut() {
+        match self.play.game.as_mut() {
             Some(g) if g.takebacks < limit => {
                 g.takebacks += 1;
                 "accept takeback"
@@ -195,8 +195,8 @@ impl Session {
 
     /// The login hook (and the idle timer starts).
     pub(crate) fn login_hooks(&mut self, now: Instant, out: &mut Vec<Action>) {
-        self.hooks.set_idle(self.game.is_none().then_some(now));
-        let fields = [("me", self.me.clone())];
+        self.hooks.set_idle(self.play.game.is_none().then_some(now));
+        let fields = [("me", self.conn.me.clone())];
         let cmds = self
             .hooks
             .commands(&self.cfg.hooks, Hook::Login, &fields, now);
@@ -217,11 +217,12 @@ impl Session {
         out: &mut Vec<Action>,
     ) {
         let rating = self
+            .players
             .ratings
             .get(&opponent.to_ascii_lowercase())
             .map_or("----".to_string(), u32::to_string);
         let mut fields = vec![
-            ("me", self.me.clone()),
+            ("me", self.conn.me.clone()),
             ("opponent", opponent.to_string()),
             ("rating", rating),
             ("game", game.to_string()),
@@ -255,14 +256,14 @@ impl Session {
 
     /// The idle hook, on a tick.
     pub(crate) fn idle_hooks(&mut self, now: Instant, out: &mut Vec<Action>) {
-        if !self.connected || self.game.is_some() || self.quitting {
+        if !self.conn.connected || self.play.game.is_some() || self.quitting {
             return;
         }
         if !self.hooks.idle_due(&self.cfg.hooks, now) {
             return;
         }
         let fields = [
-            ("me", self.me.clone()),
+            ("me", self.conn.me.clone()),
             ("minutes", self.cfg.hooks.idle_minutes.to_string()),
         ];
         let cmds = self

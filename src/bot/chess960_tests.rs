@@ -90,7 +90,7 @@ fn castles_with_the_rook_of_the_start_and_skips_the_book() {
     assert!(!sends(&a).iter().any(|m| m.starts_with("MOVE")), "{a:?}");
     let rights = spec.board.castle_rights(Color::White);
     assert_eq!((rights.short, rights.long), (Some(File::F), Some(File::A)));
-    let g = s.game.as_ref().unwrap();
+    let g = s.play.game.as_ref().unwrap();
     assert!(g.chess960() && !g.book_allowed());
     // Later the a-rook has reached h1, outside the f-rook that still may castle: the
     // flag means the start's f-rook (X-FEN's `K` would mean the outermost, h1).
@@ -118,7 +118,7 @@ fn castles_with_the_rook_of_the_start_and_skips_the_book() {
     for i in echo {
         s.handle(i, now);
     }
-    let g = s.game.as_ref().unwrap();
+    let g = s.play.game.as_ref().unwrap();
     assert_eq!(g.last_recorded().map(|(san, _)| san), Some("O-O"));
     assert_eq!(g.board().castle_rights(Color::White).short, None);
     assert_eq!(g.board().castle_rights(Color::Black).short, Some(File::F));

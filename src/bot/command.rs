@@ -18,17 +18,17 @@ impl Session {
             OpCommand::Help => HELP.to_string(),
             OpCommand::Status => self.status_line(),
             OpCommand::Seek(on) => {
-                self.seeking = on;
+                self.matching.seeking = on;
                 if on {
                     self.maybe_seek(now, true, out);
-                } else if self.connected {
+                } else if self.conn.connected {
                     out.push(Action::Send("unseek".into()));
-                    self.last_seek = None;
+                    self.matching.last_seek = None;
                 }
                 format!("seeking {}", if on { "on" } else { "off" })
             }
             OpCommand::Accept(on) => {
-                self.accepting = on;
+                self.matching.accepting = on;
                 format!("accepting challenges {}", if on { "on" } else { "off" })
             }
             OpCommand::List(args) => {
@@ -75,27 +75,28 @@ impl Session {
             }
             // `observe` toggles on lasker: never sent for a game already observed.
             OpCommand::Observe(ObserveTarget::Game(n)) => {
-                self.observer.want_game(n);
-                if self.observer.has(n) {
+                self.observing.observer.want_game(n);
+                if self.observing.observer.has(n) {
                     return format!("already observing game {n}");
                 }
                 out.push(Action::Send(format!("observe {n}")));
                 format!("observing game {n}")
             }
             OpCommand::Observe(ObserveTarget::Player(h)) => {
-                if self.observer.follow(&h) {
-                    out.extend(self.follow.add(&h).into_iter().map(Action::Send));
+                if self.observing.observer.follow(&h) {
+                    out.extend(self.observing.follow.add(&h).into_iter().map(Action::Send));
                 }
-                if !self.observer.watching(&h) {
+                if !self.observing.observer.watching(&h) {
                     out.push(Action::Send(format!("observe {h}")));
                 }
                 format!("following {h}")
             }
             OpCommand::Unobserve(game) => {
-                let gone = self.observer.forget(game);
-                let left = self.observer.followed();
+                let gone = self.observing.observer.forget(game);
+                let left = self.observing.observer.followed();
                 out.extend(
-                    self.follow
+                    self.observing
+                        .follow
                         .remove(&gone, &left)
                         .into_iter()
                         .map(Action::Send),
@@ -115,8 +116,8 @@ impl Session {
             OpCommand::Whisper(level) => {
                 self.cfg.talk.whisper = level;
                 self.cfg.observe.whisper = level;
-                self.observer.talker.whisper = level;
-                if let Some(g) = &mut self.game {
+                self.observing.observer.talker.whisper = level;
+                if let Some(g) = &mut self.play.game {
                     g.talker.whisper = level;
                 }
                 format!("whisper level {level}")
@@ -124,25 +125,25 @@ impl Session {
             OpCommand::Kibitz(level) => {
                 self.cfg.talk.kibitz = level;
                 self.cfg.observe.kibitz = level;
-                self.observer.talker.kibitz = level;
-                if let Some(g) = &mut self.game {
+                self.observing.observer.talker.kibitz = level;
+                if let Some(g) = &mut self.play.game {
                     g.talker.kibitz = level;
                 }
                 format!("kibitz level {level}")
             }
             OpCommand::Noise(n) => {
                 self.cfg.talk.noise = n;
-                if let Some(g) = &mut self.game {
+                if let Some(g) = &mut self.play.game {
                     g.talker.noise = n;
                 }
                 format!("noise {n} nodes")
             }
             OpCommand::Quit => {
                 self.quitting = true;
-                if self.seeking && self.connected {
+                if self.matching.seeking && self.conn.connected {
                     out.push(Action::Send("unseek".into()));
                 }
-                if self.game.is_none() {
+                if self.play.game.is_none() {
                     out.push(Action::Quit);
                     "quitting now".into()
                 } else {
@@ -154,11 +155,12 @@ impl Session {
 
     /// Recomputes the current opponent's profile after a list or threshold change.
     pub(crate) fn refresh_profile(&mut self) {
-        let Some(g) = &mut self.game else {
+        let Some(g) = &mut self.play.game else {
             return;
         };
         let opp = g.opponent().to_string();
         let titles = self
+            .players
             .titles
             .get(&opp.to_ascii_lowercase())
             .copied()

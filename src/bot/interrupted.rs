@@ -22,7 +22,7 @@ impl Session {
     /// At login, with a game interrupted by the lost connection (or adjourned) waiting:
     /// ask the server to resume it, or first whether it ended as the connection went.
     pub(crate) fn reclaim_interrupted(&mut self, now: Instant, out: &mut Vec<Action>) {
-        let Some(g) = &self.adjourned else {
+        let Some(g) = &self.resume.adjourned else {
             return;
         };
         if let Some((result, _, text)) = g.ends_by_rule() {
@@ -30,7 +30,7 @@ impl Session {
                 "game {} was cut off where the rules end it ({result}, {text}); asking the server whether it ended",
                 g.number
             );
-            self.stored_check = Some(now);
+            self.resume.stored_check = Some(now);
             out.push(Action::Send("stored".into()));
             return;
         }
@@ -40,11 +40,11 @@ impl Session {
     /// `match OPPONENT` for the waiting game; while another game is on (one started
     /// meanwhile), `resume` after it instead.
     fn ask_to_resume_interrupted(&mut self, out: &mut Vec<Action>) {
-        let Some(g) = &self.adjourned else {
+        let Some(g) = &self.resume.adjourned else {
             return;
         };
-        if self.game.is_some() {
-            self.resume_hint = true;
+        if self.play.game.is_some() {
+            self.resume.hint = true;
             return;
         }
         let opp = g.opponent().to_string();
@@ -66,30 +66,34 @@ impl Session {
         now: Instant,
         out: &mut Vec<Action>,
     ) {
-        if self.stored_check.is_none() || !self.is_me(player) {
+        if self.resume.stored_check.is_none() || !self.is_me(player) {
             return;
         }
-        self.stored_check = None;
-        let listed = self.adjourned.as_ref().is_some_and(|g| {
+        self.resume.stored_check = None;
+        let listed = self.resume.adjourned.as_ref().is_some_and(|g| {
             games
                 .iter()
                 .any(|(w, b)| w.eq_ignore_ascii_case(&g.white) && b.eq_ignore_ascii_case(&g.black))
         });
         if listed {
             // Already asked for (lasker named the opponent online with it at login).
-            if !self.resume_asked {
+            if !self.resume.asked {
                 self.ask_to_resume_interrupted(out);
             }
             return;
         }
-        let Some((result, kind, text)) = self.adjourned.as_ref().and_then(|g| g.ends_by_rule())
+        let Some((result, kind, text)) = self
+            .resume
+            .adjourned
+            .as_ref()
+            .and_then(|g| g.ends_by_rule())
         else {
             return;
         };
-        let Some(mut g) = self.adjourned.take() else {
+        let Some(mut g) = self.resume.adjourned.take() else {
             return;
         };
-        self.adjourned_at = None;
+        self.resume.adjourned_at = None;
         if !g.confirm_sent() {
             return;
         }
@@ -106,10 +110,11 @@ impl Session {
     /// No answer to `stored` in time: ask to resume the game as if it had not ended.
     pub(crate) fn stored_wait_over(&mut self, now: Instant, out: &mut Vec<Action>) {
         if self
+            .resume
             .stored_check
             .is_some_and(|at| now.saturating_duration_since(at) >= STORED_WAIT)
         {
-            self.stored_check = None;
+            self.resume.stored_check = None;
             tracing::warn!("no answer to `stored`; asking to resume the interrupted game");
             self.ask_to_resume_interrupted(out);
         }

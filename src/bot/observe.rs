@@ -15,7 +15,7 @@ impl Session {
     /// A board of an observed game: talk about the previous position's analysis, then
     /// analyse the new one (only while wily has no game of its own).
     pub(crate) fn observed_board(&mut self, u: BoardUpdate, now: Instant, out: &mut Vec<Action>) {
-        if !self.observer.has(u.game) {
+        if !self.observing.observer.has(u.game) {
             // Only games the server confirmed (`You are now observing game N.`).
             tracing::debug!(
                 "board of game {} that wily does not observe; ignored",
@@ -23,11 +23,16 @@ impl Session {
             );
             return;
         }
-        let w = self.observer.games.entry(u.game).or_insert(Watched {
-            white: u.white.clone(),
-            black: u.black.clone(),
-            board: None,
-        });
+        let w = self
+            .observing
+            .observer
+            .games
+            .entry(u.game)
+            .or_insert(Watched {
+                white: u.white.clone(),
+                black: u.black.clone(),
+                board: None,
+            });
         w.white = u.white.clone();
         w.black = u.black.clone();
         let changed = w
@@ -35,7 +40,7 @@ impl Session {
             .as_ref()
             .is_none_or(|b| !super::game::same_position(b, &u.board));
         w.board = Some(u.board.clone());
-        if self.game.is_some() || !changed {
+        if self.play.game.is_some() || !changed {
             return;
         }
         self.finish_analysis(now, out);
@@ -76,7 +81,7 @@ impl Session {
             if r.nodes >= self.cfg.talk.noise {
                 let root = s.root.clone();
                 let r = r.clone();
-                for cmd in self.observer.talker.on_move(now, &root, &r) {
+                for cmd in self.observing.observer.talker.on_move(now, &root, &r) {
                     out.push(Action::Send(cmd));
                 }
             }
@@ -95,7 +100,7 @@ impl Session {
         if r.nodes < self.cfg.talk.noise {
             return;
         }
-        for cmd in self.observer.talker.on_iteration(now, root, r) {
+        for cmd in self.observing.observer.talker.on_iteration(now, root, r) {
             out.push(Action::Send(cmd));
         }
     }
@@ -115,7 +120,7 @@ impl Session {
     }
 
     pub(crate) fn observe_stopped(&mut self, game: u32, _now: Instant, out: &mut Vec<Action>) {
-        self.observer.stopped(game);
+        self.observing.observer.stopped(game);
         if matches!(self.search.as_ref().map(|s| &s.purpose), Some(Purpose::Analyse { game: g }) if *g == game)
         {
             self.stop_search(out);

@@ -92,9 +92,9 @@ impl Session {
             return;
         }
         // Whatever starts now, the wait for a reported adjourned game is over.
-        self.resume_wait = None;
+        self.resume.wait = None;
         if continuing {
-            self.resume_hint = false;
+            self.resume.hint = false;
         }
         if matches!(
             self.search.as_ref().map(|s| &s.purpose),
@@ -107,7 +107,7 @@ impl Session {
         if !continuing {
             let (opp, wily_white) = (opponent.clone(), self.is_me(&white));
             self.game_hooks(game, &opp, wily_white, rated, None, now, out);
-            self.history.record(opponent, now);
+            self.players.history.record(opponent, now);
             let hello = self.cfg.talk.greeting.replace("{opponent}", opponent);
             if !hello.trim().is_empty() {
                 out.push(Action::Send(format!("say {}", sanitize(&hello))));
@@ -123,7 +123,7 @@ impl Session {
             if continuing { "resumes" } else { "starts" },
             if rated { "rated" } else { "unrated" },
         )));
-        self.start_info = Some(StartInfo {
+        self.play.start_info = Some(StartInfo {
             game,
             white,
             black,
@@ -142,7 +142,7 @@ impl Session {
         } else {
             !u.board.side_to_move()
         };
-        if let Some(mut g) = self.adjourned.take() {
+        if let Some(mut g) = self.resume.adjourned.take() {
             if g.white.eq_ignore_ascii_case(&u.white) && g.black.eq_ignore_ascii_case(&u.black) {
                 tracing::info!("resuming the adjourned game against {}", g.opponent());
                 g.number = u.game;
@@ -150,7 +150,7 @@ impl Session {
                 g.expected_reply = None;
                 return g;
             }
-            self.adjourned = Some(g);
+            self.resume.adjourned = Some(g);
         }
         let opponent = if me == Color::White {
             &u.black
@@ -158,12 +158,17 @@ impl Session {
             &u.white
         };
         let titles = self
+            .players
             .titles
             .get(&opponent.to_ascii_lowercase())
             .copied()
             .unwrap_or_default();
         let class = self.lists.classify(opponent, titles);
-        let rating = self.ratings.get(&opponent.to_ascii_lowercase()).copied();
+        let rating = self
+            .players
+            .ratings
+            .get(&opponent.to_ascii_lowercase())
+            .copied();
         let profile = OpponentProfile::new(class, &self.cfg.opponents)
             .with_strength(&self.cfg.strength, rating);
         tracing::info!("opponent {opponent}: {}", profile.describe());
@@ -176,33 +181,41 @@ impl Session {
         };
         let talker = Talker::new(t.whisper, kibitz, t.noise, t.max_per_minute);
         let mut g = PlayedGame::new(u, me, policy, talker);
-        if let Some(si) = self.start_info.take() {
+        if let Some(si) = self.play.start_info.take() {
             if si.game == u.game {
                 g.rated = si.rated;
                 g.category = si.category;
             }
         }
-        g.white_elo = self.ratings.get(&u.white.to_ascii_lowercase()).copied();
-        g.black_elo = self.ratings.get(&u.black.to_ascii_lowercase()).copied();
-        self.new_game_flag = true;
+        g.white_elo = self
+            .players
+            .ratings
+            .get(&u.white.to_ascii_lowercase())
+            .copied();
+        g.black_elo = self
+            .players
+            .ratings
+            .get(&u.black.to_ascii_lowercase())
+            .copied();
+        self.play.new_game_flag = true;
         g
     }
 
     /// A board update of wily's own game.
     pub(crate) fn own_board(&mut self, u: BoardUpdate, now: Instant, out: &mut Vec<Action>) {
-        if self.game.as_ref().is_some_and(|g| g.number != u.game) {
+        if self.play.game.as_ref().is_some_and(|g| g.number != u.game) {
             tracing::warn!(
                 "board of game {} while game {} was in progress; its end was not seen",
                 u.game,
-                self.game.as_ref().map_or(0, |g| g.number)
+                self.play.game.as_ref().map_or(0, |g| g.number)
             );
             self.stop_search(out);
-            if let Some(old) = self.game.take() {
-                let f = old.finish(&self.site, "*", EndKind::Other, "end not seen");
+            if let Some(old) = self.play.game.take() {
+                let f = old.finish(&self.conn.site, "*", EndKind::Other, "end not seen");
                 out.push(Action::GameOver(Box::new(f)));
             }
         }
-        if self.game.is_none() {
+        if self.play.game.is_none() {
             if matches!(
                 self.search.as_ref().map(|s| &s.purpose),
                 Some(Purpose::Analyse { .. })
@@ -210,9 +223,9 @@ impl Session {
                 self.stop_search(out);
             }
             let g = self.make_game(&u);
-            self.game = Some(g);
+            self.play.game = Some(g);
         }
-        let Some(g) = self.game.as_mut() else {
+        let Some(g) = self.play.game.as_mut() else {
             return;
         };
         let sync = g.sync(&u);
@@ -248,7 +261,7 @@ impl Session {
     }
 
     fn my_turn(&mut self, u: &BoardUpdate, sync: Sync, now: Instant, out: &mut Vec<Action>) {
-        let Some(g) = self.game.as_mut() else {
+        let Some(g) = self.play.game.as_mut() else {
             return;
         };
         if !g.my_move() {
@@ -296,7 +309,7 @@ impl Session {
         }
         self.stop_search(out);
         let limits = limits_for(u, false, self.cfg.engine.depth_limit);
-        let Some(g) = self.game.as_mut() else {
+        let Some(g) = self.play.game.as_mut() else {
             return;
         };
         if g.claimable_now() && g.policy.claim_draw() {
@@ -341,7 +354,7 @@ impl Session {
             limits,
             draw_score: g.policy.profile().draw_score,
             strength: g.policy.profile().strength,
-            new_game: std::mem::take(&mut self.new_game_flag),
+            new_game: std::mem::take(&mut self.play.new_game_flag),
         };
         self.start(spec, Purpose::Think { game: u.game }, u.received, out);
     }
@@ -351,7 +364,7 @@ impl Session {
             return;
         }
         let limits = limits_for(u, true, self.cfg.engine.depth_limit);
-        let Some(g) = self.game.as_mut() else {
+        let Some(g) = self.play.game.as_mut() else {
             return;
         };
         if g.my_move() || g.sent.is_some() {
@@ -374,7 +387,7 @@ impl Session {
             limits,
             draw_score: g.policy.profile().draw_score,
             strength: g.policy.profile().strength,
-            new_game: std::mem::take(&mut self.new_game_flag),
+            new_game: std::mem::take(&mut self.play.new_game_flag),
         };
         self.start(
             spec,
@@ -417,7 +430,7 @@ impl Session {
         now: Instant,
         out: &mut Vec<Action>,
     ) {
-        let Some(g) = self.game.as_mut() else {
+        let Some(g) = self.play.game.as_mut() else {
             return;
         };
         out.push(Action::GameLog(format!(
@@ -446,12 +459,14 @@ impl Session {
             return;
         };
         if matches!(s.purpose, Purpose::Think { .. }) {
-            self.think_ms += now.saturating_duration_since(s.started).as_millis() as u64;
+            self.play.think_ms += now.saturating_duration_since(s.started).as_millis() as u64;
         }
         match s.purpose {
             Purpose::Think { game } => self.play_result(game, s, result, now, out),
             Purpose::Ponder { .. } => {}
-            Purpose::Analyse { game } if self.watch.has(game) => self.watch_done(s, now, out),
+            Purpose::Analyse { game } if self.observing.watch.has(game) => {
+                self.watch_done(s, now, out)
+            }
             Purpose::Analyse { .. } => {}
         }
     }
@@ -464,7 +479,7 @@ impl Session {
         now: Instant,
         out: &mut Vec<Action>,
     ) {
-        let Some(g) = self.game.as_mut() else {
+        let Some(g) = self.play.game.as_mut() else {
             return;
         };
         if g.number != game
@@ -485,7 +500,7 @@ impl Session {
             out.push(Action::GameLog(format!("resigning (score {cp})")));
             out.push(Action::Commentary(format!(
                 "{} resigns (score {:+.2})",
-                self.me,
+                self.conn.me,
                 cp as f64 / 100.0
             )));
             return;
@@ -529,7 +544,10 @@ impl Session {
             out.push(Action::GameLog("claiming a draw after my move".into()));
         } else if g.policy.offer_draw(move_number, repetition_coming) {
             out.push(Action::SendNow("draw".into()));
-            out.push(Action::Commentary(format!("{} offers a draw", self.me)));
+            out.push(Action::Commentary(format!(
+                "{} offers a draw",
+                self.conn.me
+            )));
         }
         g.sent = Some(best);
         let mut after = g.board().clone();
@@ -551,7 +569,7 @@ impl Session {
 
     /// Sends `flag` when the opponent's clock has run out.
     pub(crate) fn flag_check(&mut self, now: Instant, out: &mut Vec<Action>) {
-        let Some(g) = self.game.as_mut() else {
+        let Some(g) = self.play.game.as_mut() else {
             return;
         };
         let Some(ms) = g.opponent_clock_now(now) else {
@@ -571,7 +589,7 @@ impl Session {
     }
 
     pub(crate) fn offer(&mut self, from: &str, kind: OfferKind, out: &mut Vec<Action>) {
-        let Some(g) = &self.game else {
+        let Some(g) = &self.play.game else {
             return;
         };
         if !from.eq_ignore_ascii_case(g.opponent()) {
@@ -594,7 +612,7 @@ impl Session {
     }
 
     pub(crate) fn illegal_move(&mut self, text: &str, out: &mut Vec<Action>) {
-        let Some(g) = self.game.as_mut() else {
+        let Some(g) = self.play.game.as_mut() else {
             return;
         };
         if let Some(mv) = g.sent.take() {
@@ -626,7 +644,7 @@ impl Session {
         now: Instant,
         out: &mut Vec<Action>,
     ) -> bool {
-        let ours = self.game.as_ref().is_some_and(|g| {
+        let ours = self.play.game.as_ref().is_some_and(|g| {
             g.number == game
                 || (g.white.eq_ignore_ascii_case(white) && g.black.eq_ignore_ascii_case(black))
         });
@@ -639,7 +657,7 @@ impl Session {
         ) {
             self.stop_search(out);
         }
-        let Some(g) = self.game.take() else {
+        let Some(g) = self.play.game.take() else {
             return true;
         };
         let line = format!("game {game} ends: {result} ({text})");
@@ -648,18 +666,17 @@ impl Session {
         let (opp, wily_white, rated) = (g.opponent().to_string(), g.me == Color::White, g.rated);
         self.game_hooks(game, &opp, wily_white, rated, Some(result), now, out);
         if kind == EndKind::Adjourned {
-            self.adjourned = Some(g);
-            self.adjourned_at = Some(now);
+            self.resume.park(g, now);
         } else {
             self.record_finished(g, result, kind, text, out);
         }
         self.tourney.touch(now);
-        self.new_game_flag = true;
+        self.play.new_game_flag = true;
         if self.quitting {
             out.push(Action::Quit);
             return true;
         }
-        if self.resume_hint && kind != EndKind::Adjourned {
+        if self.resume.hint && kind != EndKind::Adjourned {
             // A game the server reported adjourned is still waiting (another game started
             // first): ask for it before seeking again.
             out.push(Action::Send("resume".into()));
@@ -683,23 +700,23 @@ impl Session {
         text: &str,
         out: &mut Vec<Action>,
     ) {
-        self.totals.games += 1;
+        self.play.totals.games += 1;
         let won =
             (result == "1-0" && g.me == Color::White) || (result == "0-1" && g.me == Color::Black);
         let lost =
             (result == "0-1" && g.me == Color::White) || (result == "1-0" && g.me == Color::Black);
         if won {
-            self.totals.wins += 1;
+            self.play.totals.wins += 1;
         } else if lost {
-            self.totals.losses += 1;
+            self.play.totals.losses += 1;
         } else if result == "1/2-1/2" {
-            self.totals.draws += 1;
+            self.play.totals.draws += 1;
         }
         let bye = self.cfg.talk.goodbye.replace("{opponent}", g.opponent());
         if !bye.trim().is_empty() && kind != EndKind::Aborted {
             out.push(Action::Send(format!("say {}", sanitize(&bye))));
         }
-        let mut f = g.finish(&self.site, result, kind, text);
+        let mut f = g.finish(&self.conn.site, result, kind, text);
         if let Some((event, round)) = self.tourney.game_over(g.opponent()) {
             f.record.event = event;
             f.record.round = round;

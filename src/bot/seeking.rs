@@ -7,16 +7,13 @@ use crate::bot::state::Session;
 use crate::config::{Dialect, SeekColor};
 use std::time::{Duration, Instant};
 
-/// Seeks wait this long for an adjourned game to be resumed.
-const ADJOURNED_WAIT: Duration = Duration::from_secs(300);
-
 impl Session {
     /// Posts the seek ads when idle and seeking (again after `interval_secs`, or at once
     /// with `force`).
     pub(crate) fn maybe_seek(&mut self, now: Instant, force: bool, out: &mut Vec<Action>) {
-        if !self.connected
-            || !self.seeking
-            || self.game.is_some()
+        if !self.conn.connected
+            || !self.matching.seeking
+            || self.play.game.is_some()
             || self.quitting
             || self.tourney.blocks_seeking()
         {
@@ -25,17 +22,10 @@ impl Session {
         if self.cfg.seek.ads.is_empty() {
             return;
         }
-        let waiting = (self.adjourned.is_some()
-            && self
-                .adjourned_at
-                .is_some_and(|t| now.saturating_duration_since(t) < ADJOURNED_WAIT))
-            || self
-                .resume_wait
-                .is_some_and(|t| now.saturating_duration_since(t) < ADJOURNED_WAIT);
-        if waiting {
+        if self.resume.holds_seeks(now) {
             return;
         }
-        let due = match self.last_seek {
+        let due = match self.matching.last_seek {
             None => true,
             Some(t) => {
                 force
@@ -47,18 +37,18 @@ impl Session {
         if !due {
             return;
         }
-        if self.last_seek.is_some() {
+        if self.matching.last_seek.is_some() {
             out.push(Action::Send("unseek".into()));
         }
         for cmd in self.seek_commands() {
             out.push(Action::Send(cmd));
         }
-        self.last_seek = Some(now);
+        self.matching.last_seek = Some(now);
     }
 
     /// The `seek` commands for the configured ads.
     pub fn seek_commands(&self) -> Vec<String> {
-        let guest = self.me.to_ascii_lowercase().starts_with("guest") || self.cfg.is_guest();
+        let guest = self.conn.me.to_ascii_lowercase().starts_with("guest") || self.cfg.is_guest();
         self.cfg
             .seek
             .ads
@@ -80,7 +70,7 @@ impl Session {
                     s.push(' ');
                     s.push_str(self.cfg.server.chess960.trim());
                 }
-                if self.manual_seeks && self.cfg.server.dialect == Dialect::Fics {
+                if self.matching.manual_seeks && self.cfg.server.dialect == Dialect::Fics {
                     // FICS's manual flag: answers come as match requests, judged by
                     // `[accept]` (see `account.rs` for servers that refuse it). ICC's
                     // seek words differ; its ads go out as before.

@@ -106,14 +106,14 @@ impl Session {
         keep!(engine.book_search_ms, "engine.book_search_ms");
         keep!(engine.syzygy_path, "engine.syzygy_path");
         if cfg.seek.enabled != old.seek.enabled {
-            self.seeking = cfg.seek.enabled;
+            self.matching.seeking = cfg.seek.enabled;
         }
         if cfg.accept.enabled != old.accept.enabled {
-            self.accepting = cfg.accept.enabled;
+            self.matching.accepting = cfg.accept.enabled;
         }
         // New seek ads are posted at the next idle moment.
         if cfg.seek != old.seek {
-            self.last_seek = None;
+            self.matching.last_seek = None;
         }
         self.cfg = cfg;
         self.lists = r.lists;
@@ -244,7 +244,7 @@ mod tests {
         assert_eq!(s.config().engine.depth_limit, 7);
         assert_eq!(s.config().engine.hash_mb, old.engine.hash_mb);
         assert_eq!(s.config().server.port, old.server.port);
-        assert_eq!(s.seeking, !old.seek.enabled);
+        assert_eq!(s.matching.seeking, !old.seek.enabled);
     }
 
     #[test]

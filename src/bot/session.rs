@@ -10,9 +10,10 @@
 
 use crate::bot::challenge::{judge, ChallengeInfo};
 use crate::bot::input::{Action, Challenge, Input, ServerEvent};
+use crate::bot::matching::PendingChallenge;
 use crate::bot::operator;
 use crate::bot::play::report_of;
-use crate::bot::state::{sanitize, PendingChallenge, Purpose};
+use crate::bot::state::{sanitize, Purpose};
 use crate::config::Dialect;
 use crate::engine::SearchInfo;
 use crate::lists::{valid_handle, ServerTitles};
@@ -38,17 +39,18 @@ impl Session {
         if let Input::Server(ServerEvent::YouAccepted { other }) = &input {
             if self.tourney.takes_challenge(other)
                 && self
+                    .matching
                     .pending
                     .as_ref()
                     .is_some_and(|p| p.challenge.name.eq_ignore_ascii_case(other))
             {
-                self.pending = None;
+                self.matching.pending = None;
             }
         }
         let other_server_event = matches!(&input, Input::Server(e)
             if !matches!(e, ServerEvent::IsComputer { .. }));
         if other_server_event {
-            if let Some(p) = self.pending.take() {
+            if let Some(p) = self.matching.pending.take() {
                 self.decide_challenge(p.challenge, now, &mut out);
             }
         }
@@ -77,7 +79,7 @@ impl Session {
         match s.purpose {
             Purpose::Think { .. } => self.thinking_iteration(false, &root, &report, now, out),
             Purpose::Ponder { .. } => self.thinking_iteration(true, &root, &report, now, out),
-            Purpose::Analyse { game } if self.watch.has(game) => {
+            Purpose::Analyse { game } if self.observing.watch.has(game) => {
                 self.watch_iteration(game, &root, &report, now, out)
             }
             Purpose::Analyse { .. } => self.analysis_iteration(&root, &report, now, out),
@@ -90,7 +92,9 @@ impl Session {
             ServerEvent::Disconnected => self.disconnected(out),
             ServerEvent::Board(u) => match u.relation {
                 Relation::MyMove | Relation::OpponentMove => self.own_board(*u, now, out),
-                Relation::Observing | Relation::ObservingExamined if self.watch.has(u.game) => {
+                Relation::Observing | Relation::ObservingExamined
+                    if self.observing.watch.has(u.game) =>
+                {
                     self.watch_board(*u, now, out)
                 }
                 Relation::Observing | Relation::ObservingExamined => {
@@ -106,7 +110,7 @@ impl Session {
             } => {
                 for (n, r) in [(white, white_rating), (black, black_rating)] {
                     if let Some(r) = r {
-                        self.ratings.insert(n.to_ascii_lowercase(), r);
+                        self.players.ratings.insert(n.to_ascii_lowercase(), r);
                     }
                 }
             }
@@ -127,31 +131,31 @@ impl Session {
                 text,
             } => {
                 let ours = self.game_end(game, &white, &black, &result, kind, &text, now, out);
-                if !ours && self.watch.has(game) {
+                if !ours && self.observing.watch.has(game) {
                     self.watch_game_end(game, &result, &text, now, out);
-                } else if !ours && self.observer.has(game) {
+                } else if !ours && self.observing.observer.has(game) {
                     self.observed_end(game, &result, &text, now, out);
                 }
             }
             ServerEvent::Challenge(c) => {
                 if let Some(r) = c.rating {
-                    self.ratings.insert(c.name.to_ascii_lowercase(), r);
+                    self.players.ratings.insert(c.name.to_ascii_lowercase(), r);
                 }
-                self.remember_titles(&c.name, c.titles);
-                self.pending = Some(PendingChallenge {
+                self.players.remember_titles(&c.name, c.titles);
+                self.matching.pending = Some(PendingChallenge {
                     challenge: c,
                     at: now,
                 });
             }
             ServerEvent::IsComputer { name } => {
-                self.remember_titles(
+                self.players.remember_titles(
                     &name,
                     ServerTitles {
                         computer: true,
                         ..ServerTitles::default()
                     },
                 );
-                if let Some(p) = &mut self.pending {
+                if let Some(p) = &mut self.matching.pending {
                     if p.challenge.name.eq_ignore_ascii_case(&name) {
                         p.challenge.titles.computer = true;
                     }
@@ -159,21 +163,22 @@ impl Session {
             }
             ServerEvent::Offer { from, kind } => self.offer(&from, kind, out),
             ServerEvent::Tell { from, titles, text } => {
-                self.remember_titles(&from, titles);
+                self.players.remember_titles(&from, titles);
                 self.tell(&from, &text, now, out);
             }
             ServerEvent::Arrival { name, adjourned } => {
                 let ours = self
+                    .resume
                     .adjourned
                     .as_ref()
                     .is_some_and(|g| g.opponent().eq_ignore_ascii_case(&name));
                 if adjourned && valid_handle(&name) {
-                    self.resume_hint = true;
+                    self.resume.hint = true;
                 }
                 // While `stored` is out, the game may have ended: no `match` yet.
                 if (adjourned || ours)
-                    && self.game.is_none()
-                    && self.stored_check.is_none()
+                    && self.play.game.is_none()
+                    && self.resume.stored_check.is_none()
                     && valid_handle(&name)
                 {
                     out.push(Action::Send(format!("match {name}")));
@@ -183,29 +188,33 @@ impl Session {
                 // lasker names at login the players online with an adjourned game with
                 // us (and says nothing like `You have N adjourned games.`): ask one of
                 // them, the opponent of the game wily knows of first, to resume.
-                let ours = self.adjourned.as_ref().map(|g| g.opponent().to_string());
+                let ours = self
+                    .resume
+                    .adjourned
+                    .as_ref()
+                    .map(|g| g.opponent().to_string());
                 let pick = names
                     .iter()
                     .find(|n| ours.as_deref().is_some_and(|o| o.eq_ignore_ascii_case(n)))
                     .or_else(|| names.iter().find(|n| valid_handle(n)));
                 if let Some(name) = pick.filter(|n| valid_handle(n)) {
-                    self.resume_hint = true;
-                    if self.game.is_none() && !self.resume_asked {
+                    self.resume.hint = true;
+                    if self.play.game.is_none() && !self.resume.asked {
                         self.ask_resume(format!("match {name}"), now, out);
                     }
                 }
             }
-            ServerEvent::Titles { name, titles } => self.remember_titles(&name, titles),
+            ServerEvent::Titles { name, titles } => self.players.remember_titles(&name, titles),
             ServerEvent::AdjournedGames { count } => {
                 if count > 0 {
-                    self.resume_hint = true;
+                    self.resume.hint = true;
                 }
                 // After a restart wily does not know its adjourned games; the server
                 // does: ask it to resume one with a player who is online.
                 if count > 0
-                    && self.game.is_none()
-                    && self.adjourned.is_none()
-                    && !self.resume_asked
+                    && self.play.game.is_none()
+                    && self.resume.adjourned.is_none()
+                    && !self.resume.asked
                 {
                     self.ask_resume("resume".into(), now, out);
                 }
@@ -215,29 +224,29 @@ impl Session {
             }
             ServerEvent::IllegalMove { text } => self.illegal_move(&text, out),
             ServerEvent::NotYourMove => self.illegal_move("It is not your move.", out),
-            ServerEvent::ObserveStarted { game } if self.watch.awaiting(game) => {
+            ServerEvent::ObserveStarted { game } if self.observing.watch.awaiting(game) => {
                 self.watch_started(game)
             }
-            ServerEvent::ObserveStarted { game } => self.observer.started(game),
-            ServerEvent::ObserveStopped { game } if self.watch.has(game) => {
+            ServerEvent::ObserveStarted { game } => self.observing.observer.started(game),
+            ServerEvent::ObserveStopped { game } if self.observing.watch.has(game) => {
                 self.watch_end(game, now, out)
             }
             ServerEvent::ObserveStopped { game } => self.observe_stopped(game, now, out),
             ServerEvent::Watch(row) => self.watch_row(row, now, out),
             ServerEvent::CommandNotFound { command } => self.watch_command_unknown(&command),
             ServerEvent::FollowList { names } => {
-                let wanted = self.observer.followed();
-                let cmds = self.follow.members(&wanted, &names);
+                let wanted = self.observing.observer.followed();
+                let cmds = self.observing.follow.members(&wanted, &names);
                 out.extend(cmds.into_iter().map(Action::Send));
             }
             ServerEvent::FollowChanged { name, present } => {
-                let wanted = self.observer.followed();
-                let cmds = self.follow.changed(&wanted, &name, present);
+                let wanted = self.observing.observer.followed();
+                let cmds = self.observing.follow.changed(&wanted, &name, present);
                 out.extend(cmds.into_iter().map(Action::Send));
             }
             ServerEvent::NoFollowList => {
-                let wanted = self.observer.followed();
-                let cmds = self.follow.no_list(&wanted);
+                let wanted = self.observing.observer.followed();
+                let cmds = self.observing.follow.no_list(&wanted);
                 out.extend(cmds.into_iter().map(Action::Send));
             }
             ServerEvent::Tourney(n) => self.tourney_notice(&n, now, out),
@@ -249,27 +258,26 @@ impl Session {
                 out.push(Action::Commentary(
                     "another login of this account took over this session".into(),
                 ));
-                self.taken_over = true;
+                self.conn.taken_over = true;
             }
         }
     }
 
     fn logged_in(&mut self, handle: String, now: Instant, out: &mut Vec<Action>) {
         tracing::info!("logged in as {handle}");
-        self.me = handle;
-        self.connected = true;
-        self.last_seek = None;
+        self.conn.me = handle;
+        self.conn.connected = true;
+        self.matching.last_seek = None;
         // A game interrupted by the disconnect is adjourned (or lost) on the server.
-        if let Some(g) = self.game.take() {
-            self.adjourned = Some(g);
-            self.adjourned_at = Some(now);
+        if let Some(g) = self.play.game.take() {
+            self.resume.park(g, now);
         }
         self.reclaim_interrupted(now, out);
-        let wanted = self.observer.followed();
-        for cmd in self.follow.login(&wanted) {
+        let wanted = self.observing.observer.followed();
+        for cmd in self.observing.follow.login(&wanted) {
             out.push(Action::Send(cmd));
         }
-        for cmd in self.observer.login_commands(now) {
+        for cmd in self.observing.observer.login_commands(now) {
             out.push(Action::Send(cmd));
         }
         for cmd in self.tourney.login(now) {
@@ -287,13 +295,16 @@ impl Session {
         now: Instant,
         out: &mut Vec<Action>,
     ) {
-        let me = self.me.clone();
+        let me = self.conn.me.clone();
         let cmds = if self.quitting {
             Vec::new()
         } else {
             self.tourney.notice(n, &me, now)
         };
-        if !cmds.is_empty() && self.tourney.blocks_seeking() && self.last_seek.take().is_some() {
+        if !cmds.is_empty()
+            && self.tourney.blocks_seeking()
+            && self.matching.last_seek.take().is_some()
+        {
             out.push(Action::Send("unseek".into()));
         }
         out.extend(cmds.into_iter().map(Action::Send));
@@ -304,25 +315,23 @@ impl Session {
     /// before the server's notice: it is taken back, or an opponent may start a new game
     /// in place of this one, and new seeks wait a while for the game.
     fn ask_resume(&mut self, request: String, now: Instant, out: &mut Vec<Action>) {
-        self.resume_asked = true;
-        self.resume_wait = Some(now);
-        if self.last_seek.take().is_some() {
+        self.resume.asked = true;
+        self.resume.wait = Some(now);
+        if self.matching.last_seek.take().is_some() {
             out.push(Action::Send("unseek".into()));
         }
         out.push(Action::Send(request));
     }
 
     fn disconnected(&mut self, out: &mut Vec<Action>) {
-        if self.connected {
+        if self.conn.connected {
             tracing::warn!("disconnected from the server");
         }
-        self.connected = false;
-        self.resume_asked = false;
-        self.resume_wait = None;
-        self.stored_check = None;
-        self.pending = None;
+        self.conn.connected = false;
+        self.resume.disconnected();
+        self.matching.pending = None;
         self.stop_search(out);
-        self.observer.clear();
+        self.observing.observer.clear();
         self.watch_disconnected(out);
     }
 
@@ -331,12 +340,13 @@ impl Session {
             tracing::warn!("ignoring a challenge from an odd name {:?}", c.name);
             return;
         }
-        if self.game.is_none() && self.tourney.takes_challenge(&c.name) {
+        if self.play.game.is_none() && self.tourney.takes_challenge(&c.name) {
             tracing::info!("accepting {}'s challenge: a tournament pairing", c.name);
             out.push(Action::SendNow(format!("accept {}", c.name)));
             return;
         }
         let titles = self
+            .players
             .titles
             .get(&c.name.to_ascii_lowercase())
             .copied()
@@ -357,10 +367,10 @@ impl Session {
             adjourned: c.adjourned,
         };
         let mut accept = self.cfg.accept.clone();
-        accept.enabled = self.accepting && !self.quitting;
+        accept.enabled = self.matching.accepting && !self.quitting;
         self.widen_for_own_ad(&c, &info.kind, &mut accept);
-        let busy = self.game.is_some();
-        match judge(&info, &accept, &self.history, busy, now) {
+        let busy = self.play.game.is_some();
+        match judge(&info, &accept, &self.players.history, busy, now) {
             Ok(()) => {
                 tracing::info!(
                     "accepting {} {} {} {} from {} ({})",
@@ -375,7 +385,7 @@ impl Session {
             }
             Err(reason) => {
                 tracing::info!("declining {} from {}: {:?}", c.kind, c.name, reason);
-                self.totals.declined += 1;
+                self.play.totals.declined += 1;
                 if let Some(msg) = reason.message(&self.cfg.accept.decline, &c.name) {
                     out.push(Action::Send(format!("tell {} {}", c.name, msg)));
                 }
@@ -416,23 +426,24 @@ impl Session {
         }
         let key = from.to_ascii_lowercase();
         let recent = self
+            .players
             .strangers
             .get(&key)
             .is_some_and(|t| now.saturating_duration_since(*t) < STRANGER_GAP);
         if recent {
             return;
         }
-        if self.strangers.len() > 1000 {
-            self.strangers.clear();
+        if self.players.strangers.len() > 1000 {
+            self.players.strangers.clear();
         }
-        self.strangers.insert(key, now);
+        self.players.strangers.insert(key, now);
         out.push(Action::Send(format!("tell {from} {}", sanitize(reply))));
     }
 
     fn tick(&mut self, now: Instant, out: &mut Vec<Action>) {
-        if let Some(p) = &self.pending {
+        if let Some(p) = &self.matching.pending {
             if now.saturating_duration_since(p.at) >= CHALLENGE_GRACE {
-                if let Some(p) = self.pending.take() {
+                if let Some(p) = self.matching.pending.take() {
                     self.decide_challenge(p.challenge, now, out);
                 }
             }
@@ -440,16 +451,16 @@ impl Session {
         self.flag_check(now, out);
         self.idle_abort_check(now, out);
         self.stored_wait_over(now, out);
-        if self.connected && !self.quitting {
-            for cmd in self.tourney.tick(now, self.game.is_none()) {
+        if self.conn.connected && !self.quitting {
+            for cmd in self.tourney.tick(now, self.play.game.is_none()) {
                 out.push(Action::Send(cmd));
             }
         }
         self.maybe_seek(now, false, out);
         self.idle_hooks(now, out);
-        if self.game.is_none() && self.connected && !self.quitting {
+        if self.play.game.is_none() && self.conn.connected && !self.quitting {
             let fics = self.cfg.server.dialect == Dialect::Fics;
-            for cmd in self.observer.idle_commands(now, fics) {
+            for cmd in self.observing.observer.idle_commands(now, fics) {
                 out.push(Action::Send(cmd));
             }
         }
@@ -460,19 +471,19 @@ impl Session {
     }
 
     fn shutdown(&mut self, at_once: bool, out: &mut Vec<Action>) {
-        if self.connected {
+        if self.conn.connected {
             // Leave any tournament at once: its later rounds must not wait for wily.
             for cmd in self.tourney.withdraw() {
                 out.push(Action::Send(cmd));
             }
         }
-        if at_once || self.game.is_none() || !self.connected {
+        if at_once || self.play.game.is_none() || !self.conn.connected {
             self.quitting = true;
             self.stop_search(out);
-            if self.connected && self.seeking {
+            if self.conn.connected && self.matching.seeking {
                 out.push(Action::Send("unseek".into()));
             }
-            if let Some(g) = &self.game {
+            if let Some(g) = &self.play.game {
                 if at_once {
                     // Leaving mid-game: ask for an adjournment; the server adjourns or
                     // scores the game when the connection closes.
@@ -489,7 +500,7 @@ impl Session {
             out.push(Action::Commentary(
                 "shutdown requested: finishing the current game (adjournment offered)".into(),
             ));
-            if self.seeking {
+            if self.matching.seeking {
                 out.push(Action::Send("unseek".into()));
             }
             out.push(Action::SendNow("adjourn".into()));

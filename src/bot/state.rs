@@ -1,24 +1,29 @@
-//! The bot's state: the [`Session`] value (settings, lists, the game in progress, the
-//! adjourned game, the observer, the running search, totals) and the small helpers every
-//! handler uses (search ids, stopping the search, status). The state machine's entry point
-//! and dispatch are in `session.rs`, which hands each input down to the handlers of
-//! `play.rs`, `observe.rs`, `command.rs` and `seeking.rs`; those build on this file and
-//! never on `session.rs`.
+//! The bot's state: the [`Session`] value and the small helpers every handler uses
+//! (search ids, stopping the search, status). The session holds the settings, lists and
+//! book, the running search, the tournament manager and the operator hooks, and its named
+//! parts, each a type in its own file with the handlers that use it named there:
+//! `conn` ([`crate::bot::connection`]), `matching` ([`crate::bot::matching`]), `play`
+//! ([`crate::bot::playing`]), `resume` ([`crate::bot::resume`]), `observing`
+//! ([`crate::bot::observing`]) and `players` ([`crate::bot::players`]). The state
+//! machine's entry point and dispatch are in `session.rs`, which hands each input down to
+//! the handlers of `play.rs`, `observe.rs`, `command.rs` and `seeking.rs`; those build on
+//! this file and never on `session.rs`.
 
-use crate::bot::challenge::OpponentHistory;
-use crate::bot::follow::FollowSync;
-use crate::bot::game::{PlayedGame, StartInfo};
+use crate::bot::connection::Connection;
 use crate::bot::hooks::BookSource;
-use crate::bot::input::{Action, Challenge, MoveSource};
+use crate::bot::input::{Action, MoveSource};
+use crate::bot::matching::Matching;
+use crate::bot::observing::Observing;
 use crate::bot::operator_hooks::HookRunner;
+use crate::bot::players::Players;
+use crate::bot::playing::Playing;
+pub use crate::bot::playing::Totals;
+use crate::bot::resume::Resume;
 use crate::bot::talk::Report;
 use crate::bot::tourney::TourneyPlay;
-use crate::bot::watch::Watcher;
-use crate::bot::watchlist::Observer;
-use crate::config::{Config, Dialect};
-use crate::lists::{OpponentLists, ServerTitles};
+use crate::config::Config;
+use crate::lists::OpponentLists;
 use cozy_chess::{Board, Move};
-use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
 /// What a running search is for.
@@ -46,78 +51,28 @@ pub struct ActiveSearch {
     pub last_report: Option<Report>,
 }
 
-/// A challenge waiting a moment for a `--** X is a computer **--` line.
-#[derive(Debug, Clone)]
-pub(crate) struct PendingChallenge {
-    pub challenge: Challenge,
-    pub at: Instant,
-}
-
-/// Running totals for `status`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Totals {
-    pub games: u32,
-    pub wins: u32,
-    pub draws: u32,
-    pub losses: u32,
-    pub declined: u32,
-}
-
 /// The bot.
 pub struct Session {
     pub(crate) cfg: Config,
     pub(crate) lists: OpponentLists,
     pub(crate) book: Box<dyn BookSource>,
-    pub(crate) me: String,
-    pub(crate) connected: bool,
-    pub(crate) seeking: bool,
-    pub(crate) accepting: bool,
-    pub(crate) last_seek: Option<Instant>,
-    pub(crate) game: Option<PlayedGame>,
-    /// An adjourned (or interrupted) game waiting to be resumed.
-    pub(crate) adjourned: Option<PlayedGame>,
-    /// When the adjourned game started waiting (seeks wait a while for it).
-    pub(crate) adjourned_at: Option<Instant>,
-    pub(crate) start_info: Option<StartInfo>,
-    pub(crate) ratings: HashMap<String, u32>,
-    pub(crate) titles: HashMap<String, ServerTitles>,
-    pub(crate) history: OpponentHistory,
-    pub(crate) pending: Option<PendingChallenge>,
-    pub(crate) observer: Observer,
-    /// Relayed, tournament and top games (`[watch]`).
-    pub(crate) watch: Watcher,
-    /// The account's follow state on the server.
-    pub(crate) follow: FollowSync,
-    /// A newer login of this account took over the last connection.
-    pub(crate) taken_over: bool,
+    /// Who wily is on which server, and whether the connection is up (`connection.rs`).
+    pub(crate) conn: Connection,
+    /// Seeking, accepting and the challenge waiting to be judged (`matching.rs`).
+    pub(crate) matching: Matching,
+    /// wily's own game and the totals of its games (`playing.rs`).
+    pub(crate) play: Playing,
+    /// Ratings, titles and past games of other players (`players.rs`).
+    pub(crate) players: Players,
+    /// Observed, watched and followed games (`observing.rs`).
+    pub(crate) observing: Observing,
     pub(crate) search: Option<ActiveSearch>,
     pub(crate) next_id: u64,
-    pub(crate) new_game_flag: bool,
-    /// `resume` was sent on this connection.
-    pub(crate) resume_asked: bool,
-    /// The server reported adjourned games this wily did not know of (after a restart)
-    /// and `resume` was sent at this time: seeks wait a while for the game, as for
-    /// [`Session::adjourned`].
-    pub(crate) resume_wait: Option<Instant>,
-    /// The server holds an adjourned game of this account (reported at login, or its
-    /// opponent's arrival announced) that has not been resumed since: `resume` is asked
-    /// again after each game, in case another game started in its place.
-    pub(crate) resume_hint: bool,
-    /// `stored` was sent at this time to learn whether the interrupted game ended as the
-    /// connection went (see [`crate::bot::interrupted`]).
-    pub(crate) stored_check: Option<Instant>,
+    /// The adjourned game and what was asked to get it back (`resume.rs`).
+    pub(crate) resume: Resume,
     pub(crate) quitting: bool,
-    pub(crate) strangers: HashMap<String, Instant>,
-    pub(crate) totals: Totals,
-    pub(crate) site: String,
-    /// Engine time spent choosing wily's own moves, milliseconds.
-    pub(crate) think_ms: u64,
     /// Tournaments run by a director bot (`[tourney]`).
     pub(crate) tourney: TourneyPlay,
-    /// Interface variables the server answered `No such ivariable` to: not sent again.
-    pub(crate) refused_ivars: HashSet<String>,
-    /// Seeks carry FICS's `m` (manual) flag: `seek.manual`, until a server refuses it.
-    pub(crate) manual_seeks: bool,
     /// The operator hooks' rate limit and idle timer.
     pub(crate) hooks: HookRunner,
 }
@@ -130,43 +85,20 @@ impl Session {
         } else {
             cfg.server.host.clone()
         };
-        let cfg_manual = cfg.seek.manual;
         Session {
-            seeking: cfg.seek.enabled,
-            accepting: cfg.accept.enabled,
-            observer: Observer::new(&cfg.observe),
-            watch: Watcher::new(&cfg.watch),
-            follow: FollowSync::new(cfg.server.dialect == Dialect::Icc),
+            matching: Matching::new(cfg.seek.enabled, cfg.accept.enabled, cfg.seek.manual),
+            observing: Observing::new(&cfg),
             tourney: TourneyPlay::new(cfg.tourney.clone()),
-            taken_over: false,
             cfg,
             lists,
             book,
-            me: String::new(),
-            connected: false,
-            last_seek: None,
-            game: None,
-            adjourned: None,
-            adjourned_at: None,
-            start_info: None,
-            ratings: HashMap::new(),
-            titles: HashMap::new(),
-            history: OpponentHistory::default(),
-            pending: None,
+            conn: Connection::new(site),
+            play: Playing::default(),
+            players: Players::default(),
             search: None,
             next_id: 1,
-            new_game_flag: true,
-            resume_asked: false,
-            resume_wait: None,
-            resume_hint: false,
-            stored_check: None,
+            resume: Resume::default(),
             quitting: false,
-            strangers: HashMap::new(),
-            totals: Totals::default(),
-            site,
-            think_ms: 0,
-            refused_ivars: HashSet::new(),
-            manual_seeks: cfg_manual,
             hooks: HookRunner::default(),
         }
     }
@@ -180,12 +112,12 @@ impl Session {
     }
 
     pub fn totals(&self) -> Totals {
-        self.totals
+        self.play.totals
     }
 
     /// Engine time spent choosing wily's own moves so far, milliseconds.
     pub fn play_ms(&self) -> u64 {
-        self.think_ms
+        self.play.think_ms
     }
 
     /// The tournament manager (phase and counts).
@@ -195,7 +127,7 @@ impl Session {
 
     /// True while a game is in progress.
     pub fn playing(&self) -> bool {
-        self.game.is_some()
+        self.play.game.is_some()
     }
 
     /// The search in progress, if any.
@@ -205,23 +137,23 @@ impl Session {
 
     /// True once the session wants to exit (quit requested and no game in progress).
     pub fn finished(&self) -> bool {
-        self.quitting && self.game.is_none()
+        self.quitting && self.play.game.is_none()
     }
 
     /// True (once) when a newer login of the account took over the last connection: the
     /// caller waits longer before reconnecting, so two running bots do not keep
     /// replacing each other's session.
     pub fn take_taken_over(&mut self) -> bool {
-        std::mem::take(&mut self.taken_over)
+        std::mem::take(&mut self.conn.taken_over)
     }
 
     /// Sets the name the server knows wily by (tests, or before the login event).
     pub fn set_handle(&mut self, handle: &str) {
-        self.me = handle.to_string();
+        self.conn.me = handle.to_string();
     }
 
     pub(crate) fn is_me(&self, name: &str) -> bool {
-        !self.me.is_empty() && name.eq_ignore_ascii_case(&self.me)
+        self.conn.is_me(name)
     }
 
     pub(crate) fn new_search_id(&mut self) -> u64 {
@@ -237,20 +169,9 @@ impl Session {
         }
     }
 
-    pub(crate) fn remember_titles(&mut self, name: &str, t: ServerTitles) {
-        if t == ServerTitles::default() {
-            return;
-        }
-        if self.titles.len() > 10_000 {
-            self.titles.clear();
-        }
-        let e = self.titles.entry(name.to_ascii_lowercase()).or_default();
-        *e = e.merge(t);
-    }
-
     /// One line about the bot's state, for `status`.
     pub fn status_line(&self) -> String {
-        let mut s = match &self.game {
+        let mut s = match &self.play.game {
             Some(g) => format!(
                 "playing game {} vs {} [{}] (ply {}, last score {})",
                 g.number,
@@ -263,17 +184,17 @@ impl Session {
             ),
             None => "idle".to_string(),
         };
-        let t = self.totals;
+        let t = self.play.totals;
         s.push_str(&format!(
             "; seek {}, accept {}; games {} (+{} ={} -{}), declined {}; observing {}; whisper {} kibitz {} noise {}{}",
-            on_off(self.seeking),
-            on_off(self.accepting),
+            on_off(self.matching.seeking),
+            on_off(self.matching.accepting),
             t.games,
             t.wins,
             t.draws,
             t.losses,
             t.declined,
-            self.observer.count() + self.watch.games.len(),
+            self.observing.observer.count() + self.observing.watch.games.len(),
             self.cfg.talk.whisper,
             self.cfg.talk.kibitz,
             self.cfg.talk.noise,

@@ -129,19 +129,20 @@ impl Session {
     /// Fills `st` with the session's current state (the connection history and start
     /// time are the driver's).
     pub fn fill_status(&self, st: &mut BotStatus) {
-        st.handle = self.me.clone();
-        st.site = self.site.clone();
-        st.connected = self.connected;
-        let t = self.totals;
+        st.handle = self.conn.me.clone();
+        st.site = self.conn.site.clone();
+        st.connected = self.conn.connected;
+        let t = self.play.totals;
         st.games = t.games;
         st.wins = t.wins;
         st.draws = t.draws;
         st.losses = t.losses;
         st.declined = t.declined;
-        st.seeking = self.seeking;
-        st.accepting = self.accepting;
+        st.seeking = self.matching.seeking;
+        st.accepting = self.matching.accepting;
         st.quitting = self.quitting;
         st.observed = self
+            .observing
             .watch
             .games
             .values()
@@ -157,7 +158,7 @@ impl Session {
                 talked: w.talked,
             })
             .collect();
-        st.game = self.game.as_ref().map(|g| {
+        st.game = self.play.game.as_ref().map(|g| {
             let board = g.board();
             let (white_ms, black_ms) = g
                 .clocks

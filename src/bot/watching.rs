@@ -93,6 +93,7 @@ pub fn watch_pgn(w: &WatchGame, site: &str) -> String {
 impl Session {
     fn computer(&self, name: &str) -> bool {
         let titles: ServerTitles = self
+            .players
             .titles
             .get(&name.to_ascii_lowercase())
             .copied()
@@ -101,34 +102,34 @@ impl Session {
     }
 
     fn count_computers(&mut self, game: u32) {
-        let Some(c) = self.watch.candidates.get(&game) else {
+        let Some(c) = self.observing.watch.candidates.get(&game) else {
             return;
         };
         let (w, b) = (c.white.clone(), c.black.clone());
         let n = u32::from(self.computer(&w)) + u32::from(self.computer(&b));
-        if let Some(c) = self.watch.candidates.get_mut(&game) {
+        if let Some(c) = self.observing.watch.candidates.get_mut(&game) {
             c.computers = n;
         }
     }
 
     /// A row of one of the lists.
     pub(crate) fn watch_row(&mut self, row: WatchRow, now: Instant, out: &mut Vec<Action>) {
-        if !self.watch.enabled() {
+        if !self.observing.watch.enabled() {
             return;
         }
         match row {
             WatchRow::Game(r) => {
-                let me = self.me.clone();
-                self.watch.listed(&r, &me);
+                let me = self.conn.me.clone();
+                self.observing.watch.listed(&r, &me);
                 self.count_computers(r.game);
             }
             WatchRow::GamesEnd { .. } => {
-                self.watch.listing_ended();
+                self.observing.watch.listing_ended();
                 self.watch_choose(now, out);
             }
-            WatchRow::RelayHeader(e) => self.watch.relay_header(&e),
+            WatchRow::RelayHeader(e) => self.observing.watch.relay_header(&e),
             WatchRow::Relay(r) => {
-                if self.watch.relayed(&r) {
+                if self.observing.watch.relayed(&r) {
                     out.push(Action::Send(format!("unobserve {}", r.game)));
                     self.watch_end(r.game, now, out);
                 } else {
@@ -136,10 +137,10 @@ impl Session {
                     self.watch_choose(now, out);
                 }
             }
-            WatchRow::TourneyHeader => self.watch.tourney_header(),
+            WatchRow::TourneyHeader => self.observing.watch.tourney_header(),
             WatchRow::Tourney(r) => {
-                let t = self.watch.tourney_current;
-                self.watch.tourney_game(&r, t);
+                let t = self.observing.watch.tourney_current;
+                self.observing.watch.tourney_game(&r, t);
                 if let Some(n) = r.game {
                     self.count_computers(n);
                 }
@@ -150,12 +151,13 @@ impl Session {
 
     /// Observe what the watcher chose (and drop what it replaces).
     fn watch_choose(&mut self, now: Instant, out: &mut Vec<Action>) {
-        if !self.connected || self.quitting {
+        if !self.conn.connected || self.quitting {
             return;
         }
-        let own = self.game.as_ref().map(|g| g.number);
-        let followed: Vec<u32> = self.observer.games.keys().copied().collect();
+        let own = self.play.game.as_ref().map(|g| g.number);
+        let followed: Vec<u32> = self.observing.observer.games.keys().copied().collect();
         let (observe, drop) = self
+            .observing
             .watch
             .choose(now, |n| Some(n) == own || followed.contains(&n));
         for g in drop {
@@ -172,10 +174,10 @@ impl Session {
 
     /// Timer: the lists every `poll_secs`, and analysis when the engine is free.
     pub(crate) fn watch_tick(&mut self, now: Instant, out: &mut Vec<Action>) {
-        if !self.watch.enabled() || !self.connected || self.quitting {
+        if !self.observing.watch.enabled() || !self.conn.connected || self.quitting {
             return;
         }
-        for cmd in self.watch.poll(now) {
+        for cmd in self.observing.watch.poll(now) {
             out.push(Action::Send(cmd));
         }
         self.watch_schedule(now, out);
@@ -184,12 +186,12 @@ impl Session {
     /// The server confirmed `observe N` for a game the watcher asked for.
     pub(crate) fn watch_started(&mut self, game: u32) {
         let date = chrono::Utc::now().format("%Y.%m.%d").to_string();
-        self.watch.started(game, &date);
+        self.observing.watch.started(game, &date);
     }
 
     /// A board of a watched game.
     pub(crate) fn watch_board(&mut self, u: BoardUpdate, now: Instant, out: &mut Vec<Action>) {
-        let Some(w) = self.watch.games.get_mut(&u.game) else {
+        let Some(w) = self.observing.watch.games.get_mut(&u.game) else {
             return;
         };
         w.white = u.white.clone();
@@ -226,15 +228,16 @@ impl Session {
 
     /// Starts the next analysis when the engine is free and wily is not playing.
     pub(crate) fn watch_schedule(&mut self, now: Instant, out: &mut Vec<Action>) {
-        if self.game.is_some() || !self.connected {
+        if self.play.game.is_some() || !self.conn.connected {
             return;
         }
-        let budget = Duration::from_millis(self.watch.cfg.analysis_ms);
+        let budget = Duration::from_millis(self.observing.watch.cfg.analysis_ms);
         if let Some(s) = &self.search {
             // A followed game's open-ended analysis yields once it had a budget's time.
-            let follow = matches!(s.purpose, Purpose::Analyse { game } if !self.watch.has(game));
+            let follow =
+                matches!(s.purpose, Purpose::Analyse { game } if !self.observing.watch.has(game));
             if follow
-                && self.watch.next_to_analyse().is_some()
+                && self.observing.watch.next_to_analyse().is_some()
                 && now.saturating_duration_since(s.started) >= budget
             {
                 self.finish_analysis(now, out);
@@ -242,10 +245,10 @@ impl Session {
                 return;
             }
         }
-        let Some(n) = self.watch.next_to_analyse() else {
+        let Some(n) = self.observing.watch.next_to_analyse() else {
             return;
         };
-        let Some(w) = self.watch.games.get_mut(&n) else {
+        let Some(w) = self.observing.watch.games.get_mut(&n) else {
             return;
         };
         w.waiting = None;
@@ -298,12 +301,13 @@ impl Session {
     /// analysed position, and the whisper/kibitz.
     fn watch_used(&mut self, game: u32, s: &ActiveSearch, now: Instant, out: &mut Vec<Action>) {
         let noise = self.cfg.talk.noise;
-        let alone = self.watch.games.len() == 1 && self.observer.games.is_empty();
-        let no_x = self.watch.no_x_talk;
+        let alone =
+            self.observing.watch.games.len() == 1 && self.observing.observer.games.is_empty();
+        let no_x = self.observing.watch.no_x_talk;
         let spent = now.saturating_duration_since(s.started);
-        self.watch.totals.analyses += 1;
-        self.watch.totals.analysis_ms += spent.as_millis() as u64;
-        let Some(w) = self.watch.games.get_mut(&game) else {
+        self.observing.watch.totals.analyses += 1;
+        self.observing.watch.totals.analysis_ms += spent.as_millis() as u64;
+        let Some(w) = self.observing.watch.games.get_mut(&game) else {
             return;
         };
         w.analyses += 1;
@@ -322,10 +326,10 @@ impl Session {
                 *c = Some(analysis_comment(&s.root, r));
             }
         }
-        if r.nodes < noise || !self.watch.may_talk(game, now) {
+        if r.nodes < noise || !self.observing.watch.may_talk(game, now) {
             return;
         }
-        let Some(w) = self.watch.games.get_mut(&game) else {
+        let Some(w) = self.observing.watch.games.get_mut(&game) else {
             return;
         };
         let cmds = w.talker.on_move(now, &s.root, r);
@@ -342,7 +346,7 @@ impl Session {
                 continue;
             };
             w.talked += 1;
-            self.watch.totals.talked += 1;
+            self.observing.watch.totals.talked += 1;
             out.push(Action::Send(line));
         }
     }
@@ -356,19 +360,20 @@ impl Session {
         now: Instant,
         out: &mut Vec<Action>,
     ) {
-        if r.nodes < self.cfg.talk.noise || self.watch.no_x_talk {
+        if r.nodes < self.cfg.talk.noise || self.observing.watch.no_x_talk {
             return;
         }
-        if self.watch.talker_level(game) < 5 || !self.watch.may_talk(game, now) {
+        if self.observing.watch.talker_level(game) < 5 || !self.observing.watch.may_talk(game, now)
+        {
             return;
         }
-        let Some(w) = self.watch.games.get_mut(&game) else {
+        let Some(w) = self.observing.watch.games.get_mut(&game) else {
             return;
         };
         for cmd in w.talker.on_iteration(now, root, r) {
             if let Some((verb, text)) = cmd.split_once(' ') {
                 w.talked += 1;
-                self.watch.totals.talked += 1;
+                self.observing.watch.totals.talked += 1;
                 out.push(Action::Send(format!("x{verb} {game} {text}")));
             }
         }
@@ -381,7 +386,7 @@ impl Session {
         {
             self.watch_interrupt(now, out);
         }
-        let Some(w) = self.watch.remove(game) else {
+        let Some(w) = self.observing.watch.remove(game) else {
             return;
         };
         out.push(Action::Commentary(format!(
@@ -393,9 +398,9 @@ impl Session {
             w.analyses,
             w.talked
         )));
-        if self.watch.cfg.save && (!w.moves.is_empty() || w.result.is_some()) {
-            self.watch.totals.saved += 1;
-            out.push(Action::SaveObserved(watch_pgn(&w, &self.site)));
+        if self.observing.watch.cfg.save && (!w.moves.is_empty() || w.result.is_some()) {
+            self.observing.watch.totals.saved += 1;
+            out.push(Action::SaveObserved(watch_pgn(&w, &self.conn.site)));
         }
         self.watch_schedule(now, out);
     }
@@ -409,7 +414,7 @@ impl Session {
         now: Instant,
         out: &mut Vec<Action>,
     ) {
-        if let Some(w) = self.watch.games.get_mut(&game) {
+        if let Some(w) = self.observing.watch.games.get_mut(&game) {
             w.result = Some(result.to_string());
             w.end_text = text.to_string();
         }
@@ -418,32 +423,33 @@ impl Session {
 
     /// A server answer `xwhisper: Command not found.` and the like.
     pub(crate) fn watch_command_unknown(&mut self, command: &str) {
-        if matches!(command, "xwhisper" | "xkibitz") && !self.watch.no_x_talk {
+        if matches!(command, "xwhisper" | "xkibitz") && !self.observing.watch.no_x_talk {
             tracing::info!(
                 "the server has no {command}: watched games are talked to only when alone"
             );
-            self.watch.no_x_talk = true;
+            self.observing.watch.no_x_talk = true;
         }
     }
 
     /// Disconnected: what was recorded of the watched games is saved (result `*`).
     pub(crate) fn watch_disconnected(&mut self, out: &mut Vec<Action>) {
-        for w in self.watch.disconnected() {
-            if self.watch.cfg.save && !w.moves.is_empty() {
-                self.watch.totals.saved += 1;
-                out.push(Action::SaveObserved(watch_pgn(&w, &self.site)));
+        for w in self.observing.watch.disconnected() {
+            if self.observing.watch.cfg.save && !w.moves.is_empty() {
+                self.observing.watch.totals.saved += 1;
+                out.push(Action::SaveObserved(watch_pgn(&w, &self.conn.site)));
             }
         }
     }
 
     /// What the watcher did so far.
     pub fn watch_totals(&self) -> crate::bot::watch::WatchTotals {
-        self.watch.totals
+        self.observing.watch.totals
     }
 
     /// One line per watched game, for the status and the dashboard.
     pub fn watched_games(&self) -> Vec<String> {
-        self.watch
+        self.observing
+            .watch
             .games
             .values()
             .map(|w| {

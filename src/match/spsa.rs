@@ -22,15 +22,16 @@ use std::path::PathBuf;
 pub const HELP: &str = "\
 wily spsa: tune integer engine options by SPSA self-play
 
-  wily spsa -engine cmd=\"./wily uci\" -each nodes=10000 option.Hash=16 \\
+  wily spsa -engine cmd=\"./wily uci --full\" -each nodes=10000 option.Hash=16 \\
             -openings file=OPENINGS.epd order=random -concurrency 2 \\
             -params wily -iterations 2000 -pairs 2 -out spsa.csv
 
   -engine ...            the one engine to tune (played against itself), as in `wily match`
   -param NAME=V,MIN,MAX,C  a UCI spin option: start value, range and its perturbation at
                          the end of the run (repeatable)
-  -params wily           every search constant wily lists (`wily spsa -list`), from its
-                         default, with its own range and step
+  -params wily           every search constant of wily (`wily spsa -list`), from its
+                         default, with its own range and step (`wily uci --full` lists
+                         them as UCI options, so the runner sees every one it sets)
   -iterations N          iterations (default 1000)
   -pairs K               game pairs an iteration (default 2; colours reversed in a pair)
   -r R                   learning rate at the end, r_end (default 0.002)

@@ -14,6 +14,7 @@ pub mod edit;
 pub mod game;
 pub mod gamefiles;
 pub mod input;
+pub mod options;
 pub mod output;
 pub mod policy;
 pub mod record;

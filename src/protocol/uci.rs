@@ -1,21 +1,20 @@
 //! The UCI protocol: `uci`, `isready`, `ucinewgame`, `position`, `go` (clock, depth, nodes,
 //! movetime, mate, infinite, ponder, searchmoves, and `go perft N`), `stop`, `ponderhit`,
-//! `setoption` (Hash, Pawn Hash, Threads, Ponder, MultiPV, Move Overhead, Clear Hash,
-//! UCI_Chess960, Contempt, SyzygyPath, SyzygyProbeDepth, Syzygy50MoveRule,
-//! UCI_LimitStrength, UCI_Elo) and `quit`. The search runs in the background, so input is
-//! read while it thinks and `stop` is answered at once; `bestmove` is printed by a waiter thread.
+//! `setoption` and `quit`. The options are the UCI rows of `options.rs`'s table; `uci`
+//! lists them, `ucifull` (or `uci` under `wily uci --full`) lists the search's tunable
+//! constants after them, and `setoption` sets both. The search runs in the background, so
+//! input is read while it thinks and `stop` is answered at once; `bestmove` is printed by a
+//! waiter thread.
 
 use crate::chess::perft;
 use crate::chess::{move_from_uci, move_to_uci, parse_fen};
-use crate::engine::skill::{ELO_MAX, ELO_MIN};
 use crate::engine::tunables::TUNABLES;
 use crate::engine::{
     Bound, Engine, EngineOptions, Limits, SearchControl, SearchInfo, SearchRequest,
 };
+use crate::protocol::options::{self, EngineOption, Opt, Value, OPTIONS};
 use cozy_chess::{Board, Move};
 
-/// `UCI_Elo` until set.
-const ELO_DEFAULT: u32 = 1500;
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -32,8 +31,15 @@ pub fn say(out: &Output, line: &str) {
 }
 
 /// Runs UCI on stdin/stdout (the `wily uci` command).
-pub fn run() -> Result<(), String> {
-    run_io(Box::new(std::io::stdin().lock()), stdout_output(), None)
+/// With `full`, `uci` lists the search's tunable constants too (as `ucifull` does), for
+/// tuners whose driver sends only `uci` (`wily uci --full`).
+pub fn run(full: bool) -> Result<(), String> {
+    run_full(
+        Box::new(std::io::stdin().lock()),
+        stdout_output(),
+        None,
+        full,
+    )
 }
 
 /// Runs UCI on stdin/stdout when another front end already read the first line (`uci`).
@@ -51,11 +57,22 @@ fn stdout_output() -> Output {
 
 /// Runs UCI over any input and output until `quit` or end of input.
 pub fn run_io(
-    mut input: Box<dyn BufRead + '_>,
+    input: Box<dyn BufRead + '_>,
     out: Output,
     first: Option<String>,
 ) -> Result<(), String> {
+    run_full(input, out, first, false)
+}
+
+/// [`run_io`], with `full` as for [`run`].
+pub fn run_full(
+    mut input: Box<dyn BufRead + '_>,
+    out: Output,
+    first: Option<String>,
+    full: bool,
+) -> Result<(), String> {
     let mut uci = Uci::new(out);
+    uci.full = full;
     if let Some(line) = first {
         if !uci.handle(&line) {
             uci.stop_search();
@@ -104,6 +121,19 @@ struct Uci {
     /// `UCI_LimitStrength` and `UCI_Elo`.
     limit_strength: bool,
     elo: u32,
+    /// `Pawn Hash` (MB) and `SyzygyPath`, as set.
+    pawn_hash_mb: i64,
+    syzygy_path: String,
+    /// `uci` lists the tunables too (`wily uci --full`).
+    full: bool,
+}
+
+/// The table default of an option (the tests' and a fresh session's value).
+fn table_default(opt: Opt) -> Value {
+    OPTIONS
+        .iter()
+        .find(|o| o.opt == opt)
+        .map_or(Value::Press, EngineOption::default_value)
 }
 
 /// Formats one `info` line (PV in UCI notation from `root`).
@@ -247,7 +277,10 @@ impl Uci {
             history: Vec::new(),
             chess960: false,
             limit_strength: false,
-            elo: ELO_DEFAULT,
+            elo: table_default(Opt::Elo).int() as u32,
+            pawn_hash_mb: table_default(Opt::PawnHash).int(),
+            syzygy_path: String::new(),
+            full: false,
             running: None,
         }
     }
@@ -295,48 +328,8 @@ impl Uci {
         };
         self.reap();
         match cmd {
-            "uci" => {
-                self.say(&format!("id name wily {}", env!("CARGO_PKG_VERSION")));
-                self.say("id author the wily developers");
-                let o = self.engine.options().clone();
-                self.say(&format!(
-                    "option name Hash type spin default {} min 1 max 65536",
-                    o.hash_mb
-                ));
-                self.say("option name Pawn Hash type spin default 1 min 1 max 1024");
-                self.say("option name Threads type spin default 1 min 1 max 256");
-                self.say("option name Ponder type check default false");
-                self.say("option name MultiPV type spin default 1 min 1 max 256");
-                self.say(&format!(
-                    "option name Move Overhead type spin default {} min 0 max 5000",
-                    o.move_overhead_ms
-                ));
-                self.say("option name Clear Hash type button");
-                self.say("option name UCI_Chess960 type check default false");
-                self.say("option name Contempt type spin default 0 min -500 max 500");
-                self.say("option name SyzygyPath type string default <empty>");
-                self.say(&format!(
-                    "option name SyzygyProbeDepth type spin default {} min 1 max 100",
-                    self.engine.syzygy_probe_depth()
-                ));
-                self.say(&format!(
-                    "option name Syzygy50MoveRule type check default {}",
-                    self.engine.syzygy_50_move_rule()
-                ));
-                self.say("option name UCI_LimitStrength type check default false");
-                self.say(&format!(
-                    "option name UCI_Elo type spin default {} min {ELO_MIN} max {ELO_MAX}",
-                    self.elo
-                ));
-                // The search's tunable constants, for tuners (`wily spsa`); leave them be.
-                for t in TUNABLES {
-                    self.say(&format!(
-                        "option name {} type spin default {} min {} max {}",
-                        t.name, t.default, t.min, t.max
-                    ));
-                }
-                self.say("uciok");
-            }
+            "uci" => self.list_options(self.full),
+            "ucifull" => self.list_options(true),
             "isready" => self.say("readyok"),
             "ucinewgame" => {
                 self.stop_search();
@@ -389,6 +382,45 @@ impl Uci {
         true
     }
 
+    /// The value in use of a UCI option, shown as its default by `uci`.
+    fn current(&self, opt: Opt) -> Value {
+        let o = self.engine.options();
+        match opt {
+            Opt::Hash => Value::Int(o.hash_mb as i64),
+            Opt::PawnHash => Value::Int(self.pawn_hash_mb),
+            Opt::Threads => Value::Int(o.threads as i64),
+            Opt::MultiPv => Value::Int(o.multipv as i64),
+            Opt::MoveOverhead => Value::Int(o.move_overhead_ms as i64),
+            Opt::Chess960 => Value::Bool(self.chess960),
+            Opt::Contempt => Value::Int(-i64::from(o.draw_score)),
+            Opt::SyzygyPath => Value::Text(self.syzygy_path.clone()),
+            Opt::SyzygyProbeDepth => Value::Int(i64::from(self.engine.syzygy_probe_depth())),
+            Opt::Syzygy50MoveRule => Value::Bool(self.engine.syzygy_50_move_rule()),
+            Opt::LimitStrength => Value::Bool(self.limit_strength),
+            Opt::Elo => Value::Int(i64::from(self.elo)),
+            other => table_default(other),
+        }
+    }
+
+    /// Answers `uci` (`full`: `ucifull`): the id, every UCI option, with `full` the
+    /// search's tunable constants (for tuners such as `wily spsa`; leave them be), `uciok`.
+    fn list_options(&self, full: bool) {
+        self.say(&format!("id name wily {}", env!("CARGO_PKG_VERSION")));
+        self.say("id author the wily developers");
+        for o in OPTIONS.iter().filter(|o| o.uci.is_some()) {
+            self.say(&o.uci_line(&self.current(o.opt)));
+        }
+        if full {
+            for t in TUNABLES {
+                self.say(&format!(
+                    "option name {} type spin default {} min {} max {}",
+                    t.name, t.default, t.min, t.max
+                ));
+            }
+        }
+        self.say("uciok");
+    }
+
     fn setoption(&mut self, args: &[&str]) {
         // setoption name <words...> [value <words...>]
         let name_at = args.iter().position(|t| t.eq_ignore_ascii_case("name"));
@@ -403,61 +435,81 @@ impl Uci {
         let value = value_at
             .map(|v| args[v + 1..].join(" "))
             .unwrap_or_default();
-        let int = value.trim().parse::<i64>();
-        let flag = value.trim().eq_ignore_ascii_case("true");
-        match (name.as_str(), int) {
-            ("hash", Ok(v)) => {
-                self.stop_search();
-                self.engine.set_hash_mb(v.clamp(1, 65_536) as usize);
+        let bad = || format!("info string unknown option or bad value: {name} {value}");
+        if let Some(o) = options::find_uci(&name) {
+            match o.parse_uci(&value) {
+                Some(v) => self.set(o.opt, &v),
+                None => self.say(&bad()),
             }
-            ("pawn hash", Ok(v)) => {
-                self.stop_search();
-                let mb = v.clamp(1, 1024) as usize;
-                self.engine.set_pawn_hash_bytes(mb << 20);
+        } else if TUNABLES.iter().any(|t| t.name == name) {
+            match value.trim().parse::<i64>() {
+                Ok(v) => {
+                    if let Err(e) = self
+                        .engine
+                        .set_search_param(&name, v.clamp(-1 << 30, 1 << 30) as i32)
+                    {
+                        self.say(&format!("info string {e}"));
+                    }
+                }
+                Err(_) => self.say(&bad()),
             }
-            ("threads", Ok(v)) => {
+        } else {
+            self.say(&bad());
+        }
+    }
+
+    /// Sets one UCI option to a value read by [`EngineOption::parse_uci`].
+    fn set(&mut self, opt: Opt, v: &Value) {
+        match opt {
+            Opt::Hash => {
                 self.stop_search();
-                self.engine.set_threads(v.clamp(1, 256) as usize);
+                self.engine.set_hash_mb(v.int() as usize);
             }
-            ("multipv", Ok(v)) => self.engine.set_multipv(v.clamp(1, 256) as usize),
-            ("move overhead", Ok(v)) => self.engine.set_move_overhead(v.clamp(0, 5000) as u64),
-            ("contempt", Ok(v)) => self.engine.set_draw_score(-(v.clamp(-500, 500) as i32)),
-            ("clear hash", _) => {
+            Opt::PawnHash => {
+                self.stop_search();
+                self.pawn_hash_mb = v.int();
+                self.engine.set_pawn_hash_bytes((v.int() as usize) << 20);
+            }
+            Opt::Threads => {
+                self.stop_search();
+                self.engine.set_threads(v.int() as usize);
+            }
+            Opt::MultiPv => self.engine.set_multipv(v.int() as usize),
+            Opt::MoveOverhead => self.engine.set_move_overhead(v.int() as u64),
+            Opt::Contempt => self.engine.set_draw_score(-(v.int() as i32)),
+            Opt::ClearHash => {
                 self.stop_search();
                 self.engine.clear_hash();
             }
-            ("syzygypath", _) => {
+            Opt::SyzygyPath => {
                 self.stop_search();
-                let text = self.engine.set_syzygy_path(value.trim());
+                self.syzygy_path = v.text().to_string();
+                let text = self.engine.set_syzygy_path(v.text());
                 for line in text.unwrap_or_else(|e| e).lines() {
                     self.say(&format!("info string {}", line.trim()));
                 }
             }
-            ("syzygyprobedepth", Ok(v)) => self.engine.set_syzygy_probe_depth(v as i32),
-            ("syzygy50moverule", _) => self.engine.set_syzygy_50_move_rule(flag),
-            ("uci_limitstrength", _) => {
-                self.limit_strength = flag;
-                self.engine.set_strength(flag.then_some(self.elo));
+            Opt::SyzygyProbeDepth => self.engine.set_syzygy_probe_depth(v.int() as i32),
+            Opt::Syzygy50MoveRule => self.engine.set_syzygy_50_move_rule(v.flag()),
+            Opt::LimitStrength => {
+                self.limit_strength = v.flag();
+                self.engine.set_strength(v.flag().then_some(self.elo));
             }
-            ("uci_elo", Ok(v)) => {
-                self.elo = v.clamp(i64::from(ELO_MIN), i64::from(ELO_MAX)) as u32;
+            Opt::Elo => {
+                self.elo = v.int() as u32;
                 if self.limit_strength {
                     self.engine.set_strength(Some(self.elo));
                 }
             }
-            ("ponder", _) => {}
-            (n, Ok(v)) if TUNABLES.iter().any(|t| t.name == n) => {
-                if let Err(e) = self
-                    .engine
-                    .set_search_param(n, v.clamp(-1 << 30, 1 << 30) as i32)
-                {
-                    self.say(&format!("info string {e}"));
-                }
-            }
-            ("uci_chess960", _) => self.chess960 = flag,
-            _ => self.say(&format!(
-                "info string unknown option or bad value: {name} {value}"
-            )),
+            Opt::Chess960 => self.chess960 = v.flag(),
+            // `go ponder` says when to ponder; the xboard-only rows never come here.
+            Opt::Ponder
+            | Opt::DrawScore
+            | Opt::Resign
+            | Opt::Whisper
+            | Opt::Kibitz
+            | Opt::Noise
+            | Opt::Strength => {}
         }
     }
 
@@ -537,164 +589,5 @@ impl Uci {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn go_arguments_parse_into_limits() {
-        let b = Board::default();
-        let args: Vec<&str> =
-            "wtime 1000 btime -5 winc 10 binc 20 movestogo 7 depth 9 nodes 500 searchmoves e2e4 g1f3 ponder"
-                .split(' ')
-                .collect();
-        let (l, sm) = parse_go(&b, &args, false);
-        assert_eq!(l.wtime, Some(Duration::from_millis(1000)));
-        assert_eq!(l.btime, Some(Duration::ZERO));
-        assert_eq!(l.winc, Some(Duration::from_millis(10)));
-        assert_eq!(l.binc, Some(Duration::from_millis(20)));
-        assert_eq!(l.movestogo, Some(7));
-        assert_eq!(l.depth, Some(9));
-        assert_eq!(l.nodes, Some(500));
-        assert!(l.ponder && !l.infinite);
-        assert_eq!(sm.len(), 2);
-        let (l, _) = parse_go(&b, &["infinite", "movetime", "junk"], false);
-        assert!(l.infinite);
-        assert_eq!(l.movetime, None);
-    }
-
-    #[test]
-    fn position_command_applies_moves_and_converts_castling() {
-        let args: Vec<&str> = "startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1"
-            .split(' ')
-            .collect();
-        let (b, h, warn) = parse_position(&args, false).expect("parses");
-        assert!(warn.is_none());
-        assert_eq!(h.len(), 7);
-        assert_eq!(
-            crate::chess::to_fen(&b),
-            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 5 4"
-        );
-        let (b2, h2, warn) = parse_position(&["startpos", "moves", "e2e4", "e2e5"], false)
-            .expect("parses up to the bad move");
-        assert!(warn.is_some());
-        assert_eq!(h2.len(), 1);
-        assert_ne!(b2, Board::default());
-        assert!(parse_position(&["fen", "bad"], false).is_err());
-        assert!(parse_position(&[], false).is_err());
-    }
-
-    fn run_session(input: &str) -> String {
-        let buf: Arc<Mutex<Vec<u8>>> = Arc::new(Mutex::new(Vec::new()));
-        struct Sink(Arc<Mutex<Vec<u8>>>);
-        impl Write for Sink {
-            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-                self.0
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .extend_from_slice(b);
-                Ok(b.len())
-            }
-            fn flush(&mut self) -> std::io::Result<()> {
-                Ok(())
-            }
-        }
-        let out: Output = Arc::new(Mutex::new(Box::new(Sink(Arc::clone(&buf)))));
-        run_io(Box::new(input.as_bytes()), out, None).expect("session runs");
-        let bytes = buf.lock().unwrap_or_else(|e| e.into_inner()).clone();
-        String::from_utf8(bytes).expect("utf8")
-    }
-
-    #[test]
-    fn chess960_castling_is_king_takes_rook_both_ways() {
-        // Scharnagl position with the king on f1 and rooks on b1 and g1, all castling open.
-        let fen = "1r3kr1/pppppppp/8/8/8/8/PPPPPPPP/1R3KR1 w GBgb - 0 1";
-        let text = run_session(&format!(
-            "setoption name UCI_Chess960 value true\nposition fen {fen} moves f1g1\nd\nquit\n"
-        ));
-        // White castled short: king g1, rook f1.
-        assert!(
-            text.contains("1r3kr1/pppppppp/8/8/8/8/PPPPPPPP/1R3RK1 b"),
-            "{text}"
-        );
-        let mut b = parse_fen(fen).expect("fen");
-        let castle = move_from_uci(&b, "f1g1", true).expect("castling");
-        assert_eq!(move_to_uci(&b, castle, true), "f1g1");
-        b.play(castle);
-        assert!(b.castle_rights(cozy_chess::Color::White).short.is_none());
-    }
-
-    /// The node count of the last `info ... nodes N` line.
-    fn last_nodes(text: &str) -> u64 {
-        text.lines()
-            .rev()
-            .filter_map(|l| l.split(" nodes ").nth(1))
-            .find_map(|rest| rest.split_whitespace().next()?.parse().ok())
-            .expect("an info line with nodes")
-    }
-
-    #[test]
-    fn search_constants_are_listed_set_by_name_and_change_the_search() {
-        let go =
-            "position fen r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4\n\
-                  go depth 8\nisready\n";
-        let plain = run_session(&format!("uci\n{go}"));
-        for t in TUNABLES {
-            let line = format!(
-                "option name {} type spin default {} min {} max {}",
-                t.name, t.default, t.min, t.max
-            );
-            assert!(plain.contains(&line), "{line}");
-        }
-        // The defaults by name are the defaults.
-        let default = |n: &str| TUNABLES.iter().find(|t| t.name == n).map(|t| t.default);
-        let (lmr_div, rfp) = (default("lmr_div").unwrap(), default("rfp_margin").unwrap());
-        let same = run_session(&format!(
-            "setoption name lmr_div value {lmr_div}\nsetoption name RFP_MARGIN value {rfp}\n{go}"
-        ));
-        assert_eq!(last_nodes(&plain), last_nodes(&same));
-        let changed = run_session(&format!(
-            "setoption name lmr_div value 150\nsetoption name rfp_margin value 60\n{go}"
-        ));
-        assert!(!changed.contains("unknown option"), "{changed}");
-        assert_ne!(last_nodes(&plain), last_nodes(&changed));
-        // Out of range is clamped, not refused; a bad value is reported.
-        let odd = run_session(
-            "setoption name rfp_margin value 99999\nsetoption name rfp_margin value x\nisready\n",
-        );
-        assert!(
-            odd.contains("unknown option or bad value: rfp_margin x"),
-            "{odd}"
-        );
-    }
-
-    #[test]
-    fn bad_input_is_reported_not_fatal() {
-        let text = run_session(
-            "position fen nonsense\nsetoption name Hash value lots\nfoo\ngo perft 2\nisready\nquit\n",
-        );
-        assert!(text.contains("info string bad FEN"));
-        assert!(text.contains("info string unknown option or bad value"));
-        assert!(text.contains("info string unknown command 'foo'"));
-        assert!(text.contains("Nodes searched: 400"));
-        assert!(text.contains("readyok"));
-    }
-
-    #[test]
-    fn session_answers_and_plays_a_move() {
-        let text = run_session("uci\nisready\nposition startpos moves e2e4\ngo depth 4\nisready\n");
-        assert!(text.contains("uciok"));
-        assert!(text.contains("readyok"));
-        assert!(text.contains("info depth 1 "));
-        let best = text
-            .lines()
-            .find_map(|l| l.strip_prefix("bestmove "))
-            .expect("a bestmove line");
-        let mv = best.split_whitespace().next().expect("move");
-        let mut b = Board::default();
-        b.play("e2e4".parse().expect("move"));
-        assert!(
-            move_from_uci(&b, mv, false).is_ok(),
-            "bestmove {mv} is legal"
-        );
-    }
-}
+#[path = "uci_tests.rs"]
+mod tests;

@@ -129,7 +129,7 @@ fn policy_resign_integration() {
     for (opp_ms, expect) in [(60_000i64, true), (10_000, false)] {
         let (mut s, now) = session();
         start_game(&mut s, now);
-        let g = s.game.as_mut().unwrap();
+        let g = s.play.game.as_mut().unwrap();
         for _ in 0..4 {
             g.policy.record_score(-2000);
         }
@@ -182,7 +182,7 @@ fn draw_abort_takeback_offers() {
         now,
     );
     assert_eq!(sends(&a), vec!["decline draw"], "no score yet");
-    s.game.as_mut().unwrap().policy.record_score(-10);
+    s.play.game.as_mut().unwrap().policy.record_score(-10);
     let a = s.handle(
         ev(ServerEvent::Offer {
             from: "Bob".into(),
@@ -276,7 +276,7 @@ fn list_change_changes_the_resign_threshold_mid_game() {
     let (mut s, now) = session_with(c, Box::new(NoBook));
     start_game(&mut s, now);
     assert_eq!(
-        s.game.as_ref().unwrap().policy.profile().resign_cp,
+        s.play.game.as_ref().unwrap().policy.profile().resign_cp,
         Some(900)
     );
     let a = s.handle(
@@ -289,7 +289,7 @@ fn list_change_changes_the_resign_threshold_mid_game() {
     );
     assert!(sends(&a)[0].contains("added bob"), "{:?}", sends(&a));
     assert_eq!(
-        s.game.as_ref().unwrap().policy.profile().resign_cp,
+        s.play.game.as_ref().unwrap().policy.profile().resign_cp,
         Some(300)
     );
     s.handle(
@@ -301,7 +301,7 @@ fn list_change_changes_the_resign_threshold_mid_game() {
         now,
     );
     assert_eq!(
-        s.game.as_ref().unwrap().policy.profile().resign_cp,
+        s.play.game.as_ref().unwrap().policy.profile().resign_cp,
         Some(900)
     );
 }

@@ -42,7 +42,7 @@ fn disconnect_then_resume_the_adjourned_game() {
         u.game = 3;
     }
     s.handle(up, now);
-    let g = s.game.as_ref().unwrap();
+    let g = s.play.game.as_ref().unwrap();
     assert_eq!(
         (g.number, g.plies()),
         (3, 1),
@@ -206,7 +206,7 @@ fn a_game_ended_by_wilys_move_while_cut_off_is_recorded() {
     assert_eq!(b.status(), cozy_chess::GameStatus::Won, "ends in the mate");
     assert_eq!(s.totals().games, 1);
     assert_eq!(s.totals().wins, 1);
-    assert!(s.adjourned.is_none(), "nothing left to resume");
+    assert!(s.resume.adjourned.is_none(), "nothing left to resume");
     // A second answer changes nothing.
     assert!(game_over(&s.handle(stored(&[]), now)).is_none());
 }
@@ -222,7 +222,7 @@ fn a_cut_off_game_the_server_still_holds_is_resumed() {
         sends(&a)
     );
     assert!(game_over(&a).is_none());
-    assert!(s.adjourned.is_some());
+    assert!(s.resume.adjourned.is_some());
     assert_eq!(s.totals().games, 0);
 }
 
@@ -238,7 +238,7 @@ fn without_an_answer_to_stored_wily_asks_to_resume() {
         "{:?}",
         sends(&a)
     );
-    assert!(s.adjourned.is_some());
+    assert!(s.resume.adjourned.is_some());
 }
 
 #[test]
@@ -302,15 +302,15 @@ fn a_listed_game_waits_while_another_game_is_on() {
         u.black = "wily".into();
     }
     s.handle(up, now);
-    assert!(s.game.is_some());
+    assert!(s.play.game.is_some());
     let a = s.handle(stored(&[("wily", "Bob")]), now);
     assert!(
         !sends(&a).iter().any(|c| c.starts_with("match")),
         "{:?}",
         sends(&a)
     );
-    assert!(s.resume_hint, "asked for after the game in progress");
-    assert!(s.adjourned.is_some());
+    assert!(s.resume.hint, "asked for after the game in progress");
+    assert!(s.resume.adjourned.is_some());
 }
 
 #[test]
@@ -335,5 +335,5 @@ fn a_game_already_asked_back_at_login_is_not_asked_twice() {
         "{:?}",
         sends(&a)
     );
-    assert!(s.adjourned.is_some());
+    assert!(s.resume.adjourned.is_some());
 }

@@ -69,7 +69,7 @@ fn operator_obeyed_stranger_answered_once() {
         now,
     );
     assert_eq!(sends(&a), vec!["unseek", "tell boss seeking off"]);
-    assert!(!s.seeking);
+    assert!(!s.matching.seeking);
     let a = s.handle(
         ev(ServerEvent::Tell {
             from: "boss".into(),
@@ -90,7 +90,7 @@ fn operator_obeyed_stranger_answered_once() {
     let a = s.handle(stranger(), now);
     assert_eq!(sends(&a).len(), 1);
     assert!(sends(&a)[0].starts_with("tell Eve Hi!"));
-    assert!(!s.seeking, "a stranger's command is not obeyed");
+    assert!(!s.matching.seeking, "a stranger's command is not obeyed");
     assert!(
         sends(&s.handle(stranger(), now)).is_empty(),
         "answered once only"
@@ -103,7 +103,7 @@ fn observing_analyses_and_whispers() {
     c.observe.whisper = 2;
     c.talk.noise = 1000;
     let (mut s, now) = session_with(c, Box::new(NoBook));
-    s.observer.talker.whisper = 2;
+    s.observing.observer.talker.whisper = 2;
     let obs = |fen: &str, last: Option<&str>| {
         ev(ServerEvent::Board(Box::new(BoardUpdate {
             game: 12,

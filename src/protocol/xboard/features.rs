@@ -1,39 +1,12 @@
 //! The answer to `protover 2`: `feature` lines announcing what wily supports, and the
-//! engine options xboard shows in its settings dialog (`feature option="..."`).
+//! engine options xboard shows in its settings dialog (`feature option="..."`): the
+//! xboard rows of `protocol/options.rs`'s table, in its order.
 
-/// Engine option names as xboard shows them (also accepted by `option NAME=VALUE`).
-pub const OPT_HASH: &str = "Hash (MB)";
-pub const OPT_THREADS: &str = "Threads";
-pub const OPT_PONDER: &str = "Ponder";
-pub const OPT_DRAW: &str = "Draw score (cp)";
-pub const OPT_RESIGN: &str = "Resign threshold (pawns)";
-pub const OPT_WHISPER: &str = "Whisper level";
-pub const OPT_KIBITZ: &str = "Kibitz level";
-pub const OPT_NOISE: &str = "Noise (nodes)";
-pub const OPT_CLEAR: &str = "Clear Hash";
-pub const OPT_SYZYGY_DEPTH: &str = "Syzygy probe depth";
-pub const OPT_SYZYGY_50: &str = "Syzygy 50-move rule";
-/// Strength limiting: 0 is full strength, else the Elo of the level (800 to 2600).
-pub const OPT_ELO: &str = "Strength (Elo, 0 off)";
-
-/// Current values shown as option defaults.
-pub struct OptionValues {
-    pub hash_mb: usize,
-    pub threads: usize,
-    pub ponder: bool,
-    pub draw_score: i32,
-    pub resign: i32,
-    pub whisper: u8,
-    pub kibitz: u8,
-    pub noise: u64,
-    pub syzygy_depth: i32,
-    pub syzygy_50: bool,
-    /// Limited strength's Elo (0: full strength).
-    pub elo: u32,
-}
+use crate::protocol::options::{Opt, Value, OPTIONS};
 
 /// Every line sent in answer to `protover 2`, ending with `feature done=1`.
-pub fn feature_lines(v: &OptionValues) -> Vec<String> {
+/// `current` gives each option's value in use, shown as its default.
+pub fn feature_lines(current: impl Fn(Opt) -> Value) -> Vec<String> {
     let mut lines = vec![
         "feature done=0".to_string(),
         format!(
@@ -43,26 +16,9 @@ pub fn feature_lines(v: &OptionValues) -> Vec<String> {
             env!("CARGO_PKG_VERSION")
         ),
     ];
-    let opts = [
-        format!("{OPT_HASH} -spin {} 1 65536", v.hash_mb),
-        format!("{OPT_THREADS} -spin {} 1 256", v.threads),
-        format!("{OPT_PONDER} -check {}", u8::from(v.ponder)),
-        format!("{OPT_DRAW} -spin {} -1000 1000", v.draw_score),
-        format!("{OPT_RESIGN} -spin {} 0 100", v.resign),
-        format!("{OPT_WHISPER} -spin {} 0 6", v.whisper),
-        format!("{OPT_KIBITZ} -spin {} 0 6", v.kibitz),
-        format!("{OPT_NOISE} -spin {} 0 1000000000", v.noise),
-        format!("{OPT_SYZYGY_DEPTH} -spin {} 1 100", v.syzygy_depth),
-        format!("{OPT_SYZYGY_50} -check {}", u8::from(v.syzygy_50)),
-        format!(
-            "{OPT_ELO} -spin {} 0 {}",
-            v.elo,
-            crate::engine::skill::ELO_MAX
-        ),
-        format!("{OPT_CLEAR} -button"),
-    ];
-    for o in opts {
-        lines.push(format!("feature option=\"{o}\""));
+    for o in OPTIONS.iter().filter(|o| o.xboard.is_some()) {
+        let text = o.xboard_text(&current(o.opt));
+        lines.push(format!("feature option=\"{text}\""));
     }
     lines.push("feature done=1".to_string());
     lines
@@ -74,20 +30,11 @@ mod tests {
 
     #[test]
     fn required_features_present() {
-        let v = OptionValues {
-            hash_mb: 64,
-            threads: 1,
-            ponder: false,
-            draw_score: 0,
-            resign: 9,
-            whisper: 0,
-            kibitz: 0,
-            noise: 0,
-            syzygy_depth: 1,
-            syzygy_50: true,
-            elo: 0,
+        let at_default = |opt: Opt| {
+            let row = OPTIONS.iter().find(|o| o.opt == opt).expect("a row");
+            row.default_value()
         };
-        let all = feature_lines(&v).join("\n");
+        let all = feature_lines(at_default).join("\n");
         for f in [
             "ping=1",
             "setboard=1",
@@ -111,9 +58,16 @@ mod tests {
             "egt=\"syzygy\"",
             "Syzygy probe depth -spin 1",
             "Strength (Elo, 0 off) -spin 0 0 2600",
+            "Resign threshold (pawns) -spin 9 0 100",
+            "Noise (nodes) -spin 0 0 1000000000",
+            "Clear Hash -button",
         ] {
             assert!(all.contains(f), "{f} missing");
         }
         assert!(all.ends_with("feature done=1"));
+        // Only the xboard rows, each once.
+        let shown = all.matches("feature option=").count();
+        assert_eq!(shown, OPTIONS.iter().filter(|o| o.xboard.is_some()).count());
+        assert!(!all.contains("UCI_"), "{all}");
     }
 }

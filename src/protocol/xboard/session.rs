@@ -6,12 +6,12 @@
 //! [`super::search`]); commands keep being read while the engine thinks.
 
 use super::command::{parse, XbCommand};
-use super::features::{self, OptionValues};
+use super::features;
 use crate::chess::fen::{parse_fen, to_fen};
-use crate::engine::skill::ELO_MAX;
 use crate::protocol::edit::{EditStep, Editor};
 use crate::protocol::game::{Outcome, Score};
 use crate::protocol::input::InputEvent;
+use crate::protocol::options::{self, Opt, Value};
 use crate::protocol::runner::Ev;
 use cozy_chess::{Board, Color};
 use std::time::{Duration, Instant};
@@ -31,19 +31,22 @@ fn paren_safe(s: &str) -> String {
 }
 
 impl Session {
-    fn option_values(&self) -> OptionValues {
-        OptionValues {
-            hash_mb: self.cfg.hash_mb,
-            threads: self.cfg.threads,
-            ponder: self.cfg.ponder,
-            draw_score: self.cfg.draw_score,
-            resign: self.cfg.resign,
-            whisper: self.cfg.whisper,
-            kibitz: self.cfg.kibitz,
-            noise: self.cfg.noise,
-            syzygy_depth: self.runner.engine.syzygy_probe_depth(),
-            syzygy_50: self.runner.engine.syzygy_50_move_rule(),
-            elo: self.runner.engine.strength().unwrap_or(0),
+    /// The value in use of an xboard option, shown as its default by `protover 2`.
+    fn option_value(&self, opt: Opt) -> Value {
+        let e = &self.runner.engine;
+        match opt {
+            Opt::Hash => Value::Int(self.cfg.hash_mb as i64),
+            Opt::Threads => Value::Int(self.cfg.threads as i64),
+            Opt::Ponder => Value::Bool(self.cfg.ponder),
+            Opt::DrawScore => Value::Int(i64::from(self.cfg.draw_score)),
+            Opt::Resign => Value::Int(i64::from(self.cfg.resign)),
+            Opt::Whisper => Value::Int(i64::from(self.cfg.whisper)),
+            Opt::Kibitz => Value::Int(i64::from(self.cfg.kibitz)),
+            Opt::Noise => Value::Int(self.cfg.noise as i64),
+            Opt::SyzygyProbeDepth => Value::Int(i64::from(e.syzygy_probe_depth())),
+            Opt::Syzygy50MoveRule => Value::Bool(e.syzygy_50_move_rule()),
+            Opt::Strength => Value::Int(i64::from(e.strength().unwrap_or(0))),
+            _ => Value::Press,
         }
     }
 
@@ -109,7 +112,7 @@ impl Session {
         match cmd {
             C::Xboard | C::Accepted(_) | C::Rejected(_) | C::Random | C::Ignored(_) => {}
             C::Protover(_) => {
-                for l in features::feature_lines(&self.option_values()) {
+                for l in features::feature_lines(|o| self.option_value(o)) {
                     self.send(&l);
                 }
             }
@@ -389,73 +392,49 @@ impl Session {
         self.runner.engine.set_threads(n);
     }
 
+    /// `option NAME=VALUE`: an xboard row of `options.rs`'s table, its value in range.
     fn set_option(&mut self, name: &str, value: Option<&str>) {
-        let int = value.and_then(|v| v.trim().parse::<i64>().ok());
-        let bad = |s: &mut Self| {
+        let Some(o) = options::find_xboard(name) else {
             let n = paren_safe(name);
-            s.send(&format!("Error (bad option value): option {n}"))
+            self.send(&format!("Error (unknown option): {n}"));
+            return;
         };
-        match name {
-            features::OPT_HASH => match int {
-                Some(v) if v >= 1 => self.set_hash(v as usize),
-                _ => bad(self),
+        let Some(v) = o.parse_xboard(value) else {
+            let n = paren_safe(name);
+            self.send(&format!("Error (bad option value): option {n}"));
+            return;
+        };
+        match o.opt {
+            Opt::Hash => self.set_hash(v.int() as usize),
+            Opt::Threads => self.set_threads(v.int() as usize),
+            Opt::Ponder => self.cfg.ponder = v.flag(),
+            Opt::DrawScore => {
+                self.cfg.draw_score = v.int() as i32;
+                self.runner.engine.set_draw_score(v.int() as i32);
+            }
+            Opt::SyzygyProbeDepth => self.runner.engine.set_syzygy_probe_depth(v.int() as i32),
+            Opt::Syzygy50MoveRule => self.runner.engine.set_syzygy_50_move_rule(v.flag()),
+            Opt::Resign => self.cfg.resign = v.int() as i32,
+            Opt::Whisper => self.cfg.whisper = v.int() as u8,
+            Opt::Kibitz => self.cfg.kibitz = v.int() as u8,
+            Opt::Noise => self.cfg.noise = v.int() as u64,
+            Opt::Strength => match v.int() {
+                0 => self.runner.engine.set_strength(None),
+                elo => self.runner.engine.set_strength(Some(elo as u32)),
             },
-            features::OPT_THREADS => match int {
-                Some(v) if v >= 1 => self.set_threads(v as usize),
-                _ => bad(self),
-            },
-            features::OPT_PONDER => match int {
-                Some(v) => self.cfg.ponder = v != 0,
-                None => bad(self),
-            },
-            features::OPT_DRAW => match int {
-                Some(v) if (-1000..=1000).contains(&v) => {
-                    self.cfg.draw_score = v as i32;
-                    self.runner.engine.set_draw_score(v as i32);
-                }
-                _ => bad(self),
-            },
-            features::OPT_SYZYGY_DEPTH => match int {
-                Some(v) if (1..=100).contains(&v) => {
-                    self.runner.engine.set_syzygy_probe_depth(v as i32)
-                }
-                _ => bad(self),
-            },
-            features::OPT_SYZYGY_50 => match int {
-                Some(v) => self.runner.engine.set_syzygy_50_move_rule(v != 0),
-                None => bad(self),
-            },
-            features::OPT_RESIGN => match int {
-                Some(v) if (0..=100).contains(&v) => self.cfg.resign = v as i32,
-                _ => bad(self),
-            },
-            features::OPT_WHISPER => match int {
-                Some(v) if (0..=6).contains(&v) => self.cfg.whisper = v as u8,
-                _ => bad(self),
-            },
-            features::OPT_KIBITZ => match int {
-                Some(v) if (0..=6).contains(&v) => self.cfg.kibitz = v as u8,
-                _ => bad(self),
-            },
-            features::OPT_NOISE => match int {
-                Some(v) if v >= 0 => self.cfg.noise = v as u64,
-                _ => bad(self),
-            },
-            features::OPT_ELO => match int {
-                Some(0) => self.runner.engine.set_strength(None),
-                Some(v) if (1..=i64::from(ELO_MAX)).contains(&v) => {
-                    self.runner.engine.set_strength(Some(v as u32))
-                }
-                _ => bad(self),
-            },
-            features::OPT_CLEAR => {
+            Opt::ClearHash => {
                 self.abandon_search();
                 self.runner.engine.clear_hash();
             }
-            _ => {
-                let n = paren_safe(name);
-                self.send(&format!("Error (unknown option): {n}"));
-            }
+            // The UCI-only rows are never found by an xboard name.
+            Opt::PawnHash
+            | Opt::MultiPv
+            | Opt::MoveOverhead
+            | Opt::Chess960
+            | Opt::Contempt
+            | Opt::SyzygyPath
+            | Opt::LimitStrength
+            | Opt::Elo => {}
         }
     }
 
