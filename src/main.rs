@@ -209,7 +209,74 @@ enum Command {
         /// `fics` (text, lasker flavour) or `icc` (ICC's level-2 datagrams).
         #[arg(long, default_value = "fics")]
         dialect: wily::ics::Dialect,
+        #[command(flatten)]
+        director: DirectorArgs,
     },
+}
+
+/// `wily serve`'s tournament director account (docs/server.md).
+#[derive(clap::Args)]
+struct DirectorArgs {
+    /// Run a tournament director account (mamer's shapes): it announces a tournament
+    /// on its channel, takes `tell mamer join N`, pairs and starts the rounds.
+    #[arg(long)]
+    director: bool,
+    /// The director's handle.
+    #[arg(long, default_value = "mamer")]
+    director_name: String,
+    /// Entrants needed before the entry closes and round 1 starts.
+    #[arg(long, default_value_t = 4)]
+    director_entrants: usize,
+    /// Close the entry at once when this many have joined (0: no limit).
+    #[arg(long, default_value_t = 0)]
+    director_max_entrants: usize,
+    /// Rounds of a swiss tournament (a round robin plays as many as it needs).
+    #[arg(long, default_value_t = 3)]
+    director_rounds: u32,
+    /// Time control of the games, `MIN+INC` (or `MIN INC`).
+    #[arg(long, default_value = "1+0")]
+    director_time: String,
+    /// `swiss` or `rr` (round robin).
+    #[arg(long, default_value = "swiss")]
+    director_style: wily::server::PairingStyle,
+    /// Rated games (between registered players).
+    #[arg(long)]
+    director_rated: bool,
+    /// Seconds to wait for more entrants once enough have joined.
+    #[arg(long, default_value_t = 30)]
+    director_wait_secs: u64,
+}
+
+impl DirectorArgs {
+    fn config(&self) -> Result<Option<wily::server::DirectorConfig>, String> {
+        if !self.director {
+            return Ok(None);
+        }
+        if !wily::server::valid_handle(&self.director_name) {
+            return Err(format!(
+                "--director-name {:?}: not a handle",
+                self.director_name
+            ));
+        }
+        let (base, inc) = parse_tc(&self.director_time).map_err(|_| {
+            format!(
+                "--director-time {:?}: expected MIN+INC, e.g. 1+0",
+                self.director_time
+            )
+        })?;
+        Ok(Some(wily::server::DirectorConfig {
+            name: self.director_name.clone(),
+            style: self.director_style,
+            rounds: self.director_rounds.max(1),
+            base,
+            inc,
+            rated: self.director_rated,
+            min_entrants: self.director_entrants.max(2),
+            max_entrants: self.director_max_entrants,
+            close_after: std::time::Duration::from_secs(self.director_wait_secs),
+            ..wily::server::DirectorConfig::default()
+        }))
+    }
 }
 
 #[derive(Subcommand)]
@@ -231,6 +298,7 @@ fn serve(
     auto_flag: bool,
     idle_minutes: Option<u64>,
     dialect: wily::ics::Dialect,
+    director: &DirectorArgs,
 ) -> Result<(), String> {
     wily::server::serve_cli(
         port,
@@ -239,6 +307,7 @@ fn serve(
         auto_flag,
         idle_minutes,
         dialect,
+        director.config()?,
     )
     .map_err(|e| e.to_string())
 }
@@ -440,7 +509,16 @@ fn main() -> ExitCode {
             auto_flag,
             idle_minutes,
             dialect,
-        }) => serve(port, accounts, bind, auto_flag, idle_minutes, dialect),
+            director,
+        }) => serve(
+            port,
+            accounts,
+            bind,
+            auto_flag,
+            idle_minutes,
+            dialect,
+            &director,
+        ),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

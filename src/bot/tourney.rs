@@ -50,6 +50,10 @@ pub struct Entry {
     pub last: Instant,
     /// A one-line description (`1 0 unrated swiss`), when the bot saw the announcement.
     pub describe: Option<String>,
+    /// The longest one of its games may last (both clocks, 60 moves of increment each;
+    /// zero when the time control is not known): a round can be this long without news,
+    /// so the stall wait is never shorter.
+    pub game_time: Duration,
 }
 
 /// Counts for the status line and the live test's figures.
@@ -189,7 +193,9 @@ impl TourneyPlay {
     }
 
     fn enter(&mut self, director: &str, number: u32, now: Instant) {
-        let describe = self.known.get(&key(director, number)).map(describe);
+        let info = self.known.get(&key(director, number));
+        let describe = info.map(describe);
+        let game_time = info.map_or(Duration::ZERO, longest_game);
         tracing::info!("entered {director} tourney #{number}");
         self.stats.joined += 1;
         self.last_joined = Some(now);
@@ -202,6 +208,7 @@ impl TourneyPlay {
             playing: None,
             last: now,
             describe,
+            game_time,
         });
     }
 
@@ -324,9 +331,18 @@ impl TourneyPlay {
                 }
                 Vec::new()
             }
-            TourneyNotice::GameReported { white, black, .. } => {
+            TourneyNotice::GameReported {
+                director,
+                number,
+                white,
+                black,
+                ..
+            } => {
                 if let Phase::Entered(e) = &mut self.phase {
-                    if white.eq_ignore_ascii_case(me) || black.eq_ignore_ascii_case(me) {
+                    // Any game of the tournament is a sign of life, the others' too.
+                    let ours = e.director.eq_ignore_ascii_case(director)
+                        && (e.number == *number || e.number == 0);
+                    if ours || white.eq_ignore_ascii_case(me) || black.eq_ignore_ascii_case(me) {
                         e.last = now;
                     }
                 }
@@ -412,7 +428,7 @@ impl TourneyPlay {
                 Vec::new()
             }
             Phase::Entered(e) => {
-                let stall = Duration::from_secs(self.cfg.stall_mins * 60);
+                let stall = Duration::from_secs(self.cfg.stall_mins * 60).max(e.game_time);
                 if e.playing.is_none() && idle && now.saturating_duration_since(e.last) >= stall {
                     tracing::warn!(
                         "{} tourney #{} has been silent for {} min: withdrawing",
@@ -530,6 +546,12 @@ fn key(director: &str, number: u32) -> (String, u32) {
     (director.to_ascii_lowercase(), number)
 }
 
+/// The longest a game of `i` may last: both clocks, and the increment for 60 moves of
+/// each side.
+fn longest_game(i: &TourneyInfo) -> Duration {
+    Duration::from_secs(2 * (u64::from(i.base) * 60 + 60 * u64::from(i.increment)))
+}
+
 fn describe(i: &TourneyInfo) -> String {
     let mut s = format!(
         "{} {} {} {}",
@@ -543,4 +565,90 @@ fn describe(i: &TourneyInfo) -> String {
         s.push_str(&i.variant);
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn info(base: u32, increment: u32) -> TourneyInfo {
+        TourneyInfo {
+            director: "mamer".into(),
+            number: 4,
+            base,
+            increment,
+            rated: false,
+            style: "swiss".into(),
+            variant: "chess".into(),
+            rating_range: (0, 9999),
+            players: 0,
+            rounds: None,
+            computers: None,
+        }
+    }
+
+    fn entered(base: u32, increment: u32) -> (TourneyPlay, Instant) {
+        let cfg = TourneySection {
+            join: true,
+            stall_mins: 20,
+            ..TourneySection::default()
+        };
+        let mut t = TourneyPlay::new(cfg);
+        let now = Instant::now();
+        let joined = t.notice(
+            &TourneyNotice::Announced(info(base, increment)),
+            "wily",
+            now,
+        );
+        assert_eq!(joined, vec!["tell mamer join 4".to_string()]);
+        t.notice(
+            &TourneyNotice::Flag {
+                director: "mamer".into(),
+                on: true,
+            },
+            "wily",
+            now,
+        );
+        assert!(matches!(t.phase(), Phase::Entered(_)));
+        (t, now)
+    }
+
+    #[test]
+    fn a_slow_round_is_not_a_stall() {
+        // 45 45: a game may last three hours; twenty minutes of quiet is no stall.
+        let (mut t, now) = entered(45, 45);
+        let later = now + Duration::from_secs(21 * 60);
+        assert!(t.tick(later, true).is_empty());
+        let much_later = now + Duration::from_secs(3 * 3600 + 1);
+        assert_eq!(
+            t.tick(much_later, true),
+            vec!["tell mamer withdraw 4".to_string()]
+        );
+        // 1 0: twenty minutes is the wait.
+        let (mut t, now) = entered(1, 0);
+        assert_eq!(
+            t.tick(now + Duration::from_secs(20 * 60), true),
+            vec!["tell mamer withdraw 4".to_string()]
+        );
+    }
+
+    #[test]
+    fn the_others_games_are_signs_of_life() {
+        let (mut t, now) = entered(1, 0);
+        let report = TourneyNotice::GameReported {
+            director: "mamer".into(),
+            number: 4,
+            white: "Alpha".into(),
+            black: "Beta".into(),
+            ended: true,
+            text: "Alpha resigns 0-1".into(),
+        };
+        let t1 = now + Duration::from_secs(15 * 60);
+        t.notice(&report, "wily", t1);
+        assert!(t.tick(now + Duration::from_secs(25 * 60), true).is_empty());
+        assert_eq!(
+            t.tick(t1 + Duration::from_secs(20 * 60), true),
+            vec!["tell mamer withdraw 4".to_string()]
+        );
+    }
 }

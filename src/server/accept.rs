@@ -148,6 +148,10 @@ impl Core {
             self.reply(sid, "ERROR: You cannot respond to your own seek ads\n");
             return;
         }
+        if let Some(refusal) = self.tourney_refusal(sid, seek.owner) {
+            self.reply(sid, &refusal);
+            return;
+        }
         if self
             .sess(seek.owner)
             .is_none_or(|s| !s.online() || s.game.is_some())

@@ -63,6 +63,8 @@ pub struct Core {
     pub shutting_down: bool,
     /// The relay account, when the owner configured one.
     pub relay: Option<super::relay::Relay>,
+    /// The tournament director account, when the owner configured one.
+    pub director: Option<super::director::Director>,
 }
 
 /// Convert `\n` line ends to the `\n\r` the servers send.
@@ -100,6 +102,7 @@ impl Core {
             journal: None,
             shutting_down: false,
             relay: None,
+            director: None,
         }
     }
 
@@ -221,6 +224,23 @@ impl Core {
         self.accounts
             .iter()
             .find(|a| a.handle.eq_ignore_ascii_case(name))
+    }
+
+    /// Why `sid` may not start a game with `other` by a match or a seek while one of
+    /// them has the tournament flag on (lasker refuses such matches; the director's
+    /// pairings do not go through here); `None` when it may.
+    pub fn tourney_refusal(&self, sid: Sid, other: Sid) -> Option<String> {
+        let flagged = |s: Sid| self.sess(s).is_some_and(|x| x.tourney);
+        if flagged(sid) {
+            Some("You are playing in a tourney: only its games can be started.\n".into())
+        } else if flagged(other) {
+            Some(format!(
+                "{} is playing in a tourney.\n",
+                self.name_of(other)
+            ))
+        } else {
+            None
+        }
     }
 
     /// Online sessions (ids), in connection order.

@@ -91,6 +91,7 @@ impl Core {
             self.check_flags(now);
         }
         self.relay_tick(now);
+        self.director_tick(now);
         let login_timeout = self.cfg.login_timeout;
         let idle = self.cfg.idle_timeout;
         let mut expired = Vec::new();

@@ -6,6 +6,7 @@
 use super::clock::Clock;
 use super::conn::Sid;
 use super::core::Core;
+use super::director::result_suffix;
 use super::game::{white_score, End, Game, Side};
 use super::notation::has_mating_material;
 use super::ratings::{rating_text, Category};
@@ -219,7 +220,13 @@ impl Core {
         }
         game.clock.stop(now);
         let (text, score) = game.end_text(end);
-        let line = format!("{{{} {}}} {}", game.title(), text, score);
+        let flagged = |s: Option<Sid>| s.and_then(|s| self.sess(s)).is_some_and(|x| x.tourney);
+        let suffix = if flagged(game.white.sid) && flagged(game.black.sid) {
+            result_suffix(game.base, game.inc, game.rated)
+        } else {
+            String::new()
+        };
+        let line = format!("{{{} {}}} {}{suffix}", game.title(), text, score);
         // Ratings.
         let mut rating_lines: [String; 2] = [String::new(), String::new()];
         match white_score(end) {
@@ -289,8 +296,17 @@ impl Core {
             self.notify(o, &format!("{line}\n"));
         }
         tracing::info!(game = g, result = %line, "game ended");
-        let store = matches!(end, End::AdjournAgreed)
-            || (matches!(end, End::LostConnection { .. }) && game.storable());
+        // A tournament game goes to the director (on its next tick), never to storage.
+        let tourney_game = match &mut self.director {
+            Some(d) if d.plays(g) => {
+                d.ended.push((g, end, format!("{text} {score}")));
+                true
+            }
+            _ => false,
+        };
+        let store = !tourney_game
+            && (matches!(end, End::AdjournAgreed)
+                || (matches!(end, End::LostConnection { .. }) && game.storable()));
         if store {
             game.white.sid = None;
             game.black.sid = None;

@@ -3,14 +3,20 @@
 //! `+follow NAME` / `-follow NAME` (`addlist`/`sublist`), shown by `=follow` (`showlist`),
 //! and toggled by `follow NAME` (lasker's alias of `toggle follow NAME`: added one time,
 //! removed the next). When a game starts, every other session whose list holds one of
-//! its players observes it, as if it had typed `observe NAME`. Other list names answer
-//! like a server without them: `"x" does not match any list name.`
+//! its players observes it, as if it had typed `observe NAME`. The channel list
+//! (`+channel N`, `-channel N`, `=channel`) is kept for the session only and carries the
+//! director account's channel (`directing.rs`). Other list names answer like a server
+//! without them: `"x" does not match any list name.`
 
 use super::conn::Sid;
 use super::core::Core;
 
-/// The only list this server keeps.
+/// The account's list this server keeps.
 const FOLLOW: &str = "follow";
+/// The session's channel list.
+const CHANNEL: &str = "channel";
+/// Channels a session may listen to at most.
+const MAX_CHANNELS: usize = 32;
 /// Names per account at most.
 const MAX_FOLLOW: usize = 50;
 /// Width of a list display.
@@ -72,7 +78,14 @@ impl Core {
     /// `+list NAME`, `-list NAME`, `=list`, `toggle list NAME`, `follow NAME`.
     pub fn cmd_list(&mut self, sid: Sid, op: ListOp, list: &str, name: Option<&str>) {
         if op == ListOp::Show && list.is_empty() {
-            self.reply(sid, &format!("Lists:\n\n{FOLLOW:<20} is PERSONAL\n"));
+            self.reply(
+                sid,
+                &format!("Lists:\n\n{CHANNEL:<20} is PERSONAL\n{FOLLOW:<20} is PERSONAL\n"),
+            );
+            return;
+        }
+        if list.len() >= 2 && CHANNEL.starts_with(&list.to_ascii_lowercase()) {
+            self.channel_list(sid, op, name);
             return;
         }
         if !FOLLOW.starts_with(&list.to_ascii_lowercase()) || list.is_empty() {
@@ -127,6 +140,52 @@ impl Core {
                     format!("[{n}] is not in your follow list.\n")
                 }
             }
+        };
+        self.reply(sid, &text);
+    }
+
+    /// `+channel N`, `-channel N`, `=channel`, `toggle channel N`.
+    fn channel_list(&mut self, sid: Sid, op: ListOp, arg: Option<&str>) {
+        let Some(s) = self.sessions.get_mut(&sid) else {
+            return;
+        };
+        if op == ListOp::Show {
+            let names: Vec<String> = s.channels.iter().map(u32::to_string).collect();
+            let text = format!(
+                "-- channel list: {} channels --\n{}",
+                names.len(),
+                columns(&names)
+            );
+            self.reply(sid, &text);
+            return;
+        }
+        let Some(n) = arg
+            .and_then(|a| a.parse::<u32>().ok())
+            .filter(|n| *n <= 255)
+        else {
+            self.reply(sid, "The channel number must be between 0 and 255.\n");
+            return;
+        };
+        let on = s.channels.contains(&n);
+        let add = match op {
+            ListOp::Add => true,
+            ListOp::Remove => false,
+            _ => !on,
+        };
+        let text = match (add, on) {
+            (true, true) => format!("[{n}] is already on your channel list.\n"),
+            (true, false) if s.channels.len() >= MAX_CHANNELS => {
+                "Sorry, your channel list is full.\n".to_string()
+            }
+            (true, false) => {
+                s.channels.push(n);
+                format!("[{n}] added to your channel list.\n")
+            }
+            (false, true) => {
+                s.channels.retain(|c| *c != n);
+                format!("[{n}] removed from your channel list.\n")
+            }
+            (false, false) => format!("[{n}] is not in your channel list.\n"),
         };
         self.reply(sid, &text);
     }

@@ -59,6 +59,10 @@ impl Core {
             self.reply(sid, "You can't match yourself.\n");
             return;
         }
+        if let Some(refusal) = self.tourney_refusal(sid, to) {
+            self.reply(sid, &refusal);
+            return;
+        }
         let (me, them) = (self.name_of(sid), self.name_of(to));
         if self.sess(sid).is_some_and(|s| s.game.is_some()) {
             self.reply(sid, "You cannot challenge while you are playing a game.\n");

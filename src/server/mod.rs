@@ -10,6 +10,8 @@
 //! command table (`commands.rs`), whose handlers (`accept.rs` above `offers.rs`,
 //! `seeks.rs`, `games.rs`, ...) share `core.rs` (the state and output helpers) and the
 //! value types (`game.rs`, `offer.rs`, `seek.rs`, `session.rs`) at the bottom.
+//! `directing.rs` (with `director.rs` and `pairing.rs` below it) is a mamer-like
+//! tournament director account, `relaying.rs` a relay account; neither has a connection.
 //! `journal.rs` is what an in-process owner (the fault soak) is told of finished and
 //! adjourned games, and where adjourned games wait across a restart.
 //!
@@ -23,6 +25,8 @@ mod clock;
 mod commands;
 mod conn;
 mod core;
+mod directing;
+mod director;
 mod events;
 mod examine;
 mod game;
@@ -37,6 +41,7 @@ mod notation;
 mod observe;
 mod offer;
 mod offers;
+mod pairing;
 mod play;
 mod ratings;
 mod relay;
@@ -52,6 +57,7 @@ mod talk;
 mod variant;
 
 pub use accounts::{load_accounts, parse_accounts, valid_handle, Account, AccountLineError};
+pub use director::{DirectorConfig, PairingStyle};
 pub use journal::{FinishedRecord, Journal, JournalCounts};
 pub use relay::{relay_name, RelayConfig};
 pub use spar_input::{parse_result, parse_style12, Board12};
@@ -133,6 +139,9 @@ pub struct ServerConfig {
     /// A relay account that replays PGN games as examined games (see `relay.rs`).
     /// Default: none.
     pub relay: Option<RelayConfig>,
+    /// A tournament director account in the manner of mamer (see `directing.rs`).
+    /// Default: none.
+    pub director: Option<DirectorConfig>,
     /// FICS's rule that `abort` before each player has made a move aborts the game at
     /// once (default off: lasker asks the opponent, as the recordings show).
     pub abort_before_moves: bool,
@@ -160,6 +169,7 @@ impl Default for ServerConfig {
             journal: None,
             dialect: Dialect::Fics,
             relay: None,
+            director: None,
             abort_before_moves: false,
             computer_ivars: true,
             manual_seeks: true,
@@ -258,6 +268,12 @@ pub async fn start(config: ServerConfig) -> Result<ServerHandle> {
     };
     let mut core = core::Core::new(core_cfg, config.accounts.clone());
     core.relay = config.relay.clone().map(relay::Relay::new);
+    // The first tournament is open from the start: a player may join it at once.
+    core.director = config.director.clone().map(|c| {
+        let mut d = director::Director::new(c);
+        d.open(std::time::Instant::now());
+        d
+    });
     if let Some(j) = &config.journal {
         core.stored = j.take_adjourned();
         core.journal = Some(j.clone());
@@ -310,6 +326,7 @@ pub fn serve_cli(
     auto_flag: bool,
     idle_minutes: Option<u64>,
     dialect: Dialect,
+    director: Option<DirectorConfig>,
 ) -> Result<()> {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
@@ -324,6 +341,7 @@ pub fn serve_cli(
         auto_flag,
         idle_timeout: idle_minutes.map(|m| Duration::from_secs(m.saturating_mul(60))),
         dialect,
+        director,
         ..ServerConfig::default()
     };
     if let Some(path) = accounts {

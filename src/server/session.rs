@@ -108,6 +108,11 @@ pub struct Session {
     pub aliases: Vec<(String, String)>,
     /// ICC dialect: the level-2 datagrams this client asked for (none on FICS).
     pub level2: Level2,
+    /// The tournament flag, set by the director while the player is in one of its
+    /// tournaments: the server then refuses every other match.
+    pub tourney: bool,
+    /// Channels listened to (`+channel N`).
+    pub channels: Vec<u32>,
 }
 
 impl Session {
@@ -135,6 +140,8 @@ impl Session {
             closing: false,
             aliases: Vec::new(),
             level2: Level2::none(),
+            tourney: false,
+            channels: Vec::new(),
         }
     }
 

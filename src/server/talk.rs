@@ -32,6 +32,10 @@ impl Core {
             self.relay_tell(sid, text);
             return;
         }
+        if self.is_director(name) {
+            self.director_tell(sid, text);
+            return;
+        }
         let Some(to) = self.find_online(name) else {
             self.reply(sid, &format!("No user named '{name}' is logged in.\n"));
             return;
