@@ -1,5 +1,6 @@
 //! Reader for Polyglot `.bin` opening books: 16-byte big-endian entries (key, move,
-//! weight, learn) sorted by key, read through a memory map with binary search.
+//! weight, learn) sorted by key, read through a memory map (or, on request, a copy in
+//! memory) with binary search.
 
 use super::error::BookError;
 use crate::chess::polyglot::{decode_move, polyglot_key};
@@ -27,10 +28,25 @@ pub struct PolyglotMove {
     pub learn: u32,
 }
 
+/// Where an open book's bytes are.
+enum Bytes {
+    Map(Mmap),
+    Ram(Vec<u8>),
+}
+
+impl Bytes {
+    fn as_slice(&self) -> &[u8] {
+        match self {
+            Bytes::Map(m) => m,
+            Bytes::Ram(v) => v,
+        }
+    }
+}
+
 /// An open Polyglot book.
 pub struct PolyglotBook {
     path: PathBuf,
-    map: Option<Mmap>,
+    map: Option<Bytes>,
     len: usize,
 }
 
@@ -51,6 +67,12 @@ impl PolyglotBook {
     /// Opens a Polyglot book and checks that its length is a multiple of 16 and that its
     /// keys are sorted (a foreign or damaged file fails here, not at probe time).
     pub fn open(path: &Path) -> Result<PolyglotBook, BookError> {
+        Self::open_as(path, false)
+    }
+
+    /// As [`PolyglotBook::open`], but the whole file is read into memory when `in_ram`
+    /// (cutechess's `-bookmode ram`) instead of being mapped (`disk`).
+    pub fn open_as(path: &Path, in_ram: bool) -> Result<PolyglotBook, BookError> {
         let file = File::open(path).map_err(|e| BookError::io(path, "open Polyglot book", e))?;
         let len = file
             .metadata()
@@ -70,13 +92,21 @@ impl PolyglotBook {
                 len: 0,
             });
         }
-        // SAFETY: opened read-only and never written by wily; every read below goes
-        // through bounds-checked slices.
-        let map =
-            unsafe { Mmap::map(&file) }.map_err(|e| BookError::io(path, "map Polyglot book", e))?;
+        let map = if in_ram {
+            Bytes::Ram(
+                std::fs::read(path).map_err(|e| BookError::io(path, "read Polyglot book", e))?,
+            )
+        } else {
+            // SAFETY: opened read-only and never written by wily; every read below goes
+            // through bounds-checked slices.
+            Bytes::Map(
+                unsafe { Mmap::map(&file) }
+                    .map_err(|e| BookError::io(path, "map Polyglot book", e))?,
+            )
+        };
         let book = PolyglotBook {
             path: path.to_path_buf(),
-            len: map.len() / ENTRY,
+            len: map.as_slice().len() / ENTRY,
             map: Some(map),
         };
         let mut prev = 0u64;
@@ -108,7 +138,7 @@ impl PolyglotBook {
 
     fn bytes(&self, i: usize) -> Option<&[u8]> {
         let start = i.checked_mul(ENTRY)?;
-        self.map.as_ref()?.get(start..start + ENTRY)
+        self.map.as_ref()?.as_slice().get(start..start + ENTRY)
     }
 
     fn key_at(&self, i: usize) -> u64 {

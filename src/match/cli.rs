@@ -5,7 +5,7 @@
 
 use super::adjudicate::{DrawRule, ResignRule, Rules};
 use super::args::{group_args, toml_args, Group};
-use super::config::{EngineSpec, PgnSpec, Protocol, ScoreView, Tournament, Variant};
+use super::config::{EngineBook, EngineSpec, PgnSpec, Protocol, ScoreView, Tournament, Variant};
 use super::engine::process::Launch;
 use super::openings::{parse_frc_range, OpeningSpec, Order};
 use super::resume::AutosaveSpec;
@@ -13,7 +13,9 @@ use super::sample::SampleSpec;
 use super::settings::MatchSettings;
 use super::sprt::{EloModel, SprtSpec};
 use super::timecontrol::{parse_seconds, Limits};
+use crate::book::PolyglotBook;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// `key=value` (a bare word is a key with an empty value).
@@ -50,6 +52,9 @@ struct Draft {
     timeout: Option<Duration>,
     memory: Option<u64>,
     cores: Option<u32>,
+    book: Option<PathBuf>,
+    book_depth: Option<u32>,
+    ponder: Option<bool>,
 }
 
 impl Draft {
@@ -89,6 +94,9 @@ impl Draft {
                 "timeout" => d.timeout = Some(parse_seconds(val)?),
                 "memory" => d.memory = Some(parse_num("memory (MB)", val)?),
                 "cores" => d.cores = Some(parse_num("cores", val)?),
+                "book" => d.book = Some(PathBuf::from(val)),
+                "bookdepth" => d.book_depth = Some(parse_num("bookdepth", val)?),
+                "ponder" => d.ponder = Some(parse_bool("ponder", val)?),
                 _ => return Err(format!("unknown engine setting '{v}'")),
             }
         }
@@ -116,11 +124,15 @@ impl Draft {
             timeout: self.timeout.or(base.timeout),
             memory: self.memory.or(base.memory),
             cores: self.cores.or(base.cores),
+            book: self.book.or_else(|| base.book.clone()),
+            book_depth: self.book_depth.or(base.book_depth),
+            ponder: self.ponder.or(base.ponder),
         }
     }
 
-    /// The engine's settings with defaults for what nobody gave.
-    fn finish(self, index: usize) -> Result<EngineSpec, String> {
+    /// The engine's settings with defaults for what nobody gave; its book, if any, is
+    /// opened here (read into memory when `book_in_ram`).
+    fn finish(self, index: usize, book_in_ram: bool) -> Result<EngineSpec, String> {
         let cmd = self
             .cmd
             .ok_or_else(|| format!("engine {} has no cmd=", index + 1))?;
@@ -142,6 +154,20 @@ impl Draft {
                 "engine {name} has no time control: give tc=, st=, depth= or nodes= (in -engine or -each)"
             ));
         }
+        if self.book_depth.is_some() && self.book.is_none() {
+            return Err(format!("engine {name}: bookdepth= needs book=FILE"));
+        }
+        let book = match self.book {
+            Some(path) => Some(EngineBook {
+                book: Arc::new(
+                    PolyglotBook::open_as(&path, book_in_ram)
+                        .map_err(|e| format!("engine {name}: {e}"))?,
+                ),
+                path,
+                depth: self.book_depth,
+            }),
+            None => None,
+        };
         Ok(EngineSpec {
             name,
             launch: Launch {
@@ -158,6 +184,8 @@ impl Draft {
             timeout: self.timeout.unwrap_or(Duration::from_secs(30)),
             memory: self.memory,
             cores: self.cores,
+            book,
+            ponder: self.ponder.unwrap_or(false),
         })
     }
 }
@@ -248,6 +276,8 @@ wily match: play engines against each other (c-chess-cli style options)
         st=SECONDS         fixed time per move;  depth=N;  nodes=N
         option.NAME=VALUE  engine option (UCI setoption / xboard option)
         memory=MB cores=N  xboard memory/cores (UCI: Hash/Threads unless given)
+        book=FILE bookdepth=N  Polyglot book the runner plays from (up to move N)
+        ponder             think on the opponent's time (UCI go ponder, xboard hard)
         restart=on         new process every game (also when xboard says reuse=0)
         score=white        the engine reports scores from White's side (Crafty)
         timemargin=MS      grace past the clock before a loss on time (100)
@@ -256,11 +286,17 @@ wily match: play engines against each other (c-chess-cli style options)
   -games N               games per pairing and round (2; with -sprt: until decided)
   -rounds N              repeat the whole schedule (1)
   -gauntlet              the first engine plays each other one (default: round robin)
+  -tournament round-robin|gauntlet|knockout|pyramid
+                         knockout: single elimination; pyramid: each engine plays all
+                         those before it, one engine's games after another's
+  -seeds N               the first N engines are the knockout's seeds (kept apart)
   -repeat                play each opening twice, colours reversed (game pairs)
   -concurrency N         games at once (1)
+  -use-affinity          pin each concurrent game's engines to cores of their own (Linux)
   -noswap                the same colours in every game of a pairing (no reversal)
   -reverse               the second engine of a pairing takes White first
   -wait MS               pause between a worker's games
+  -bookmode ram|disk     engines' books read into memory (default) or from disk
   -openings file=F [format=epd|pgn] [order=sequential|random] [srand=N] [plies=N]
             [start=K]  or  frc=N[-M]|all (Chess960 start positions by number)
   -variant standard|chess960 (alias fischerandom)
@@ -339,6 +375,10 @@ pub fn settings_from_groups(groups: &[Group]) -> Result<MatchSettings, String> {
     let mut tb_pieces: Option<u32> = None;
     let mut tb_ignore50 = false;
     let mut wait = Duration::ZERO;
+    let mut book_in_ram = true;
+    let mut seeds = 0usize;
+    let mut affinity = false;
+    let mut tournament = None;
     for g in groups {
         let kvs = || g.values.iter().map(|v| split_kv(v));
         match g.name.as_str() {
@@ -465,6 +505,28 @@ pub fn settings_from_groups(groups: &[Group]) -> Result<MatchSettings, String> {
             }
             "noswap" => colours.noswap = flag(g)?,
             "reverse" => colours.reverse = flag(g)?,
+            "seeds" => seeds = parse_num("-seeds", one_value(g)?)?,
+            "use-affinity" | "affinity" => affinity = flag(g)?,
+            "tournament" => {
+                tournament = Some(match one_value(g)? {
+                    "round-robin" | "roundrobin" => Tournament::RoundRobin,
+                    "gauntlet" => Tournament::Gauntlet,
+                    "pyramid" => Tournament::Pyramid,
+                    "knockout" => Tournament::Knockout,
+                    v => {
+                        return Err(format!(
+                            "-tournament '{v}': use round-robin, gauntlet, knockout or pyramid"
+                        ))
+                    }
+                })
+            }
+            "bookmode" => {
+                book_in_ram = match one_value(g)? {
+                    "ram" => true,
+                    "disk" => false,
+                    v => return Err(format!("-bookmode '{v}': use ram or disk")),
+                }
+            }
             "wait" => wait = Duration::from_millis(parse_num("-wait (ms)", one_value(g)?)?),
             "resume" => return Err("-resume FILE is given once, before the match's options".into()),
             other => return Err(format!("unknown option -{other}")),
@@ -485,7 +547,7 @@ pub fn settings_from_groups(groups: &[Group]) -> Result<MatchSettings, String> {
     let mut specs = engines
         .into_iter()
         .enumerate()
-        .map(|(i, d)| d.or(&each).finish(i))
+        .map(|(i, d)| d.or(&each).finish(i, book_in_ram))
         .collect::<Result<Vec<_>, _>>()?;
     // Names must be unique: later duplicates get -2, -3, ...
     for i in 1..specs.len() {
@@ -495,6 +557,23 @@ pub fn settings_from_groups(groups: &[Group]) -> Result<MatchSettings, String> {
             specs[i].name = format!("{base}-{n}");
             n += 1;
         }
+    }
+    let tournament = tournament.unwrap_or(if gauntlet {
+        Tournament::Gauntlet
+    } else {
+        Tournament::RoundRobin
+    });
+    if tournament == Tournament::Knockout && sprt.is_some() {
+        return Err("-sprt plays one pairing to a decision; a knockout has its own rules".into());
+    }
+    if tournament == Tournament::Knockout && autosave.is_some() {
+        return Err("-autosave does not keep knockout tournaments yet: leave it out".into());
+    }
+    if seeds > specs.len() {
+        return Err(format!(
+            "-seeds {seeds}: there are only {} engines",
+            specs.len()
+        ));
     }
     if sprt.is_some() && specs.len() != 2 {
         return Err("-sprt tests one engine against another: give exactly two engines".into());
@@ -527,11 +606,7 @@ pub fn settings_from_groups(groups: &[Group]) -> Result<MatchSettings, String> {
     }
     Ok(MatchSettings {
         engines: specs,
-        tournament: if gauntlet {
-            Tournament::Gauntlet
-        } else {
-            Tournament::RoundRobin
-        },
+        tournament,
         games,
         rounds,
         repeat: repeat || sprt.is_some(),
@@ -555,6 +630,10 @@ pub fn settings_from_groups(groups: &[Group]) -> Result<MatchSettings, String> {
         epd_out,
         colours,
         wait,
+        seed,
+        seeds,
+        affinity,
+        plan: None,
     })
 }
 

@@ -5,8 +5,29 @@
 
 use super::engine::process::Launch;
 use super::timecontrol::Limits;
+use crate::book::PolyglotBook;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
+
+/// A Polyglot opening book the runner plays from on an engine's behalf (`book=FILE
+/// bookdepth=N`): while the position is in the book, the engine is not asked.
+#[derive(Clone)]
+pub struct EngineBook {
+    pub path: PathBuf,
+    /// Book moves only up to this full move number (`None`: as long as the book has one).
+    pub depth: Option<u32>,
+    pub book: Arc<PolyglotBook>,
+}
+
+impl std::fmt::Debug for EngineBook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EngineBook")
+            .field("path", &self.path)
+            .field("depth", &self.depth)
+            .finish_non_exhaustive()
+    }
+}
 
 /// The engine's protocol.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,6 +78,11 @@ pub struct EngineSpec {
     pub memory: Option<u64>,
     /// xboard `cores`.
     pub cores: Option<u32>,
+    /// The runner's book for this engine.
+    pub book: Option<EngineBook>,
+    /// Let the engine think on the opponent's time (`ponder`: UCI `go ponder` and
+    /// `ponderhit`, xboard `hard`).
+    pub ponder: bool,
 }
 
 /// How games are paired.
@@ -66,6 +92,11 @@ pub enum Tournament {
     Gauntlet,
     /// Every engine plays every other.
     RoundRobin,
+    /// Every engine plays all of those before it, one engine's games after another's.
+    Pyramid,
+    /// Single elimination: pairings of the bracket, winners going on (`-seeds N` places
+    /// the first N engines apart).
+    Knockout,
 }
 
 /// Where the PGN goes and how much it says.

@@ -4,13 +4,15 @@
 //! cost per move recorded.
 
 use super::adjudicate::{Adjudicator, Rules};
-use super::config::Variant;
+use super::config::{EngineBook, Variant};
 use super::engine::{Engine, Fault, FaultKind, PlyText, Score, Setup, Turn};
 use super::openings::Opening;
 pub use super::outcome::Outcome;
 use super::timecontrol::{format_seconds, GameClock};
 use crate::chess::{DrawReason, GameStatus, Position};
 use cozy_chess::{Board, Color, Move};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 use std::time::{Duration, Instant};
 
 /// How a game ended, in the PGN `Termination` tag's standard words.
@@ -59,8 +61,10 @@ pub struct GameEnd {
 #[derive(Clone, Debug)]
 pub struct MoveRecord {
     pub mv: Move,
-    /// `None` for opening moves.
+    /// `None` for opening moves and book moves.
     pub engine: Option<EngineMove>,
+    /// Played by the runner from the mover's book (`book=FILE`).
+    pub book: bool,
 }
 
 /// What an engine said about its move.
@@ -149,6 +153,40 @@ pub struct GameContext<'a> {
     pub variant: Variant,
     /// Runner time per engine move (from one move's arrival to the next request), added to.
     pub overhead: &'a mut Vec<Duration>,
+    /// Seeds the choice among book moves (the match's seed and the game number), so a
+    /// match plays the same book moves whatever order its games run in.
+    pub book_seed: u64,
+}
+
+/// A move from `book` for the position, weighted by the entries' weights (all equal when
+/// every weight is 0), or `None` when the position is out of the book or past its depth.
+fn book_move(book: &EngineBook, pos: &Position, seed: u64) -> Option<Move> {
+    let board = pos.board();
+    if book
+        .depth
+        .is_some_and(|d| u32::from(board.fullmove_number()) > d)
+    {
+        return None;
+    }
+    let moves = book.book.probe(board);
+    if moves.is_empty() {
+        return None;
+    }
+    let weights: Vec<u64> = if moves.iter().all(|m| m.weight == 0) {
+        vec![1; moves.len()]
+    } else {
+        moves.iter().map(|m| u64::from(m.weight)).collect()
+    };
+    let total: u64 = weights.iter().sum();
+    let mut rng = StdRng::seed_from_u64(seed ^ board.hash().rotate_left(17));
+    let mut r = rng.gen_range(0..total);
+    for (m, w) in moves.iter().zip(&weights) {
+        if r < *w {
+            return Some(m.mv);
+        }
+        r -= w;
+    }
+    None
 }
 
 /// Plays `opening` with `engines[0]` as White and `engines[1]` as Black. Both engines
@@ -187,7 +225,11 @@ pub fn play(ctx: &mut GameContext, engines: [&mut Engine; 2], opening: &Opening)
         if pos.play(mv).is_err() {
             break;
         }
-        record.moves.push(MoveRecord { mv, engine: None });
+        record.moves.push(MoveRecord {
+            mv,
+            engine: None,
+            book: false,
+        });
     }
     let mut clocks: [Option<GameClock>; 2] = [
         eng[0].spec.limits.clock.map(GameClock::new),
@@ -202,6 +244,22 @@ pub fn play(ctx: &mut GameContext, engines: [&mut Engine; 2], opening: &Opening)
         let stm = pos.side_to_move();
         let i = usize::from(stm == Color::Black);
         let spec = eng[i].spec.clone();
+        if let Some(mv) = spec
+            .book
+            .as_ref()
+            .and_then(|b| book_move(b, &pos, ctx.book_seed ^ plies.len() as u64))
+        {
+            plies.push(PlyText::new(pos.board(), mv, chess960));
+            if pos.play(mv).is_err() {
+                break fault_end(stm, &Fault::new(FaultKind::IllegalMove, "book move"));
+            }
+            record.moves.push(MoveRecord {
+                mv,
+                engine: None,
+                book: true,
+            });
+            continue;
+        }
         let margin = spec.time_margin;
         let mut allowance = None;
         if let Some(c) = &clocks[i] {
@@ -264,6 +322,7 @@ pub fn play(ctx: &mut GameContext, engines: [&mut Engine; 2], opening: &Opening)
         }
         record.moves.push(MoveRecord {
             mv: reply.mv,
+            book: false,
             engine: Some(EngineMove {
                 score: reply.score,
                 depth: reply.depth,
@@ -282,6 +341,16 @@ pub fn play(ctx: &mut GameContext, engines: [&mut Engine; 2], opening: &Opening)
                     kind: EndKind::Adjudication,
                     reason: a.reason,
                 };
+            }
+            if spec.ponder {
+                eng[i].ponder(&Turn {
+                    pos: &pos,
+                    plies: &plies,
+                    own: clocks[i].as_ref(),
+                    opp: clocks[1 - i].as_ref(),
+                    allowance: spec.timeout,
+                    timed: false,
+                });
             }
         }
     };

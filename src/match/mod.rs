@@ -10,22 +10,25 @@
 //! - [`timecontrol`], [`stats`], [`sprt`], [`schedule`]: pure data and formulas;
 //! - [`outcome`], [`config`], [`openings`], [`adjudicate`], [`syzygy`], [`settings`]: what a
 //!   match is made of;
-//! - [`engine`]: engine processes and the two protocols;
+//! - [`engine`]: engine processes and the two protocols; [`affinity`]: pinning them to
+//!   cores;
 //! - [`game`]: one game; [`report`], [`pgnout`], [`sample`], [`progress`]: outputs;
-//! - [`runner`]: the whole match; [`args`], [`cli`]: the command line and the TOML match
-//!   file;
+//! - [`runner`]: the whole match; [`knockout`]: a knockout, round by round through the
+//!   runner; [`args`], [`cli`]: the command line and the TOML match file;
 //! - [`spsa`]: `wily spsa`, which tunes engine options by playing many short matches.
 //!
 //! May import: `chess`, `engine`, `book`, `learn`, `datadir`, `protocol`, `tools`. The
 //! layer table is in `docs/modules.md`; `tests/it/module_layers.rs` checks it.
 
 pub mod adjudicate;
+pub mod affinity;
 pub mod args;
 pub mod cli;
 pub mod compliance;
 pub mod config;
 pub mod engine;
 pub mod game;
+pub mod knockout;
 pub mod openings;
 pub mod outcome;
 pub mod pgnout;
@@ -90,6 +93,9 @@ pub fn summary_text(settings: &settings::MatchSettings, s: &runner::Summary) -> 
     }
     if s.samples > 0 {
         out.push_str(&format!("Training samples written: {}\n", s.samples));
+    }
+    if let Some(a) = &s.affinity {
+        out.push_str(&format!("{a}\n"));
     }
     out.push_str(&format!("{}\n", s.overhead));
     let moves = s.overhead.moves.max(1) as f64;
@@ -173,6 +179,10 @@ pub fn run_cli(args: &[String]) -> Result<(), String> {
         return compliance::run_cli(&args[1..]);
     }
     let settings = settings_with_resume(args)?;
+    if settings.tournament == config::Tournament::Knockout {
+        print!("{}", knockout::run(&settings)?);
+        return Ok(());
+    }
     let summary = runner::run(&settings)?;
     print!("{}", summary_text(&settings, &summary));
     Ok(())

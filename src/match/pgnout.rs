@@ -117,6 +117,9 @@ pub fn game_text(info: &GameInfo, record: &GameRecord, verbosity: u8, extras: Pg
             .moves
             .iter()
             .map(|m| {
+                if m.book {
+                    return Some("book".to_string());
+                }
                 m.engine.map(|e| {
                     let mut c = move_comment(e.score, e.depth, e.used);
                     c.push_str(&extras_text(&e, extras));

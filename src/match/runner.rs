@@ -14,7 +14,7 @@ use super::progress::Progress;
 use super::report::Standings;
 use super::resume::{self, State};
 use super::sample::SampleWriter;
-use super::schedule::{pairings, schedule_with, Job};
+use super::schedule::{pairings, schedule_staged, stages, Job};
 use super::settings::MatchSettings;
 use super::signal::Signals;
 use super::sprt::Decision;
@@ -102,6 +102,8 @@ pub struct Summary {
     pub samples: u64,
     /// Games that were already played when this run resumed the match.
     pub resumed: usize,
+    /// The `-use-affinity` assignment, for the summary.
+    pub affinity: Option<String>,
 }
 
 enum Msg {
@@ -117,6 +119,8 @@ struct Shared<'a> {
     next: AtomicUsize,
     stop: AtomicBool,
     registry: Registry,
+    /// `-use-affinity`: each worker's `[White's, Black's]` core (empty: no pinning).
+    cores: Vec<[usize; 2]>,
 }
 
 fn log_path(shared: &Shared, job: &Job, engine: usize) -> Option<PathBuf> {
@@ -187,7 +191,7 @@ fn put_back(slot: &mut Option<Engine>, mut e: Engine, tx: &Sender<Msg>) {
     }
 }
 
-fn worker(shared: &Shared, tx: Sender<Msg>) -> Vec<Duration> {
+fn worker(shared: &Shared, tx: Sender<Msg>, slot: usize) -> Vec<Duration> {
     let mut overhead = Vec::new();
     let mut engines: Vec<Option<Engine>> = (0..shared.specs.len()).map(|_| None).collect();
     let mut first = true;
@@ -207,10 +211,22 @@ fn worker(shared: &Shared, tx: Sender<Msg>) -> Vec<Duration> {
                     no_game(job, shared, Color::Black, &f)
                 }
                 Ok(mut b) => {
+                    if let Some(&[cw, cb]) = shared.cores.get(slot) {
+                        for (e, core) in [(&w, cw), (&b, cb)] {
+                            if let Err(err) = super::affinity::pin(e.pid(), core) {
+                                let _ = tx.send(Msg::Warning(format!(
+                                    "cannot pin {} to core {core}: {err}",
+                                    e.spec.name
+                                )));
+                            }
+                        }
+                    }
                     let mut ctx = GameContext {
                         rules: &shared.settings.rules,
                         variant: shared.settings.variant,
                         overhead: &mut overhead,
+                        book_seed: shared.settings.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                            ^ job.number as u64,
                     };
                     let record =
                         game::play(&mut ctx, [&mut w, &mut b], shared.book.get(job.opening));
@@ -269,19 +285,42 @@ pub fn run(settings: &MatchSettings) -> Result<Summary, String> {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create log folder {}: {e}", dir.display()))?;
     }
-    let pairs = pairings(settings.engines.len(), settings.tournament);
-    let all_jobs = schedule_with(
+    let (pairs, stage_list, games, rounds) = match &settings.plan {
+        Some(p) => (
+            p.pairs.clone(),
+            stages(0, super::config::Tournament::RoundRobin, p.pairs.len()),
+            p.games,
+            1,
+        ),
+        None => {
+            let pairs = pairings(settings.engines.len(), settings.tournament);
+            let st = stages(settings.engines.len(), settings.tournament, pairs.len());
+            (pairs, st, settings.games, settings.rounds)
+        }
+    };
+    let mut all_jobs = schedule_staged(
         &pairs,
-        settings.games,
-        settings.rounds,
+        &stage_list,
+        games,
+        rounds,
         settings.repeat,
         settings.colours,
     );
+    let first_game = settings.plan.as_ref().map_or(0, |p| p.first_game);
+    if let Some(p) = &settings.plan {
+        for j in &mut all_jobs {
+            j.opening += p.first_opening;
+        }
+    }
     let names: Vec<String> = settings.engines.iter().map(|e| e.name.clone()).collect();
     let mut standings = Standings::new(names, pairs, settings.repeat);
     let mut header = String::new();
     for e in &settings.engines {
-        header.push_str(&format!("engine {} {}\n", e.name, e.limits));
+        header.push_str(&format!("engine {} {}", e.name, e.limits));
+        if let Some(b) = &e.book {
+            header.push_str(&format!(" book {} {:?}", b.path.display(), b.depth));
+        }
+        header.push('\n');
     }
     header.push_str(&format!(
         "{:?} games {} rounds {} repeat {} {:?}\n",
@@ -385,6 +424,21 @@ pub fn run(settings: &MatchSettings) -> Result<Summary, String> {
             .save(&a.path)
             .map_err(|e| format!("cannot save {}: {e}", a.path.display()))
     };
+    let (affinity_slots, affinity) = if settings.affinity {
+        let cores = super::affinity::allowed_cores();
+        let slots = super::affinity::assign(settings.concurrency.max(1), &cores);
+        if slots.is_empty() {
+            eprintln!(
+                "warning: -use-affinity: the allowed cores cannot be read; engines are not pinned"
+            );
+            (slots, None)
+        } else {
+            let text = super::affinity::describe(&slots, &cores);
+            (slots, Some(text))
+        }
+    } else {
+        (Vec::new(), None)
+    };
     // A first save, so that even a match killed in its first game can be resumed.
     save(&results, jobs.is_empty(), &mut pgn, &mut samples, &mut epd)?;
     let shared = Shared {
@@ -395,6 +449,7 @@ pub fn run(settings: &MatchSettings) -> Result<Summary, String> {
         next: AtomicUsize::new(0),
         stop: AtomicBool::new(false),
         registry: Registry::default(),
+        cores: affinity_slots.clone(),
     };
     let signals = Signals::install();
     let mut progress = Progress::new(all_jobs.len() as u64, settings.progress);
@@ -404,10 +459,10 @@ pub fn run(settings: &MatchSettings) -> Result<Summary, String> {
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::channel();
         let handles: Vec<_> = (0..settings.concurrency.max(1))
-            .map(|_| {
+            .map(|slot| {
                 let tx = tx.clone();
                 let shared = &shared;
-                scope.spawn(move || worker(shared, tx))
+                scope.spawn(move || worker(shared, tx, slot))
             })
             .collect();
         drop(tx);
@@ -425,9 +480,13 @@ pub fn run(settings: &MatchSettings) -> Result<Summary, String> {
                 Ok(Msg::Done(job, record, date)) => {
                     standings.add(&job, record.end.outcome);
                     resume::set_result(&mut results, job.number, record.end.outcome);
+                    let shown = Job {
+                        number: job.number + first_game,
+                        ..job
+                    };
                     let info = GameInfo {
                         event: &settings.event,
-                        job: &job,
+                        job: &shown,
                         white: &settings.engines[job.white],
                         black: &settings.engines[job.black],
                         opening: book.get(job.opening),
@@ -445,7 +504,7 @@ pub fn run(settings: &MatchSettings) -> Result<Summary, String> {
                         }
                     }
                     if let Some(s) = samples.as_mut() {
-                        if let Err(e) = s.write_game(&record, job.number) {
+                        if let Err(e) = s.write_game(&record, shown.number) {
                             progress.println(&format!("warning: writing samples failed: {e}"));
                         }
                     }
@@ -523,6 +582,7 @@ pub fn run(settings: &MatchSettings) -> Result<Summary, String> {
         wall: started.elapsed(),
         samples: samples.map_or(0, |s| s.written),
         resumed,
+        affinity,
     })
 }
 

@@ -141,6 +141,7 @@ mod tests {
             b.play_unchecked(mv);
             moves.push(MoveRecord {
                 mv,
+                book: false,
                 engine: Some(EngineMove {
                     score: scores[i],
                     depth: Some(1),

@@ -5,9 +5,12 @@
 //! share an opening with colours reversed (the first engine of the pairing has White in
 //! the pair's first game); without it, every game takes the next opening and colours
 //! alternate. Every pairing sees the same openings in the same order, and the pairings
-//! are interleaved so that a stopped match has played them evenly.
+//! are interleaved so that a stopped match has played them evenly (within a stage: a
+//! pyramid's stage is one engine's games against those before it, played before the next
+//! engine's).
 
 use super::config::Tournament;
+use std::ops::Range;
 
 /// One scheduled game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,9 +32,25 @@ pub struct Job {
 pub fn pairings(engines: usize, tournament: Tournament) -> Vec<(usize, usize)> {
     match tournament {
         Tournament::Gauntlet => (1..engines).map(|i| (0, i)).collect(),
-        Tournament::RoundRobin => (0..engines)
+        // A knockout's pairings come round by round from its bracket (`knockout.rs`);
+        // all of them is what a round robin would play.
+        Tournament::RoundRobin | Tournament::Knockout => (0..engines)
             .flat_map(|i| (i + 1..engines).map(move |j| (i, j)))
             .collect(),
+        Tournament::Pyramid => (1..engines)
+            .flat_map(|j| (0..j).map(move |i| (i, j)))
+            .collect(),
+    }
+}
+
+/// The pairings' stages, as ranges of pairing indices: a pyramid's stage `j` holds engine
+/// `j`'s pairings with those before it; the other kinds have one stage.
+pub fn stages(engines: usize, tournament: Tournament, pairs: usize) -> Vec<Range<usize>> {
+    match tournament {
+        Tournament::Pyramid => (1..engines)
+            .map(|j| j * (j - 1) / 2..j * (j + 1) / 2)
+            .collect(),
+        _ => std::iter::once(0..pairs).collect(),
     }
 }
 
@@ -58,38 +77,61 @@ pub fn schedule_with(
     repeat: bool,
     colours: Colours,
 ) -> Vec<Job> {
+    let all = 0..pairs.len();
+    schedule_staged(
+        pairs,
+        std::slice::from_ref(&all),
+        games,
+        rounds,
+        repeat,
+        colours,
+    )
+}
+
+/// Every game of the match in starting order: per round, stage after stage (see
+/// [`stages`]), each stage's pairings interleaved.
+pub fn schedule_staged(
+    pairs: &[(usize, usize)],
+    stages: &[Range<usize>],
+    games: u32,
+    rounds: u32,
+    repeat: bool,
+    colours: Colours,
+) -> Vec<Job> {
     let unit = if repeat { 2 } else { 1 };
     let units = games.div_ceil(unit) as usize;
     let mut jobs = Vec::new();
     let mut pair_id = 0;
     for round in 0..rounds {
-        for k in 0..units {
-            let opening = round as usize * units + k;
-            for (p, &(a, b)) in pairs.iter().enumerate() {
-                let (a, b) = if colours.reverse { (b, a) } else { (a, b) };
-                // Colours: both ways for a pair, else alternating with the opening.
-                let games: &[(usize, usize)] = if repeat && colours.noswap {
-                    &[(a, b), (a, b)]
-                } else if repeat {
-                    &[(a, b), (b, a)]
-                } else if colours.noswap || opening.is_multiple_of(2) {
-                    &[(a, b)]
-                } else {
-                    &[(b, a)]
-                };
-                for &(white, black) in games {
-                    jobs.push(Job {
-                        number: jobs.len(),
-                        round,
-                        pairing: p,
-                        white,
-                        black,
-                        opening,
-                        pair: repeat.then_some(pair_id),
-                    });
-                }
-                if repeat {
-                    pair_id += 1;
+        for stage in stages {
+            for k in 0..units {
+                let opening = round as usize * units + k;
+                for (p, &(a, b)) in pairs.iter().enumerate().take(stage.end).skip(stage.start) {
+                    let (a, b) = if colours.reverse { (b, a) } else { (a, b) };
+                    // Colours: both ways for a pair, else alternating with the opening.
+                    let games: &[(usize, usize)] = if repeat && colours.noswap {
+                        &[(a, b), (a, b)]
+                    } else if repeat {
+                        &[(a, b), (b, a)]
+                    } else if colours.noswap || opening.is_multiple_of(2) {
+                        &[(a, b)]
+                    } else {
+                        &[(b, a)]
+                    };
+                    for &(white, black) in games {
+                        jobs.push(Job {
+                            number: jobs.len(),
+                            round,
+                            pairing: p,
+                            white,
+                            black,
+                            opening,
+                            pair: repeat.then_some(pair_id),
+                        });
+                    }
+                    if repeat {
+                        pair_id += 1;
+                    }
                 }
             }
         }
@@ -138,6 +180,50 @@ mod tests {
             ]
         );
         assert!(jobs.iter().enumerate().all(|(i, j)| j.number == i));
+    }
+
+    #[test]
+    fn a_pyramid_plays_each_newcomer_against_those_before_it_in_turn() {
+        let p = pairings(4, Tournament::Pyramid);
+        assert_eq!(p, vec![(0, 1), (0, 2), (1, 2), (0, 3), (1, 3), (2, 3)]);
+        let st = stages(4, Tournament::Pyramid, p.len());
+        assert_eq!(st, vec![0..1, 1..3, 3..6]);
+        let jobs = schedule_staged(&p, &st, 2, 1, true, Colours::default());
+        let order: Vec<_> = jobs.iter().map(|j| (j.pairing, j.opening)).collect();
+        assert_eq!(
+            order,
+            vec![
+                (0, 0),
+                (0, 0),
+                (1, 0),
+                (1, 0),
+                (2, 0),
+                (2, 0),
+                (3, 0),
+                (3, 0),
+                (4, 0),
+                (4, 0),
+                (5, 0),
+                (5, 0)
+            ]
+        );
+        // Each stage sees the same openings; a second game pair takes the next one.
+        let jobs = schedule_staged(&p, &st, 4, 1, true, Colours::default());
+        let stage2: Vec<_> = jobs[4..12].iter().map(|j| (j.pairing, j.opening)).collect();
+        assert_eq!(
+            stage2,
+            vec![
+                (1, 0),
+                (1, 0),
+                (2, 0),
+                (2, 0),
+                (1, 1),
+                (1, 1),
+                (2, 1),
+                (2, 1)
+            ]
+        );
+        assert_eq!(stages(3, Tournament::RoundRobin, 3), vec![0..3]);
     }
 
     #[test]

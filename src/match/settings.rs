@@ -44,6 +44,29 @@ pub struct MatchSettings {
     pub colours: super::schedule::Colours,
     /// Pause between a worker's games (`-wait MS`).
     pub wait: std::time::Duration,
+    /// `-srand`: seeds the choice among the engines' book moves (with the game number)
+    /// and a knockout's draw of the unseeded engines.
+    pub seed: u64,
+    /// `-seeds N`: the first N engines are a knockout's seeds.
+    pub seeds: usize,
+    /// Pin each concurrent game's engines to cores of their own (`-use-affinity`).
+    pub affinity: bool,
+    /// Set by a knockout for each of its rounds: the pairings to play instead of the
+    /// tournament's.
+    pub plan: Option<Plan>,
+}
+
+/// One part of a bigger event that the runner plays as a match of its own (a knockout
+/// round, or its tie-break games).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    pub pairs: Vec<(usize, usize)>,
+    /// Games per pairing.
+    pub games: u32,
+    /// Added to each game's number (the PGN `Round`) and opening index, so that the
+    /// event's games are numbered on and its openings go on.
+    pub first_game: usize,
+    pub first_opening: usize,
 }
 
 impl std::fmt::Debug for MatchSettings {

@@ -90,6 +90,11 @@ impl Engine {
             }
     }
 
+    /// The engine's process id.
+    pub fn pid(&self) -> u32 {
+        self.proc.pid()
+    }
+
     /// Points the I/O log at another file (the next game's).
     pub fn log_to(&mut self, path: Option<&Path>) {
         self.proc.log_to(path);
@@ -132,12 +137,26 @@ impl Engine {
         }
     }
 
-    /// Tells the engine the game ended (`result` for xboard engines).
-    pub fn game_over(&mut self, result: &str, reason: &str) {
-        if let Proto::Xboard(x) = &mut self.proto {
-            if x.game_over(&mut self.proc, result, reason).is_err() {
+    /// Lets the engine think on the opponent's time after its own move (UCI `go
+    /// ponder`; xboard engines ponder by themselves after `hard`). `turn` is the
+    /// opponent's turn, with this engine's clock as `own`.
+    pub fn ponder(&mut self, turn: &Turn) {
+        if let Proto::Uci(u) = &mut self.proto {
+            if u.start_ponder(&mut self.proc, turn).is_err() {
                 self.dirty = true;
             }
+        }
+    }
+
+    /// Tells the engine the game ended (`result` for xboard engines; a UCI engine's
+    /// ponder search is stopped).
+    pub fn game_over(&mut self, result: &str, reason: &str) {
+        let r = match &mut self.proto {
+            Proto::Xboard(x) => x.game_over(&mut self.proc, result, reason),
+            Proto::Uci(u) => u.stop_ponder(&mut self.proc),
+        };
+        if r.is_err() {
+            self.dirty = true;
         }
     }
 

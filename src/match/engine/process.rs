@@ -191,6 +191,11 @@ impl Process {
         })
     }
 
+    /// The process id (the engine's process group has the same number).
+    pub fn pid(&self) -> u32 {
+        self.pid
+    }
+
     /// Sends I/O to `path` from now on (the previous log, if any, is flushed and closed).
     /// A log that cannot be created is reported once and skipped.
     pub fn log_to(&mut self, path: Option<&Path>) {

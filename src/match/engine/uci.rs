@@ -1,6 +1,10 @@
 //! The UCI side of the runner: `uci`/`uciok` with the engine's options, `setoption`,
 //! `ucinewgame` + `isready`, then per move `position ... moves ...` and `go` with the
 //! clocks or limits, reading `info` lines for the score and `bestmove` for the move.
+//! With pondering on, the engine's `bestmove X ponder Y` is followed by `position ... X Y`
+//! and `go ponder ...` while the opponent thinks; the opponent's move is then answered
+//! with `ponderhit` when it was Y (the engine's clock runs from there), else with `stop`,
+//! the stale `bestmove` read and dropped, and the usual `position` and `go`.
 
 use super::process::Process;
 use super::types::{
@@ -21,6 +25,12 @@ pub(super) struct Uci {
     /// `position startpos` or `position fen ...` for the current game.
     position: String,
     limits: Limits,
+    /// Pondering is on (`ponder` in the engine's settings).
+    ponder: bool,
+    /// The ponder move of the engine's last `bestmove`.
+    ponder_move: Option<String>,
+    /// A `go ponder` is running, on this expected move.
+    pondering: Option<String>,
 }
 
 /// What one `info` line says.
@@ -111,6 +121,9 @@ impl Uci {
             chess960: variant == Variant::Chess960,
             position: String::new(),
             limits: spec.limits,
+            ponder: spec.ponder,
+            ponder_move: None,
+            pondering: None,
         };
         let mut set = spec.options.clone();
         let has =
@@ -127,6 +140,9 @@ impl Uci {
         }
         if u.chess960 {
             set.push(("UCI_Chess960".into(), "true".into()));
+        }
+        if spec.ponder && !has(&set, "Ponder") {
+            set.push(("Ponder".into(), "true".into()));
         }
         send_options(
             proc,
@@ -152,6 +168,8 @@ impl Uci {
     ) -> Result<(), Fault> {
         proc.drain();
         self.limits = setup.limits;
+        self.ponder_move = None;
+        self.pondering = None;
         self.position = if *setup.start == Board::default() && !self.chess960 {
             "position startpos".to_string()
         } else {
@@ -169,11 +187,16 @@ impl Uci {
     }
 
     fn go_line(&self, turn: &Turn) -> String {
-        let mut go = String::from("go");
+        self.go_line_for("go", turn.pos.side_to_move(), turn)
+    }
+
+    /// `go` (or `go ponder`) for `stm` to move, `turn.own` being `stm`'s clock.
+    fn go_line_for(&self, head: &str, stm: Color, turn: &Turn) -> String {
+        let mut go = String::from(head);
         let l = &self.limits;
         if let Some(own) = turn.own {
             let opp = turn.opp.unwrap_or(own);
-            let (w, b) = match turn.pos.side_to_move() {
+            let (w, b) = match stm {
                 Color::White => (own, opp),
                 Color::Black => (opp, own),
             };
@@ -210,19 +233,75 @@ impl Uci {
         go
     }
 
-    pub fn think(&mut self, proc: &mut Process, turn: &Turn) -> Result<Reply, Fault> {
-        let mut pos = String::with_capacity(self.position.len() + 8 + turn.plies.len() * 6);
+    /// `position ...` with the game's moves and `extra` after them.
+    fn position_line(&self, turn: &Turn, extra: Option<&str>) -> String {
+        let mut pos = String::with_capacity(self.position.len() + 16 + turn.plies.len() * 6);
         pos.push_str(&self.position);
-        if !turn.plies.is_empty() {
+        if !turn.plies.is_empty() || extra.is_some() {
             pos.push_str(" moves");
-            for p in turn.plies {
+            for p in turn.plies.iter().map(|p| p.coord.as_str()).chain(extra) {
                 pos.push(' ');
-                pos.push_str(&p.coord);
+                pos.push_str(p);
             }
         }
+        pos
+    }
+
+    /// Starts pondering after the engine's own move: `turn` is the opponent's turn (its
+    /// position, the moves so far, `own` this engine's clock). Nothing happens without
+    /// pondering on or a legal ponder move.
+    pub fn start_ponder(&mut self, proc: &mut Process, turn: &Turn) -> Result<(), Fault> {
+        let Some(pm) = self.ponder_move.take() else {
+            return Ok(());
+        };
+        if !self.ponder || move_from_uci(turn.pos.board(), &pm, self.chess960).is_err() {
+            return Ok(());
+        }
         let crashed = |e: String| Fault::new(FaultKind::Crashed, e);
-        proc.send(&pos).map_err(crashed)?;
-        let asked = proc.send(&self.go_line(turn)).map_err(crashed)?;
+        let stm = !turn.pos.side_to_move();
+        proc.send(&self.position_line(turn, Some(&pm)))
+            .map_err(crashed)?;
+        proc.send(&self.go_line_for("go ponder", stm, turn))
+            .map_err(crashed)?;
+        self.pondering = Some(pm);
+        Ok(())
+    }
+
+    /// Ends a running ponder search (the game is over): `stop`; the stale `bestmove` is
+    /// skipped by the next game's `isready`.
+    pub fn stop_ponder(&mut self, proc: &mut Process) -> Result<(), String> {
+        if self.pondering.take().is_some() {
+            proc.send("stop")?;
+        }
+        Ok(())
+    }
+
+    pub fn think(&mut self, proc: &mut Process, turn: &Turn) -> Result<Reply, Fault> {
+        let crashed = |e: String| Fault::new(FaultKind::Crashed, e);
+        let asked = match self.pondering.take() {
+            Some(pm) if turn.plies.last().map(|p| p.coord.as_str()) == Some(pm.as_str()) => {
+                proc.send("ponderhit").map_err(crashed)?
+            }
+            other => {
+                if other.is_some() {
+                    // A ponder miss: the search on the wrong move is stopped and its
+                    // bestmove dropped before the real question.
+                    proc.send("stop").map_err(crashed)?;
+                    let deadline = Instant::now() + turn.allowance;
+                    let on_timeout = || timeout_fault(turn);
+                    let mut r = Reader { proc, bytes: 0 };
+                    loop {
+                        let (line, _) = r.next(deadline, &on_timeout)?;
+                        if line.starts_with("bestmove") {
+                            break;
+                        }
+                    }
+                }
+                proc.send(&self.position_line(turn, None))
+                    .map_err(crashed)?;
+                proc.send(&self.go_line(turn)).map_err(crashed)?
+            }
+        };
         let deadline = asked + turn.allowance;
         let on_timeout = || timeout_fault(turn);
         let mut r = Reader { proc, bytes: 0 };
@@ -250,6 +329,9 @@ impl Uci {
                     let board = turn.pos.board();
                     let mv = move_from_uci(board, text, self.chess960)
                         .map_err(|e| Fault::bad_move(text, &e))?;
+                    if self.ponder && words.next() == Some("ponder") {
+                        self.ponder_move = words.next().map(str::to_string);
+                    }
                     return Ok(Reply {
                         mv,
                         score: last.score,

@@ -411,7 +411,7 @@ impl Xboard {
         }
         cmds.extend(self.limit_commands(spec, &setup.limits));
         cmds.push("post".into());
-        cmds.push("easy".into());
+        cmds.push(if spec.ponder { "hard" } else { "easy" }.into());
         for c in &cmds {
             proc.send(c)
                 .map_err(|e| Fault::new(FaultKind::Crashed, e))?;
