@@ -1,7 +1,7 @@
 //! The UCI protocol: `uci`, `isready`, `ucinewgame`, `position`, `go` (clock, depth, nodes,
 //! movetime, mate, infinite, ponder, searchmoves, and `go perft N`), `stop`, `ponderhit`,
 //! `setoption` (Hash, Pawn Hash, Threads, Ponder, MultiPV, Move Overhead, Clear Hash,
-//! UCI_Chess960, Contempt, SyzygyPath, SyzygyProbeDepth, Syzygy50MoveRule,
+//! UCI_Chess960, Contempt, SyzygyPath, SyzygyProbeDepth, Syzygy50MoveRule, Swindle,
 //! UCI_LimitStrength, UCI_Elo) and `quit`. The search runs in the background, so input is
 //! read while it thinks and `stop` is answered at once; `bestmove` is printed by a waiter thread.
 
@@ -323,6 +323,10 @@ impl Uci {
                     "option name Syzygy50MoveRule type check default {}",
                     self.engine.syzygy_50_move_rule()
                 ));
+                self.say(&format!(
+                    "option name Swindle type check default {}",
+                    self.engine.swindle()
+                ));
                 self.say("option name UCI_LimitStrength type check default false");
                 self.say(&format!(
                     "option name UCI_Elo type spin default {} min {ELO_MIN} max {ELO_MAX}",
@@ -435,6 +439,7 @@ impl Uci {
             }
             ("syzygyprobedepth", Ok(v)) => self.engine.set_syzygy_probe_depth(v as i32),
             ("syzygy50moverule", _) => self.engine.set_syzygy_50_move_rule(flag),
+            ("swindle", _) => self.engine.set_swindle(flag),
             ("uci_limitstrength", _) => {
                 self.limit_strength = flag;
                 self.engine.set_strength(flag.then_some(self.elo));
