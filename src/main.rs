@@ -84,6 +84,17 @@ enum Command {
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
         early: Option<u32>,
     },
+    /// Play every position of FILE (a bare king against mating material) to its end, the
+    /// engine against itself with no tablebases; print `mated K/N` and the average moves.
+    Mates {
+        file: PathBuf,
+        /// Seconds per move.
+        #[arg(long, default_value_t = 0.1)]
+        time: f64,
+        /// Fixed node budget per move (instead of the time).
+        #[arg(long)]
+        nodes: Option<u64>,
+    },
     /// Speak the UCI protocol on stdin/stdout.
     Uci {
         /// `uci` lists the search's tunable constants too, as `ucifull` does (for tuners
@@ -438,6 +449,20 @@ fn main() -> ExitCode {
                 ..Default::default()
             };
             wily::tools::testsuite::run_suite(&file, &settings, &mut std::io::stdout()).map(|_| ())
+        }
+        Some(Command::Mates { file, time, nodes }) => {
+            let limits = match nodes {
+                Some(n) => wily::engine::Limits::nodes(n),
+                None => wily::engine::Limits::movetime(std::time::Duration::from_secs_f64(
+                    time.clamp(0.001, 3600.0),
+                )),
+            };
+            let settings = wily::tools::mates::MateSettings {
+                attacker: limits.clone(),
+                defender: limits,
+                hash_mb: 16,
+            };
+            wily::tools::mates::run_file(&file, &settings, &mut std::io::stdout()).map(|_| ())
         }
         Some(Command::Uci { full }) => wily::protocol::uci::run(full),
         Some(Command::Xboard) => wily::protocol::xboard::run(log_dir),

@@ -283,6 +283,17 @@ impl Engine {
         self.tb.rule50
     }
 
+    /// Swindle mode for roots the tables call drawn (see `tablebase/swindle.rs`): on,
+    /// the drawing move with the most chances; off, a drawing move at once.
+    pub fn set_swindle(&mut self, on: bool) {
+        self.tb.swindle = on;
+    }
+
+    /// Whether swindle mode is on.
+    pub fn swindle(&self) -> bool {
+        self.tb.swindle
+    }
+
     /// Tablebase hits of the last search (all threads; so far, while it runs).
     pub fn last_tbhits(&self) -> u64 {
         self.last.as_ref().map_or(0, |s| s.total_tbhits())

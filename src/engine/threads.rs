@@ -10,6 +10,7 @@ use super::movepick::{MoveList, MovePicker, OrderContext};
 use super::search::{RootMove, Searcher, StackEntry, TriedMoves};
 use super::shared::{Shared, ThreadResult};
 use super::tablebase::rank::{rank_root, RootTb};
+use super::tablebase::swindle::swindle_root;
 use super::tablebase::TbConfig;
 use super::tt::TranspositionTable;
 use super::tunables::SearchParams;
@@ -86,10 +87,11 @@ fn make_searcher<'a>(
     }
     let threads = setup.options.threads.max(1);
     let tables = setup.tb.tables.as_deref();
-    // A root ranked by DTZ needs no probes below it; otherwise probe up to the largest
-    // table.
+    // A root ranked by DTZ needs no probes below it, nor does a drawn root in swindle
+    // mode (the evaluation chooses among the drawing moves); otherwise probe up to the
+    // largest table.
     let tb_pieces = match (tables, tb_root) {
-        (_, Some(t)) if t.by_dtz => 0,
+        (_, Some(t)) if t.by_dtz || (t.drawn && setup.tb.swindle) => 0,
         (Some(tb), _) => tb.largest(),
         (None, _) => 0,
     };
@@ -182,6 +184,7 @@ pub fn run_search(
             setup.tb.rule50,
             setup.options.draw_score,
         )
+        .map(|root| swindle_root(tb, board, root, setup.tb.swindle, setup.tb.rule50))
     });
     let tb_root = tb_root.as_ref();
     let (main_best, main_result) = std::thread::scope(|scope| {

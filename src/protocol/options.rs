@@ -32,6 +32,7 @@ pub enum Opt {
     SyzygyPath,
     SyzygyProbeDepth,
     Syzygy50MoveRule,
+    Swindle,
     LimitStrength,
     Elo,
     Strength,
@@ -238,6 +239,13 @@ pub const OPTIONS: &[EngineOption] = &[
         Some("Syzygy 50-move rule"),
         Kind::Check { default: true },
         "cursed wins and blessed losses count as draws",
+    ),
+    row(
+        Opt::Swindle,
+        Some("Swindle"),
+        Some("Swindle"),
+        Kind::Check { default: true },
+        "in a position the tables call drawn, play the drawing move that keeps the most chances",
     ),
     row(
         Opt::LimitStrength,

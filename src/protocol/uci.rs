@@ -396,6 +396,7 @@ impl Uci {
             Opt::SyzygyPath => Value::Text(self.syzygy_path.clone()),
             Opt::SyzygyProbeDepth => Value::Int(i64::from(self.engine.syzygy_probe_depth())),
             Opt::Syzygy50MoveRule => Value::Bool(self.engine.syzygy_50_move_rule()),
+            Opt::Swindle => Value::Bool(self.engine.swindle()),
             Opt::LimitStrength => Value::Bool(self.limit_strength),
             Opt::Elo => Value::Int(i64::from(self.elo)),
             other => table_default(other),
@@ -491,6 +492,7 @@ impl Uci {
             }
             Opt::SyzygyProbeDepth => self.engine.set_syzygy_probe_depth(v.int() as i32),
             Opt::Syzygy50MoveRule => self.engine.set_syzygy_50_move_rule(v.flag()),
+            Opt::Swindle => self.engine.set_swindle(v.flag()),
             Opt::LimitStrength => {
                 self.limit_strength = v.flag();
                 self.engine.set_strength(v.flag().then_some(self.elo));

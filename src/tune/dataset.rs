@@ -39,7 +39,7 @@ pub struct Dataset {
     /// Samples offered.
     pub offered: u64,
     /// Samples not used: in check, resolving into check or no legal move, dead draws,
-    /// coefficients out of range.
+    /// a bare king against mating material, coefficients out of range.
     pub rejected: u64,
     /// Positions whose coefficients gave exactly `Evaluator::evaluate` with the weights
     /// they were recorded with (the rest: `mismatched`, with the largest difference).
@@ -73,6 +73,11 @@ fn white_minus_black(c: &Coefficients) -> Vec<(u16, i32)> {
 fn record(ev: &mut Evaluator, params: &EvalParams, sample: &Sample) -> Option<Record> {
     let quiet: Board = resolve(ev, &sample.board)?;
     let c = coefficients(&quiet, params)?;
+    if c.mate != 0 {
+        // A bare king against mating material: the mating drive, which no weight moves,
+        // decides the score there.
+        return None;
+    }
     let replay = c.evaluate(params);
     let real = ev.evaluate(&quiet);
     let small = |(i, n): (u16, i32)| Some((i, i16::try_from(n).ok()?));

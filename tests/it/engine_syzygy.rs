@@ -225,3 +225,31 @@ fn a_missing_or_truncated_table_is_reported_and_the_engine_goes_on() {
     // Turning tablebases off.
     assert!(e.set_syzygy_path("<empty>").unwrap().contains("off"));
 }
+
+#[test]
+fn swindle_mode_keeps_the_rook_in_a_drawn_krkb_and_off_simplifies() {
+    let Some(dir) = syzygy_dir() else { return };
+    let _g = serial();
+    let tb = tablebase::open(dir.to_str().unwrap()).unwrap();
+    // KRvKB, drawn: Rxe5 Kxe5 is the quickest draw; keeping the rook keeps the chances.
+    let b = board("8/8/4k3/R3b3/8/8/8/2K5 w - - 0 1");
+    let takes: Move = "a5e5".parse().unwrap();
+    let root = tb.probe_root(&b).unwrap();
+    let wdl = |mv: Move| root.iter().find(|m| m.mv == mv).map(|m| m.wdl);
+    assert_eq!(wdl(takes), Some(Wdl::Draw));
+    let mut e = engine_with(&dir, 1);
+    assert!(e.swindle(), "on by default");
+    let r = search(&mut e, &b, &[], Limits::depth(8));
+    let on = r.best.unwrap();
+    assert_ne!(on, takes, "{r:?}");
+    assert_eq!(wdl(on), Some(Wdl::Draw), "{on}");
+    assert!(b.color_on(on.to).is_none(), "{on} keeps the material");
+    assert!(
+        tablebase::swindle::losing_replies(&tb, &b, on, true) > 0,
+        "{on} sets a trap"
+    );
+    e.set_swindle(false);
+    let r = search(&mut e, &b, &[], Limits::depth(8));
+    assert_eq!(r.best, Some(takes), "off: the simplest draw, {r:?}");
+    assert_eq!(r.score, Score::Cp(0), "{r:?}");
+}

@@ -98,3 +98,39 @@ fn console_tbpath_egtb_and_the_stats_line() {
     w.send("quit");
     assert!(w.wait_exit(10));
 }
+
+/// KRvKB, drawn: `Rxe5` (a5e5) is the quickest draw, the rook moves keep the chances.
+const KRKB: &str = "8/8/4k3/R3b3/8/8/8/2K5 w - - 0 1";
+
+#[test]
+fn uci_and_console_swindle_switch_the_drawn_root_choice() {
+    let Some(dir) = tables() else { return };
+    let mut w = Wily::spawn_in_scratch(&["uci"], "tb-swindle-uci");
+    w.send("uci");
+    w.expect("option name Swindle type check default true", 10);
+    w.expect("uciok", 10);
+    w.send(&format!("setoption name SyzygyPath value {dir}"));
+    w.expect("info string Syzygy:", 10);
+    w.send(&format!("position fen {KRKB}"));
+    w.send("go depth 6");
+    let on = w.expect("bestmove ", 20);
+    assert!(!on.starts_with("bestmove a5e5"), "{on}");
+    w.send("setoption name Swindle value false");
+    w.send("go depth 6");
+    let off = w.expect("bestmove ", 20);
+    assert!(off.starts_with("bestmove a5e5"), "{off}");
+    w.send("quit");
+    assert!(w.wait_exit(10));
+
+    let mut w = Wily::spawn_in_scratch(&[], "tb-swindle-console");
+    w.send(&format!("tbpath {dir}"));
+    w.expect("Syzygy: 35 WDL and 35 DTZ tables", 10);
+    w.send("swindle off");
+    w.expect("swindle mode off", 10);
+    w.send("sd 6");
+    w.send(&format!("setboard {KRKB}"));
+    w.send("go");
+    w.expect("Rxe5", 20);
+    w.send("quit");
+    assert!(w.wait_exit(10));
+}

@@ -10,6 +10,7 @@
 //! (the best under the weights it was recorded with) and whether a king's danger counts at
 //! all (two attackers, or one with a queen, which no weight changes). The scale rule is
 //! kept for either side being ahead in the endgame score, so the tuner can re-decide it.
+//! The mating drive against a bare king is kept as the constant it is.
 
 use std::sync::OnceLock;
 
@@ -18,6 +19,7 @@ use cozy_chess::{Board, Color};
 use super::endgame::{scale_rule, ScaleRule};
 use super::evaluate::{evaluate_terms, Blend};
 use super::layout::{roles, Group, Role, Values};
+use super::mate::mate_bonus;
 use super::params::EvalParams;
 use super::score::{s, S};
 use super::sink::{Sink, Sum, Term};
@@ -38,6 +40,9 @@ pub struct Coefficients {
     pub rules: [ScaleRule; 3],
     /// The side to move (the evaluation is from its point of view).
     pub side_to_move: Color,
+    /// The mating drive against a bare king (centipawns, White's view, added after the
+    /// blend): no weight changes it, and it is 0 outside those endings.
+    pub mate: i32,
 }
 
 /// The role of every flat index (the same for every `EvalParams`).
@@ -129,6 +134,7 @@ pub fn coefficients(board: &Board, p: &EvalParams) -> Option<Coefficients> {
         phase: blend.phase,
         rules: [Some(Color::White), Some(Color::Black), None].map(|s| scale_rule(board, p, s)),
         side_to_move: board.side_to_move(),
+        mate: mate_bonus(board),
     })
 }
 
@@ -185,7 +191,7 @@ impl Coefficients {
             scale_mg,
             scale_eg,
         };
-        let white = blend.apply(total);
+        let white = blend.apply(total) + self.mate;
         if self.side_to_move == Color::White {
             white
         } else {

@@ -13,7 +13,9 @@
 //! storm); king tropism; bishop pair and bishops hemmed in by own pawns; rooks on open and
 //! half-open files and the 7th; knight and bishop outposts; threats and hanging pieces;
 //! endgame scaling (insufficient material, KNN, pawnless small edges, rook pawns with the
-//! wrong or no bishop, opposite-coloured bishops, one-pawn endings, exact KPK); tempo.
+//! wrong or no bishop, opposite-coloured bishops, one-pawn endings, exact KPK); tempo; and,
+//! after the blend, the mating drive against a bare king ([`mate`]: edge, corner of the
+//! bishop's colour for KBNK, kings close).
 //!
 //! All weights live in [`EvalParams`], including Crafty's percentage knobs (king safety and
 //! its asymmetry between wily's side and the opponent's, tropism, pawn structure, passed
@@ -32,6 +34,7 @@ mod evaluate;
 mod king;
 mod kpk;
 pub mod layout;
+mod mate;
 mod params;
 mod pawns;
 mod pieces;
@@ -56,6 +59,7 @@ pub use tables::pawn_attacks;
 pub use trace::{trace, trace_for_side, EvalTrace, TraceTerm};
 
 use evaluate::{evaluate_rest, king_squares};
+use mate::mate_bonus;
 use pawns::PawnTable;
 use pieces::PieceTables;
 use sink::{Sink, Sum};
@@ -212,7 +216,7 @@ impl Evaluator {
             shelter,
             &mut sum,
         );
-        let white = blend.apply(sum.total());
+        let white = blend.apply(sum.total()) + mate_bonus(board);
         if board.side_to_move() == Color::White {
             white
         } else {

@@ -9,6 +9,7 @@ use std::fmt;
 use cozy_chess::{Board, Color};
 
 use super::evaluate::{evaluate_terms, Blend};
+use super::mate::mate_bonus;
 use super::params::EvalParams;
 use super::score::S;
 use super::sink::{Breakdown, Sink, Term};
@@ -43,6 +44,9 @@ pub struct EvalTrace {
     pub insufficient_material: bool,
     /// Sum of all terms, White minus Black.
     pub sum: S,
+    /// The mating drive against a bare king, added after the blend (White's view; 0 in
+    /// every other position).
+    pub mate: i32,
     /// Final score in centipawns from White's point of view.
     pub white_total: i32,
     /// Final score in centipawns from the side to move's point of view; equals
@@ -63,7 +67,8 @@ pub fn trace_for_side(board: &Board, params: &EvalParams, own: Option<Color>) ->
     let mut sink = Breakdown::default();
     let (blend, dead) = evaluate_terms(board, params, own, &mut sink);
     let sum = sink.total();
-    let white_total = if dead { 0 } else { blend.apply(sum) };
+    let mate = if dead { 0 } else { mate_bonus(board) };
+    let white_total = if dead { 0 } else { blend.apply(sum) + mate };
     let terms = Term::ALL
         .iter()
         .map(|&term| {
@@ -88,6 +93,7 @@ pub fn trace_for_side(board: &Board, params: &EvalParams, own: Option<Color>) ->
         scale_eg,
         insufficient_material: dead,
         sum,
+        mate,
         white_total,
         total: if stm == Color::White {
             white_total
@@ -137,6 +143,13 @@ impl fmt::Display for EvalTrace {
             "phase {}/24 (24 = middlegame), scale mg {}/128 eg {}/128",
             self.phase, self.scale_mg, self.scale_eg
         )?;
+        if self.mate != 0 {
+            writeln!(
+                f,
+                "mating drive against the bare king {}",
+                pawns_str(self.mate)
+            )?;
+        }
         if self.insufficient_material {
             writeln!(f, "insufficient material: dead draw")?;
         }

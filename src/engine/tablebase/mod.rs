@@ -19,6 +19,7 @@
 
 mod material;
 pub mod rank;
+pub mod swindle;
 mod validate;
 
 pub use material::{Material, MAX_TB_PIECES};
@@ -171,6 +172,8 @@ pub struct TbConfig {
     pub probe_depth: i32,
     /// Cursed wins and blessed losses count as draws (`Syzygy50MoveRule`).
     pub rule50: bool,
+    /// Swindle mode for roots the tables call drawn (`Swindle`; see `swindle.rs`).
+    pub swindle: bool,
 }
 
 impl Default for TbConfig {
@@ -179,6 +182,7 @@ impl Default for TbConfig {
             tables: None,
             probe_depth: 1,
             rule50: true,
+            swindle: true,
         }
     }
 }

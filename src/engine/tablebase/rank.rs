@@ -17,6 +17,9 @@ pub struct RootTb {
     pub score: i32,
     /// DTZ ranked the moves (else WDL did, and the search should keep probing).
     pub by_dtz: bool,
+    /// The root is a draw (a cursed win or blessed loss too, with the 50-move rule
+    /// counted): see `swindle.rs`.
+    pub drawn: bool,
 }
 
 /// With the 50-move rule ignored, cursed wins and blessed losses are real ones.
@@ -84,6 +87,7 @@ pub fn rank_root(
             .map(|v| v.mv)
             .collect(),
         by_dtz,
+        drawn: matches!(top.wdl, Wdl::Draw | Wdl::CursedWin | Wdl::BlessedLoss),
     })
 }
 

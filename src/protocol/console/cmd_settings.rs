@@ -66,8 +66,11 @@ pub fn ansi(c: &mut Console, args: &[&str]) -> CmdResult {
     )
 }
 
+/// `swindle on|off`: the draw policy and the engine's swindle mode for tablebase-drawn
+/// roots (on at start, whatever the draw policy, until the first `swindle`).
 pub fn swindle(c: &mut Console, args: &[&str]) -> CmdResult {
     c.settings.swindle = on_off("swindle", args)?;
+    c.runner.engine.set_swindle(c.settings.swindle);
     done(
         c,
         format!(

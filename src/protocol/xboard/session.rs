@@ -45,6 +45,7 @@ impl Session {
             Opt::Noise => Value::Int(self.cfg.noise as i64),
             Opt::SyzygyProbeDepth => Value::Int(i64::from(e.syzygy_probe_depth())),
             Opt::Syzygy50MoveRule => Value::Bool(e.syzygy_50_move_rule()),
+            Opt::Swindle => Value::Bool(e.swindle()),
             Opt::Strength => Value::Int(i64::from(e.strength().unwrap_or(0))),
             _ => Value::Press,
         }
@@ -414,6 +415,7 @@ impl Session {
             }
             Opt::SyzygyProbeDepth => self.runner.engine.set_syzygy_probe_depth(v.int() as i32),
             Opt::Syzygy50MoveRule => self.runner.engine.set_syzygy_50_move_rule(v.flag()),
+            Opt::Swindle => self.runner.engine.set_swindle(v.flag()),
             Opt::Resign => self.cfg.resign = v.int() as i32,
             Opt::Whisper => self.cfg.whisper = v.int() as u8,
             Opt::Kibitz => self.cfg.kibitz = v.int() as u8,

@@ -9,8 +9,7 @@
 //! `nps N` or `nodes second N` (case-insensitive), each taken from the latest line that has
 //! one, and the number is the first run of digits of what matched.
 
-#[path = "need/mod.rs"]
-mod need;
+use crate::need;
 
 use regex::Regex;
 use std::path::Path;

@@ -10,7 +10,7 @@
 //! - A tournament that never fills: a shutdown withdraws wily from it
 //!   (`tell mamer withdraw 1`) and the director turns the flag off.
 
-mod bot_support;
+use crate::bot_support;
 
 use bot_support::*;
 use std::collections::BTreeSet;

@@ -2,8 +2,8 @@
 //! engine's own Polyglot book (`book=FILE bookdepth=N`, `-bookmode`), pondering
 //! (`ponder`), knockout and pyramid tournaments with `-seeds`, and `-use-affinity`.
 
-mod match_support;
-mod scratch;
+use crate::match_support;
+use crate::scratch;
 
 use match_support::{argv, games, run_match, text, wily_cmd};
 use wily::book::polyglot::{encode_entries, PolyglotEntry};
