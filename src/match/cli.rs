@@ -316,6 +316,7 @@ wily match: play engines against each other (c-chess-cli style options)
   -event NAME            PGN Event tag
   -quiet                 no progress line
   -ratinginterval N      print the standings on standard output every N games
+  -report penta=on|off   the pentanomial lines of the report (on; also true|false)
   -epdout FILE           append each game's final position (EPD) to FILE
   -autosave FILE         keep FILE up to date so that the match can be resumed
   -autosaveinterval N    save after every N finished games (10; always at the end)
@@ -369,6 +370,7 @@ pub fn settings_from_groups(groups: &[Group]) -> Result<MatchSettings, String> {
     let mut autosave: Option<PathBuf> = None;
     let mut autosave_interval = 10u32;
     let mut rating_interval = 0u32;
+    let mut report_penta = true;
     let mut epd_out = None;
     let mut colours = super::schedule::Colours::default();
     let mut tb_path: Option<String> = None;
@@ -499,6 +501,19 @@ pub fn settings_from_groups(groups: &[Group]) -> Result<MatchSettings, String> {
                 }
             }
             "ratinginterval" => rating_interval = parse_num("-ratinginterval", one_value(g)?)?,
+            "report" => {
+                if g.values.is_empty() {
+                    return Err("-report needs penta=on|off".into());
+                }
+                for v in &g.values {
+                    match split_kv(v) {
+                        ("penta", val) if v.contains('=') => {
+                            report_penta = parse_bool("-report penta", val)?
+                        }
+                        _ => return Err(format!("-report: unexpected '{v}' (use penta=on|off)")),
+                    }
+                }
+            }
             "epdout" => {
                 let v = one_value(g)?;
                 epd_out = Some(PathBuf::from(v.strip_prefix("file=").unwrap_or(v)));
@@ -566,9 +581,6 @@ pub fn settings_from_groups(groups: &[Group]) -> Result<MatchSettings, String> {
     if tournament == Tournament::Knockout && sprt.is_some() {
         return Err("-sprt plays one pairing to a decision; a knockout has its own rules".into());
     }
-    if tournament == Tournament::Knockout && autosave.is_some() {
-        return Err("-autosave does not keep knockout tournaments yet: leave it out".into());
-    }
     if seeds > specs.len() {
         return Err(format!(
             "-seeds {seeds}: there are only {} engines",
@@ -627,6 +639,7 @@ pub fn settings_from_groups(groups: &[Group]) -> Result<MatchSettings, String> {
         resume: None,
         command_line: Vec::new(),
         rating_interval,
+        report_penta,
         epd_out,
         colours,
         wait,
@@ -682,6 +695,16 @@ mod tests {
         let names: Vec<_> = s.engines.iter().map(|e| e.name.as_str()).collect();
         assert_eq!(names, ["x", "x-2", "x-3"]);
         assert_eq!(s.tournament, Tournament::Gauntlet);
+        assert!(s.report_penta, "pentanomial lines by default");
+        for (words, penta) in [
+            ("-report penta=off", false),
+            ("-report penta=false", false),
+            ("-report penta=true", true),
+            ("-report penta=on", true),
+        ] {
+            let line = format!("-engine cmd=x nodes=1 -engine cmd=y nodes=1 {words}");
+            assert_eq!(parse(&args(&line)).unwrap().report_penta, penta, "{words}");
+        }
         for bad in [
             "-engine cmd=x nodes=1",
             "-engine cmd=x -engine cmd=y",
@@ -692,6 +715,9 @@ mod tests {
             "-engine cmd=x nodes=1 -engine cmd=y nodes=1 -openings file=a.epd frc=1",
             "-engine cmd=x tc=0 -engine cmd=y nodes=1",
             "-engine cmd='x nodes=1 -engine cmd=y nodes=1",
+            "-engine cmd=x nodes=1 -engine cmd=y nodes=1 -report",
+            "-engine cmd=x nodes=1 -engine cmd=y nodes=1 -report penta=maybe",
+            "-engine cmd=x nodes=1 -engine cmd=y nodes=1 -report elo=on",
         ] {
             let words: Vec<String> = bad.split_whitespace().map(str::to_string).collect();
             assert!(parse(&words).is_err(), "{bad}");

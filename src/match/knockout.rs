@@ -10,7 +10,15 @@
 //! with colours reversed, up to [`TIE_BREAKS`] times; a pairing still tied after that is
 //! won by the better rank. Game numbers and openings run on across the rounds, so the PGN
 //! reads as one event.
+//!
+//! With `-autosave` the knockout is saved as one event: its fingerprint covers the
+//! engines, limits, `-srand`, bracket and every opening of the file, and its results are
+//! kept by event game number. Every run (round or tie-break) saves the event after its games;
+//! `-resume` checks the file once, cuts the outputs back to the save, and replays the
+//! bracket from the saved results, playing only the games that are missing.
 
+use super::openings::OpeningBook;
+use super::resume::{self, EventSave};
 use super::runner::{self, Summary};
 use super::settings::{MatchSettings, Plan};
 use rand::seq::SliceRandom;
@@ -52,10 +60,74 @@ fn points(s: &Summary, pairing: usize) -> (f64, f64) {
     (mine, f64::from(t.games()) - mine)
 }
 
+/// The fingerprint of a knockout: what a resumed one must share with the saved one.
+fn fingerprint(settings: &MatchSettings, slots: &[Option<usize>]) -> Result<String, String> {
+    let mut text = String::from("knockout\n");
+    for e in &settings.engines {
+        text.push_str(&format!("engine {} {}", e.name, e.limits));
+        if let Some(b) = &e.book {
+            text.push_str(&format!(" book {} {:?}", b.path.display(), b.depth));
+        }
+        text.push('\n');
+    }
+    text.push_str(&format!(
+        "games {} rounds {} repeat {} {:?} {:?} srand {} bracket {slots:?}\n",
+        settings.games,
+        settings.rounds,
+        settings.repeat,
+        settings.variant,
+        settings.colours,
+        settings.seed
+    ));
+    let book = OpeningBook::load(settings.openings.as_ref(), &mut Vec::new())?;
+    for i in 0..book.len() {
+        let o = book.get(i);
+        text.push_str(&format!("{} {:?}\n", o.board, o.moves));
+    }
+    Ok(format!("{:016x}", resume::fnv1a(text.as_bytes())))
+}
+
+/// With `-autosave`: the event's save, checked against `-resume`'s file (whose outputs
+/// are then cut back to the save), or a fresh one. Nothing is written when it fails.
+fn event_save(
+    settings: &MatchSettings,
+    slots: &[Option<usize>],
+) -> Result<Option<EventSave>, String> {
+    let Some(autosave) = &settings.autosave else {
+        return Ok(None);
+    };
+    let fingerprint = fingerprint(settings, slots)?;
+    let results = match &settings.resume {
+        Some(state) => {
+            let outputs = runner::output_paths(settings);
+            for note in resume::prepare(state, &fingerprint, state.scheduled, &outputs)? {
+                eprintln!("resume: {note}");
+            }
+            eprintln!(
+                "resume: {} knockout games already played, going on",
+                state.finished_games().len()
+            );
+            state.results.clone()
+        }
+        None => {
+            resume::refuse_unfinished(&autosave.path)?;
+            String::new()
+        }
+    };
+    Ok(Some(EventSave {
+        fingerprint,
+        results,
+    }))
+}
+
 /// Plays the knockout and returns the text to print at its end (each round's results
 /// are printed as the round ends).
 pub fn run(settings: &MatchSettings) -> Result<String, String> {
     let first_slots = bracket(settings.engines.len(), settings.seeds, settings.seed);
+    let mut saved = event_save(settings, &first_slots)?;
+    let resumed = saved
+        .as_ref()
+        .map_or(0, |e| resume::finished(&e.results).len());
     let order = seeding_order(first_slots.len());
     let rank_of = |e: usize| {
         let slot = first_slots.iter().position(|&s| s == Some(e));
@@ -78,13 +150,18 @@ pub fn run(settings: &MatchSettings) -> Result<String, String> {
         while !open.is_empty() {
             let plan_pairs: Vec<(usize, usize)> = open.iter().map(|&i| pairs[i]).collect();
             let mut sub = settings.clone();
+            sub.resume = None;
             sub.plan = Some(Plan {
                 pairs: plan_pairs,
                 games,
                 first_game,
                 first_opening,
+                saved: saved.clone(),
             });
             let s = runner::run(&sub)?;
+            if let Some(e) = saved.as_mut() {
+                e.results = resume::merge_results(&e.results, first_game, &s.results);
+            }
             games_played += s.games;
             wall += s.wall;
             first_game += s.scheduled;
@@ -147,6 +224,12 @@ pub fn run(settings: &MatchSettings) -> Result<String, String> {
         out.push_str(&text);
         slots = next;
         round += 1;
+    }
+    if let (Some(a), Some(_)) = (&settings.autosave, &saved) {
+        resume::State::mark_finished(&a.path)?;
+    }
+    if resumed > 0 {
+        let _ = writeln!(out, "Resumed: {resumed} games were played before this run");
     }
     if let Some(Some(w)) = slots.first() {
         let _ = writeln!(

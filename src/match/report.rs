@@ -20,6 +20,8 @@ pub struct Standings {
     pub tallies: Vec<Tally>,
     /// Whether games come in pairs (pentanomial statistics).
     pub paired: bool,
+    /// Print the pentanomial counts of paired games (`-report penta=off` hides them).
+    pub show_penta: bool,
     /// First games of pairs whose second game has not finished: pair → half points of
     /// the pairing's first engine.
     waiting: HashMap<usize, u32>,
@@ -33,6 +35,7 @@ impl Standings {
             pairings,
             tallies: vec![Tally::default(); n],
             paired,
+            show_penta: true,
             waiting: HashMap::new(),
         }
     }
@@ -138,7 +141,7 @@ impl Standings {
                 100.0 * t.draw_ratio()
             );
         }
-        if self.paired {
+        if self.paired && self.show_penta {
             let p = t.penta;
             let _ = writeln!(
                 s,
@@ -274,6 +277,13 @@ mod tests {
         assert_eq!(t.penta, [0, 0, 1, 1, 0]);
         assert_eq!((t.dd, t.wl), (0, 1));
         assert_eq!(s.sprt_counts(), vec![0, 0, 1, 1, 0]);
+        let with = s.full_report();
+        assert!(with.contains("Ptnml(0-2): [0, 0, 1, 1, 0]"), "{with}");
+        s.show_penta = false;
+        let without = s.full_report();
+        assert!(!without.contains("Ptnml"), "{without}");
+        assert!(without.contains("Games: 4, Wins: 2"), "{without}");
+        assert!(without.contains("Score of a vs b:"), "{without}");
     }
 
     #[test]

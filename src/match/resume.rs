@@ -37,6 +37,17 @@ pub struct AutosaveSpec {
     pub interval: u32,
 }
 
+/// A match that is one run of a bigger saved event (a knockout round or its tie-break
+/// games): the event's fingerprint stands for the run's own, and the results are the
+/// event's, by event game number; the run fills in its own range of them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EventSave {
+    /// The whole event's schedule fingerprint (engines, limits, bracket, openings).
+    pub fingerprint: String,
+    /// The event's results so far (`W`, `B`, `D`, `.`), by event game number.
+    pub results: String,
+}
+
 /// One output file as it stood at the save.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OutputMark {
@@ -119,22 +130,64 @@ pub fn set_result(results: &mut String, number: usize, o: Outcome) {
     *results = String::from_utf8(v).unwrap_or_default();
 }
 
+/// The finished games of a results string: (game number, outcome).
+pub fn finished(results: &str) -> Vec<(usize, Outcome)> {
+    results
+        .bytes()
+        .enumerate()
+        .filter_map(|(i, c)| {
+            let o = match c {
+                b'W' => Outcome::WhiteWins,
+                b'B' => Outcome::BlackWins,
+                b'D' => Outcome::Draw,
+                _ => return None,
+            };
+            Some((i, o))
+        })
+        .collect()
+}
+
+/// The `len` results of an event's string from game `offset` on (`.` past its end).
+pub fn slice_results(event: &str, offset: usize, len: usize) -> String {
+    (offset..offset + len)
+        .map(|i| event.as_bytes().get(i).map_or('.', |&c| c as char))
+        .collect()
+}
+
+/// The event's results with one run's (numbered from 0) written in from game `offset`.
+pub fn merge_results(event: &str, offset: usize, run: &str) -> String {
+    let mut v = event.as_bytes().to_vec();
+    if v.len() < offset + run.len() {
+        v.resize(offset + run.len(), b'.');
+    }
+    v[offset..offset + run.len()].copy_from_slice(run.as_bytes());
+    String::from_utf8(v).unwrap_or_default()
+}
+
+/// Refuses to start a new match over a save of an unfinished one.
+pub fn refuse_unfinished(path: &Path) -> Result<(), String> {
+    match State::load(path) {
+        Ok(old) if !old.finished => Err(format!(
+            "{} holds an unfinished match: go on with it (wily match -resume {}) or remove the file",
+            path.display(),
+            path.display()
+        )),
+        _ => Ok(()),
+    }
+}
+
 impl State {
     /// The finished games: (game number, outcome).
     pub fn finished_games(&self) -> Vec<(usize, Outcome)> {
-        self.results
-            .bytes()
-            .enumerate()
-            .filter_map(|(i, c)| {
-                let o = match c {
-                    b'W' => Outcome::WhiteWins,
-                    b'B' => Outcome::BlackWins,
-                    b'D' => Outcome::Draw,
-                    _ => return None,
-                };
-                Some((i, o))
-            })
-            .collect()
+        finished(&self.results)
+    }
+
+    /// Marks the saved match in `path` finished (an event whose last run has ended).
+    pub fn mark_finished(path: &Path) -> Result<(), String> {
+        let mut s = State::load(path)?;
+        s.finished = true;
+        s.save(path)
+            .map_err(|e| format!("cannot save {}: {e}", path.display()))
     }
 
     /// The file's text.
@@ -327,6 +380,14 @@ mod tests {
         let edited = text.replace("W..D", "W.WD");
         assert!(State::from_text(&edited).unwrap_err().contains("checksum"));
         assert!(State::from_text("{}").is_err());
+    }
+
+    #[test]
+    fn event_results_are_sliced_and_merged() {
+        assert_eq!(slice_results("WB.D", 1, 5), "B.D..");
+        assert_eq!(merge_results("WB", 4, "DD"), "WB..DD");
+        assert_eq!(merge_results("WBWBWB", 2, "D.D"), "WBD.DB");
+        assert_eq!(finished("W.B").len(), 2);
     }
 
     #[test]

@@ -104,6 +104,8 @@ pub struct Summary {
     pub resumed: usize,
     /// The `-use-affinity` assignment, for the summary.
     pub affinity: Option<String>,
+    /// The result of every game by game number (`W`, `B`, `D`, `.` not played).
+    pub results: String,
 }
 
 enum Msg {
@@ -262,6 +264,18 @@ fn preflight(settings: &MatchSettings) -> Result<(), String> {
     Ok(())
 }
 
+/// The match's output files (PGN, samples, EPD) in the order a resume file lists them.
+pub fn output_paths(settings: &MatchSettings) -> Vec<PathBuf> {
+    [
+        settings.pgn.as_ref().map(|p| p.path.clone()),
+        settings.sample.as_ref().map(|s| s.path.clone()),
+        settings.epd_out.clone(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
 /// The progress text: games, score, Elo ± error, LLR.
 fn status_text(standings: &Standings, llr: Option<(f64, (f64, f64))>) -> String {
     let mut s = standings.short(&standings.headline());
@@ -314,6 +328,7 @@ pub fn run(settings: &MatchSettings) -> Result<Summary, String> {
     }
     let names: Vec<String> = settings.engines.iter().map(|e| e.name.clone()).collect();
     let mut standings = Standings::new(names, pairs, settings.repeat);
+    standings.show_penta = settings.report_penta;
     let mut header = String::new();
     for e in &settings.engines {
         header.push_str(&format!("engine {} {}", e.name, e.limits));
@@ -326,18 +341,23 @@ pub fn run(settings: &MatchSettings) -> Result<Summary, String> {
         "{:?} games {} rounds {} repeat {} {:?}\n",
         settings.tournament, settings.games, settings.rounds, settings.repeat, settings.variant
     ));
-    let fingerprint = resume::fingerprint(&header, &all_jobs, &book);
-    let output_paths: Vec<PathBuf> = [
-        settings.pgn.as_ref().map(|p| p.path.clone()),
-        settings.sample.as_ref().map(|s| s.path.clone()),
-        settings.epd_out.clone(),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
+    // One run of a saved event (a knockout round) saves the event's state: the event
+    // checked the resume file and the outputs before its first run.
+    let event = settings.plan.as_ref().and_then(|p| p.saved.as_ref());
+    let fingerprint = match event {
+        Some(e) => e.fingerprint.clone(),
+        None => resume::fingerprint(&header, &all_jobs, &book),
+    };
+    let output_paths = output_paths(settings);
     let mut results = String::new();
     let mut resumed = 0;
-    if let Some(state) = &settings.resume {
+    if let Some(e) = event {
+        results = resume::slice_results(&e.results, first_game, all_jobs.len());
+        for (number, outcome) in resume::finished(&results) {
+            standings.add(&all_jobs[number], outcome);
+            resumed += 1;
+        }
+    } else if let Some(state) = &settings.resume {
         // Everything is checked before any output is touched.
         for note in resume::prepare(state, &fingerprint, all_jobs.len(), &output_paths)? {
             eprintln!("resume: {note}");
@@ -352,15 +372,7 @@ pub fn run(settings: &MatchSettings) -> Result<Summary, String> {
             all_jobs.len()
         );
     } else if let Some(a) = &settings.autosave {
-        if let Ok(old) = State::load(&a.path) {
-            if !old.finished {
-                return Err(format!(
-                    "{} holds an unfinished match: go on with it (wily match -resume {}) or remove the file",
-                    a.path.display(),
-                    a.path.display()
-                ));
-            }
-        }
+        resume::refuse_unfinished(&a.path)?;
     }
     let done_before = |j: &Job| results.as_bytes().get(j.number).is_some_and(|&c| c != b'.');
     let jobs: Vec<Job> = all_jobs
@@ -410,13 +422,23 @@ pub fn run(settings: &MatchSettings) -> Result<Summary, String> {
             .map(|p| resume::mark(p))
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| format!("cannot read an output file back: {e}"))?;
+        let (results, scheduled, finished) = match event {
+            // The event's results with this run's in place; only the event knows when
+            // it is finished.
+            Some(e) => {
+                let r = resume::merge_results(&e.results, first_game, results);
+                let n = r.len().max(first_game + all_jobs.len());
+                (r, n, false)
+            }
+            None => (results.to_string(), all_jobs.len(), finished),
+        };
         let state = State {
             format: resume::FORMAT.into(),
             args: settings.command_line.clone(),
             cwd: cwd.clone(),
             fingerprint: fingerprint.clone(),
-            scheduled: all_jobs.len(),
-            results: results.to_string(),
+            scheduled,
+            results,
             outputs,
             finished,
         };
@@ -583,6 +605,7 @@ pub fn run(settings: &MatchSettings) -> Result<Summary, String> {
         samples: samples.map_or(0, |s| s.written),
         resumed,
         affinity,
+        results,
     })
 }
 

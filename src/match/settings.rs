@@ -3,7 +3,7 @@
 use super::adjudicate::Rules;
 use super::config::{EngineSpec, PgnSpec, Tournament, Variant};
 use super::openings::OpeningSpec;
-use super::resume::{AutosaveSpec, State};
+use super::resume::{AutosaveSpec, EventSave, State};
 use super::sample::SampleSpec;
 use super::sprt::SprtSpec;
 use std::path::PathBuf;
@@ -38,6 +38,8 @@ pub struct MatchSettings {
     pub command_line: Vec<String>,
     /// Print the standings on standard output every N games (0: never).
     pub rating_interval: u32,
+    /// Show the pentanomial lines in the reports (`-report penta=on|off`).
+    pub report_penta: bool,
     /// Append each game's final position to this EPD file.
     pub epd_out: Option<PathBuf>,
     /// `-noswap` / `-reverse`.
@@ -67,6 +69,8 @@ pub struct Plan {
     /// event's games are numbered on and its openings go on.
     pub first_game: usize,
     pub first_opening: usize,
+    /// The event is being saved (`-autosave`): its fingerprint and results so far.
+    pub saved: Option<EventSave>,
 }
 
 impl std::fmt::Debug for MatchSettings {

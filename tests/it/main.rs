@@ -82,6 +82,7 @@ mod match_faults;
 mod match_games;
 mod match_reports;
 mod match_resume;
+mod match_resume_knockout;
 mod match_tournaments;
 mod module_layers;
 mod openbench;
