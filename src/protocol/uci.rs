@@ -10,7 +10,7 @@ use crate::chess::perft;
 use crate::chess::{move_from_uci, move_to_uci, parse_fen};
 use crate::engine::tunables::TUNABLES;
 use crate::engine::{
-    Bound, Engine, EngineOptions, Limits, SearchControl, SearchInfo, SearchRequest,
+    Bound, Engine, EngineOptions, Limits, SearchControl, SearchInfo, SearchRequest, SearchResult,
 };
 use crate::protocol::options::{self, EngineOption, Opt, Value, OPTIONS};
 use cozy_chess::{Board, Move};
@@ -164,6 +164,41 @@ pub fn info_line(root: &Board, info: &SearchInfo, chess960: bool) -> String {
         s.push_str(&pv.join(" "));
     }
     s
+}
+
+/// The `info` line to print before `bestmove` when the last main line printed does not
+/// start with the move played (a search stopped inside an iteration whose new best move
+/// was not reported yet): the result's depth, score and line, led by the move played.
+pub fn final_info_line(
+    root: &Board,
+    r: &SearchResult,
+    printed: Option<Move>,
+    chess960: bool,
+) -> Option<String> {
+    let best = r.best?;
+    if printed == Some(best) {
+        return None;
+    }
+    let mut pv = if r.pv.first() == Some(&best) {
+        r.pv.clone()
+    } else {
+        let mut v = vec![best];
+        v.extend(r.ponder);
+        v
+    };
+    pv.truncate(64);
+    let ms = r.time.as_millis() as u64;
+    let nps = if ms > 0 { r.nodes * 1000 / ms } else { 0 };
+    let moves = line_to_uci(root, &pv, chess960);
+    Some(format!(
+        "info depth {} score {} nodes {} nps {} time {} pv {}",
+        r.depth.max(1),
+        r.score.to_uci(),
+        r.nodes,
+        nps,
+        ms,
+        moves.join(" ")
+    ))
 }
 
 /// Converts a line of moves to UCI strings, stopping at the first illegal move.
@@ -528,9 +563,18 @@ impl Uci {
         let out = Arc::clone(&self.out);
         let chess960 = self.chess960;
         let info_root = root.clone();
+        // The first move of the last main line printed, so that the search's last word
+        // agrees with its `bestmove` (GUIs and match runners check that it does).
+        let last_head: Arc<Mutex<Option<Move>>> = Arc::new(Mutex::new(None));
+        let head = Arc::clone(&last_head);
         let handle = self.engine.start(
             request,
             Box::new(move |info: &SearchInfo| {
+                if info.multipv <= 1 {
+                    if let Ok(mut h) = head.lock() {
+                        *h = info.pv.first().copied();
+                    }
+                }
                 say(&out, &info_line(&info_root, info, chess960));
             }),
         );
@@ -540,6 +584,10 @@ impl Uci {
             .name("wily-uci-bestmove".to_string())
             .spawn(move || {
                 let r = handle.wait();
+                let printed = last_head.lock().map(|h| *h).unwrap_or(None);
+                if let Some(last) = final_info_line(&root, &r, printed, chess960) {
+                    say(&out, &last);
+                }
                 let line = match r.best {
                     Some(best) => {
                         let mut s = format!("bestmove {}", move_to_uci(&root, best, chess960));

@@ -221,3 +221,73 @@ fn session_answers_and_plays_a_move() {
         "bestmove {mv} is legal"
     );
 }
+
+#[test]
+fn a_final_info_line_is_printed_only_when_the_last_line_disagrees() {
+    let root = Board::default();
+    let e4: Move = "e2e4".parse().expect("move");
+    let d4: Move = "d2d4".parse().expect("move");
+    let e5: Move = "e7e5".parse().expect("move");
+    let r = SearchResult {
+        best: Some(e4),
+        ponder: Some(e5),
+        score: crate::engine::Score::Cp(31),
+        depth: 9,
+        nodes: 2000,
+        time: Duration::from_millis(4),
+        pv: vec![d4],
+    };
+    assert_eq!(final_info_line(&root, &r, Some(e4), false), None);
+    let line = final_info_line(&root, &r, Some(d4), false).expect("a line");
+    assert_eq!(
+        line,
+        "info depth 9 score cp 31 nodes 2000 nps 500000 time 4 pv e2e4 e7e5"
+    );
+    let none = SearchResult { best: None, ..r };
+    assert_eq!(final_info_line(&root, &none, None, false), None);
+}
+
+#[test]
+fn the_last_main_line_before_bestmove_starts_with_the_move_played() {
+    // Node-limited searches stop inside iterations, where the best move can change
+    // before the line is reported; every bestmove must follow a line that agrees.
+    let mut script = String::from("uci\nsetoption name Hash value 4\n");
+    for (i, fen) in [
+        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+        "r2q1rk1/pp2bppp/2n1pn2/3p4/3P4/2NBPN2/PP3PPP/R2Q1RK1 w - - 0 10",
+        "8/5pk1/6p1/8/3R4/6P1/5PKP/2r5 b - - 0 40",
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+    ]
+    .iter()
+    .enumerate()
+    {
+        for nodes in [300 + 97 * i, 1100 + 31 * i, 2000, 3333] {
+            script.push_str(&format!("position fen {fen}\ngo nodes {nodes}\nisready\n"));
+        }
+    }
+    let text = run_session(&script);
+    let mut last_head: Option<String> = None;
+    let mut checked = 0;
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("info ") {
+            let words: Vec<&str> = rest.split_whitespace().collect();
+            let multipv = words
+                .iter()
+                .position(|w| *w == "multipv")
+                .and_then(|i| words.get(i + 1))
+                .copied()
+                .unwrap_or("1");
+            if let Some(i) = words.iter().position(|w| *w == "pv") {
+                if multipv == "1" {
+                    last_head = words.get(i + 1).map(|s| s.to_string());
+                }
+            }
+        } else if let Some(rest) = line.strip_prefix("bestmove ") {
+            let best = rest.split_whitespace().next().expect("move").to_string();
+            assert_eq!(last_head.as_deref(), Some(best.as_str()), "{text}");
+            last_head = None;
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 16, "{text}");
+}
