@@ -509,18 +509,6 @@ pub fn skill_elo(n: u32) -> u32 {
     (600 + 200 * n).clamp(ELO_MIN, ELO_MAX)
 }
 
-#[cfg(test)]
-mod skill_tests {
-    use super::*;
-
-    #[test]
-    fn skill_levels_cover_the_elo_range() {
-        assert_eq!(skill_elo(1), ELO_MIN);
-        assert_eq!(skill_elo(SKILL_MAX), ELO_MAX);
-        assert!((1..SKILL_MAX).all(|n| skill_elo(n) < skill_elo(n + 1)));
-    }
-}
-
 /// `output long|short`: the console's moves (search lines, the computer's moves, `display
 /// moves`) in long algebraic (`Ng1f3`) or SAN (`Nf3`, the default).
 pub fn output(c: &mut Console, args: &[&str]) -> CmdResult {
@@ -566,4 +554,16 @@ pub fn timebook(c: &mut Console, args: &[&str]) -> CmdResult {
     };
     c.say(&msg);
     Ok(Flow::Continue)
+}
+
+#[cfg(test)]
+mod skill_tests {
+    use super::*;
+
+    #[test]
+    fn skill_levels_cover_the_elo_range() {
+        assert_eq!(skill_elo(1), ELO_MIN);
+        assert_eq!(skill_elo(SKILL_MAX), ELO_MAX);
+        assert!((1..SKILL_MAX).all(|n| skill_elo(n) < skill_elo(n + 1)));
+    }
 }
