@@ -112,6 +112,40 @@ pub fn to_san(board: &Board, mv: Move) -> String {
     s
 }
 
+/// Writes `mv` in long algebraic notation, the piece letter (none for a pawn), both
+/// squares and `x` for a capture: `Ng1f3`, `e2e4`, `Bb5xc6`, `e7e8=Q+`; castling stays
+/// `O-O` / `O-O-O` (also in Chess960). Check and mate marks as in SAN. An illegal move is
+/// written in coordinate notation.
+pub fn to_long_algebraic(board: &Board, mv: Move) -> String {
+    if !board.is_legal(mv) {
+        return move_to_uci(board, mv, false);
+    }
+    if is_castling(board, mv) {
+        return to_san(board, mv);
+    }
+    let Some(piece) = board.piece_on(mv.from) else {
+        return move_to_uci(board, mv, false);
+    };
+    let us = board.side_to_move();
+    let capture =
+        board.colors(!us).has(mv.to) || (piece == Piece::Pawn && mv.from.file() != mv.to.file());
+    let mut s = String::with_capacity(8);
+    if piece != Piece::Pawn {
+        s.push(piece_letter(piece));
+    }
+    s.push_str(&mv.from.to_string());
+    if capture {
+        s.push('x');
+    }
+    s.push_str(&mv.to.to_string());
+    if let Some(p) = mv.promotion {
+        s.push('=');
+        s.push(piece_letter(p));
+    }
+    s.push_str(check_suffix(board, mv));
+    s
+}
+
 /// SAN of each move of `moves` played in turn from `board`; stops at the first illegal
 /// move (handy for printing a principal variation).
 pub fn line_to_san(board: &Board, moves: &[Move]) -> Vec<String> {
@@ -536,6 +570,23 @@ pub fn parse_any_move(board: &Board, s: &str) -> Result<Move, MoveParseError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_algebraic() {
+        let b = Board::default();
+        let long = |b: &Board, san: &str| to_long_algebraic(b, parse_san(b, san).unwrap());
+        assert_eq!(long(&b, "Nf3"), "Ng1f3");
+        assert_eq!(long(&b, "e4"), "e2e4");
+        let b: Board = "r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 2 3"
+            .parse()
+            .unwrap();
+        assert_eq!(long(&b, "Bxc6"), "Bb5xc6");
+        assert_eq!(long(&b, "O-O"), "O-O");
+        let b: Board = "8/4P3/8/8/8/8/k7/4K3 w - - 0 1".parse().unwrap();
+        assert_eq!(long(&b, "e8=Q"), "e7e8=Q");
+        let b: Board = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1".parse().unwrap();
+        assert_eq!(long(&b, "Ra8"), "Ra1a8+");
+    }
 
     #[test]
     fn basic_round_trip() {

@@ -187,9 +187,122 @@ pub fn parse_suite(text: &str) -> Suite {
     suite
 }
 
+/// One position of a file to screen (Crafty's `screen`): the EPD line as written, its
+/// `id` (or `position N`) and the position. Key moves are not needed.
+#[derive(Clone, Debug)]
+pub struct ScreenRecord {
+    pub text: String,
+    pub title: String,
+    pub board: Board,
+    /// The line of the file (1-based).
+    pub line: usize,
+}
+
+/// Reads a file of EPD positions for screening: every EPD line, with or without `bm` /
+/// `am`; blank lines and `#` comments are skipped, any other line is one [`SuiteError`].
+pub fn screen_records(text: &str) -> (Vec<ScreenRecord>, Vec<SuiteError>) {
+    let mut records = Vec::new();
+    let mut errors = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim().trim_start_matches('\u{feff}');
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        match parse_epd_line(line) {
+            Ok(rec) => {
+                let title = rec
+                    .id()
+                    .map_or_else(|| format!("position {}", records.len() + 1), str::to_string);
+                records.push(ScreenRecord {
+                    text: line.to_string(),
+                    title,
+                    board: rec.board,
+                    line: i + 1,
+                });
+            }
+            Err(EpdError::Blank) => {}
+            Err(e) => errors.push(SuiteError {
+                line: i + 1,
+                message: format!("not an EPD position: {e}"),
+            }),
+        }
+    }
+    (records, errors)
+}
+
+/// The position named `title` in a suite file's text (Crafty's `load FILE TITLE`): the
+/// first `title` line whose text contains `title`, then the next `setboard` line of the
+/// file (its `solution`, if any, is not needed); or, failing that, the first EPD line
+/// whose `id` contains `title`. Returns the full title found and the position.
+pub fn find_titled(text: &str, title: &str) -> Result<(String, Board), String> {
+    let mut found: Option<(usize, String)> = None;
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim().trim_start_matches('\u{feff}');
+        let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let rest = rest.trim();
+        match (&found, word) {
+            (None, "title") if rest.contains(title) => found = Some((i + 1, rest.to_string())),
+            (Some((_, name)), "setboard") => {
+                return parse_setboard(rest)
+                    .map(|b| (name.clone(), b))
+                    .map_err(|e| format!("line {}: setboard: {e}", i + 1));
+            }
+            (None, _) if !matches!(word, "title" | "setboard" | "solution" | "end") => {
+                if let Ok(rec) = parse_epd_line(line) {
+                    if let Some(id) = rec.id().filter(|id| id.contains(title)) {
+                        return Ok((id.to_string(), rec.board));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Err(match found {
+        Some((line, name)) => format!("title '{name}' (line {line}) has no setboard after it"),
+        None => format!("no position titled '{title}'"),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn screening_reads_epd_without_key_moves() {
+        let text = "# comment\n4k3/8/8/8/8/8/8/4K2R w K - id \"a\";\nnonsense here\n\
+            4k3/8/8/8/8/8/8/4K3 b - - bm Kd7;\n";
+        let (recs, errs) = screen_records(text);
+        assert_eq!(recs.len(), 2);
+        assert_eq!(recs[0].title, "a");
+        assert_eq!(recs[1].line, 4);
+        assert!(recs[1].text.ends_with("bm Kd7;"));
+        assert_eq!(errs.len(), 1);
+        assert_eq!(errs[0].line, 3);
+    }
+
+    #[test]
+    fn titled_positions_are_found() {
+        let text = "title first one\nsetboard 4k3/8/8/8/8/8/8/4K2R w K - 0 1\n\
+            title wac002\n# a comment\nsetboard k7/8/8/8/8/8/8/K7 b\n\
+            8/8/8/8/8/8/8/k1K5 w - - id \"epd7\";\n";
+        let (name, b) = find_titled(text, "wac002").unwrap();
+        assert_eq!(name, "wac002");
+        assert_eq!(b.side_to_move(), cozy_chess::Color::Black);
+        let (name, _) = find_titled(text, "first").unwrap();
+        assert_eq!(name, "first one");
+        let (name, b) = find_titled(text, "epd7").unwrap();
+        assert_eq!(name, "epd7");
+        assert_eq!(b.king(cozy_chess::Color::White), cozy_chess::Square::C1);
+        assert!(find_titled(text, "missing")
+            .unwrap_err()
+            .contains("no position"));
+        assert!(find_titled("title x\n", "x")
+            .unwrap_err()
+            .contains("no setboard"));
+        assert!(find_titled("title x\nsetboard zz w\n", "x")
+            .unwrap_err()
+            .contains("line 2"));
+    }
 
     const CRAFTY: &str = "title wac299\n\
         setboard 1n2rr2/1pk3pp/pNn2p2/2N1p3/8/6P1/PP2PPKP/2RR4 w\n\

@@ -3,7 +3,7 @@
 //! statistics line after the search. Shared by the console, xboard's thinking output and
 //! the annotator.
 
-use crate::chess::san::to_san;
+use crate::chess::san::{to_long_algebraic, to_san};
 use crate::engine::{Bound, Score, SearchInfo};
 use cozy_chess::{Board, Color, Move};
 use std::time::Duration;
@@ -45,13 +45,28 @@ pub fn fmt_count(n: u64) -> String {
     }
 }
 
+/// One move in SAN (`Nf3`) or, with `long`, long algebraic (`Ng1f3`, the console's
+/// `output long`).
+pub fn fmt_move(board: &Board, mv: Move, long: bool) -> String {
+    if long {
+        to_long_algebraic(board, mv)
+    } else {
+        to_san(board, mv)
+    }
+}
+
 /// A line of moves in SAN from `board`, with move numbers when `numbers` is set
 /// (`1. ... e5 2. Nf3 Nc6`). Stops quietly at the first move that is not legal.
 pub fn fmt_pv(board: &Board, pv: &[Move], numbers: bool) -> String {
+    fmt_pv_as(board, pv, numbers, false)
+}
+
+/// [`fmt_pv`] in SAN or, with `long`, long algebraic.
+pub fn fmt_pv_as(board: &Board, pv: &[Move], numbers: bool, long: bool) -> String {
     let mut b = board.clone();
     let mut parts: Vec<String> = Vec::new();
     for (i, &mv) in pv.iter().enumerate() {
-        let san = to_san(&b, mv);
+        let san = fmt_move(&b, mv, long);
         if b.try_play(mv).is_err() {
             break;
         }
@@ -82,6 +97,17 @@ pub fn header() -> String {
 /// One search line. `finished` marks a completed iteration (`N->`); a bound prints `++`
 /// or `--` in the score column with the move marked `!!` or `??`.
 pub fn info_line(board: &Board, info: &SearchInfo, finished: bool, numbers: bool) -> String {
+    info_line_as(board, info, finished, numbers, false)
+}
+
+/// [`info_line`] with the moves in SAN or, with `long`, long algebraic.
+pub fn info_line_as(
+    board: &Board,
+    info: &SearchInfo,
+    finished: bool,
+    numbers: bool,
+    long: bool,
+) -> String {
     let stm = board.side_to_move();
     let depth = if finished {
         format!("{}->", info.depth)
@@ -90,10 +116,10 @@ pub fn info_line(board: &Board, info: &SearchInfo, finished: bool, numbers: bool
     };
     let white = info.score.white_pov(stm);
     let (score, pv) = match info.bound {
-        Bound::Exact => (fmt_score(white), fmt_pv(board, &info.pv, numbers)),
+        Bound::Exact => (fmt_score(white), fmt_pv_as(board, &info.pv, numbers, long)),
         Bound::Lower | Bound::Upper => {
             let high = info.bound == Bound::Lower;
-            let first = fmt_pv(board, info.pv.get(..1).unwrap_or(&[]), numbers);
+            let first = fmt_pv_as(board, info.pv.get(..1).unwrap_or(&[]), numbers, long);
             let mark = if high { "!!" } else { "??" };
             let rel = if high { ">" } else { "<" };
             (

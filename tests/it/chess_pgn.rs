@@ -56,6 +56,16 @@ fn reader_handles_every_feature() {
     assert_eq!(g.moves[0].nags, vec![1]);
     assert_eq!(g.moves[2].nags, vec![1]);
     assert_eq!(g.moves[3].nags, vec![6]);
+    // The variation after 2... Nc6 is kept (its nested one is not); others have none.
+    assert_eq!(
+        g.moves[3].variations,
+        vec![vec!["d6".to_string(), "d4".to_string()]]
+    );
+    assert!(g
+        .moves
+        .iter()
+        .enumerate()
+        .all(|(i, m)| i == 3 || m.variations.is_empty()));
     assert_eq!(
         g.moves[5].comment.as_deref(),
         Some("a rest-of-line comment")

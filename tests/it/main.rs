@@ -45,6 +45,7 @@ mod config_docs;
 mod console_analyze;
 mod console_annotate;
 mod console_crafty_commands;
+mod console_crafty_more;
 mod console_files;
 mod console_game;
 mod console_garbage;

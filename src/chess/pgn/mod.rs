@@ -24,9 +24,15 @@ pub struct PgnMove {
     pub nags: Vec<u8>,
     /// The comment(s) following the move, joined by a space.
     pub comment: Option<String>,
+    /// The variations written right after the move, each an alternative to it (played
+    /// from the position before it): their moves as written (move numbers and glyphs
+    /// removed). Only variations of the main line are kept; those nested inside a
+    /// variation are skipped.
+    pub variations: Vec<Vec<String>>,
 }
 
-/// A game read from PGN (main line only; variations are skipped).
+/// A game read from PGN: the main line, and with each move the variations written
+/// after it (one level deep).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct PgnGame {
     /// Tag pairs in file order.

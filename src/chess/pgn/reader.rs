@@ -18,6 +18,8 @@ const MAX_LINE: usize = 1 << 20;
 const MAX_GAME_BYTES: usize = 8 << 20;
 /// Most plies accepted in one game's main line.
 const MAX_PLIES: usize = 10_000;
+/// Variations kept per move (more are skipped).
+const MAX_VARIATIONS: usize = 64;
 
 /// What went wrong with one game (or the stream).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -104,6 +106,8 @@ struct Builder {
     in_comment: bool,
     comment: String,
     var_depth: u32,
+    /// The first-level variation being read is kept (it follows a move, under the cap).
+    var_kept: bool,
     bytes: usize,
     result_token: Option<String>,
 }
@@ -186,6 +190,28 @@ fn parse_tags(line: &str, out: &mut Vec<(String, String)>) -> Result<(), PgnErro
     Ok(())
 }
 
+/// A move token split into the move (`e.p.` dropped) and its trailing `!`/`?` glyph;
+/// `None` when it does not look like a move.
+fn split_move(t: &str) -> Option<(&str, &str)> {
+    let mut san = t;
+    for suffix in ["e.p.", "ep"] {
+        if san.len() > suffix.len() + 1 {
+            if let Some(s) = san.strip_suffix(suffix) {
+                san = s;
+            }
+        }
+    }
+    // '!' and '?' are one byte each, so this is a char boundary.
+    let glyph_start = san.len()
+        - san
+            .chars()
+            .rev()
+            .take_while(|&c| c == '!' || c == '?')
+            .count();
+    let (san, glyph) = san.split_at(glyph_start);
+    looks_like_move(san).then_some((san, glyph))
+}
+
 impl Builder {
     fn attach_comment(&mut self, text: &str) {
         let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -245,25 +271,9 @@ impl Builder {
         if ANNOTATION_TOKENS.contains(&t) {
             return Ok(false);
         }
-        let mut san = t;
-        for suffix in ["e.p.", "ep"] {
-            if san.len() > suffix.len() + 1 {
-                if let Some(s) = san.strip_suffix(suffix) {
-                    san = s;
-                }
-            }
-        }
-        // '!' and '?' are one byte each, so this is a char boundary.
-        let glyph_start = san.len()
-            - san
-                .chars()
-                .rev()
-                .take_while(|&c| c == '!' || c == '?')
-                .count();
-        let (san, glyph) = san.split_at(glyph_start);
-        if !looks_like_move(san) {
+        let Some((san, glyph)) = split_move(t) else {
             return Err(PgnErrorKind::BadToken(tok.chars().take(40).collect()));
-        }
+        };
         if self.game.moves.len() >= MAX_PLIES {
             return Err(PgnErrorKind::GameTooLarge);
         }
@@ -276,6 +286,42 @@ impl Builder {
         }
         self.game.moves.push(mv);
         Ok(false)
+    }
+
+    /// A token inside a first-level variation: a move goes into the variation being read
+    /// (anything else there, numbers, glyphs, a stray result, is passed over).
+    fn variation_token(&mut self, tok: &str) {
+        // Move numbers as on the main line: `12.`, `12...`, `12.e4`, a bare `12`.
+        let digits = tok.bytes().take_while(u8::is_ascii_digit).count();
+        let after = &tok[digits..];
+        let t = if digits > 0 && (after.is_empty() || after.starts_with('.')) {
+            after.trim_start_matches('.')
+        } else {
+            tok
+        };
+        if t.is_empty()
+            || is_result(tok)
+            || glyph_nag(t).is_some()
+            || ANNOTATION_TOKENS.contains(&t)
+        {
+            return;
+        }
+        let Some((san, _)) = split_move(t) else {
+            return;
+        };
+        if !self.var_kept {
+            return;
+        }
+        if let Some(line) = self
+            .game
+            .moves
+            .last_mut()
+            .and_then(|m| m.variations.last_mut())
+        {
+            if line.len() < MAX_PLIES {
+                line.push(san.to_string());
+            }
+        }
     }
 
     fn feed(&mut self, line: &str, no: usize) -> Feed {
@@ -362,6 +408,16 @@ impl Builder {
                 }
                 b'(' => {
                     self.var_depth += 1;
+                    if self.var_depth == 1 {
+                        // A variation of the main line: an alternative to its last move.
+                        self.var_kept = false;
+                        if let Some(m) = self.game.moves.last_mut() {
+                            if m.variations.len() < MAX_VARIATIONS {
+                                m.variations.push(Vec::new());
+                                self.var_kept = true;
+                            }
+                        }
+                    }
                     i += 1;
                 }
                 b')' => {
@@ -391,6 +447,10 @@ impl Builder {
                     i += 1;
                     while i < b.len() && !b[i].is_ascii_whitespace() && !b"{}();$".contains(&b[i]) {
                         i += 1;
+                    }
+                    if self.var_depth == 1 {
+                        self.variation_token(&line[start..i]);
+                        continue;
                     }
                     if self.var_depth > 0 {
                         continue;

@@ -1,21 +1,26 @@
-//! `annotate` and `annotateh`: read games from a PGN file, search the chosen side's moves
+//! `annotate`, `annotateh` and `annotatet`: read games from a PGN file, search the chosen side's moves
 //! (a move range, a time per move), and where the move played scores worse than wily's
 //! choice by more than a margin, add a comment with both scores and the better line.
-//! Output is PGN text with comments and variations (`.can`) or an HTML page (`.html`).
+//! Output is PGN text with comments and variations (`.can`), an HTML page (`.html`) or
+//! a LaTeX document (`.tex`, [`latex`]).
 //!
 //! Arguments, as in Crafty: `annotate FILE COLORS MOVES MARGIN TIME [N]`: COLORS is `w`,
 //! `b`, `wb`/`bw` or a player's name; MOVES is `N` or `N-M` (move numbers); MARGIN is in
 //! pawns; TIME is seconds per move; N, when given, shows the N best lines.
 //!
+//! The moves of the variations the game's PGN gives (`(...)`, one level deep) are
+//! checked the same way, with the same options, and written back with their comments.
+//!
 //! [`options`] reads the arguments, this file searches the games ([`annotate_game`]),
 //! [`writer`] turns the results into PGN or HTML. The console's command that drives it is
 //! in `console/cmd_tools.rs`; nothing here knows the console.
 
+pub mod latex;
 pub mod options;
 pub mod writer;
 
 pub use options::{parse_options, AnnotateOptions, Colors};
-pub use writer::{AnnotatedGame, MoveNote};
+pub use writer::{AnnotatedGame, MoveNote, UserLine};
 
 use crate::chess::pgn::PgnGame;
 use crate::engine::{Bound, Limits, Score, SearchInfo, SearchRequest};
@@ -139,8 +144,72 @@ fn record_line(lines: &mut Vec<(Score, Vec<Move>)>, info: &SearchInfo) {
     }
 }
 
-/// Annotates one game. `progress` is told about each move searched; input lines that
-/// arrive meanwhile (other than `exit`, which interrupts) go to `pending`.
+/// wily's note on `played` from `board` when it falls short of wily's choice by the
+/// margin (`None` when it is wily's choice too, or close enough).
+#[allow(clippy::too_many_arguments)]
+fn judge_move(
+    runner: &mut Runner,
+    board: &Board,
+    history: &[u64],
+    played: Move,
+    opts: &AnnotateOptions,
+    progress: &mut dyn FnMut(&str),
+    pending: &mut Vec<String>,
+    in_variation: bool,
+) -> Result<Option<MoveNote>, String> {
+    let mover = board.side_to_move();
+    let number = board.fullmove_number();
+    let lines = search_lines(runner, board, history, opts.time, pending)?;
+    let Some((best_score, best_pv)) = lines.first().cloned() else {
+        return Ok(None);
+    };
+    if best_pv.first() == Some(&played) {
+        return Ok(None);
+    }
+    let played_score =
+        score_after(runner, board, history, played, opts.time, pending)?.unwrap_or(best_score);
+    let loss = as_cp(best_score) - as_cp(played_score);
+    progress(&format!(
+        "{}move {number}{}: loss {:.2}",
+        if in_variation { "variation " } else { "" },
+        if mover == Color::White { "" } else { "..." },
+        f64::from(loss) / 100.0
+    ));
+    if loss < opts.margin_cp || loss <= 0 {
+        return Ok(None);
+    }
+    let better = lines
+        .into_iter()
+        .filter(|(_, pv)| pv.first() != Some(&played))
+        .take(opts.lines)
+        .map(|(s, pv)| (s.white_pov(mover), pv))
+        .collect();
+    Ok(Some(MoveNote {
+        played: played_score.white_pov(mover),
+        better,
+        loss,
+    }))
+}
+
+/// The moves of a variation written in the game (SAN), played from `board`: the legal
+/// ones up to the first that is not.
+fn variation_moves(board: &Board, sans: &[String]) -> Vec<Move> {
+    let mut b = board.clone();
+    let mut out = Vec::new();
+    for san in sans {
+        let Ok(mv) = crate::chess::san::parse_san(&b, san) else {
+            break;
+        };
+        b.play_unchecked(mv);
+        out.push(mv);
+    }
+    out
+}
+
+/// Annotates one game: the moves of the main line and those of the variations written
+/// in the game (one level deep) that the options select. `progress` is told about each
+/// move searched; input lines that arrive meanwhile (other than `exit`, which
+/// interrupts) go to `pending`.
 pub fn annotate_game(
     runner: &mut Runner,
     game: &PgnGame,
@@ -154,39 +223,44 @@ pub fn annotate_game(
     let start = pos.start_board().clone();
     let moves = pos.moves().to_vec();
     let mut notes = vec![None; moves.len()];
+    let mut variations: Vec<Vec<UserLine>> = vec![Vec::new(); moves.len()];
     let mut board = start.clone();
     let mut history: Vec<u64> = Vec::new();
     for (i, &played) in moves.iter().enumerate() {
         let mover = board.side_to_move();
         let number = u32::from(board.fullmove_number());
         if wants(opts, game, mover, number) {
-            let lines = search_lines(runner, &board, &history, opts.time, pending)?;
-            if let Some((best_score, best_pv)) = lines.first().cloned() {
-                if best_pv.first() != Some(&played) {
-                    let played_score =
-                        score_after(runner, &board, &history, played, opts.time, pending)?
-                            .unwrap_or(best_score);
-                    let loss = as_cp(best_score) - as_cp(played_score);
-                    progress(&format!(
-                        "move {number}{}: loss {:.2}",
-                        if mover == Color::White { "" } else { "..." },
-                        f64::from(loss) / 100.0
-                    ));
-                    if loss >= opts.margin_cp && loss > 0 {
-                        let better = lines
-                            .into_iter()
-                            .filter(|(_, pv)| pv.first() != Some(&played))
-                            .take(opts.lines)
-                            .map(|(s, pv)| (s.white_pov(mover), pv))
-                            .collect();
-                        notes[i] = Some(MoveNote {
-                            played: played_score.white_pov(mover),
-                            better,
-                            loss,
-                        });
-                    }
-                }
+            notes[i] = judge_move(
+                runner, &board, &history, played, opts, progress, pending, false,
+            )?;
+        }
+        for sans in game.moves.get(i).map_or(&[][..], |m| &m.variations[..]) {
+            let line = variation_moves(&board, sans);
+            if line.is_empty() {
+                continue;
             }
+            let mut vb = board.clone();
+            let mut vh = history.clone();
+            let mut line_notes = Vec::with_capacity(line.len());
+            for &mv in &line {
+                let note = if wants(
+                    opts,
+                    game,
+                    vb.side_to_move(),
+                    u32::from(vb.fullmove_number()),
+                ) {
+                    judge_move(runner, &vb, &vh, mv, opts, progress, pending, true)?
+                } else {
+                    None
+                };
+                line_notes.push(note);
+                vh.push(vb.hash());
+                vb.play_unchecked(mv);
+            }
+            variations[i].push(UserLine {
+                moves: line,
+                notes: line_notes,
+            });
         }
         history.push(board.hash());
         board.play_unchecked(played);
@@ -196,13 +270,29 @@ pub fn annotate_game(
         start,
         moves,
         notes,
+        variations,
         result: game.result.clone(),
     })
 }
 
-/// `FILE.pgn` -> `FILE.can` / `FILE.html`.
-pub fn output_path(input: &Path, html: bool) -> PathBuf {
-    input.with_extension(if html { "html" } else { "can" })
+/// The kind of file an annotation is written as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// PGN with comments and variations (`annotate`, `.can`).
+    Can,
+    /// An HTML page with diagrams (`annotateh`).
+    Html,
+    /// A LaTeX document with diagrams (`annotatet`).
+    Tex,
+}
+
+/// `FILE.pgn` -> `FILE.can` / `FILE.html` / `FILE.tex`.
+pub fn output_path(input: &Path, format: Format) -> PathBuf {
+    input.with_extension(match format {
+        Format::Can => "can",
+        Format::Html => "html",
+        Format::Tex => "tex",
+    })
 }
 
 #[cfg(test)]
@@ -229,9 +319,16 @@ mod tests {
     #[test]
     fn output_names() {
         assert_eq!(
-            output_path(Path::new("a/g.pgn"), false),
+            output_path(Path::new("a/g.pgn"), Format::Can),
             PathBuf::from("a/g.can")
         );
-        assert_eq!(output_path(Path::new("g"), true), PathBuf::from("g.html"));
+        assert_eq!(
+            output_path(Path::new("g"), Format::Html),
+            PathBuf::from("g.html")
+        );
+        assert_eq!(
+            output_path(Path::new("g.pgn"), Format::Tex),
+            PathBuf::from("g.tex")
+        );
     }
 }

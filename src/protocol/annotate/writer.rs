@@ -20,6 +20,14 @@ pub struct MoveNote {
     pub loss: i32,
 }
 
+/// A variation written in the game, with wily's notes on its moves.
+#[derive(Clone, Debug)]
+pub struct UserLine {
+    pub moves: Vec<Move>,
+    /// `notes[j]` belongs to `moves[j]`.
+    pub notes: Vec<Option<MoveNote>>,
+}
+
 /// One annotated game.
 pub struct AnnotatedGame {
     pub tags: Vec<(String, String)>,
@@ -27,7 +35,64 @@ pub struct AnnotatedGame {
     pub moves: Vec<Move>,
     /// `notes[i]` belongs to move `i`.
     pub notes: Vec<Option<MoveNote>>,
+    /// `variations[i]`: the game's own variations after move `i` (alternatives to it).
+    pub variations: Vec<Vec<UserLine>>,
     pub result: String,
+}
+
+/// Wraps a run of tokens in parentheses, attached to its first and last token.
+fn parenthesize(mut tokens: Vec<String>) -> Vec<String> {
+    if let Some(first) = tokens.first_mut() {
+        first.insert(0, '(');
+    }
+    if let Some(last) = tokens.last_mut() {
+        last.push(')');
+    }
+    tokens
+}
+
+/// A variation of the game as tokens from `board` (the position before the move it
+/// replaces), wily's notes on its moves included. `pgn`: NAGs, `{comments}` and wily's
+/// lines as nested variations (`(5... Nf6 $2 {played 1.00, wily 0.20} (5... d6 {0.20})
+/// 6. Nc3)`); otherwise the HTML/LaTeX text, marks instead of NAGs (`5... Nf6?`).
+pub(crate) fn user_line_tokens(board: &Board, line: &UserLine, pgn: bool) -> Vec<String> {
+    let mut tokens = Vec::new();
+    let mut b = board.clone();
+    let mut need_number = true;
+    for (j, &mv) in line.moves.iter().enumerate() {
+        let n = b.fullmove_number();
+        match b.side_to_move() {
+            Color::White => tokens.push(format!("{n}.")),
+            Color::Black if need_number => tokens.push(format!("{n}...")),
+            Color::Black => {}
+        }
+        need_number = false;
+        let san = to_san(&b, mv);
+        match line.notes.get(j) {
+            Some(Some(note)) => {
+                if pgn {
+                    tokens.push(san);
+                    tokens.push(nag(note.loss).to_string());
+                } else {
+                    tokens.push(format!("{san}{}", mark(note.loss)));
+                }
+                tokens.push(format!("{{{}}}", comment_text(note)));
+                for (score, better) in &note.better {
+                    let mut v = pgn_line(&b, better);
+                    v.push(if pgn {
+                        format!("{{{}}}", fmt_score(*score))
+                    } else {
+                        fmt_score(*score)
+                    });
+                    tokens.extend(parenthesize(v));
+                }
+                need_number = true;
+            }
+            _ => tokens.push(san),
+        }
+        b.play_unchecked(mv);
+    }
+    parenthesize(tokens)
 }
 
 /// A line of moves in PGN form from `board`: `12. Nf3 Nc6 13. Bb5` or `12... Nc6 13. Bb5`.
@@ -61,7 +126,16 @@ fn nag(loss: i32) -> &'static str {
     }
 }
 
-fn comment_text(note: &MoveNote) -> String {
+/// The mark a move that fell short gets in HTML and LaTeX: `??`, `?`, `?!`.
+pub(crate) fn mark(loss: i32) -> &'static str {
+    match nag(loss) {
+        "$4" => "??",
+        "$2" => "?",
+        _ => "?!",
+    }
+}
+
+pub(crate) fn comment_text(note: &MoveNote) -> String {
     let best = note
         .better
         .first()
@@ -69,7 +143,7 @@ fn comment_text(note: &MoveNote) -> String {
     format!("played {}, wily {best}", fmt_score(note.played))
 }
 
-fn tag_value<'a>(g: &'a AnnotatedGame, name: &str) -> Option<&'a str> {
+pub(crate) fn tag_value<'a>(g: &'a AnnotatedGame, name: &str) -> Option<&'a str> {
     g.tags
         .iter()
         .find(|(n, _)| n == name)
@@ -128,6 +202,10 @@ pub fn pgn(g: &AnnotatedGame) -> String {
                 }
                 tokens.extend(v);
             }
+            need_number = true;
+        }
+        for line in g.variations.get(i).map_or(&[][..], |v| &v[..]) {
+            tokens.extend(user_line_tokens(&b, line, true));
             need_number = true;
         }
         b.play_unchecked(mv);
@@ -194,11 +272,7 @@ pub fn html(games: &[AnnotatedGame], opts: &AnnotateOptions) -> String {
             let san = esc(&to_san(&b, mv));
             match g.notes.get(i) {
                 Some(Some(note)) => {
-                    let mark = match nag(note.loss) {
-                        "$4" => "??",
-                        "$2" => "?",
-                        _ => "?!",
-                    };
+                    let mark = mark(note.loss);
                     out.push_str(&format!(
                         "<span class=\"bad\">{san}{mark}</span> <span class=\"c\">{{{}}}</span> ",
                         esc(&comment_text(note))
@@ -217,6 +291,13 @@ pub fn html(games: &[AnnotatedGame], opts: &AnnotateOptions) -> String {
                     need_number = true;
                 }
                 _ => out.push_str(&format!("{san} ")),
+            }
+            for line in g.variations.get(i).map_or(&[][..], |v| &v[..]) {
+                out.push_str(&format!(
+                    "<span class=\"v\">{}</span> ",
+                    esc(&user_line_tokens(&b, line, false).join(" "))
+                ));
+                need_number = true;
             }
             b.play_unchecked(mv);
         }
@@ -286,6 +367,51 @@ mod tests {
     }
 
     #[test]
+    fn writes_the_games_own_variations_with_notes() {
+        let start = Board::default();
+        let e4 = parse_san(&start, "e4").unwrap();
+        let mut after_e4 = start.clone();
+        after_e4.play_unchecked(e4);
+        let e5 = parse_san(&after_e4, "e5").unwrap();
+        let c5 = parse_san(&after_e4, "c5").unwrap();
+        let mut after_c5 = after_e4.clone();
+        after_c5.play_unchecked(c5);
+        let nf3 = parse_san(&after_c5, "Nf3").unwrap();
+        let line = UserLine {
+            moves: vec![c5, nf3],
+            notes: vec![
+                Some(MoveNote {
+                    played: Score::Cp(40),
+                    better: vec![(Score::Cp(20), vec![e5])],
+                    loss: 20,
+                }),
+                None,
+            ],
+        };
+        let g = AnnotatedGame {
+            tags: Vec::new(),
+            start,
+            moves: vec![e4, e5],
+            notes: vec![None, None],
+            variations: vec![Vec::new(), vec![line]],
+            result: "*".into(),
+        };
+        let text = pgn(&g);
+        assert!(
+            text.contains(
+                "1. e4 e5 (1... c5 $6 {played 0.40, wily 0.20} (1... e5 {0.20}) 2. Nf3) *"
+            ),
+            "{text}"
+        );
+        let opts = super::super::parse_options(&["wb", "1-99", "0.1", "1"]).unwrap();
+        let page = html(&[g], &opts);
+        assert!(
+            page.contains("(1... c5?! {played 0.40, wily 0.20} (1... e5 0.20) 2. Nf3)"),
+            "{page}"
+        );
+    }
+
+    #[test]
     fn writes_comments_and_variations() {
         let start = Board::default();
         let mut b = start.clone();
@@ -317,6 +443,7 @@ mod tests {
                     loss: 870,
                 }),
             ],
+            variations: vec![Vec::new(); 4],
             result: "*".into(),
         };
         let text = pgn(&g);

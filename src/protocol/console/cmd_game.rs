@@ -1,12 +1,11 @@
 //! Console commands that drive the game: new, go/move, force, back, reset, white/black,
-//! setboard, edit, draw, analyze, and leaving (quit/end/exit, xboard, uci).
+//! setboard, edit, wild, load, analyze, and leaving (quit/end/exit, xboard, uci).
 
 use super::state::{CmdResult, Console, Flow};
 use super::think;
 use crate::chess::chess960;
 use crate::chess::fen::{parse_fen, parse_setboard, to_fen};
 use crate::protocol::edit::Editor;
-use crate::protocol::game::{Outcome, Score as GameScore};
 use cozy_chess::{Board, Color};
 
 fn no_args(name: &str, args: &[&str]) -> Result<(), String> {
@@ -200,33 +199,90 @@ pub fn setboard(c: &mut Console, args: &[&str]) -> CmdResult {
     Ok(Flow::Continue)
 }
 
+/// `load FILE TITLE`: sets up the position titled TITLE in a file of titled positions
+/// (Crafty's test-suite format: the first `title` line containing TITLE, then its
+/// `setboard`; or an EPD line whose `id` contains it).
+pub fn load(c: &mut Console, args: &[&str]) -> CmdResult {
+    let [file, title @ ..] = args else {
+        return Err("usage: load FILE TITLE".into());
+    };
+    if title.is_empty() {
+        return Err("usage: load FILE TITLE".into());
+    }
+    let title = title.join(" ");
+    tournament_guard(c, "load")?;
+    let size = std::fs::metadata(file)
+        .map_err(|e| format!("load: {file}: {e}"))?
+        .len();
+    if size > 64 << 20 {
+        return Err(format!("load: {file}: too large ({size} bytes)"));
+    }
+    let bytes = std::fs::read(file).map_err(|e| format!("load: {file}: {e}"))?;
+    let (name, board) = crate::chess::suite::find_titled(&String::from_utf8_lossy(&bytes), &title)
+        .map_err(|e| format!("load: {file}: {e}"))?;
+    c.new_game_from(board);
+    c.note(&format!("load: position '{name}' from {file}"));
+    Ok(Flow::Continue)
+}
+
+/// ICS wild 7: kings and three pawns each (Crafty's one wild position).
+const WILD7: &str = "4k3/5ppp/8/8/8/8/PPP5/3K4 w - - 0 1";
+
+/// `wild N`: a new game from an ICS wild start: 7 (kings and three pawns each), 22 or `fr`
+/// (Chess960: a random position, or `wild 22 N` for position N of 0-959); 0 is the
+/// normal start. Other wild numbers are refused with one line.
+pub fn wild(c: &mut Console, args: &[&str]) -> CmdResult {
+    let (board, what) = match args {
+        ["0"] => (Board::default(), "the normal start".to_string()),
+        ["7"] => (
+            parse_fen(WILD7).map_err(|e| format!("wild 7: {e}"))?,
+            "wild 7 (kings and three pawns each)".to_string(),
+        ),
+        ["22" | "fr"] | ["22" | "fr", _] => {
+            let n = match args.get(1) {
+                Some(n) => n
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|n| *n < 960)
+                    .ok_or_else(|| format!("wild 22: '{n}' is not a position number 0-959"))?,
+                None => {
+                    let seed = std::time::SystemTime::now()
+                        .duration_since(std::time::UNIX_EPOCH)
+                        .map_or(0, |d| d.as_nanos() as u64);
+                    chess960::index_from_seed(seed)
+                }
+            };
+            let board = chess960::start_position(n)
+                .ok_or_else(|| format!("wild 22: no Chess960 position {n}"))?;
+            (
+                board,
+                format!(
+                    "wild 22 (Chess960), position {n} ({})",
+                    chess960::back_rank(n).unwrap_or_default()
+                ),
+            )
+        }
+        [n] => {
+            return Err(format!(
+                "wild {n}: not played by wily (wild 0, 7 and 22/fr are; other ICS wild boards have rules or starts wily does not set up)"
+            ))
+        }
+        _ => return Err("usage: wild 0|7|22 [N]|fr".into()),
+    };
+    tournament_guard(c, "wild")?;
+    c.computer = Some(Color::Black);
+    c.new_game_from(board);
+    c.set_player_tags();
+    c.note(&format!("new game, {what}: the computer plays Black"));
+    Ok(Flow::Continue)
+}
+
 pub fn edit(c: &mut Console, args: &[&str]) -> CmdResult {
     no_args("edit", args)?;
     tournament_guard(c, "edit")?;
     c.stop_pondering();
     c.editor = Some(Editor::new(c.game.board()));
     c.say("edit mode: Pe2 places a piece, xe2 clears a square, c switches colour (White first), # clears the board, . ends");
-    Ok(Flow::Continue)
-}
-
-pub fn draw(c: &mut Console, args: &[&str]) -> CmdResult {
-    no_args("draw", args)?;
-    if c.game.outcome.is_some() {
-        return Err("the game is over".into());
-    }
-    if c.computer.is_none() {
-        return Err("draw: the computer is not playing (force mode)".into());
-    }
-    let ps = c.policy_settings();
-    if c.policy.accept_draw(&ps) {
-        c.say("Draw accepted.");
-        c.finish_game(Outcome::new(GameScore::Draw, "Draw agreed"));
-    } else {
-        c.say(&format!(
-            "Draw declined (score {}).",
-            think::score_text(c.last_score)
-        ));
-    }
     Ok(Flow::Continue)
 }
 

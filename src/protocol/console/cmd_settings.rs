@@ -509,6 +509,53 @@ pub fn skill_elo(n: u32) -> u32 {
     (600 + 200 * n).clamp(ELO_MIN, ELO_MAX)
 }
 
+/// `output long|short`: the console's moves (search lines, the computer's moves, `display
+/// moves`) in long algebraic (`Ng1f3`) or SAN (`Nf3`, the default).
+pub fn output(c: &mut Console, args: &[&str]) -> CmdResult {
+    c.settings.long_output = match args {
+        ["long"] => true,
+        ["short"] => false,
+        _ => return Err("usage: output long|short".into()),
+    };
+    let msg = if c.settings.long_output {
+        "output moves in long algebraic notation (Ng1f3)"
+    } else {
+        "output moves in short algebraic notation (SAN: Nf3)"
+    };
+    c.say(msg);
+    Ok(Flow::Continue)
+}
+
+/// `timebook FACTOR MOVES`: FACTOR percent of extra time (0 to 500) on the first move out
+/// of book, decaying evenly to none over MOVES moves (0 to 30).
+pub fn timebook(c: &mut Console, args: &[&str]) -> CmdResult {
+    let (factor, span) = match args {
+        [] => c.settings.timebook,
+        [f, m] => {
+            let num = |s: &&str, hi: u32, what: &str| {
+                s.parse::<u32>()
+                    .ok()
+                    .filter(|n| *n <= hi)
+                    .ok_or_else(|| format!("timebook: {what} '{s}' is not 0 to {hi}"))
+            };
+            (num(f, 500, "factor")?, num(m, 30, "moves")?)
+        }
+        _ => return Err("usage: timebook FACTOR MOVES (percent 0-500, moves 0-30)".into()),
+    };
+    c.settings.timebook = (factor, span);
+    let msg = if factor == 0 || span == 0 {
+        "timebook off: the normal time target right out of book".to_string()
+    } else {
+        format!(
+            "timebook: {}% of the normal time target on the first move out of book, {}% less each move, normal after {span} moves",
+            100 + factor,
+            f64::from(factor) / f64::from(span)
+        )
+    };
+    c.say(&msg);
+    Ok(Flow::Continue)
+}
+
 #[cfg(test)]
 mod skill_tests {
     use super::*;

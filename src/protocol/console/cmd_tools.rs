@@ -1,12 +1,12 @@
-//! Console commands that measure or examine: perft, perf, score, search, test, annotate.
+//! Console commands that measure or examine: perft, perf, search, test, screen, annotate.
 
 use super::state::{CmdResult, Console, Flow};
 use crate::chess::pgn::PgnReader;
-use crate::chess::suite::{parse_suite, SuitePosition};
-use crate::engine::{Bound, Limits, SearchRequest};
-use crate::protocol::annotate::{annotate_game, output_path, parse_options, writer};
+use crate::chess::suite::{parse_suite, screen_records, SuitePosition};
+use crate::engine::{Bound, Limits, Score, SearchRequest};
+use crate::protocol::annotate::{annotate_game, latex, output_path, parse_options, writer, Format};
 use crate::protocol::input::InputEvent;
-use crate::protocol::output::{fmt_count, fmt_pv, fmt_time, header};
+use crate::protocol::output::{fmt_count, fmt_pv_as, fmt_time, header};
 use crate::protocol::runner::Ev;
 use cozy_chess::Move;
 use std::io::BufReader;
@@ -110,7 +110,7 @@ fn run_position(
     p: &SuitePosition,
     limits: &Limits,
     early: Option<u32>,
-) -> Option<(Option<Move>, bool, Duration)> {
+) -> Option<(Option<Move>, bool, Duration, Score)> {
     let req = SearchRequest {
         board: p.board.clone(),
         history: Vec::new(),
@@ -155,7 +155,103 @@ fn run_position(
     };
     let best = result.best;
     let solved = best.is_some_and(|m| p.solved_by(m));
-    Some((best, solved, started.elapsed()))
+    Some((best, solved, started.elapsed(), result.score))
+}
+
+/// The limits of a test or screen search: `st` (5 seconds when no `st`, `sd` or `sn`).
+fn suite_limits(c: &Console) -> Limits {
+    Limits {
+        movetime: c
+            .settings
+            .st
+            .or((c.settings.sd.is_none() && c.settings.sn.is_none())
+                .then(|| Duration::from_secs(5))),
+        depth: c.settings.sd,
+        nodes: c.settings.sn,
+        ..Limits::default()
+    }
+}
+
+/// Reads a suite-like file (at most 64 MB) for `what`.
+fn read_suite_file(what: &str, path: &str) -> Result<String, String> {
+    let size = std::fs::metadata(path)
+        .map_err(|e| format!("{what}: {path}: {e}"))?
+        .len();
+    if size > 64 << 20 {
+        return Err(format!(
+            "{what}: {path}: too large for a test suite ({size} bytes)"
+        ));
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("{what}: {path}: {e}"))?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// `screen FILE MARGIN`: searches every EPD position of FILE (`st`, `sd`, `sn` as for
+/// `test`) and writes those whose score stays within MARGIN centipawns of 0 to
+/// `FILE.screened`, culling the lopsided ones (for choosing balanced opening positions).
+pub fn screen(c: &mut Console, args: &[&str]) -> CmdResult {
+    let [path, margin] = args else {
+        return Err("usage: screen FILE MARGIN (centipawns)".into());
+    };
+    let margin: i32 =
+        margin.parse().ok().filter(|m| *m > 0).ok_or_else(|| {
+            format!("screen: '{margin}' is not a margin in centipawns (1 or more)")
+        })?;
+    let text = read_suite_file("screen", path)?;
+    let (records, errors) = screen_records(&text);
+    for e in &errors {
+        c.say(&format!("screen: {path}: {e}"));
+    }
+    if records.is_empty() {
+        return Err(format!("screen: {path}: no EPD positions"));
+    }
+    c.stop_pondering();
+    let limits = suite_limits(c);
+    let saved_noise = c.settings.noise;
+    c.settings.noise = u64::MAX;
+    let mut kept = Vec::new();
+    let mut culled = 0;
+    for (i, r) in records.iter().enumerate() {
+        let p = SuitePosition {
+            title: r.title.clone(),
+            board: r.board.clone(),
+            best: Vec::new(),
+            avoid: Vec::new(),
+            line: r.line,
+        };
+        let Some((_, _, _, score)) = run_position(c, &p, &limits, None) else {
+            break;
+        };
+        let white = score.white_pov(r.board.side_to_move());
+        let inside = matches!(white, Score::Cp(v) if v.abs() < margin);
+        if inside {
+            kept.push(r.text.as_str());
+        } else {
+            culled += 1;
+        }
+        c.say(&format!(
+            "record {} ({}): score {} {}  (culled {culled})",
+            i + 1,
+            r.title,
+            crate::protocol::output::fmt_score(white),
+            if inside { "kept" } else { "culled" }
+        ));
+    }
+    c.settings.noise = saved_noise;
+    let out = PathBuf::from(format!("{path}.screened"));
+    let mut body = kept.join("\n");
+    if !body.is_empty() {
+        body.push('\n');
+    }
+    crate::protocol::gamefiles::write_atomic(&out, body.as_bytes())
+        .map_err(|e| format!("screen: {}: {e}", out.display()))?;
+    c.say(&format!(
+        "screen: kept {} of {}, culled {culled}, into {}",
+        kept.len(),
+        kept.len() + culled,
+        out.display()
+    ));
+    Ok(Flow::Continue)
 }
 
 pub fn test(c: &mut Console, args: &[&str]) -> CmdResult {
@@ -172,16 +268,7 @@ pub fn test(c: &mut Console, args: &[&str]) -> CmdResult {
         ),
         _ => return Err("usage: test FILE [N]".into()),
     };
-    let size = std::fs::metadata(path)
-        .map_err(|e| format!("test: {path}: {e}"))?
-        .len();
-    if size > 64 << 20 {
-        return Err(format!(
-            "test: {path}: too large for a test suite ({size} bytes)"
-        ));
-    }
-    let bytes = std::fs::read(path).map_err(|e| format!("test: {path}: {e}"))?;
-    let suite = parse_suite(&String::from_utf8_lossy(&bytes));
+    let suite = parse_suite(&read_suite_file("test", path)?);
     for e in &suite.errors {
         c.say(&format!("test: {path}: {e}"));
     }
@@ -190,29 +277,23 @@ pub fn test(c: &mut Console, args: &[&str]) -> CmdResult {
         return Err(format!("test: {path}: no positions to test"));
     }
     c.stop_pondering();
-    let limits = Limits {
-        movetime: c
-            .settings
-            .st
-            .or((c.settings.sd.is_none() && c.settings.sn.is_none())
-                .then(|| Duration::from_secs(5))),
-        depth: c.settings.sd,
-        nodes: c.settings.sn,
-        ..Limits::default()
-    };
+    let limits = suite_limits(c);
     let mut solved = 0;
     let mut total_time = Duration::ZERO;
     for (i, p) in positions.iter().enumerate() {
         c.say(&format!("{} ({}/{})", p.title, i + 1, positions.len()));
         c.say(&header());
-        let Some((best, ok, t)) = run_position(c, p, &limits, early) else {
+        let Some((best, ok, t, _)) = run_position(c, p, &limits, early) else {
             break;
         };
         total_time += t;
         if ok {
             solved += 1;
         }
-        let shown = best.map_or("(none)".to_string(), |m| fmt_pv(&p.board, &[m], false));
+        let long = c.settings.long_output;
+        let shown = best.map_or("(none)".to_string(), |m| {
+            fmt_pv_as(&p.board, &[m], false, long)
+        });
         c.say(&format!(
             "{}: {} {shown}  ({solved} of {} solved)",
             p.title,
@@ -229,15 +310,20 @@ pub fn test(c: &mut Console, args: &[&str]) -> CmdResult {
 }
 
 pub fn annotate(c: &mut Console, args: &[&str]) -> CmdResult {
-    annotate_file(c, args, false)
+    annotate_file(c, args, Format::Can)
 }
 
 pub fn annotateh(c: &mut Console, args: &[&str]) -> CmdResult {
-    annotate_file(c, args, true)
+    annotate_file(c, args, Format::Html)
 }
 
-/// `annotate` / `annotateh`: annotates every game of a PGN file into `.can` or `.html`.
-fn annotate_file(c: &mut Console, args: &[&str], html: bool) -> CmdResult {
+pub fn annotatet(c: &mut Console, args: &[&str]) -> CmdResult {
+    annotate_file(c, args, Format::Tex)
+}
+
+/// `annotate` / `annotateh` / `annotatet`: annotates every game of a PGN file into `.can`,
+/// `.html` or `.tex`.
+fn annotate_file(c: &mut Console, args: &[&str], format: Format) -> CmdResult {
     let Some((file, rest)) = args.split_first() else {
         return Err(parse_options(&[]).err().unwrap_or_default());
     };
@@ -245,7 +331,7 @@ fn annotate_file(c: &mut Console, args: &[&str], html: bool) -> CmdResult {
     let input = PathBuf::from(file);
     let f = std::fs::File::open(&input).map_err(|e| format!("annotate: {file}: {e}"))?;
     c.stop_pondering();
-    let out_path = output_path(&input, html);
+    let out_path = output_path(&input, format);
     let old_multipv = c.runner.engine.options().multipv;
     c.runner.engine.set_multipv(opts.lines);
     let mut done = Vec::new();
@@ -294,10 +380,10 @@ fn annotate_file(c: &mut Console, args: &[&str], html: bool) -> CmdResult {
     if let Some(e) = failure {
         return Err(e);
     }
-    let text = if html {
-        writer::html(&done, &opts)
-    } else {
-        done.iter().map(writer::pgn).collect::<Vec<_>>().join("")
+    let text = match format {
+        Format::Html => writer::html(&done, &opts),
+        Format::Tex => latex::latex(&done, &opts),
+        Format::Can => done.iter().map(writer::pgn).collect::<Vec<_>>().join(""),
     };
     crate::protocol::gamefiles::write_atomic(&out_path, text.as_bytes())
         .map_err(|e| format!("annotate: {}: {e}", out_path.display()))?;

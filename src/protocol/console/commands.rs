@@ -3,7 +3,9 @@
 //! table it reads).
 
 use super::state::{CmdResult, Console, Flow};
-use super::{book, cmd_egtb, cmd_eval, cmd_files, cmd_game, cmd_info, cmd_settings, cmd_tools};
+use super::{
+    book, cmd_draw, cmd_egtb, cmd_eval, cmd_files, cmd_game, cmd_info, cmd_settings, cmd_tools,
+};
 
 /// A command handler: the console and the words after the command name.
 pub type Handler = fn(&mut Console, &[&str]) -> CmdResult;
@@ -33,6 +35,7 @@ pub static COMMANDS: &[Command] = &[
     cmd!("analyze", "", "search the side to move until a move or 'exit' ('back [N]' steps back, '.' shows the best line)", cmd_game::analyze),
     cmd!("annotate", "FILE COLORS MOVES MARGIN TIME [N]", "annotate a PGN file into FILE.can (COLORS w|b|wb|NAME, MOVES 1-999, MARGIN pawns, TIME s/move, N lines)", cmd_tools::annotate),
     cmd!("annotateh", "FILE COLORS MOVES MARGIN TIME [N]", "like annotate, writing FILE.html", cmd_tools::annotateh),
+    cmd!("annotatet", "FILE COLORS MOVES MARGIN TIME [N]", "like annotate, writing FILE.tex (LaTeX, diagrams with the skak package)", cmd_tools::annotatet),
     cmd!("ansi", "on|off", "show the computer's moves in reverse video (Crafty's ANSI)", cmd_settings::ansi),
     cmd!("back", "[N]", "take back N plies (default 1)", cmd_game::back),
     cmd!("black", "", "Black to move; the computer plays White", cmd_game::black),
@@ -42,7 +45,7 @@ pub static COMMANDS: &[Command] = &[
     cmd!("clock", "[CTIME [OTIME]]", "show the clocks, or set computer and opponent time left (minutes or hh:mm)", cmd_settings::clock),
     cmd!("computer", "", "the opponent is a computer (draw score 0)", cmd_settings::computer),
     cmd!("display", "[OPTION|noOPTION]", "show the board, or switch output: time changes variation stats extstats movenum moves general", cmd_info::display),
-    cmd!("draw", "", "offer the computer a draw (accepted unless its score is above the draw score)", cmd_game::draw),
+    cmd!("draw", "[accept|decline|offer|nooffer|dynamic [1|0]]", "offer the computer a draw (or accept its offer); accept/decline: answer offers by the score or always decline; offer/nooffer: wily offers draws or never; dynamic: the draw score follows 'rating'", cmd_draw::draw),
     cmd!("drawscore", "N", "value of a draw in centipawns from wily's side (contempt)", cmd_settings::drawscore),
     cmd!("echo", "TEXT", "print TEXT", cmd_info::echo),
     cmd!("edit", "", "set up a position piece by piece (Pe2 places, xe2 clears, c switches colour, # clears, . ends)", cmd_game::edit),
@@ -65,6 +68,7 @@ pub static COMMANDS: &[Command] = &[
     cmd!("learn", "N", "learning: 1 book, 2 position, 4 result (sum; 0 off)", book::command),
     cmd!("level", "MOVES MINUTES INC", "time control (MOVES 0 = sudden death; INC seconds)", cmd_settings::level),
     cmd!("list", "GM|IM|C|AK|S +NAME -NAME", "show or edit the opponent lists the server bot reads (lists/)", book::command),
+    cmd!("load", "FILE TITLE", "set up the position titled TITLE in a test-suite file (title/setboard lines, or EPD id)", cmd_game::load),
     cmd!("log", "on|off|N [FILE]|number N", "per-game log and game files in logs/ on or off; the last N lines of the log (into FILE); the next game's number", cmd_files::log),
     cmd!("ls", "[PATTERN]", "list the files matching PATTERN (* and ?), or a folder's files", cmd_files::ls),
     cmd!("mode", "tournament|normal", "tournament mode refuses take-backs and position changes", cmd_settings::mode),
@@ -74,12 +78,14 @@ pub static COMMANDS: &[Command] = &[
     cmd!("new", "[N|FEN]", "start a new game (the computer plays Black); with a number 0-959 or a FEN, a Chess960 game from that position", cmd_game::new),
     cmd!("noise", "N", "print search output only after N nodes", cmd_settings::noise),
     cmd!("operator", "MINUTES", "minutes of the clock kept back for the operator (minutes or hh:mm)", cmd_settings::operator),
+    cmd!("output", "long|short", "moves in long algebraic (Ng1f3) or SAN (Nf3) in the search output and the computer's moves", cmd_settings::output),
     cmd!("perf", "", "measure move generation and make/unmake speed", cmd_tools::perf),
     cmd!("perft", "N", "count the leaf nodes N plies deep from the current position", cmd_tools::perft_cmd),
     cmd!("pgn", "TAG VALUE", "set a PGN tag for the game file (pgn Event \"Club match\"); pgn Result 1-0|0-1|1/2-1/2 ends the game with that result", cmd_files::pgn),
     cmd!("pgnscores", "white|mover", "whose view the game file's {score/depth} move comments take (default mover; search output is always White's view)", cmd_settings::pgnscores),
     cmd!("ponder", "on|off|MOVE", "think on the opponent's time, or set the move to ponder", cmd_settings::ponder),
     cmd!("quit", "", "leave wily", cmd_game::quit),
+    cmd!("rating", "WILY OPPONENT", "wily's and the opponent's ratings: the game file's Elo tags, and with 'draw dynamic 1' the draw score (an eighth of the difference, at most 300 points)", cmd_draw::rating),
     cmd!("read", "[FILE]", "play the moves of a game file from the start (default: the last game file)", cmd_files::read),
     cmd!("reada", "[FILE]", "play the moves of a file from the current position", cmd_files::reada),
     cmd!("reset", "N", "go back to move N (White to move)", cmd_game::reset),
@@ -87,6 +93,7 @@ pub static COMMANDS: &[Command] = &[
     cmd!("savegame", "FILE", "write the game as PGN", cmd_files::savegame),
     cmd!("savepos", "FILE", "write the position as a 'setboard FEN' line", cmd_files::savepos),
     cmd!("score", "", "the evaluation of the position, term by term", cmd_eval::score),
+    cmd!("screen", "FILE MARGIN", "search each EPD position of FILE (st/sd/sn) and write those scoring within MARGIN centipawns of 0 to FILE.screened", cmd_tools::screen),
     cmd!("sd", "N", "search depth limit (0 = none)", cmd_settings::sd),
     cmd!("search", "MOVE", "restrict the next search to MOVE", cmd_tools::search),
     cmd!("setboard", "FEN", "set up a position from FEN or Crafty's short form (k2r/ppp////Q/5PPP/7K/ b)", cmd_game::setboard),
@@ -101,10 +108,12 @@ pub static COMMANDS: &[Command] = &[
     cmd!("tbpath", "DIR[:DIR...]", "load the Syzygy tablebases (.rtbw/.rtbz) of these folders", cmd_egtb::tbpath),
     cmd!("test", "FILE [N]", "run a test suite (Crafty title/setboard/solution/end format or EPD); stop a position after N correct iterations", cmd_tools::test),
     cmd!("time", "CPU|elapsed|SPEC", "timing by CPU or elapsed time, or a time control: 60/30, 60/30/sd/30, sd/15, sd/2/12", cmd_settings::time),
+    cmd!("timebook", "FACTOR MOVES", "FACTOR percent extra time (0-500) on the first move out of book, decaying to none over MOVES moves (0-30)", cmd_settings::timebook),
     cmd!("uci", "", "switch to the UCI protocol", cmd_game::uci),
     cmd!("usage", "N", "use N percent more (or less, N < 0) time per move", cmd_settings::usage),
     cmd!("whisper", "N", "whisper level 0-6 (what is whispered in ICS mode)", cmd_settings::whisper),
     cmd!("white", "", "White to move; the computer plays Black", cmd_game::white),
+    cmd!("wild", "0|7|22 [N]|fr", "a new game from an ICS wild start: 7 kings and three pawns each, 22 or fr Chess960 (random, or position N)", cmd_game::wild),
     cmd!("xboard", "", "switch to the xboard protocol", cmd_game::xboard),
 ];
 

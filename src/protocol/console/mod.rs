@@ -11,6 +11,7 @@
 //! meanwhile through the dispatcher the loop hands to [`Console::new`].
 
 pub mod book;
+pub mod cmd_draw;
 pub mod cmd_egtb;
 pub mod cmd_eval;
 pub mod cmd_files;

@@ -121,6 +121,19 @@ pub struct Settings {
     pub pgn_scores: crate::engine::ScoreView,
     /// `ANSI on`: the computer's move in reverse video.
     pub ansi: bool,
+    /// `draw accept|decline`: whether an offered draw is considered at all.
+    pub accept_draws: bool,
+    /// `draw offer|nooffer`: whether wily offers draws itself.
+    pub offer_draws: bool,
+    /// `draw dynamic 1|0`: the draw score follows the rating difference (`rating`).
+    pub dynamic_draw: bool,
+    /// `rating A B`: wily's and the opponent's ratings.
+    pub ratings: Option<(i32, i32)>,
+    /// `output long|short`: moves in long algebraic (`Ng1f3`) rather than SAN.
+    pub long_output: bool,
+    /// `timebook FACTOR MOVES`: percent of extra time on the first move out of book,
+    /// decaying to none over MOVES searches.
+    pub timebook: (u32, u32),
 }
 
 impl Default for Settings {
@@ -156,8 +169,22 @@ impl Default for Settings {
             opponent_name: None,
             pgn_scores: crate::engine::ScoreView::Mover,
             ansi: false,
+            accept_draws: true,
+            offer_draws: true,
+            dynamic_draw: true,
+            ratings: None,
+            long_output: false,
+            timebook: (0, 0),
         }
     }
+}
+
+/// The draw score (centipawns, wily's side) that `rating A B` sets while dynamic draw
+/// scores are on: an eighth of the opponent's rating minus wily's, the difference held
+/// within 300 points (at most 37 either way). Against a stronger opponent a draw is worth
+/// something; against a weaker one it counts as a small loss.
+pub fn dynamic_draw_score(mine: i32, theirs: i32) -> i32 {
+    (theirs.saturating_sub(mine)).clamp(-300, 300) / 8
 }
 
 /// Bytes as `64M`, `512K`, `1G`.
@@ -234,6 +261,27 @@ impl Settings {
                 ""
             }
         ));
+        v.push(format!(
+            "draws: {}, {}, dynamic draw score {}, ratings: {}",
+            if self.accept_draws {
+                "accept"
+            } else {
+                "decline"
+            },
+            if self.offer_draws { "offer" } else { "nooffer" },
+            onoff(self.dynamic_draw),
+            self.ratings.map_or("(none)".to_string(), |(a, b)| format!(
+                "wily {a}, opponent {b}"
+            ))
+        ));
+        v.push(format!(
+            "output: {}, timebook: {}",
+            if self.long_output { "long" } else { "short" },
+            match self.timebook {
+                (0, _) | (_, 0) => "off".to_string(),
+                (f, m) => format!("+{f}% decaying over {m} moves"),
+            }
+        ));
         v.push(format!("display: {}", self.display.listing()));
         v
     }
@@ -269,6 +317,15 @@ mod tests {
         assert!(parse_size("-5M").is_err());
         assert!(parse_size("99999999999G").is_err());
         assert_eq!(fmt_bytes(64 << 20), "64M");
+    }
+
+    #[test]
+    fn draw_score_follows_ratings() {
+        assert_eq!(dynamic_draw_score(2500, 2500), 0);
+        assert_eq!(dynamic_draw_score(2300, 2500), 25);
+        assert_eq!(dynamic_draw_score(2500, 2300), -25);
+        assert_eq!(dynamic_draw_score(1000, 3000), 37);
+        assert_eq!(dynamic_draw_score(3000, 1000), -37);
     }
 
     #[test]

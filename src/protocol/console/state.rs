@@ -86,6 +86,10 @@ pub struct Console {
     pub book: crate::book::Book,
     /// The learning store, opened by the first `learn` or `import` command.
     pub learner: Option<crate::learn::Learner>,
+    /// wily has offered a draw that the opponent may still accept with `draw`.
+    pub draw_offered: bool,
+    /// Searched (non-book) moves since the last book move, for `timebook`.
+    pub out_of_book: u32,
     /// Messages from start-up (missing books) shown after the banner.
     pub startup_notes: Vec<String>,
     /// Runs one input line: the console loop's dispatcher, handed in by the loop so that
@@ -136,6 +140,8 @@ impl Console {
             current_line: String::new(),
             book,
             learner: None,
+            draw_offered: false,
+            out_of_book: 0,
             startup_notes: Vec::new(),
             line_handler,
         };
@@ -205,6 +211,16 @@ impl Console {
         };
         self.tags.set("White", &w);
         self.tags.set("Black", &b);
+        // `rating A B`: wily's and the opponent's ratings as the Elo tags.
+        if let (Some((mine, theirs)), Some(me)) = (self.settings.ratings, self.computer) {
+            let (we, be) = if me == Color::White {
+                (mine, theirs)
+            } else {
+                (theirs, mine)
+            };
+            self.tags.set("WhiteElo", &we.to_string());
+            self.tags.set("BlackElo", &be.to_string());
+        }
     }
 
     /// Rewrites the game file with the game so far.
@@ -226,6 +242,8 @@ impl Console {
         self.ponder_move = None;
         self.last_score = None;
         self.searchmoves.clear();
+        self.draw_offered = false;
+        self.out_of_book = 0;
         self.files.start_new_game();
         self.turn_started = Instant::now();
         self.runner.engine.new_game();
@@ -240,10 +258,19 @@ impl Console {
             ));
         }
         self.game.play(mv)?;
+        if self.computer != Some(!self.game.side_to_move()) {
+            // The opponent moved instead of accepting: wily's offer lapses.
+            self.draw_offered = false;
+        }
         self.comments.truncate(self.game.moves().len() - 1);
         self.comments.push(comment);
         if self.settings.display.moves {
-            let line = crate::protocol::output::fmt_pv(self.game.start(), self.game.moves(), true);
+            let line = crate::protocol::output::fmt_pv_as(
+                self.game.start(),
+                self.game.moves(),
+                true,
+                self.settings.long_output,
+            );
             self.say(&line);
         }
         if let Some(o) = self.game.outcome.clone() {
@@ -306,6 +333,22 @@ impl Console {
         }
         self.turn_started = Instant::now();
         Ok(Flow::Think)
+    }
+
+    /// The draw score the engine uses now: 0 against a computer and in tournament mode,
+    /// the `drawscore` (or `rating`) value otherwise.
+    pub fn effective_draw_score(&self) -> i32 {
+        if self.settings.opponent_is_computer || self.settings.tournament {
+            0
+        } else {
+            self.settings.draw_score
+        }
+    }
+
+    /// Hands the effective draw score to the engine.
+    pub fn apply_draw_score(&mut self) {
+        let d = self.effective_draw_score();
+        self.runner.engine.set_draw_score(d);
     }
 
     /// Runs one input line as if typed at the prompt (through the loop's dispatcher).

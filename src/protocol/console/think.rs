@@ -5,7 +5,9 @@ use super::state::{Console, Flow};
 use crate::engine::{Bound, Limits, Score, SearchInfo, SearchRequest, SearchResult};
 use crate::protocol::game::{color_name, Outcome, Score as GameScore};
 use crate::protocol::input::InputEvent;
-use crate::protocol::output::{fmt_pv, fmt_score, fmt_time, header, info_line, stats_line};
+use crate::protocol::output::{
+    fmt_move, fmt_pv_as, fmt_score, fmt_time, header, info_line_as, stats_line,
+};
 use crate::protocol::policy::PolicySettings;
 use crate::protocol::runner::Ev;
 use crate::protocol::timecontrol::{fmt_clock, process_cpu_time, Timing};
@@ -57,13 +59,17 @@ impl Console {
         l.winc = inc;
         l.binc = inc;
         let mtg = self.clocks.moves_to_go(&s.tc, side);
-        l.movestogo = if s.usage == 0 {
+        let extra = timebook_extra(s.timebook, self.out_of_book);
+        l.movestogo = if s.usage == 0 && extra == 0 {
             mtg
         } else {
-            // `usage`: spread the time over proportionally fewer (more time per move) or
-            // more moves; sudden death counts as 30 moves to go, as the engine assumes.
+            // `usage` and `timebook`: spread the time over proportionally fewer (more time
+            // per move) or more moves; sudden death counts as 30 moves to go, as the
+            // engine assumes.
             let base = f64::from(mtg.unwrap_or(30));
-            let scaled = base * 100.0 / f64::from((100 + s.usage).max(10));
+            let factor =
+                f64::from((100 + s.usage).max(10)) / 100.0 * f64::from(100 + extra) / 100.0;
+            let scaled = base / factor;
             Some((scaled.round() as u32).clamp(1, 60))
         };
         l
@@ -93,12 +99,29 @@ impl Console {
             *last_depth = info.depth;
         }
         if show {
-            let line = info_line(board, info, finished, self.settings.display.movenum);
+            let line = info_line_as(
+                board,
+                info,
+                finished,
+                self.settings.display.movenum,
+                self.settings.long_output,
+            );
             self.say(&line);
         }
         if info.bound == Bound::Exact {
             self.last_score = Some(info.score.white_pov(board.side_to_move()));
         }
+    }
+}
+
+/// `timebook FACTOR MOVES`: the percent of extra time for the search after `searched`
+/// non-book moves: FACTOR on the first move out of book, then a MOVES-th less each move,
+/// none from the MOVES-th on (`timebook 100 10`: 100%, 90%, ... 10%, then 0).
+pub fn timebook_extra((factor, span): (u32, u32), searched: u32) -> u32 {
+    if factor == 0 || searched >= span {
+        0
+    } else {
+        factor * (span - searched) / span
     }
 }
 
@@ -142,6 +165,12 @@ fn computer_move(c: &mut Console, pondered: Option<Instant>) -> bool {
                         .map_or("sudden death".to_string(), |m| format!("{m} moves"))
                 ),
             };
+            let extra = timebook_extra(c.settings.timebook, c.out_of_book);
+            let budget = if extra > 0 {
+                format!("{budget}, timebook +{extra}%")
+            } else {
+                budget
+            };
             c.say(&format!("        time control: {budget}"));
         }
         let limits = c.limits_for(side);
@@ -164,7 +193,13 @@ fn computer_move(c: &mut Console, pondered: Option<Instant>) -> bool {
                     "?" | "move" | "now" | "mn" => c.runner.stop(),
                     "." => {
                         if let Some(i) = &last_info {
-                            let line = info_line(&board, i, false, c.settings.display.movenum);
+                            let line = info_line_as(
+                                &board,
+                                i,
+                                false,
+                                c.settings.display.movenum,
+                                c.settings.long_output,
+                            );
                             c.say(&line);
                         }
                     }
@@ -221,6 +256,7 @@ fn finish_computer_move(
     }
     let white = result.score.white_pov(side);
     c.last_score = Some(white);
+    c.out_of_book = c.out_of_book.saturating_add(1);
     c.policy.record(result.score);
     let comment = format!(
         "{}/{} {}s",
@@ -229,7 +265,7 @@ fn finish_computer_move(
         fmt_time(result.time)
     );
     let number = board.fullmove_number();
-    let san = crate::chess::san::to_san(board, best);
+    let san = fmt_move(board, best, c.settings.long_output);
     if let Err(e) = c.play_move(best, Some(comment)) {
         c.say(&e);
         return false;
@@ -257,7 +293,8 @@ fn finish_computer_move(
         ));
         return true;
     }
-    if c.policy.offer_draw(&ps, u32::from(c.game.move_number())) {
+    if c.settings.offer_draws && c.policy.offer_draw(&ps, u32::from(c.game.move_number())) {
+        c.draw_offered = true;
         c.say("wily offers a draw (type 'draw' to accept)");
     }
     c.ponder_move = result.ponder.or_else(|| result.pv.get(1).copied());
@@ -289,12 +326,13 @@ fn announce_move(c: &mut Console, text: &str) {
 fn play_book_move(c: &mut Console, board: &Board, mv: Move, started: Instant) -> bool {
     let side = board.side_to_move();
     let number = board.fullmove_number();
-    let san = crate::chess::san::to_san(board, mv);
+    let san = fmt_move(board, mv, c.settings.long_output);
     if let Err(e) = c.play_move(mv, Some("book".into())) {
         c.say(&e);
         return false;
     }
     c.clocks.charge(&c.settings.tc, side, started.elapsed());
+    c.out_of_book = 0;
     announce_move(c, &format!("{}({number}): {san} (book)", color_name(side)));
     c.turn_started = Instant::now();
     c.ponder_move = None;
@@ -317,7 +355,7 @@ pub fn start_pondering(c: &mut Console) {
     history.push(c.game.board().hash());
     let mut limits = c.limits_for(board.side_to_move());
     limits.ponder = true;
-    let san = crate::chess::san::to_san(c.game.board(), mv);
+    let san = fmt_move(c.game.board(), mv, c.settings.long_output);
     let req = c.request(board, history, limits);
     c.runner.start(req);
     c.pondering = true;
@@ -412,7 +450,13 @@ pub fn analyze(c: &mut Console) -> Flow {
                 (None, _) => continue,
                 (Some("."), _) => {
                     if let Some(i) = &last {
-                        let l = info_line(&board, i, false, c.settings.display.movenum);
+                        let l = info_line_as(
+                            &board,
+                            i,
+                            false,
+                            c.settings.display.movenum,
+                            c.settings.long_output,
+                        );
                         c.say(&l);
                     }
                     continue;
@@ -478,5 +522,25 @@ pub fn score_text(s: Option<Score>) -> String {
 /// The line printed by `hint`-like queries: the expected reply.
 pub fn predicted_line(c: &Console) -> Option<String> {
     let mv = c.ponder_move?;
-    Some(fmt_pv(c.game.board(), &[mv], true))
+    Some(fmt_pv_as(
+        c.game.board(),
+        &[mv],
+        true,
+        c.settings.long_output,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::timebook_extra;
+
+    #[test]
+    fn timebook_decays_over_its_moves() {
+        let tb = (100, 10);
+        let shown: Vec<u32> = (0..12).map(|k| timebook_extra(tb, k)).collect();
+        assert_eq!(shown, [100, 90, 80, 70, 60, 50, 40, 30, 20, 10, 0, 0]);
+        assert_eq!(timebook_extra((0, 10), 0), 0);
+        assert_eq!(timebook_extra((50, 0), 0), 0);
+        assert_eq!(timebook_extra((50, 4), 2), 25);
+    }
 }

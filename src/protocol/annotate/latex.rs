@@ -1,0 +1,175 @@
+//! `annotatet`: annotated games as a LaTeX document (`FILE.tex`). The moves are set as
+//! text, a move that fell short in bold with its mark (`?!`, `?`, `??`), wily's comment and
+//! better lines after it, and a board diagram of the position the comment is about drawn
+//! with the `skak` package (`\fenboard{FEN}\showboard`); the game's own variations in
+//! parentheses with wily's notes on their moves. `pdflatex FILE.tex` prints it.
+
+use super::options::{AnnotateOptions, Colors};
+use super::writer::{comment_text, mark, pgn_line, tag_value, user_line_tokens, AnnotatedGame};
+use crate::chess::fen::to_fen;
+use crate::chess::san::to_san;
+use crate::protocol::output::fmt_score;
+use cozy_chess::Color;
+
+/// Text with LaTeX's special characters escaped.
+pub fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for ch in s.chars() {
+        match ch {
+            '\\' => out.push_str("\\textbackslash{}"),
+            '#' | '$' | '%' | '&' | '_' | '{' | '}' => {
+                out.push('\\');
+                out.push(ch);
+            }
+            '~' => out.push_str("\\textasciitilde{}"),
+            '^' => out.push_str("\\textasciicircum{}"),
+            '<' => out.push_str("\\textless{}"),
+            '>' => out.push_str("\\textgreater{}"),
+            _ => out.push(ch),
+        }
+    }
+    out
+}
+
+/// All annotated games as one LaTeX document.
+pub fn latex(games: &[AnnotatedGame], opts: &AnnotateOptions) -> String {
+    let mut out = String::from(
+        "\\documentclass[a4paper]{article}\n\\usepackage[utf8]{inputenc}\n\
+         \\usepackage{skak}\n\\begin{document}\n",
+    );
+    let who = match &opts.colors {
+        Colors::White => "White".to_string(),
+        Colors::Black => "Black".to_string(),
+        Colors::Both => "both sides".to_string(),
+        Colors::Player(p) => p.clone(),
+    };
+    out.push_str(&format!(
+        "\\noindent Annotated by wily {} ({}, moves {}--{}, margin {:.2}, {:.1}s per move)\n\n",
+        env!("CARGO_PKG_VERSION"),
+        esc(&who),
+        opts.first_move,
+        opts.last_move,
+        f64::from(opts.margin_cp) / 100.0,
+        opts.time.as_secs_f64()
+    ));
+    for g in games {
+        let t = |n: &str| esc(tag_value(g, n).unwrap_or("?"));
+        out.push_str(&format!(
+            "\\section*{{{} -- {}}}\n{}, {}, {} \\hfill \\textbf{{{}}}\n\n\\noindent ",
+            t("White"),
+            t("Black"),
+            t("Event"),
+            t("Site"),
+            t("Date"),
+            esc(&g.result)
+        ));
+        let mut b = g.start.clone();
+        let mut need_number = true;
+        for (i, &mv) in g.moves.iter().enumerate() {
+            let n = b.fullmove_number();
+            match b.side_to_move() {
+                Color::White => out.push_str(&format!("{n}.~")),
+                Color::Black if need_number => out.push_str(&format!("{n}\\ldots~")),
+                Color::Black => {}
+            }
+            need_number = false;
+            let san = esc(&to_san(&b, mv));
+            match g.notes.get(i) {
+                Some(Some(note)) => {
+                    out.push_str(&format!(
+                        "\\textbf{{{san}{}}} \\emph{{{}}} ",
+                        mark(note.loss),
+                        esc(&comment_text(note))
+                    ));
+                    for (score, line) in &note.better {
+                        out.push_str(&format!(
+                            "({} {}) ",
+                            esc(&pgn_line(&b, line).join(" ")),
+                            esc(&fmt_score(*score))
+                        ));
+                    }
+                    // The position the comment is about.
+                    out.push_str(&format!(
+                        "\n\n\\fenboard{{{}}}\n\\begin{{center}}\\showboard\\end{{center}}\n\n\\noindent ",
+                        to_fen(&b)
+                    ));
+                    need_number = true;
+                }
+                _ => out.push_str(&format!("{san} ")),
+            }
+            for line in g.variations.get(i).map_or(&[][..], |v| &v[..]) {
+                out.push_str(&format!(
+                    "{} ",
+                    esc(&user_line_tokens(&b, line, false).join(" "))
+                ));
+                need_number = true;
+            }
+            b.play_unchecked(mv);
+        }
+        out.push_str(&format!("\\textbf{{{}}}\n\n", esc(&g.result)));
+    }
+    out.push_str("\\end{document}\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::san::parse_san;
+    use crate::engine::Score;
+    use crate::protocol::annotate::MoveNote;
+    use cozy_chess::Board;
+
+    #[test]
+    fn special_characters_are_escaped() {
+        assert_eq!(esc("a_b & 50% #1 {x}"), "a\\_b \\& 50\\% \\#1 \\{x\\}");
+        assert_eq!(esc("\\"), "\\textbackslash{}");
+    }
+
+    #[test]
+    fn comments_lines_and_diagrams() {
+        let start = Board::default();
+        let mut b = start.clone();
+        let mut moves = Vec::new();
+        for m in ["e4", "e5", "Qh5", "Ke7"] {
+            let mv = parse_san(&b, m).unwrap();
+            b.play_unchecked(mv);
+            moves.push(mv);
+        }
+        let mut before = start.clone();
+        for &m in &moves[..3] {
+            before.play_unchecked(m);
+        }
+        let better = vec![parse_san(&before, "Nc6").unwrap()];
+        let g = AnnotatedGame {
+            tags: vec![("White".into(), "A_1".into()), ("Black".into(), "B".into())],
+            start,
+            moves,
+            notes: vec![
+                None,
+                None,
+                None,
+                Some(MoveNote {
+                    played: Score::Cp(900),
+                    better: vec![(Score::Cp(30), better)],
+                    loss: 870,
+                }),
+            ],
+            variations: vec![Vec::new(); 4],
+            result: "*".into(),
+        };
+        let opts = super::super::parse_options(&["wb", "1-99", "0.5", "1"]).unwrap();
+        let doc = latex(&[g], &opts);
+        assert!(doc.starts_with("\\documentclass"), "{doc}");
+        assert!(doc.contains("\\usepackage{skak}"));
+        assert!(doc.contains("\\section*{A\\_1 -- B}"), "{doc}");
+        assert!(doc.contains("1.~e4 e5 2.~Qh5 \\textbf{Ke7??}"), "{doc}");
+        assert!(
+            doc.contains("\\emph{played 9.00, wily 0.30} (2... Nc6 0.30)"),
+            "{doc}"
+        );
+        assert!(doc.contains(&format!("\\fenboard{{{}}}", to_fen(&before))));
+        assert_eq!(doc.matches("\\showboard").count(), 1);
+        assert!(doc.trim_end().ends_with("\\end{document}"));
+    }
+}
