@@ -125,6 +125,9 @@ enum Command {
         #[arg(long, default_value_t = 8)]
         hash: usize,
     },
+    /// The evaluation network's tools (see docs/nnue.md).
+    #[command(subcommand)]
+    Nnue(wily::tools::nnue::cli::NnueCmd),
     /// Speak the UCI protocol on stdin/stdout.
     Uci {
         /// `uci` lists the search's tunable constants too, as `ucifull` does (for tuners
@@ -529,6 +532,7 @@ fn main() -> ExitCode {
                 )
             })
         }
+        Some(Command::Nnue(cmd)) => wily::tools::nnue::cli::run_nnue(cmd),
         Some(Command::Uci { full }) => wily::protocol::uci::run(full),
         Some(Command::Xboard) => wily::protocol::xboard::run(log_dir),
         Some(Command::Book(cmd)) => wily::tools::book::run_book(cmd).map(|s| print!("{s}")),
