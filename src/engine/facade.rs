@@ -323,6 +323,10 @@ impl Engine {
         let net = Network::load(std::path::Path::new(path.trim()))?;
         self.network = Some(Arc::new(net));
         self.network_dirty = true;
+        if self.use_network {
+            // Hash entries keep the old network's static evaluations.
+            self.tt.clear();
+        }
         Ok(format!("loaded network {}", path.trim()))
     }
 

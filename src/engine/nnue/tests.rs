@@ -129,7 +129,7 @@ fn the_engine_switches_evaluations_and_refuses_bad_files() {
     let board: Board = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
         .parse()
         .unwrap();
-    let mut run = |engine: &mut Engine| {
+    let run = |engine: &mut Engine| {
         engine.new_game();
         let r = engine.search(
             SearchRequest::new(board.clone(), Limits::nodes(3000)),
