@@ -222,7 +222,7 @@ pub fn open_for_append(path: &Path) -> Result<(File, u32), String> {
     check_header(&h, path)?;
     let body = len - HEADER_BYTES;
     let whole = body / RECORD_BYTES;
-    if body % RECORD_BYTES != 0 {
+    if !body.is_multiple_of(RECORD_BYTES) {
         tracing::warn!(
             "{}: dropping a truncated last record ({} bytes)",
             path.display(),
@@ -270,7 +270,7 @@ pub fn read_records(path: &Path) -> Result<Vec<Record>, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     check_header(&bytes, path)?;
     let body = &bytes[HEADER_BYTES..];
-    if body.len() % RECORD_BYTES != 0 {
+    if !body.len().is_multiple_of(RECORD_BYTES) {
         eprintln!(
             "warning: {}: ignoring a truncated last record",
             path.display()
