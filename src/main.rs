@@ -95,6 +95,39 @@ enum Command {
         #[arg(long)]
         nodes: Option<u64>,
     },
+    /// Self-play games at a fixed node count that write training positions for
+    /// `wily nnue train` (see docs/nnue.md).
+    Datagen {
+        /// The position file (appended to; a generation resumes where the last stopped).
+        #[arg(long, default_value = "data.wpos")]
+        out: PathBuf,
+        /// Games in the file when done (games already there count).
+        #[arg(long, default_value_t = 100)]
+        games: u32,
+        /// Nodes per move.
+        #[arg(long, default_value_t = 5000)]
+        nodes: u64,
+        /// Games played at once (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// EPD openings; without it games start from the initial position.
+        #[arg(long)]
+        book: Option<PathBuf>,
+        /// Random legal moves after the opening (default 8 without --book, 0 with it).
+        #[arg(long)]
+        random_plies: Option<u32>,
+        /// Syzygy folders (`:`-separated): positions they decide end the game.
+        #[arg(long)]
+        syzygy: Option<String>,
+        /// Hash table per game thread, MiB.
+        #[arg(long, default_value_t = 8)]
+        hash: usize,
+    },
+    /// The evaluation network's tools (see docs/nnue.md).
+    #[command(subcommand)]
+    Nnue(wily::tools::nnue::cli::NnueCmd),
     /// Speak the UCI protocol on stdin/stdout.
     Uci {
         /// `uci` lists the search's tunable constants too, as `ucifull` does (for tuners
@@ -464,6 +497,42 @@ fn main() -> ExitCode {
             };
             wily::tools::mates::run_file(&file, &settings, &mut std::io::stdout()).map(|_| ())
         }
+        Some(Command::Datagen {
+            out,
+            games,
+            nodes,
+            threads,
+            seed,
+            book,
+            random_plies,
+            syzygy,
+            hash,
+        }) => {
+            let defaults = wily::tools::nnue::datagen::DatagenSettings::default();
+            let settings = wily::tools::nnue::datagen::DatagenSettings {
+                random_plies: random_plies.unwrap_or(if book.is_some() { 0 } else { 8 }),
+                out,
+                games,
+                nodes: nodes.max(1),
+                threads: threads.unwrap_or(defaults.threads).max(1),
+                seed,
+                book,
+                syzygy,
+                hash_mb: hash.clamp(1, 4096),
+                ..defaults
+            };
+            let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+            wily::tools::nnue::datagen::run(&settings, stop).map(|s| {
+                println!(
+                    "{} games, {} positions written to {} (resumed at game {})",
+                    s.games,
+                    s.positions,
+                    settings.out.display(),
+                    s.resumed_at
+                )
+            })
+        }
+        Some(Command::Nnue(cmd)) => wily::tools::nnue::cli::run_nnue(cmd),
         Some(Command::Uci { full }) => wily::protocol::uci::run(full),
         Some(Command::Xboard) => wily::protocol::xboard::run(log_dir),
         Some(Command::Book(cmd)) => wily::tools::book::run_book(cmd).map(|s| print!("{s}")),

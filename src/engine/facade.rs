@@ -10,6 +10,7 @@ use super::eval::{
 use super::history::History;
 use super::learned::{LearnedPosition, LearnedTable};
 use super::limits::{EngineOptions, SearchRequest};
+use super::nnue::Network;
 use super::shared::{lock, Shared};
 use super::skill::{self, Lines, SkillParams};
 use super::tablebase::{self, Tablebases, TbConfig};
@@ -48,6 +49,10 @@ pub struct Engine {
     skill_seed: u64,
     /// Games started (`new_game`), so a skill level's draws differ from game to game.
     games: u64,
+    /// The network loaded by `set_eval_file` and whether it evaluates (`Eval=nnue`).
+    network: Option<Arc<Network>>,
+    use_network: bool,
+    network_dirty: bool,
 }
 
 /// Stops or releases a running search from anywhere (cheap to clone, `Send`).
@@ -150,6 +155,9 @@ impl Engine {
             skill: None,
             skill_seed: 0,
             games: 0,
+            network: None,
+            use_network: false,
+            network_dirty: false,
         }
     }
 
@@ -309,6 +317,50 @@ impl Engine {
         &mut self.params
     }
 
+    /// Loads the network file `path` (`EvalFile`); it evaluates once `Eval` is `nnue`.
+    /// On an error the network in use, if any, stays.
+    pub fn set_eval_file(&mut self, path: &str) -> Result<String, String> {
+        let net = Network::load(std::path::Path::new(path.trim()))?;
+        self.network = Some(Arc::new(net));
+        self.network_dirty = true;
+        if self.use_network {
+            // Hash entries keep the old network's static evaluations.
+            self.tt.clear();
+        }
+        Ok(format!("loaded network {}", path.trim()))
+    }
+
+    /// Evaluates with the network (`true`, `Eval=nnue`) or by hand (`Eval=hce`, the
+    /// default). Asking for the network before a file is loaded is an error, and the
+    /// hand-written evaluation stays.
+    pub fn set_eval_nnue(&mut self, on: bool) -> Result<(), String> {
+        if on && self.network.is_none() {
+            self.use_network = false;
+            return Err("Eval=nnue needs a network: set EvalFile first".into());
+        }
+        if on != self.use_network {
+            self.use_network = on;
+            self.network_dirty = true;
+            // Hash entries keep the other evaluation's static evaluations.
+            self.tt.clear();
+        }
+        Ok(())
+    }
+
+    /// True when the network evaluates.
+    pub fn eval_nnue(&self) -> bool {
+        self.use_network
+    }
+
+    /// The network in use when `Eval=nnue`.
+    fn active_network(&self) -> Option<Arc<Network>> {
+        if self.use_network {
+            self.network.clone()
+        } else {
+            None
+        }
+    }
+
     /// Forgets everything learnt during the last game (hash table, histories).
     pub fn new_game(&mut self) {
         self.stop();
@@ -386,7 +438,15 @@ impl Engine {
                 pool.truncate(threads);
             }
             while pool.len() < threads {
-                pool.push(new_worker(&self.params, self.pawn_hash_bytes));
+                let mut w = new_worker(&self.params, self.pawn_hash_bytes);
+                w.eval.set_network(self.active_network());
+                pool.push(w);
+            }
+            if self.network_dirty {
+                for w in pool.iter_mut() {
+                    w.eval.set_network(self.active_network());
+                }
+                self.network_dirty = false;
             }
             if self.params_dirty {
                 for w in pool.iter_mut() {

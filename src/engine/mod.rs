@@ -16,6 +16,7 @@ pub mod learned;
 pub mod limits;
 mod movelist;
 pub mod movepick;
+pub mod nnue;
 mod prefetch;
 mod qsearch;
 mod root;

@@ -45,7 +45,7 @@ impl<'a> Searcher<'a> {
             return if in_check {
                 self.draw_value(ply)
             } else {
-                self.evaluate(board)
+                self.evaluate(board, ply)
             };
         }
 
@@ -65,7 +65,7 @@ impl<'a> Searcher<'a> {
         } else {
             let slots = Correction::slots(board);
             self.hist.corr.prefetch(slots);
-            (slots, self.evaluate(board))
+            (slots, self.evaluate(board, ply))
         };
         let tt_hit = if use_tt {
             self.tt.probe(key, ply)

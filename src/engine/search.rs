@@ -238,9 +238,9 @@ impl<'a> Searcher<'a> {
     }
 
     #[inline]
-    pub(crate) fn evaluate(&mut self, board: &Board) -> i32 {
+    pub(crate) fn evaluate(&mut self, board: &Board, ply: usize) -> i32 {
         self.eval
-            .evaluate(board)
+            .evaluate_at(board, ply)
             .clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
     }
 
@@ -319,7 +319,7 @@ impl<'a> Searcher<'a> {
             return if in_check {
                 self.draw_value(ply)
             } else {
-                self.evaluate(board)
+                self.evaluate(board, ply)
             };
         }
         // Mate-distance pruning.
@@ -392,7 +392,7 @@ impl<'a> Searcher<'a> {
             self.hist.corr.prefetch(corr_slots);
             raw_eval = match tt_hit {
                 Some(h) if h.eval != NO_EVAL => h.eval,
-                _ => self.evaluate(board),
+                _ => self.evaluate(board, ply),
             };
             static_eval = with_correction(raw_eval, self.hist.corr.of_slots(corr_slots));
             eval = static_eval;

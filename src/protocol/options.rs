@@ -33,6 +33,8 @@ pub enum Opt {
     SyzygyProbeDepth,
     Syzygy50MoveRule,
     Swindle,
+    EvalFile,
+    Eval,
     LimitStrength,
     Elo,
     Strength,
@@ -56,6 +58,11 @@ pub enum Kind {
     /// Free text; an empty default is written `<empty>` to UCI.
     Text {
         default: &'static str,
+    },
+    /// One of a fixed list of words (ASCII case ignored when read).
+    Combo {
+        default: &'static str,
+        choices: &'static [&'static str],
     },
 }
 
@@ -248,6 +255,23 @@ pub const OPTIONS: &[EngineOption] = &[
         "in a position the tables call drawn, play the drawing move that keeps the most chances",
     ),
     row(
+        Opt::EvalFile,
+        Some("EvalFile"),
+        Some("EvalFile"),
+        Kind::Text { default: "" },
+        "the network file `Eval=nnue` evaluates with (docs/nnue.md)",
+    ),
+    row(
+        Opt::Eval,
+        Some("Eval"),
+        Some("Eval"),
+        Kind::Combo {
+            default: "hce",
+            choices: &["hce", "nnue"],
+        },
+        "`hce`: the hand-written evaluation (the strength knobs apply to it only); `nnue`: the network of `EvalFile`",
+    ),
+    row(
         Opt::LimitStrength,
         Some("UCI_LimitStrength"),
         None,
@@ -296,7 +320,9 @@ impl EngineOption {
             Kind::Spin { default, .. } => Value::Int(default),
             Kind::Check { default } => Value::Bool(default),
             Kind::Button => Value::Press,
-            Kind::Text { default } => Value::Text(default.to_string()),
+            Kind::Text { default } | Kind::Combo { default, .. } => {
+                Value::Text(default.to_string())
+            }
         }
     }
 
@@ -317,6 +343,13 @@ impl EngineOption {
                 let shown = if t.is_empty() { "<empty>" } else { t };
                 format!("option name {name} type string default {shown}")
             }
+            Kind::Combo { choices, .. } => {
+                let vars: String = choices.iter().map(|c| format!(" var {c}")).collect();
+                format!(
+                    "option name {name} type combo default {}{vars}",
+                    current.text()
+                )
+            }
         }
     }
 
@@ -328,6 +361,19 @@ impl EngineOption {
             Kind::Check { .. } => format!("{name} -check {}", u8::from(current.flag())),
             Kind::Button => format!("{name} -button"),
             Kind::Text { .. } => format!("{name} -string {}", current.text()),
+            Kind::Combo { choices, .. } => {
+                let shown: Vec<String> = choices
+                    .iter()
+                    .map(|c| {
+                        if *c == current.text() {
+                            format!("*{c}")
+                        } else {
+                            c.to_string()
+                        }
+                    })
+                    .collect();
+                format!("{name} -combo {}", shown.join(" /// "))
+            }
         }
     }
 
@@ -343,6 +389,7 @@ impl EngineOption {
             Kind::Check { .. } => Some(Value::Bool(value.eq_ignore_ascii_case("true"))),
             Kind::Button => Some(Value::Press),
             Kind::Text { .. } => Some(Value::Text(value.to_string())),
+            Kind::Combo { choices, .. } => choice(choices, value),
         }
     }
 
@@ -357,8 +404,17 @@ impl EngineOption {
             Kind::Check { .. } => int().map(|v| Value::Bool(v != 0)),
             Kind::Button => Some(Value::Press),
             Kind::Text { .. } => value.map(|v| Value::Text(v.trim().to_string())),
+            Kind::Combo { choices, .. } => value.and_then(|v| choice(choices, v.trim())),
         }
     }
+}
+
+/// The choice of a combo named `value` (ASCII case ignored).
+fn choice(choices: &[&'static str], value: &str) -> Option<Value> {
+    choices
+        .iter()
+        .find(|c| c.eq_ignore_ascii_case(value))
+        .map(|c| Value::Text(c.to_string()))
 }
 
 /// The options table of docs/engine.md, one row per option.
@@ -378,6 +434,7 @@ pub fn doc_table() -> String {
                 let d = if default.is_empty() { "empty" } else { default };
                 ("string", d.to_string(), String::new())
             }
+            Kind::Combo { default, choices } => ("combo", default.to_string(), choices.join(", ")),
         };
         s.push_str(&format!(
             "| {} | {} | {kind} | {default} | {range} | {} |\n",
@@ -441,6 +498,21 @@ mod tests {
         assert_eq!(
             rule.xboard_text(&Value::Bool(true)),
             "Syzygy 50-move rule -check 1"
+        );
+        let eval = find_uci("eval").expect("Eval");
+        assert_eq!(
+            eval.uci_line(&eval.default_value()),
+            "option name Eval type combo default hce var hce var nnue"
+        );
+        assert_eq!(eval.parse_uci("NNUE"), Some(Value::Text("nnue".into())));
+        assert_eq!(eval.parse_uci("neural"), None);
+        assert_eq!(
+            eval.parse_xboard(Some("hce")),
+            Some(Value::Text("hce".into()))
+        );
+        assert_eq!(
+            eval.xboard_text(&eval.default_value()),
+            "Eval -combo *hce /// nnue"
         );
     }
 

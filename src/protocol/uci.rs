@@ -124,6 +124,8 @@ struct Uci {
     /// `Pawn Hash` (MB) and `SyzygyPath`, as set.
     pawn_hash_mb: i64,
     syzygy_path: String,
+    /// `EvalFile`, as last loaded.
+    eval_file: String,
     /// `uci` lists the tunables too (`wily uci --full`).
     full: bool,
 }
@@ -315,6 +317,7 @@ impl Uci {
             elo: table_default(Opt::Elo).int() as u32,
             pawn_hash_mb: table_default(Opt::PawnHash).int(),
             syzygy_path: String::new(),
+            eval_file: String::new(),
             full: false,
             running: None,
         }
@@ -432,6 +435,15 @@ impl Uci {
             Opt::SyzygyProbeDepth => Value::Int(i64::from(self.engine.syzygy_probe_depth())),
             Opt::Syzygy50MoveRule => Value::Bool(self.engine.syzygy_50_move_rule()),
             Opt::Swindle => Value::Bool(self.engine.swindle()),
+            Opt::EvalFile => Value::Text(self.eval_file.clone()),
+            Opt::Eval => Value::Text(
+                if self.engine.eval_nnue() {
+                    "nnue"
+                } else {
+                    "hce"
+                }
+                .into(),
+            ),
             Opt::LimitStrength => Value::Bool(self.limit_strength),
             Opt::Elo => Value::Int(i64::from(self.elo)),
             other => table_default(other),
@@ -528,6 +540,22 @@ impl Uci {
             Opt::SyzygyProbeDepth => self.engine.set_syzygy_probe_depth(v.int() as i32),
             Opt::Syzygy50MoveRule => self.engine.set_syzygy_50_move_rule(v.flag()),
             Opt::Swindle => self.engine.set_swindle(v.flag()),
+            Opt::EvalFile => {
+                self.stop_search();
+                match self.engine.set_eval_file(v.text()) {
+                    Ok(m) => {
+                        self.eval_file = v.text().to_string();
+                        self.say(&format!("info string {m}"));
+                    }
+                    Err(e) => self.say(&format!("info string EvalFile: {e}")),
+                }
+            }
+            Opt::Eval => {
+                self.stop_search();
+                if let Err(e) = self.engine.set_eval_nnue(v.text() == "nnue") {
+                    self.say(&format!("info string {e}"));
+                }
+            }
             Opt::LimitStrength => {
                 self.limit_strength = v.flag();
                 self.engine.set_strength(v.flag().then_some(self.elo));

@@ -11,5 +11,6 @@ pub mod benchcmp;
 pub mod book;
 pub mod learn;
 pub mod mates;
+pub mod nnue;
 pub mod perft;
 pub mod testsuite;

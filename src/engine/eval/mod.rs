@@ -48,7 +48,9 @@ mod tuned;
 #[cfg(test)]
 mod tests;
 
+use super::nnue::{Network, Nnue};
 use cozy_chess::{Board, Color, Piece};
+use std::sync::Arc;
 
 pub use coefficients::{coefficients, danger_value, Coefficients};
 pub use endgame::{is_insufficient_material, phase, scale_rule, ScaleRule, SCALE_NORMAL};
@@ -106,6 +108,9 @@ pub struct Evaluator {
     /// same position again through captures made in another order, and its deeper plies
     /// do not use the hash table, which would remember the evaluation.
     cache: Box<[u64]>,
+    /// The network evaluation (`Eval=nnue`, `engine/nnue/`) in place of the hand-written
+    /// one; `None` (the default) evaluates by hand.
+    nnue: Option<Box<Nnue>>,
 }
 
 /// The part of a position key an evaluation cache entry keeps (the slot index comes from
@@ -122,6 +127,7 @@ impl Evaluator {
             tables: PieceTables::new(&params),
             params,
             cache: vec![0; 1 << EVAL_CACHE_BITS].into_boxed_slice(),
+            nnue: None,
         }
     }
 
@@ -177,16 +183,42 @@ impl Evaluator {
         crate::engine::prefetch::prefetch(&self.cache[(key as usize) & (self.cache.len() - 1)]);
     }
 
+    /// Evaluates with `net` (the network evaluation) or, with `None`, by hand; a change
+    /// forgets the cached scores.
+    pub fn set_network(&mut self, net: Option<Arc<Network>>) {
+        let same = match (&self.nnue, &net) {
+            (Some(n), Some(m)) => Arc::ptr_eq(n.network(), m),
+            (None, None) => true,
+            _ => false,
+        };
+        if !same {
+            self.nnue = net.map(|n| Box::new(Nnue::new(n)));
+            self.cache.fill(0);
+        }
+    }
+
+    /// True when the network evaluates.
+    pub fn uses_network(&self) -> bool {
+        self.nnue.is_some()
+    }
+
     /// Score of `board` in centipawns from the side to move's point of view.
     #[inline]
     pub fn evaluate(&mut self, board: &Board) -> i32 {
+        self.evaluate_at(board, 0)
+    }
+
+    /// [`Evaluator::evaluate`] of a node `ply` plies from the root (the network keeps
+    /// one accumulator per ply; the hand-written evaluation ignores `ply`).
+    #[inline]
+    pub fn evaluate_at(&mut self, board: &Board, ply: usize) -> i32 {
         let key = board.hash();
         let slot = (key as usize) & (self.cache.len() - 1);
         let entry = self.cache[slot];
         if entry != 0 && entry & CACHE_TAG == key & CACHE_TAG {
             return i32::from(entry as u16 as i16);
         }
-        let v = self.evaluate_uncached(board);
+        let v = self.evaluate_uncached(board, ply);
         if let Ok(v16) = i16::try_from(v) {
             self.cache[slot] = key & CACHE_TAG | u64::from(v16 as u16);
         }
@@ -194,9 +226,12 @@ impl Evaluator {
     }
 
     /// [`Evaluator::evaluate`] without the cache.
-    fn evaluate_uncached(&mut self, board: &Board) -> i32 {
+    fn evaluate_uncached(&mut self, board: &Board, ply: usize) -> i32 {
         if is_insufficient_material(board) {
             return 0;
+        }
+        if let Some(n) = self.nnue.as_deref_mut() {
+            return n.evaluate(board, ply);
         }
         let white_pawns = board.colored_pieces(Color::White, Piece::Pawn).0;
         let black_pawns = board.colored_pieces(Color::Black, Piece::Pawn).0;

@@ -46,6 +46,8 @@ impl Session {
             Opt::SyzygyProbeDepth => Value::Int(i64::from(e.syzygy_probe_depth())),
             Opt::Syzygy50MoveRule => Value::Bool(e.syzygy_50_move_rule()),
             Opt::Swindle => Value::Bool(e.swindle()),
+            Opt::EvalFile => Value::Text(self.eval_file.clone()),
+            Opt::Eval => Value::Text(if e.eval_nnue() { "nnue" } else { "hce" }.into()),
             Opt::Strength => Value::Int(i64::from(e.strength().unwrap_or(0))),
             _ => Value::Press,
         }
@@ -416,6 +418,22 @@ impl Session {
             Opt::SyzygyProbeDepth => self.runner.engine.set_syzygy_probe_depth(v.int() as i32),
             Opt::Syzygy50MoveRule => self.runner.engine.set_syzygy_50_move_rule(v.flag()),
             Opt::Swindle => self.runner.engine.set_swindle(v.flag()),
+            Opt::EvalFile => {
+                self.abandon_search();
+                match self.runner.engine.set_eval_file(v.text()) {
+                    Ok(m) => {
+                        self.eval_file = v.text().to_string();
+                        self.send(&format!("# {m}"));
+                    }
+                    Err(e) => self.send(&format!("Error (EvalFile): {}", paren_safe(&e))),
+                }
+            }
+            Opt::Eval => {
+                self.abandon_search();
+                if let Err(e) = self.runner.engine.set_eval_nnue(v.text() == "nnue") {
+                    self.send(&format!("Error (Eval): {}", paren_safe(&e)));
+                }
+            }
             Opt::Resign => self.cfg.resign = v.int() as i32,
             Opt::Whisper => self.cfg.whisper = v.int() as u8,
             Opt::Kibitz => self.cfg.kibitz = v.int() as u8,

@@ -116,6 +116,8 @@ pub struct Session {
     pub searches: Vec<crate::learn::SearchRecord>,
     /// This game was learned from.
     pub learned: bool,
+    /// `EvalFile`, as last loaded.
+    pub eval_file: String,
 }
 
 impl Session {
@@ -154,6 +156,7 @@ impl Session {
             untuned_width: None,
             searches: Vec::new(),
             learned: false,
+            eval_file: String::new(),
         }
     }
 
