@@ -198,6 +198,10 @@ pub struct ClassTuning {
     pub draw_score_default: i32,
     /// Contempt against the `S` list: the draw score is minus this.
     pub special_contempt: i32,
+    /// Swindle mode (in a root the tablebases call drawn, play the drawing move with the
+    /// most winning chances) against people, and against computers.
+    pub swindle_humans: bool,
+    pub swindle_computers: bool,
 }
 
 impl Default for ClassTuning {
@@ -213,6 +217,8 @@ impl Default for ClassTuning {
             draw_score_im: 0,
             draw_score_default: 0,
             special_contempt: 50,
+            swindle_humans: true,
+            swindle_computers: false,
         }
     }
 }
@@ -225,11 +231,14 @@ pub struct Tuned {
     pub book_width: u32,
     /// Value of a draw for wily, centipawns.
     pub draw_score: i32,
+    /// The engine's swindle mode for this opponent.
+    pub swindle: bool,
 }
 
 impl ClassTuning {
     /// The numbers for an opponent of class `c`. Against computers a draw is worth
-    /// exactly nothing either way.
+    /// exactly nothing either way; swindle mode has one switch for people (GMs, IMs and
+    /// everyone else) and one for computers.
     pub fn tune(&self, c: OpponentClass) -> Tuned {
         let resign_pawns = match c.category {
             Category::Gm => self.resign_gm,
@@ -248,10 +257,15 @@ impl ClassTuning {
             Category::Im => self.draw_score_im,
             Category::Other => self.draw_score_default,
         };
+        let swindle = match c.category {
+            Category::Computer => self.swindle_computers,
+            _ => self.swindle_humans,
+        };
         Tuned {
             resign_pawns,
             book_width,
             draw_score,
+            swindle,
         }
     }
 }

@@ -79,6 +79,7 @@ fn run(
                 }
                 engine.set_draw_score(spec.draw_score);
                 engine.set_strength(spec.strength);
+                engine.set_swindle(spec.swindle);
                 let id = spec.id;
                 let info_tx = inputs.clone();
                 let on_info = Box::new(move |info: &SearchInfo| {
@@ -152,6 +153,7 @@ mod tests {
             limits: Limits::depth(3),
             draw_score: 0,
             strength: None,
+            swindle: true,
             new_game: true,
         })));
         let mut infos = 0;
@@ -175,6 +177,7 @@ mod tests {
             },
             draw_score: 0,
             strength: None,
+            swindle: true,
             new_game: false,
         })));
         std::thread::sleep(Duration::from_millis(50));

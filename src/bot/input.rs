@@ -290,6 +290,8 @@ pub struct SearchSpec {
     pub draw_score: i32,
     /// Strength limit (Elo) for this search; `None`: full strength.
     pub strength: Option<u32>,
+    /// The engine's swindle mode for tablebase-drawn roots (per opponent).
+    pub swindle: bool,
     /// A new game: clear the hash table first.
     pub new_game: bool,
 }

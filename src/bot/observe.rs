@@ -65,6 +65,7 @@ impl Session {
             limits,
             draw_score: 0,
             strength: None,
+            swindle: true,
             new_game: false,
         })));
     }

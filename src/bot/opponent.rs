@@ -16,6 +16,8 @@ pub struct OpponentProfile {
     pub book_width: u32,
     /// Value of a draw for wily, centipawns from wily's side.
     pub draw_score: i32,
+    /// The engine's swindle mode for roots the tablebases call drawn.
+    pub swindle: bool,
     /// Strength limit (Elo) from `[strength]`; `None`: full strength. Set by
     /// [`OpponentProfile::with_strength`].
     pub strength: Option<u32>,
@@ -36,6 +38,8 @@ impl OpponentProfile {
             draw_score_im: s.draw_score_im,
             draw_score_default: s.draw_score_default,
             special_contempt: s.special_contempt,
+            swindle_humans: s.swindle_humans,
+            swindle_computers: s.swindle_computers,
         }
         .tune(class);
         OpponentProfile {
@@ -44,6 +48,7 @@ impl OpponentProfile {
             resign_moves: s.resign_moves.max(1),
             book_width: t.book_width,
             draw_score: t.draw_score,
+            swindle: t.swindle,
             strength: None,
         }
     }
@@ -59,7 +64,7 @@ impl OpponentProfile {
     /// A one-line description for logs and `status`.
     pub fn describe(&self) -> String {
         format!(
-            "{}{}{}: resign {}, book width {}, draw score {}, strength {}",
+            "{}{}{}: resign {}, book width {}, draw score {}, swindle {}, strength {}",
             self.class.category,
             if self.class.special { " (special)" } else { "" },
             if self.class.autokibitz {
@@ -73,6 +78,7 @@ impl OpponentProfile {
             )),
             self.book_width,
             self.draw_score,
+            if self.swindle { "on" } else { "off" },
             self.strength
                 .map_or("full".to_string(), |e| format!("{e} Elo"))
         )
@@ -99,6 +105,7 @@ mod tests {
                 let p = OpponentProfile::new(c, &s);
                 assert_eq!(p.book_width, t.book_width);
                 assert_eq!(p.draw_score, t.draw_score);
+                assert_eq!(p.swindle, t.swindle);
                 assert_eq!(p.resign_cp, Some(t.resign_pawns as i32 * 100));
             }
         }
@@ -141,6 +148,29 @@ mod tests {
             OpponentProfile::new(class(Category::Other, false), &s).draw_score,
             40
         );
+    }
+
+    #[test]
+    fn swindle_mode_against_people_but_not_computers() {
+        let s = OpponentsSection::default();
+        for cat in [Category::Gm, Category::Im, Category::Other] {
+            for special in [false, true] {
+                let p = OpponentProfile::new(class(cat, special), &s);
+                assert!(p.swindle, "{cat} special={special}");
+                assert!(p.describe().contains("swindle on"), "{}", p.describe());
+            }
+        }
+        let c = OpponentProfile::new(class(Category::Computer, false), &s);
+        assert!(!c.swindle);
+        assert!(c.describe().contains("swindle off"), "{}", c.describe());
+        // Both switches follow the settings.
+        let flipped = OpponentsSection {
+            swindle_humans: false,
+            swindle_computers: true,
+            ..OpponentsSection::default()
+        };
+        assert!(!OpponentProfile::new(class(Category::Gm, false), &flipped).swindle);
+        assert!(OpponentProfile::new(class(Category::Computer, true), &flipped).swindle);
     }
 
     #[test]

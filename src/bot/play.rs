@@ -354,6 +354,7 @@ impl Session {
             limits,
             draw_score: g.policy.profile().draw_score,
             strength: g.policy.profile().strength,
+            swindle: g.policy.profile().swindle,
             new_game: std::mem::take(&mut self.play.new_game_flag),
         };
         self.start(spec, Purpose::Think { game: u.game }, u.received, out);
@@ -387,6 +388,7 @@ impl Session {
             limits,
             draw_score: g.policy.profile().draw_score,
             strength: g.policy.profile().strength,
+            swindle: g.policy.profile().swindle,
             new_game: std::mem::take(&mut self.play.new_game_flag),
         };
         self.start(

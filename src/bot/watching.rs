@@ -275,6 +275,7 @@ impl Session {
             },
             draw_score: 0,
             strength: None,
+            swindle: true,
             new_game: false,
         })));
     }

@@ -548,6 +548,12 @@ pub struct OpponentsSection {
     pub draw_score_default: i32,
     /// Anti-human contempt for opponents in the `S` list: the draw score is minus this.
     pub special_contempt: i32,
+    /// The engine's swindle mode against people: in a root the tablebases call drawn,
+    /// play the drawing move that leaves the opponent the most ways to go wrong.
+    pub swindle_humans: bool,
+    /// ... and against computers (off: a computer rarely goes wrong, so the draw comes
+    /// at once).
+    pub swindle_computers: bool,
     /// Offer a draw only from this move number on.
     pub draw_offer_min_move: u32,
     /// "Near zero": |score| at most this many centipawns.
@@ -572,6 +578,8 @@ impl Default for OpponentsSection {
             draw_score_im: 0,
             draw_score_default: 0,
             special_contempt: 50,
+            swindle_humans: true,
+            swindle_computers: false,
             draw_offer_min_move: 40,
             draw_offer_margin: 15,
             draw_offer_moves: 6,

@@ -11,6 +11,7 @@ learn N                       learning modes: 1 book, 2 position, 4 result (sum;
 learn clear [book|position|result|all]
                               forget learned values (games and samples are kept)
 learn export [DIR]            write DIR/book.lrn and DIR/position.lrn (default: beside the store)
+learn export crafty [DIR]     the same, book.lrn in Crafty's format (line, players, value, depth, rating difference)
 learn samples RATE            fraction 0-1 of searched positions kept as training samples
 learn log FILE|off            append each game's learned book line to FILE in Crafty's book.lrn format
 learn opponent NAME           wily's results against NAME
@@ -82,6 +83,10 @@ pub fn command(learner: &mut Learner, line: &str) -> Result<String, LearnError> 
             Ok(format!("cleared {} learning\n", mode_text(what)))
         }
         ["learn", "export", rest @ ..] => {
+            let (crafty, rest) = match rest {
+                ["crafty", rest @ ..] => (true, rest),
+                _ => (false, rest),
+            };
             let dir = match rest {
                 [] => learner
                     .path()
@@ -90,8 +95,11 @@ pub fn command(learner: &mut Learner, line: &str) -> Result<String, LearnError> 
                     .map(Path::to_path_buf)
                     .unwrap_or_else(|| PathBuf::from(".")),
                 [d] => PathBuf::from(d),
-                _ => return Err(usage("usage: learn export [DIR]")),
+                _ => return Err(usage("usage: learn export [crafty] [DIR]")),
             };
+            if crafty {
+                return Ok(learner.export_crafty(&dir)?.render());
+            }
             let (b, p) = learner.export(&dir)?;
             Ok(format!("wrote {} and {}\n", b.display(), p.display()))
         }

@@ -232,8 +232,21 @@ struct Plan {
     /// For the learning log: the ply of the learned book move, this game's value and
     /// depth.
     book_line: Option<(usize, i32, i32)>,
+    /// Where the book value came from (stored beside it for Crafty's format on export).
+    origin: Option<LineOrigin>,
     samples: Vec<(usize, String, i32, f64)>,
     illegal_from: Option<usize>,
+}
+
+/// The game a learned book value came from: the line from the start up to the learned
+/// move (coordinates), the opponent, the rating difference (the learner's rating minus
+/// the opponent's, Crafty's sign) and the date (`YYYY.MM.DD`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LineOrigin {
+    pub line: String,
+    pub opponent: String,
+    pub rating_diff: Option<i64>,
+    pub date: String,
 }
 
 /// Appends the game's learned book line to the learning log in Crafty's `book.lrn`
@@ -364,6 +377,16 @@ impl Learner {
                     // rating difference beside it (as Crafty's file does).
                     let raw = book_learn_value(&after, None).map_or(value, |(v, _)| v);
                     plan.book_line = Some((p, raw, depth));
+                    plan.origin = Some(LineOrigin {
+                        line: rec.moves[..=p]
+                            .iter()
+                            .map(|m| m.to_string())
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                        opponent: rec.opponent.clone(),
+                        rating_diff: diff.map(|d| -i64::from(d)),
+                        date: chrono::Local::now().format("%Y.%m.%d").to_string(),
+                    });
                 }
             }
         }
@@ -481,12 +504,16 @@ impl Learner {
             ..Default::default()
         };
         if let Some((key, mv, fen, bv, value, san)) = &plan.book {
+            let o = plan.origin.clone().unwrap_or_default();
             tx.execute(
-                "INSERT INTO book_learn (key, mv, value, depth, games, fen, updated)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                "INSERT INTO book_learn (key, mv, value, depth, games, fen, updated,
+                    line, opponent, rating_diff, learned)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
                  ON CONFLICT (key, mv) DO UPDATE SET value = excluded.value,
                     depth = excluded.depth, games = excluded.games, fen = excluded.fen,
-                    updated = excluded.updated",
+                    updated = excluded.updated, line = excluded.line,
+                    opponent = excluded.opponent, rating_diff = excluded.rating_diff,
+                    learned = excluded.learned",
                 params![
                     *key as i64,
                     mv.to_string(),
@@ -494,7 +521,11 @@ impl Learner {
                     bv.depth,
                     bv.games,
                     fen,
-                    ts
+                    ts,
+                    o.line,
+                    o.opponent,
+                    o.rating_diff,
+                    o.date
                 ],
             )
             .map_err(err("store book learning"))?;

@@ -18,6 +18,7 @@
 //! `depth N`. `import FILE [clear]` tells the two apart by the first line that is not a
 //! comment (`;` or `#`) or blank.
 
+use super::game::LineOrigin;
 use super::store::sql_err;
 use super::{LearnError, Learner, LEARN_BOOK};
 use crate::book::atomic::write_atomically;
@@ -73,6 +74,13 @@ impl ImportSummary {
     }
 }
 
+/// A tag value without the characters that would end or break it.
+fn clean_tag(s: &str) -> String {
+    s.chars()
+        .filter(|c| !c.is_control() && *c != '"' && *c != '\\')
+        .collect()
+}
+
 fn move_number_prefix(board: &Board) -> String {
     let n = board.fullmove_number();
     if board.side_to_move() == Color::White {
@@ -102,27 +110,50 @@ impl Learner {
         let conn = &self.store.conn;
         let mut book = String::from("; wily book learning (book.lrn)\n\n");
         let mut q = conn
-            .prepare("SELECT fen, mv, value, depth, games FROM book_learn ORDER BY fen, mv")
+            .prepare(
+                "SELECT fen, mv, value, depth, games, line, opponent, rating_diff, learned
+                 FROM book_learn ORDER BY fen, mv",
+            )
             .map_err(err("read book learning"))?;
         let rows = q
             .query_map([], |r| {
                 Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, i64>(2)?,
-                    r.get::<_, i64>(3)?,
-                    r.get::<_, i64>(4)?,
+                    (
+                        r.get::<_, String>(0)?,
+                        r.get::<_, String>(1)?,
+                        r.get::<_, i64>(2)?,
+                        r.get::<_, i64>(3)?,
+                        r.get::<_, i64>(4)?,
+                    ),
+                    [
+                        ("Line", r.get::<_, Option<String>>(5)?),
+                        ("Opponent", r.get::<_, Option<String>>(6)?),
+                        (
+                            "RatingDiff",
+                            r.get::<_, Option<i64>>(7)?.map(|d| d.to_string()),
+                        ),
+                        ("Date", r.get::<_, Option<String>>(8)?),
+                    ],
                 ))
             })
             .map_err(err("read book learning"))?;
         for row in rows {
-            let (fen, mv, value, depth, games) = row.map_err(err("read book learning"))?;
+            let ((fen, mv, value, depth, games), origin) =
+                row.map_err(err("read book learning"))?;
             let Ok(board) = parse_fen(&fen) else { continue };
             let Some(mv) = super::legal_move_on(&board, &mv) else {
                 continue;
             };
             book.push_str(&format!(
-                "[FEN \"{fen}\"]\n[Learn \"{value:+}\"]\n[Depth \"{depth}\"]\n[Games \"{games}\"]\n{} {} *\n\n",
+                "[FEN \"{fen}\"]\n[Learn \"{value:+}\"]\n[Depth \"{depth}\"]\n[Games \"{games}\"]\n"
+            ));
+            for (name, v) in origin {
+                if let Some(v) = v.filter(|v| !v.is_empty()) {
+                    book.push_str(&format!("[{name} \"{}\"]\n", clean_tag(&v)));
+                }
+            }
+            book.push_str(&format!(
+                "{} {} *\n\n",
                 move_number_prefix(&board),
                 to_san(&board, mv)
             ));
@@ -145,6 +176,27 @@ impl Learner {
                 to_san(&board, mv)
             ));
         }
+        let pos = self.position_text()?;
+        let book_path = dir.join("book.lrn");
+        let pos_path = dir.join("position.lrn");
+        for (p, text) in [(&book_path, &book), (&pos_path, &pos)] {
+            write_atomically(p, |w| w.write_all(text.as_bytes())).map_err(|e| LearnError::Io {
+                path: p.to_path_buf(),
+                op: "write",
+                source: e,
+            })?;
+        }
+        Ok((book_path, pos_path))
+    }
+
+    /// `position.lrn`'s text: one block per learned position, oldest first.
+    pub(super) fn position_text(&self) -> Result<String, LearnError> {
+        let path = self.path().to_path_buf();
+        let err = |op| {
+            let path = path.clone();
+            move |e| sql_err(&path, op, e)
+        };
+        let conn = &self.store.conn;
         let mut pos = String::from("; wily position learning (position.lrn)\n\n");
         let mut q = conn
             .prepare("SELECT fen, best, score, depth FROM positions ORDER BY ts, id")
@@ -170,16 +222,7 @@ impl Learner {
                 to_san(&board, mv)
             ));
         }
-        let book_path = dir.join("book.lrn");
-        let pos_path = dir.join("position.lrn");
-        for (p, text) in [(&book_path, &book), (&pos_path, &pos)] {
-            write_atomically(p, |w| w.write_all(text.as_bytes())).map_err(|e| LearnError::Io {
-                path: p.to_path_buf(),
-                op: "write",
-                source: e,
-            })?;
-        }
-        Ok((book_path, pos_path))
+        Ok(pos)
     }
 
     /// Imports a `book.lrn` or `position.lrn` file (the kind is recognised from its
@@ -246,16 +289,31 @@ impl Learner {
         for r in &records {
             let key = polyglot_key(&r.board) as i64;
             let fen = to_fen(&r.board);
-            match r.what {
+            match &r.what {
                 Record::Book {
                     value,
                     depth,
                     games,
+                    origin,
                 } => {
+                    let o = origin.as_ref();
                     tx.execute(
-                        "INSERT OR REPLACE INTO book_learn (key, mv, value, depth, games, fen, updated)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                        params![key, r.mv.to_string(), value, depth, games, fen, ts],
+                        "INSERT OR REPLACE INTO book_learn (key, mv, value, depth, games, fen,
+                            updated, line, opponent, rating_diff, learned)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                        params![
+                            key,
+                            r.mv.to_string(),
+                            value,
+                            depth,
+                            games,
+                            fen,
+                            ts,
+                            o.map(|o| o.line.as_str()).filter(|l| !l.is_empty()),
+                            o.map(|o| o.opponent.as_str()).filter(|n| !n.is_empty()),
+                            o.and_then(|o| o.rating_diff),
+                            o.map(|o| o.date.as_str()).filter(|d| !d.is_empty()),
+                        ],
                     )
                     .map_err(err("import book learning"))?;
                     summary.book_values += 1;
@@ -323,9 +381,17 @@ impl Learner {
 }
 
 enum Record {
-    Book { value: i64, depth: i64, games: i64 },
+    Book {
+        value: i64,
+        depth: i64,
+        games: i64,
+        origin: Option<LineOrigin>,
+    },
     Forbidden,
-    Position { score: i64, depth: i64 },
+    Position {
+        score: i64,
+        depth: i64,
+    },
 }
 
 struct Parsed {
@@ -352,8 +418,27 @@ fn first_san(line: &str) -> Option<&str> {
 
 /// The learned move of a Crafty-format record (no `FEN` tag; movetext from the start
 /// closed by `{value, depth, rating_difference}`).
-fn crafty_record(movetext: &str) -> Result<Parsed, String> {
+/// The tags of a record are kept too: `White`, `Black` and `Date` name where the line
+/// came from (the learner is the side that played its last move, the other side the
+/// opponent), and wily's own `Learn` and `Games` tags, which its Crafty-format export
+/// adds, give the stored value exactly (the comment's value is the one before the rating
+/// weighting, as Crafty reads it).
+fn crafty_record(movetext: &str, tags: &[(String, String)]) -> Result<Parsed, String> {
     let (moves, value, depth, rating_diff) = super::crafty_lrn::parse_movetext(movetext)?;
+    let get = |n: &str| tags.iter().find(|(k, _)| k == n).map(|(_, v)| v.as_str());
+    let num = |n: &str| get(n).and_then(|v| v.trim_start_matches('+').parse::<i64>().ok());
+    let learner_white = moves.len() % 2 == 1;
+    let opponent = get(if learner_white { "Black" } else { "White" }).unwrap_or_default();
+    let origin = LineOrigin {
+        line: moves
+            .iter()
+            .map(|m| m.to_string())
+            .collect::<Vec<_>>()
+            .join(" "),
+        opponent: opponent.to_string(),
+        rating_diff,
+        date: get("Date").unwrap_or_default().to_string(),
+    };
     let line = super::crafty_lrn::CraftyLine {
         white: String::new(),
         black: String::new(),
@@ -369,14 +454,18 @@ fn crafty_record(movetext: &str) -> Result<Parsed, String> {
     // Crafty's rating difference is the learner's rating minus the opponent's; the
     // value counts as wily's own book learning weighs it.
     let diff = rating_diff.map(|d| -(d.clamp(-10_000, 10_000) as i32));
-    let value = super::game::scale_by_rating(value as f64, diff).round() as i64;
+    let value = match num("Learn") {
+        Some(exact) => exact.clamp(-32_000, 32_000),
+        None => super::game::scale_by_rating(value as f64, diff).round() as i64,
+    };
     Ok(Parsed {
         board,
         mv,
         what: Record::Book {
             value,
             depth,
-            games: 1,
+            games: num("Games").unwrap_or(1).clamp(1, 1_000_000),
+            origin: Some(origin),
         },
     })
 }
@@ -400,7 +489,7 @@ fn parse_book_lrn(text: &str, summary: &mut ImportSummary) -> Vec<Parsed> {
             movetext.push_str(line);
             movetext.push(' ');
             if line.contains('}') {
-                match crafty_record(&movetext) {
+                match crafty_record(&movetext, &tags) {
                     Ok(p) => out.push(p),
                     Err(why) => summary
                         .skipped
@@ -439,10 +528,18 @@ fn parse_book_lrn(text: &str, summary: &mut ImportSummary) -> Vec<Parsed> {
             } else {
                 let num =
                     |n: &str| get(n).and_then(|v| v.trim_start_matches('+').parse::<i64>().ok());
+                let text = |n: &str| get(n).unwrap_or_default().to_string();
+                let origin = LineOrigin {
+                    line: text("Line"),
+                    opponent: text("Opponent"),
+                    rating_diff: num("RatingDiff"),
+                    date: text("Date"),
+                };
                 Record::Book {
                     value: num("Learn").ok_or("no Learn tag")?.clamp(-32_000, 32_000),
                     depth: num("Depth").unwrap_or(0).clamp(0, 1000),
                     games: num("Games").unwrap_or(1).clamp(1, 1_000_000),
+                    origin: (origin != LineOrigin::default()).then_some(origin),
                 }
             };
             Ok::<_, &str>(Parsed { board, mv, what })

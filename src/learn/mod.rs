@@ -23,6 +23,7 @@
 //! `docs/modules.md`; `tests/it/module_layers.rs` checks it.
 
 pub mod console;
+pub mod crafty_export;
 pub mod crafty_lrn;
 pub mod error;
 pub mod game;

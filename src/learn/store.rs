@@ -69,6 +69,12 @@ const MIGRATIONS: &[&str] = &[
         score INTEGER NOT NULL,        -- centipawns, White's view
         result REAL NOT NULL           -- 1, 0.5, 0 from White's view
      );",
+    // Version 2: where a learned book value came from, for Crafty's book.lrn on export
+    // (NULL in rows learned before it; the export looks those up in `games`).
+    "ALTER TABLE book_learn ADD COLUMN line TEXT;   -- moves from the start up to mv, coordinates
+     ALTER TABLE book_learn ADD COLUMN opponent TEXT;
+     ALTER TABLE book_learn ADD COLUMN rating_diff INTEGER;  -- learner's rating minus the opponent's
+     ALTER TABLE book_learn ADD COLUMN learned TEXT;         -- date, YYYY.MM.DD",
 ];
 
 /// Stores up to this size get a `quick_check` when opened.

@@ -21,6 +21,10 @@ pub enum LearnCmd {
         dir: Option<PathBuf>,
         #[arg(long)]
         db: Option<PathBuf>,
+        /// book.lrn in Crafty's format: the line from the start, the players, the date
+        /// and {value, depth, rating difference} per learned move.
+        #[arg(long)]
+        crafty: bool,
     },
     /// Read a book.lrn or position.lrn file into the store.
     Import {
@@ -111,7 +115,7 @@ pub fn run_learn(cmd: LearnCmd) -> Result<String, String> {
             let l = open_existing(db)?;
             crate::learn::console::status(&l).map_err(|e| e.to_string())
         }
-        LearnCmd::Export { dir, db } => {
+        LearnCmd::Export { dir, db, crafty } => {
             let l = open_existing(db)?;
             let dir = dir.unwrap_or_else(|| {
                 l.path()
@@ -120,6 +124,12 @@ pub fn run_learn(cmd: LearnCmd) -> Result<String, String> {
                     .map(|p| p.to_path_buf())
                     .unwrap_or_else(|| PathBuf::from("."))
             });
+            if crafty {
+                return l
+                    .export_crafty(&dir)
+                    .map(|s| s.render())
+                    .map_err(|e| e.to_string());
+            }
             let (b, p) = l.export(&dir).map_err(|e| e.to_string())?;
             Ok(format!("wrote {} and {}\n", b.display(), p.display()))
         }

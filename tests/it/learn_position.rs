@@ -82,6 +82,7 @@ impl BotEngine {
             limits: Limits::depth(depth),
             draw_score: 0,
             strength: None,
+            swindle: true,
             new_game,
         })));
         loop {

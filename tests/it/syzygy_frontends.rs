@@ -1,7 +1,9 @@
 //! Syzygy tablebases through the real binary's three front ends (UCI `SyzygyPath`, xboard
 //! `egtpath syzygy`, the console's `tbpath`/`egtb`) on the shared tables (skipped, with a
 //! message, when they are not there): the tables load, the tablebase score and hits are
-//! shown, and a folder without tables is an error the session survives.
+//! shown, and a folder without tables is an error the session survives. Swindle mode
+//! switches the drawn root's choice in each, the server bot's engine thread included,
+//! which takes it from each search's opponent profile.
 
 use crate::console_child;
 use crate::syzygy_support;
@@ -133,4 +135,51 @@ fn uci_and_console_swindle_switch_the_drawn_root_choice() {
     w.expect("Rxe5", 20);
     w.send("quit");
     assert!(w.wait_exit(10));
+}
+
+#[test]
+fn the_bot_engine_thread_swindles_as_each_search_asks() {
+    use cozy_chess::Board;
+    use tokio::sync::mpsc;
+    use wily::bot::brain::{Brain, BrainCmd};
+    use wily::bot::input::{Input, SearchSpec};
+    use wily::engine::{EngineOptions, Limits};
+
+    let Some(dir) = tables() else { return };
+    let _g = syzygy_support::serial();
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let options = EngineOptions {
+        threads: 1,
+        hash_mb: 16,
+        ..EngineOptions::default()
+    };
+    let brain = Brain::start(options, tx);
+    brain.send(BrainCmd::Syzygy(dir));
+    let board: Board = KRKB.parse().expect("KRKB");
+    let mut best = |id: u64, swindle: bool| {
+        brain.send(BrainCmd::Start(Box::new(SearchSpec {
+            id,
+            board: board.clone(),
+            history: Vec::new(),
+            limits: Limits::depth(6),
+            draw_score: 0,
+            strength: None,
+            swindle,
+            new_game: true,
+        })));
+        loop {
+            match rx.blocking_recv() {
+                Some(Input::Done { id: got, result }) if got == id => {
+                    break result.best.expect("a move").to_string()
+                }
+                Some(_) => {}
+                None => panic!("the engine thread is gone"),
+            }
+        }
+    };
+    // A person (swindle on): the rook stays; a computer (off): the quickest draw. Each
+    // search sets the mode, whatever the one before had.
+    assert_ne!(best(1, true), "a5e5");
+    assert_eq!(best(2, false), "a5e5");
+    assert_ne!(best(3, true), "a5e5");
 }

@@ -344,3 +344,49 @@ fn ponder_hit_after_the_budget_moves_at_once() {
     );
     assert_eq!(sends(&a), vec!["MOVE g1f3"]);
 }
+
+#[test]
+fn swindle_mode_follows_the_opponent_class() {
+    // Bob is a person: every search of the game asks the engine to swindle.
+    let lists = crate::scratch::dir("session-swindle");
+    let mut c = cfg();
+    c.paths.lists = lists.path().to_path_buf();
+    let (mut s, now) = session_with(c, Box::new(NoBook));
+    let a = start_game(&mut s, now);
+    let first = started(&a).expect("a search");
+    assert!(first.swindle);
+    let id = first.id;
+    // Listed as a computer mid-game: the next search has swindle mode off.
+    let a = s.handle(
+        ev(ServerEvent::Tell {
+            from: "Boss".into(),
+            titles: ServerTitles::default(),
+            text: "list C +bob".into(),
+        }),
+        now,
+    );
+    assert!(sends(&a)[0].contains("added bob"), "{:?}", sends(&a));
+    assert!(!s.play.game.as_ref().unwrap().policy.profile().swindle);
+    let start = parse_fen(START).unwrap();
+    s.handle(
+        Input::Done {
+            id,
+            result: result(&start, "e2e4", Some("c7c5"), 20),
+        },
+        now,
+    );
+    // The ponder search on the expected reply, then a real search after a miss.
+    let a = s.handle(board(E4, Relation::OpponentMove, Some("P/e2-e4"), now), now);
+    assert!(!started(&a).expect("the ponder search").swindle);
+    let a = s.handle(board(E4E5, Relation::MyMove, Some("P/e7-e5"), now), now);
+    assert!(!started(&a).expect("the next search").swindle);
+}
+
+#[test]
+fn swindle_settings_turn_it_around() {
+    let mut c = cfg();
+    c.opponents.swindle_humans = false;
+    let (mut s, now) = session_with(c, Box::new(NoBook));
+    let a = start_game(&mut s, now);
+    assert!(!started(&a).expect("a search").swindle);
+}

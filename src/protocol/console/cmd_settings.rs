@@ -67,7 +67,7 @@ pub fn ansi(c: &mut Console, args: &[&str]) -> CmdResult {
 }
 
 /// `swindle on|off`: the draw policy and the engine's swindle mode for tablebase-drawn
-/// roots (on at start, whatever the draw policy, until the first `swindle`).
+/// roots, together (both off at start).
 pub fn swindle(c: &mut Console, args: &[&str]) -> CmdResult {
     c.settings.swindle = on_off("swindle", args)?;
     c.runner.engine.set_swindle(c.settings.swindle);

@@ -104,12 +104,15 @@ impl Console {
     /// A console with default settings and a fresh engine; `line_handler` runs input lines.
     pub fn new(opts: &ConsoleOptions, line_handler: LineHandler) -> Self {
         let settings = Settings::default();
-        let engine = Engine::new(EngineOptions {
+        let mut engine = Engine::new(EngineOptions {
             hash_mb: settings.hash_bytes >> 20,
             threads: settings.threads,
             draw_score: settings.draw_score,
             ..EngineOptions::default()
         });
+        // One switch, one state: `swindle` starts off for the draw policy and the
+        // engine's tablebase swindle mode alike.
+        engine.set_swindle(settings.swindle);
         let log_dir = opts
             .log_dir
             .clone()
