@@ -190,7 +190,7 @@ pub fn final_info_line(
     };
     pv.truncate(64);
     let ms = r.time.as_millis() as u64;
-    let nps = if ms > 0 { r.nodes * 1000 / ms } else { 0 };
+    let nps = (r.nodes * 1000).checked_div(ms).unwrap_or(0);
     let moves = line_to_uci(root, &pv, chess960);
     Some(format!(
         "info depth {} score {} nodes {} nps {} time {} pv {}",
