@@ -1048,27 +1048,3 @@ fn end_reason(code: &str, score: &str, text: &str) -> EndReason {
         _ => EndReason::Other,
     }
 }
-
-/// The reason codes of `DG_MY_GAME_RESULT` the local server writes for an [`EndReason`],
-/// with the score: the inverse of the reader's table, so both ends agree.
-pub fn result_code(reason: EndReason) -> &'static str {
-    match reason {
-        EndReason::Resignation => "Res",
-        EndReason::Checkmate => "Mat",
-        EndReason::Time => "Fla",
-        EndReason::Adjudication => "Adj",
-        EndReason::Disconnection => "BQ",
-        EndReason::DrawAgreed => "Agr",
-        EndReason::Stalemate => "Sta",
-        EndReason::Repetition => "Rep",
-        EndReason::FiftyMoveRule => "50",
-        EndReason::TimeVsNoMaterial => "TM",
-        EndReason::InsufficientMaterial => "NM",
-        EndReason::BothOutOfTime => "NT",
-        EndReason::CourtesyAborted => "BA",
-        EndReason::AbortedOnMove1 => "Sho",
-        EndReason::Aborted => "Agr",
-        EndReason::Adjourned | EndReason::CourtesyAdjourned => "?",
-        EndReason::Other => "?",
-    }
-}
