@@ -4,7 +4,7 @@
 //! with the `skak` package (`\fenboard{FEN}\showboard`); the game's own variations in
 //! parentheses with wily's notes on their moves. `pdflatex FILE.tex` prints it.
 
-use super::options::{AnnotateOptions, Colors};
+use super::options::AnnotateOptions;
 use super::writer::{comment_text, mark, pgn_line, tag_value, user_line_tokens, AnnotatedGame};
 use crate::chess::fen::to_fen;
 use crate::chess::san::to_san;
@@ -37,12 +37,7 @@ pub fn latex(games: &[AnnotatedGame], opts: &AnnotateOptions) -> String {
         "\\documentclass[a4paper]{article}\n\\usepackage[utf8]{inputenc}\n\
          \\usepackage{skak}\n\\begin{document}\n",
     );
-    let who = match &opts.colors {
-        Colors::White => "White".to_string(),
-        Colors::Black => "Black".to_string(),
-        Colors::Both => "both sides".to_string(),
-        Colors::Player(p) => p.clone(),
-    };
+    let who = opts.colors.describe();
     out.push_str(&format!(
         "\\noindent Annotated by wily {} ({}, moves {}--{}, margin {:.2}, {:.1}s per move)\n\n",
         env!("CARGO_PKG_VERSION"),

@@ -14,6 +14,18 @@ pub enum Colors {
     Player(String),
 }
 
+impl Colors {
+    /// Whose moves, in words, for the heading of an annotated file.
+    pub fn describe(&self) -> String {
+        match self {
+            Colors::White => "White".to_string(),
+            Colors::Black => "Black".to_string(),
+            Colors::Both => "both sides".to_string(),
+            Colors::Player(p) => p.clone(),
+        }
+    }
+}
+
 /// What to annotate and how long to think.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AnnotateOptions {

@@ -1,7 +1,7 @@
 //! Writing annotated games: PGN text with comments, NAGs and variations (the `.can` file)
 //! or an HTML page (`annotateh`).
 
-use super::options::{AnnotateOptions, Colors};
+use super::options::AnnotateOptions;
 use crate::chess::fen::to_fen;
 use crate::chess::san::to_san;
 use crate::engine::Score;
@@ -234,12 +234,7 @@ pub fn html(games: &[AnnotatedGame], opts: &AnnotateOptions) -> String {
          td.l{background:#eed8b5}td.d{background:#b58863}</style>\n\
          </head><body>\n",
     );
-    let who = match &opts.colors {
-        Colors::White => "White".to_string(),
-        Colors::Black => "Black".to_string(),
-        Colors::Both => "both sides".to_string(),
-        Colors::Player(p) => p.clone(),
-    };
+    let who = opts.colors.describe();
     out.push_str(&format!(
         "<p>Annotated by wily {} ({who}, moves {}-{}, margin {:.2}, {:.1}s per move)</p>\n",
         env!("CARGO_PKG_VERSION"),
