@@ -138,8 +138,27 @@ impl Core {
             .map(|o| o.id)
             .collect();
         let mut notes = Notes::new();
+        let me = self.name_of(sid);
         for id in ids {
-            self.drop_offer(id, &mut notes);
+            let Some(o) = self.drop_offer(id, &mut notes) else {
+                continue;
+            };
+            // FICS tells the other side of a challenge that its player has gone (ICC's
+            // clients had DG_MATCH_REMOVED from `drop_offer`).
+            if self.icc() || !matches!(o.kind, OfferKind::Match(_)) {
+                continue;
+            }
+            if o.to == sid {
+                notes.push((
+                    o.from,
+                    format!("\n{me}, whom you were challenging, has departed.\nChallenge to {me} withdrawn.\n"),
+                ));
+            } else {
+                notes.push((
+                    o.to,
+                    format!("\n{me}, who was challenging you, has departed.\n"),
+                ));
+            }
         }
         notes.retain(|(s, _)| *s != sid);
         self.flush_notes(notes);

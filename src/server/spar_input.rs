@@ -71,7 +71,14 @@ pub fn fics_input(line: &str) -> Option<Input> {
     if line == "Illegal move." {
         return Some(Input::Illegal);
     }
-    if line == "That seek is not available." || line.starts_with("ERROR: ") {
+    // The ad it answered, a manual one, became a challenge that went: its owner left,
+    // declined or withdrew it.
+    if line == "That seek is not available."
+        || line.starts_with("ERROR: ")
+        || line.ends_with(", whom you were challenging, has departed.")
+        || line.ends_with(" declines the match offer.")
+        || (line.starts_with("Challenge to ") && line.ends_with(" withdrawn."))
+    {
         return Some(Input::SeekGone);
     }
     let f: Vec<&str> = line.split_whitespace().collect();
@@ -213,5 +220,20 @@ mod tests {
         assert!(
             parse_result("{Game 1 (AlphaBot vs. BetaBot) Creating rated blitz match.}").is_none()
         );
+    }
+
+    #[test]
+    fn an_answered_ad_that_went_is_read_as_gone() {
+        for l in [
+            "That seek is not available.",
+            "WilyB, whom you were challenging, has departed.",
+            "Challenge to WilyB withdrawn.",
+            "WilyB declines the match offer.",
+        ] {
+            assert!(matches!(fics_input(l), Some(Input::SeekGone)), "{l}");
+        }
+        // Words about someone else's challenge, or a challenge that became a game, are not.
+        assert!(fics_input("WilyB, who was challenging you, has departed.").is_none());
+        assert!(fics_input("Challenge to WilyB").is_none());
     }
 }

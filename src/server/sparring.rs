@@ -23,6 +23,10 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::time::Instant;
 
+/// How long an answered seek ad may go without a game or word of its fate before the
+/// sparring player looks at the ads again.
+const AD_PATIENCE: Duration = Duration::from_secs(3);
+
 /// A move-choosing function (cozy-chess move encoding).
 pub type ChooseFn = Arc<dyn Fn(&Board) -> Option<Move> + Send + Sync>;
 
@@ -358,6 +362,9 @@ async fn run(
     let mut in_game = false;
     // A `play` was sent and its game has not started yet.
     let mut playing_ad = false;
+    // When an answered ad that led nowhere is given up (no game, no word of the ad's
+    // fate): the server may drop a challenge without telling.
+    let mut ad_given_up_at: Option<Instant> = None;
     loop {
         for input in w.inputs() {
             match input {
@@ -369,6 +376,7 @@ async fn run(
                         in_game = true;
                         rooks = CastlingRooks::of_start(&b.board);
                         playing_ad = false;
+                        ad_given_up_at = None;
                         moves_made = 0;
                         offered_draw = false;
                         seen_moves.clear();
@@ -496,7 +504,10 @@ async fn run(
                     .await?;
                 }
                 Input::Illegal => report.illegal_replies += 1,
-                Input::SeekGone => playing_ad = false,
+                Input::SeekGone => {
+                    playing_ad = false;
+                    ad_given_up_at = None;
+                }
                 Input::Ad { id, name } => {
                     if !policy.play_seeks || in_game || playing_ad {
                         continue;
@@ -507,17 +518,30 @@ async fn run(
                         .is_none_or(|who| who.eq_ignore_ascii_case(&name));
                     if !name.eq_ignore_ascii_case(&me) && wanted {
                         playing_ad = true;
+                        ad_given_up_at = Some(Instant::now() + AD_PATIENCE);
                         w.send(&format!("play {id}")).await?;
                     }
                 }
             }
         }
-        let more = match flag_at {
+        let wake = match (flag_at, ad_given_up_at.filter(|_| playing_ad && !in_game)) {
+            (Some(f), Some(a)) => Some(f.min(a)),
+            (f, a) => f.or(a),
+        };
+        let more = match wake {
             Some(at) => tokio::select! {
                 r = w.fill() => r?,
                 _ = tokio::time::sleep_until(at) => {
-                    flag_at = None;
-                    w.send("flag").await?;
+                    if flag_at.is_some_and(|f| f <= Instant::now()) {
+                        flag_at = None;
+                        w.send("flag").await?;
+                    }
+                    if playing_ad && !in_game && ad_given_up_at.is_some_and(|a| a <= Instant::now()) {
+                        // Look at the ads afresh.
+                        playing_ad = false;
+                        ad_given_up_at = None;
+                        w.send("sought").await?;
+                    }
                     true
                 }
             },

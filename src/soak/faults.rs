@@ -6,8 +6,9 @@
 //!   at a bot that is in the middle of a game: the bot's connection dropped, a line cut
 //!   with the connection dropped after its first half, an adjournment by agreement (the
 //!   bot is asked to stop, offers `adjourn`, its partner agrees, and the bot is started
-//!   again to resume), and a full server restart. An adjournment that did not happen
-//!   (the game ended first) is asked for again, up to three times. The bots play on past
+//!   again to resume), and a full server restart. An adjournment, or a dropped
+//!   connection, that adjourned no game (the game ended first) is fired again, up to
+//!   three times. The bots play on past
 //!   their share of games until every planned fault has found its game.
 
 use super::world::{Pair, World};
@@ -43,6 +44,11 @@ pub struct Plan {
     checking: Option<(usize, u32, Instant)>,
     /// Adjournments asked for again since the last one that happened.
     retries: u32,
+    /// A dropped connection fired: (its kind, games adjourned by drops before it, when
+    /// to look whether it adjourned a game).
+    drop_check: Option<(Planned, u32, Instant)>,
+    /// Drops fired again since the last one that adjourned a game.
+    drop_retries: u32,
 }
 
 /// What the injector did besides the proxies' own counts.
@@ -88,9 +94,11 @@ impl Plan {
         p
     }
 
-    /// Planned faults not yet done (an adjournment being checked counts).
+    /// Planned faults not yet done (an adjournment or a drop being checked counts).
     pub fn pending(&self) -> usize {
-        self.due.len() + usize::from(self.checking.is_some())
+        self.due.len()
+            + usize::from(self.checking.is_some())
+            + usize::from(self.drop_check.is_some())
     }
 }
 
@@ -144,11 +152,31 @@ pub async fn tick(world: &World, plan: &mut Plan, fired: &mut Fired, rng: &mut S
             }
         }
     }
+    if let Some((kind, before, at)) = plan.drop_check {
+        // A drop can land just as its game ends (the mate on its way): then nothing was
+        // adjourned, and the drop is fired again at the next game, up to three times.
+        let cut_waiting = world.pairs.iter().any(|p| p.proxy.cut_drop_pending());
+        if Instant::now() >= at && !cut_waiting {
+            plan.drop_check = None;
+            if world.journal.counts().adjourned_dropped > before {
+                plan.drop_retries = 0;
+            } else if plan.drop_retries < 3 {
+                plan.drop_retries += 1;
+                tracing::info!("soak: a {kind:?} adjourned no game; again");
+                plan.due.insert(0, (done, kind));
+            }
+        }
+    }
     let Some(&(at, kind)) = plan.due.first() else {
         return;
     };
-    // One adjournment at a time: the next waits until the last one is known to be done.
-    if at > done || (kind == Planned::Adjourn && plan.checking.is_some()) {
+    // One adjournment, and one drop, at a time: the next waits until the last one is
+    // known to have done its work.
+    let dropping = matches!(kind, Planned::Drop | Planned::CutDrop);
+    if at > done
+        || (kind == Planned::Adjourn && plan.checking.is_some())
+        || (dropping && plan.drop_check.is_some())
+    {
         return;
     }
     let hit = match kind {
@@ -188,6 +216,10 @@ pub async fn tick(world: &World, plan: &mut Plan, fired: &mut Fired, rng: &mut S
     };
     if hit {
         plan.due.remove(0);
+        if dropping {
+            let before = world.journal.counts().adjourned_dropped;
+            plan.drop_check = Some((kind, before, Instant::now() + Duration::from_secs(3)));
+        }
     }
 }
 

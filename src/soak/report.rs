@@ -91,7 +91,7 @@ impl SoakReport {
         must(self.missing_store, "games missing from the learning store");
         must(self.unreadable, "unreadable PGN games or store rows");
         must(self.unresumed, "adjourned games never resumed");
-        if self.timed_out || self.completed < self.games_target as usize {
+        if self.completed < self.games_target as usize {
             p.push(format!(
                 "only {} of {} games finished{}",
                 self.completed,
@@ -101,6 +101,13 @@ impl SoakReport {
                 } else {
                     ""
                 }
+            ));
+        } else if self.timed_out {
+            // The games asked for were played, but the run went on past them (waiting for
+            // planned faults or resumptions) until the time limit stopped it.
+            p.push(format!(
+                "the time limit stopped the run after {} games ({} asked) with {} planned faults not fired and {} adjourned games not resumed",
+                self.completed, self.games_target, self.unfired, self.unresumed
             ));
         }
         p
@@ -213,5 +220,40 @@ impl fmt::Display for SoakReport {
         } else {
             write!(f, "  verdict                FAIL: {}", problems.join("; "))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SoakReport;
+
+    #[test]
+    fn a_time_limit_is_told_apart_from_too_few_games() {
+        let short = SoakReport {
+            games_target: 10,
+            completed: 7,
+            timed_out: true,
+            ..SoakReport::default()
+        };
+        assert_eq!(
+            short.problems(),
+            ["only 7 of 10 games finished before the time limit"]
+        );
+        let stuck = SoakReport {
+            games_target: 10,
+            completed: 22,
+            timed_out: true,
+            unfired: 1,
+            ..SoakReport::default()
+        };
+        let p = stuck.problems();
+        assert_eq!(p.len(), 1, "{p:?}");
+        assert!(p[0].starts_with("the time limit stopped the run after 22 games (10 asked) with 1 planned faults not fired"), "{p:?}");
+        let fine = SoakReport {
+            games_target: 10,
+            completed: 12,
+            ..SoakReport::default()
+        };
+        assert!(fine.problems().is_empty(), "{:?}", fine.problems());
     }
 }

@@ -530,3 +530,32 @@ async fn ms_clocks_pendinfo_and_seekinfo() {
     })
     .await;
 }
+
+/// A challenge whose other side logs out goes with a word to the one left, as FICS
+/// says it: the challenger hears that the one it challenged has departed and that the
+/// challenge is withdrawn; the one challenged, that its challenger has departed.
+#[tokio::test]
+async fn a_challenge_goes_with_a_word_when_a_side_departs() {
+    bounded(30, async {
+        let srv = server().await;
+        let addr = srv.local_addr();
+        let mut a = Client::login(addr, "AlphaBot", Some("alpha")).await;
+        let mut b = Client::login(addr, "BetaBot", Some("beta")).await;
+        a.cmd("match BetaBot 5 0 unrated").await;
+        b.expect("Challenge: AlphaBot").await;
+        b.send("quit").await;
+        b.expect_closed().await;
+        a.expect("BetaBot, whom you were challenging, has departed.\n\rChallenge to BetaBot withdrawn.\n\r")
+            .await;
+        let mut b = Client::login(addr, "BetaBot", Some("beta")).await;
+        a.cmd("match BetaBot 5 0 unrated").await;
+        b.expect("Challenge: AlphaBot").await;
+        a.send("quit").await;
+        a.expect_closed().await;
+        b.expect("AlphaBot, who was challenging you, has departed.\n\r").await;
+        // Nothing is left pending for the one still here.
+        let pending = b.cmd("pending").await;
+        assert!(!pending.contains("AlphaBot"), "{pending}");
+    })
+    .await;
+}
