@@ -118,7 +118,7 @@ fn run_position(
         searchmoves: Vec::new(),
     };
     c.runner.engine.new_game();
-    c.runner.start(req);
+    c.runner.start_with(req, c.reports());
     let mut last_depth = 0;
     let mut streak = 0u32;
     let started = Instant::now();
@@ -137,6 +137,7 @@ fn run_position(
                     }
                 }
             }
+            Some(Ev::RootMove(rm)) => c.show_root_move(&p.board, &rm),
             Some(Ev::Finished(r)) => break r,
             Some(Ev::Input(InputEvent::Line(l))) => match l.trim() {
                 "exit" => {
