@@ -367,7 +367,7 @@ fn annotate_file(c: &mut Console, args: &[&str], format: Format) -> CmdResult {
         }
         match res {
             Ok(a) => {
-                notes += a.notes.iter().filter(|n| n.is_some()).count();
+                notes += a.line.note_count();
                 done.push(a);
             }
             Err(e) if e.contains("interrupted") => {
