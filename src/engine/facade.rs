@@ -19,6 +19,7 @@ use super::time::TimeManager;
 use super::tt::TranspositionTable;
 use super::tunables::SearchParams;
 use super::types::{InfoCallback, SearchResult};
+use super::watch::Watchers;
 use cozy_chess::Move;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
@@ -394,6 +395,17 @@ impl Engine {
 
     /// Starts a search in the background and returns at once.
     pub fn start(&mut self, request: SearchRequest, on_info: InfoCallback) -> SearchHandle {
+        self.start_watched(request, on_info, Watchers::default())
+    }
+
+    /// [`Engine::start`] with observers of the search besides its progress lines (the
+    /// root move being searched); they never change what the search finds.
+    pub fn start_watched(
+        &mut self,
+        request: SearchRequest,
+        on_info: InfoCallback,
+        watchers: Watchers,
+    ) -> SearchHandle {
         let start = Instant::now();
         self.stop();
         let mut request = request;
@@ -473,7 +485,7 @@ impl Engine {
                     options: &options,
                     tb: &tb,
                 };
-                run_search(&mut workers[..], &setup, on_info)
+                run_search(&mut workers[..], &setup, on_info, watchers)
             };
             let result = match skill {
                 Some((temperature, lines, mut rng)) => {

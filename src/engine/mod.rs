@@ -32,6 +32,7 @@ pub mod time;
 pub mod tt;
 pub mod tunables;
 pub mod types;
+pub mod watch;
 
 pub use facade::{Engine, SearchControl, SearchHandle};
 pub use learned::LearnedPosition;
@@ -41,3 +42,4 @@ pub use tablemem::max_hash_mb;
 pub use types::{
     Bound, InfoCallback, Score, ScoreView, SearchInfo, SearchResult, MATE, MAX_PLY, TB_WIN,
 };
+pub use watch::{RootMoveCallback, RootMoveInfo, Watchers};

@@ -1,11 +1,13 @@
 //! Iterative deepening at the root: aspiration windows around the previous score, MultiPV
 //! lines, root move ordering (the best move moves to the front as soon as it is found, so
 //! a search stopped at any instant still has a fully searched best move), progress reports
-//! and the main thread's per-iteration time decisions.
+//! (finished lines, fail highs and lows, the root move being searched) and the main
+//! thread's per-iteration time decisions.
 
 use super::history::Played;
 use super::search::Searcher;
 use super::types::{Bound, Score, SearchInfo, INF, MAX_PLY, TB_WIN_BOUND};
+use super::watch::RootMoveInfo;
 use cozy_chess::{Board, Move, Piece};
 use std::sync::atomic::Ordering;
 
@@ -144,6 +146,9 @@ impl<'a> Searcher<'a> {
         let start = self.pv_idx;
         for i in start..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
+            if self.on_root_move.is_some() {
+                self.report_root_move(i, depth);
+            }
             let nodes_before = self.nodes;
             let piece = board.piece_on(mv.from).unwrap_or(Piece::Pawn);
             let quiet = mv.promotion.is_none()
@@ -288,6 +293,21 @@ impl<'a> Searcher<'a> {
         self.shared.publish_tbhits(self.id, self.tb_hits);
         let info = self.info_for(self.pv_idx, depth);
         if let Some(cb) = self.on_info.as_mut() {
+            cb(&info);
+        }
+    }
+
+    /// Tells the root-move observer that root move `i` is searched next.
+    fn report_root_move(&mut self, i: usize, depth: i32) {
+        let info = RootMoveInfo {
+            depth: depth.max(1) as u32,
+            number: i + 1,
+            total: self.root_moves.len(),
+            mv: self.root_moves[i].mv,
+            nodes: self.nodes,
+            time: self.shared.tm.elapsed(),
+        };
+        if let Some(cb) = self.on_root_move.as_mut() {
             cb(&info);
         }
     }

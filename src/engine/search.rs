@@ -21,6 +21,7 @@ use super::tablebase::Tablebases;
 use super::tt::{TranspositionTable, TtBound};
 use super::tunables::SearchParams;
 use super::types::{Bound, InfoCallback, INF, MATE, MAX_PLY, NO_EVAL, TB_WIN_BOUND};
+use super::watch::RootMoveCallback;
 use cozy_chess::{Board, Color, Move, Piece};
 use std::sync::atomic::Ordering;
 
@@ -113,6 +114,8 @@ pub struct Searcher<'a> {
     pub sp: &'a SearchParams,
     pub limits: &'a Limits,
     pub on_info: Option<InfoCallback>,
+    /// Told each root move as it is searched (main thread only; `None`: nobody asks).
+    pub on_root_move: Option<RootMoveCallback>,
     pub nodes: u64,
     pub seldepth: usize,
     pub stopped: bool,

@@ -15,6 +15,7 @@ use super::tablebase::TbConfig;
 use super::tt::TranspositionTable;
 use super::tunables::SearchParams;
 use super::types::{InfoCallback, Score, SearchResult, INF, MATE, MAX_PLY, TB_WIN_BOUND};
+use super::watch::Watchers;
 use cozy_chess::{Board, Move};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
@@ -70,6 +71,7 @@ fn make_searcher<'a>(
     worker: &'a mut Worker,
     setup: &SearchSetup<'a>,
     on_info: Option<InfoCallback>,
+    watchers: Watchers,
     tb_root: Option<&RootTb>,
 ) -> Searcher<'a> {
     let req = setup.request;
@@ -105,6 +107,7 @@ fn make_searcher<'a>(
         sp: setup.sp,
         limits: &req.limits,
         on_info,
+        on_root_move: watchers.root_move,
         nodes: 0,
         seldepth: 0,
         stopped: false,
@@ -150,11 +153,13 @@ fn make_searcher<'a>(
 const STACK_SIZE: usize = 64 * 1024 * 1024;
 
 /// Runs one search on `workers.len()` threads (the calling thread is the main one) and
-/// returns the chosen move. Blocks until the search ends.
+/// returns the chosen move. Blocks until the search ends. Only the main thread reports
+/// (`on_info`, `watchers`).
 pub fn run_search(
     workers: &mut [Worker],
     setup: &SearchSetup<'_>,
     on_info: InfoCallback,
+    watchers: Watchers,
 ) -> SearchResult {
     let shared = setup.shared;
     let board = &setup.request.board;
@@ -195,7 +200,7 @@ pub fn run_search(
                 .name(format!("wily-search-{id}"))
                 .stack_size(STACK_SIZE)
                 .spawn_scoped(scope, move || {
-                    let mut s = make_searcher(id, w, setup, None, tb_root);
+                    let mut s = make_searcher(id, w, setup, None, Watchers::default(), tb_root);
                     s.iterate(board);
                     shared.publish_nodes(id, s.nodes);
                     shared.publish_tbhits(id, s.tb_hits);
@@ -204,7 +209,7 @@ pub fn run_search(
                 handles.push(h);
             }
         }
-        let mut s = make_searcher(0, main_worker, setup, Some(on_info), tb_root);
+        let mut s = make_searcher(0, main_worker, setup, Some(on_info), watchers, tb_root);
         s.iterate(board);
         shared.publish_nodes(0, s.nodes);
         shared.publish_tbhits(0, s.tb_hits);

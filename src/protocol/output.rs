@@ -1,10 +1,10 @@
 //! Crafty-shaped search output: `depth time score variation` lines, `N->` for a finished
-//! iteration, `++`/`--` for fail high/low, scores from White's point of view, and the
-//! statistics line after the search. Shared by the console, xboard's thinking output and
+//! iteration, `++`/`--` for fail high/low, scores from White's point of view, the root
+//! move being searched (`display moves`), and the statistics line after the search. Shared by the console, xboard's thinking output and
 //! the annotator.
 
 use crate::chess::san::{to_long_algebraic, to_san};
-use crate::engine::{Bound, Score, SearchInfo};
+use crate::engine::{Bound, RootMoveInfo, Score, SearchInfo};
 use cozy_chess::{Board, Color, Move};
 use std::time::Duration;
 
@@ -137,6 +137,18 @@ pub fn info_line_as(
     )
 }
 
+/// The root move the search is on (`display moves`), in the columns of [`info_line`]: the
+/// depth, the time, `N/M` (the move's place of the root's M) and the move.
+pub fn root_move_line(board: &Board, rm: &RootMoveInfo, numbers: bool, long: bool) -> String {
+    format!(
+        "{:>13}{:>9}{:>12}   {}",
+        rm.depth,
+        fmt_time(rm.time),
+        format!("{}/{}", rm.number, rm.total),
+        fmt_pv_as(board, &[rm.mv], numbers, long)
+    )
+}
+
 /// The statistics line after a search: time, nodes and speed, and tablebase hits when
 /// there were any; `extended` adds selective depth and hash use.
 pub fn stats_line(
@@ -221,5 +233,22 @@ mod tests {
         info.bound = Bound::Lower;
         let l = info_line(&b, &info, false, true);
         assert!(l.contains("++") && l.contains("e5!!"), "{l}");
+    }
+
+    #[test]
+    fn root_move_lines_count_and_follow_the_notation() {
+        let b = Board::default();
+        let mv = parse_san(&b, "Nf3").unwrap();
+        let rm = RootMoveInfo {
+            depth: 9,
+            number: 3,
+            total: 20,
+            mv,
+            nodes: 0,
+            time: Duration::from_millis(1_500),
+        };
+        let l = root_move_line(&b, &rm, true, false);
+        assert_eq!(l, format!("{:>13}{:>9}{:>12}   1. Nf3", 9, "1.50", "3/20"));
+        assert!(root_move_line(&b, &rm, false, true).ends_with("   Ng1f3"));
     }
 }

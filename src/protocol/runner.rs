@@ -1,11 +1,14 @@
 //! The event loop's view of the engine: one channel carries both input lines (from the
-//! stdin thread) and search progress (from the engine's `on_info` callback), and
-//! [`Runner::next`] also reports when the running search has finished.
+//! stdin thread) and search progress (from the engine's `on_info` callback, and the root
+//! moves as they are searched when asked for), and [`Runner::next`] also reports when the
+//! running search has finished.
 //!
 //! Progress of a search that was abandoned (a ponder miss, an interrupted analysis) is
 //! told apart by a search number and dropped, so nothing stale is ever printed.
 
-use crate::engine::{Engine, SearchHandle, SearchInfo, SearchRequest, SearchResult};
+use crate::engine::{
+    Engine, RootMoveInfo, SearchHandle, SearchInfo, SearchRequest, SearchResult, Watchers,
+};
 use crate::protocol::input::InputEvent;
 use std::collections::VecDeque;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -15,6 +18,7 @@ use std::time::{Duration, Instant};
 pub enum Event {
     Input(InputEvent),
     Info(u64, Box<SearchInfo>),
+    RootMove(u64, RootMoveInfo),
 }
 
 impl From<InputEvent> for Event {
@@ -28,8 +32,17 @@ pub enum Ev {
     Input(InputEvent),
     /// Progress of the running search.
     Info(Box<SearchInfo>),
+    /// The root move the running search starts on (only when asked: [`Reports`]).
+    RootMove(RootMoveInfo),
     /// The running search has ended.
     Finished(SearchResult),
+}
+
+/// What a search started by [`Runner::start_with`] reports besides its lines.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Reports {
+    /// Each root move as the search reaches it ([`Ev::RootMove`]).
+    pub root_moves: bool,
 }
 
 struct Running {
@@ -124,6 +137,11 @@ impl Runner {
 
     /// Starts a search (stopping and discarding any running one first).
     pub fn start(&mut self, req: SearchRequest) {
+        self.start_with(req, Reports::default());
+    }
+
+    /// Starts a search that also sends what `reports` asks for.
+    pub fn start_with(&mut self, req: SearchRequest, reports: Reports) {
         self.abandon();
         let id = self.next_id;
         self.next_id += 1;
@@ -131,7 +149,14 @@ impl Runner {
         let on_info = Box::new(move |info: &SearchInfo| {
             let _ = tx.send(Event::Info(id, Box::new(info.clone())));
         });
-        let handle = self.engine.start(req, on_info);
+        let mut watchers = Watchers::default();
+        if reports.root_moves {
+            let tx = self.tx.clone();
+            watchers.root_move = Some(Box::new(move |rm: &RootMoveInfo| {
+                let _ = tx.send(Event::RootMove(id, *rm));
+            }));
+        }
+        let handle = self.engine.start_watched(req, on_info, watchers);
         self.running = Some(Running {
             id,
             handle,
@@ -174,7 +199,8 @@ impl Runner {
             match e {
                 Event::Input(i) => self.queued.push_back(Ev::Input(i)),
                 Event::Info(n, info) if n == id => self.queued.push_back(Ev::Info(info)),
-                Event::Info(..) => {}
+                Event::RootMove(n, rm) if n == id => self.queued.push_back(Ev::RootMove(rm)),
+                Event::Info(..) | Event::RootMove(..) => {}
             }
         }
     }
@@ -201,6 +227,11 @@ impl Runner {
                 Ok(Event::Info(n, info)) => {
                     if Some(n) == self.current_id() {
                         return Some(Ev::Info(info));
+                    }
+                }
+                Ok(Event::RootMove(n, rm)) => {
+                    if Some(n) == self.current_id() {
+                        return Some(Ev::RootMove(rm));
                     }
                 }
                 Err(RecvTimeoutError::Timeout) => {}

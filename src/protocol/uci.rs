@@ -4,13 +4,15 @@
 //! lists them, `ucifull` (or `uci` under `wily uci --full`) lists the search's tunable
 //! constants after them, and `setoption` sets both. The search runs in the background, so
 //! input is read while it thinks and `stop` is answered at once; `bestmove` is printed by a
-//! waiter thread.
+//! waiter thread. After the first second of a search, `info depth D currmove M
+//! currmovenumber N` tells each root move as the search reaches it.
 
 use crate::chess::perft;
 use crate::chess::{move_from_uci, move_to_uci, parse_fen};
 use crate::engine::tunables::TUNABLES;
 use crate::engine::{
-    Bound, Engine, EngineOptions, Limits, SearchControl, SearchInfo, SearchRequest, SearchResult,
+    Bound, Engine, EngineOptions, Limits, RootMoveInfo, SearchControl, SearchInfo, SearchRequest,
+    SearchResult, Watchers,
 };
 use crate::protocol::options::{self, EngineOption, Opt, Value, OPTIONS};
 use cozy_chess::{Board, Move};
@@ -166,6 +168,23 @@ pub fn info_line(root: &Board, info: &SearchInfo, chess960: bool) -> String {
         s.push_str(&pv.join(" "));
     }
     s
+}
+
+/// How long a search runs before it tells its root moves (`currmove`), so that short
+/// searches do not flood the GUI.
+pub const CURRMOVE_AFTER: Duration = Duration::from_secs(1);
+
+/// The `info depth D currmove M currmovenumber N` line for a root move, once the search
+/// has run [`CURRMOVE_AFTER`].
+pub fn currmove_line(root: &Board, rm: &RootMoveInfo, chess960: bool) -> Option<String> {
+    (rm.time >= CURRMOVE_AFTER).then(|| {
+        format!(
+            "info depth {} currmove {} currmovenumber {}",
+            rm.depth,
+            move_to_uci(root, rm.mv, chess960),
+            rm.number
+        )
+    })
 }
 
 /// The `info` line to print before `bestmove` when the last main line printed does not
@@ -595,7 +614,16 @@ impl Uci {
         // agrees with its `bestmove` (GUIs and match runners check that it does).
         let last_head: Arc<Mutex<Option<Move>>> = Arc::new(Mutex::new(None));
         let head = Arc::clone(&last_head);
-        let handle = self.engine.start(
+        let rm_out = Arc::clone(&self.out);
+        let rm_root = root.clone();
+        let watchers = Watchers {
+            root_move: Some(Box::new(move |rm: &RootMoveInfo| {
+                if let Some(l) = currmove_line(&rm_root, rm, chess960) {
+                    say(&rm_out, &l);
+                }
+            })),
+        };
+        let handle = self.engine.start_watched(
             request,
             Box::new(move |info: &SearchInfo| {
                 if info.multipv <= 1 {
@@ -605,6 +633,7 @@ impl Uci {
                 }
                 say(&out, &info_line(&info_root, info, chess960));
             }),
+            watchers,
         );
         let control = handle.control();
         let out = Arc::clone(&self.out);

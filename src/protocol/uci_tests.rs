@@ -291,3 +291,53 @@ fn the_last_main_line_before_bestmove_starts_with_the_move_played() {
     }
     assert_eq!(checked, 16, "{text}");
 }
+
+#[test]
+fn currmove_lines_wait_for_the_first_second() {
+    let root = Board::default();
+    let mut rm = RootMoveInfo {
+        depth: 12,
+        number: 4,
+        total: 20,
+        mv: "g1f3".parse().expect("move"),
+        nodes: 0,
+        time: CURRMOVE_AFTER - Duration::from_millis(1),
+    };
+    assert_eq!(currmove_line(&root, &rm, false), None);
+    rm.time = CURRMOVE_AFTER;
+    assert_eq!(
+        currmove_line(&root, &rm, false).as_deref(),
+        Some("info depth 12 currmove g1f3 currmovenumber 4")
+    );
+}
+
+#[test]
+fn a_long_search_tells_its_root_moves_and_a_short_one_does_not() {
+    let legal: Vec<String> = {
+        let b = Board::default();
+        let mut v = Vec::new();
+        b.generate_moves(|ms| {
+            v.extend(ms.into_iter().map(|m| move_to_uci(&b, m, false)));
+            false
+        });
+        v
+    };
+    let short = run_session("position startpos\ngo depth 3\nisready\n");
+    assert!(
+        short.contains("bestmove") && !short.contains("currmove"),
+        "{short}"
+    );
+    let long = run_session("position startpos\ngo movetime 1600\nisready\n");
+    let current: Vec<&str> = long.lines().filter(|l| l.contains(" currmove ")).collect();
+    assert!(!current.is_empty(), "{long}");
+    for l in current {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        assert_eq!(
+            (w[0], w[1], w[3], w[5]),
+            ("info", "depth", "currmove", "currmovenumber")
+        );
+        assert!(legal.contains(&w[4].to_string()), "{l}");
+        let n: usize = w[6].parse().expect("a number");
+        assert!((1..=20).contains(&n), "{l}");
+    }
+}

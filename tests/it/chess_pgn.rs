@@ -1,6 +1,6 @@
-//! PGN: the streaming reader on every syntax feature and on broken input, replay from
-//! FEN tags, writer round trips over random games, and the first 2,000 games of the
-//! shared masters file read and replayed legally.
+//! PGN: the streaming reader on every syntax feature (variations nested to any depth) and
+//! on broken input, replay from FEN tags, writer round trips over random games, and the
+//! first 2,000 games of the shared masters file read and replayed legally.
 
 use crate::shared_data;
 
@@ -10,7 +10,8 @@ use std::fs::File;
 use std::io::BufReader;
 
 use wily::chess::pgn::{
-    replay, write_game, write_pgn_game, PgnErrorKind, PgnGame, PgnReader, ReplayError,
+    replay, write_game, write_pgn_game, PgnErrorKind, PgnGame, PgnMove, PgnReader, ReplayError,
+    MAX_NESTING,
 };
 
 fn read_all(text: &str) -> Vec<Result<PgnGame, wily::chess::pgn::PgnError>> {
@@ -56,11 +57,16 @@ fn reader_handles_every_feature() {
     assert_eq!(g.moves[0].nags, vec![1]);
     assert_eq!(g.moves[2].nags, vec![1]);
     assert_eq!(g.moves[3].nags, vec![6]);
-    // The variation after 2... Nc6 is kept (its nested one is not); others have none.
-    assert_eq!(
-        g.moves[3].variations,
-        vec![vec!["d6".to_string(), "d4".to_string()]]
-    );
+    // The variation after 2... Nc6 is kept with the one nested in it after 3. d4;
+    // others have none.
+    let sans = |line: &[PgnMove]| line.iter().map(|m| m.san.clone()).collect::<Vec<_>>();
+    assert_eq!(g.moves[3].variations.len(), 1);
+    let var = &g.moves[3].variations[0];
+    assert_eq!(sans(var), ["d6", "d4"]);
+    assert!(var[0].variations.is_empty());
+    assert_eq!(var[1].variations.len(), 1);
+    assert_eq!(sans(&var[1].variations[0]), ["Bc4"]);
+    assert!(var[1].variations[0][0].variations.is_empty());
     assert!(g
         .moves
         .iter()
@@ -348,4 +354,38 @@ fn closing_comment_before_the_result() {
     let game = read_all(&pgn).remove(0).expect("game");
     assert_eq!(game.moves.len(), 4);
     assert_eq!(game.result, "0-1");
+}
+
+#[test]
+fn variations_nest_to_any_depth_and_deeper_ones_are_capped() {
+    let text = "1. e4 e5 (1... c5 2. Nf3 (2. c3 d5 (2... Nf6 3. e5)) 2... d6) 2. Nf3 *\n";
+    let games = read_all(text);
+    let g = games[0].as_ref().expect("game");
+    assert_eq!(g.moves.len(), 3);
+    let c5 = &g.moves[1].variations[0];
+    assert_eq!(c5.len(), 3, "{c5:?}");
+    let c3 = &c5[1].variations[0];
+    assert_eq!(c3.len(), 2);
+    assert_eq!(c3[1].variations[0].len(), 2);
+    assert_eq!(c3[1].variations[0][1].san, "e5");
+    // Nesting past the cap is read and skipped; the game and its main line stay whole.
+    let deep = MAX_NESTING + 5;
+    let mut text = String::from("1. e4 ");
+    for _ in 0..deep {
+        text.push_str("(1. d4 ");
+    }
+    for _ in 0..deep {
+        text.push(')');
+    }
+    text.push_str(" 1... e5 *\n");
+    let games = read_all(&text);
+    let g = games[0].as_ref().expect("deep game");
+    assert_eq!(g.moves.len(), 2);
+    let mut levels = 0;
+    let mut line = &g.moves[0].variations;
+    while let Some(v) = line.first() {
+        levels += 1;
+        line = &v[0].variations;
+    }
+    assert_eq!(levels, MAX_NESTING);
 }

@@ -1,6 +1,6 @@
 //! More of Crafty's documented commands through the real binary: `draw accept|decline|
-//! offer|nooffer|dynamic`, `rating A B`, `output long|short`, `timebook`, `wild N`,
-//! `load FILE TITLE` and `screen FILE MARGIN`.
+//! offer|nooffer|dynamic`, `rating A B`, `output long|short`, `display moves`, `timebook`,
+//! `wild N`, `load FILE TITLE` and `screen FILE MARGIN`.
 
 use crate::console_child;
 use console_child::{temp_dir, Wily};
@@ -84,6 +84,65 @@ fn output_long_writes_both_squares() {
     w.expect("short algebraic notation", 10);
     w.send("output medium");
     w.expect("usage: output long|short", 10);
+    w.send("quit");
+    assert!(w.wait_exit(10));
+}
+
+/// The lines up to the computer's move `mover`, and that line.
+fn lines_until(w: &mut Wily, mover: &str) -> Vec<String> {
+    let mut got = Vec::new();
+    loop {
+        let l = w.expect_fn("a line", 60, |_| true);
+        let done = l.contains(mover);
+        got.push(l);
+        if done {
+            return got;
+        }
+    }
+}
+
+#[test]
+fn display_moves_shows_each_root_move_as_it_is_searched() {
+    let tmp = temp_dir("crafty-display-moves");
+    let mut w = Wily::spawn(&[], tmp.path());
+    w.send("book off");
+    w.send("display moves");
+    w.expect_fn("the display listing", 10, |l| {
+        l.contains("display:") && l.contains(" moves") && !l.contains("nomoves")
+    });
+    w.send("output long");
+    w.send("sd 3");
+    w.send("e4");
+    // Black's 20 replies, each told with its place among them (`N/20`), in long notation.
+    let lines = lines_until(&mut w, "Black(1): ");
+    let told: Vec<(u32, usize, String)> = lines
+        .iter()
+        .filter_map(|l| {
+            let (head, mv) = l.split_once("/20   1. ... ")?;
+            let mut w = head.split_whitespace();
+            let depth = w.next()?.parse().ok()?;
+            let number = w.nth(1)?.parse().ok()?;
+            Some((depth, number, mv.trim().to_string()))
+        })
+        .collect();
+    let depth1: Vec<&(u32, usize, String)> = told.iter().filter(|t| t.0 == 1).collect();
+    assert_eq!(depth1.len(), 20, "{lines:#?}");
+    for (i, (_, n, mv)) in depth1.iter().enumerate() {
+        assert_eq!(*n, i + 1, "{lines:#?}");
+        let b = mv.as_bytes();
+        assert!(b.len() >= 4 && b[0] != b'O', "{mv}");
+    }
+    assert!(told.iter().any(|t| t.0 == 3), "{lines:#?}");
+    // Off again: the next search tells no root move.
+    w.send("display nomoves");
+    w.send("d4");
+    let lines = lines_until(&mut w, "Black(2): ");
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.contains("/") && l.contains("2. ... ")),
+        "{lines:#?}"
+    );
     w.send("quit");
     assert!(w.wait_exit(10));
 }

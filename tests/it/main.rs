@@ -56,6 +56,7 @@ mod engine_bench;
 mod engine_perft;
 mod engine_search;
 mod engine_syzygy;
+mod engine_watch;
 mod hash_sizes;
 mod icc_datagrams;
 mod icc_fuzz;

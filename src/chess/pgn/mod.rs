@@ -4,7 +4,7 @@
 mod reader;
 mod writer;
 
-pub use reader::{PgnError, PgnErrorKind, PgnReader};
+pub use reader::{PgnError, PgnErrorKind, PgnReader, MAX_NESTING};
 pub use writer::{write_game, write_game_ending, write_pgn_game};
 
 use super::coord::MoveParseError;
@@ -25,14 +25,14 @@ pub struct PgnMove {
     /// The comment(s) following the move, joined by a space.
     pub comment: Option<String>,
     /// The variations written right after the move, each an alternative to it (played
-    /// from the position before it): their moves as written (move numbers and glyphs
-    /// removed). Only variations of the main line are kept; those nested inside a
-    /// variation are skipped.
-    pub variations: Vec<Vec<String>>,
+    /// from the position before it): their moves, each with the variations written after
+    /// it in turn, to any depth (up to [`MAX_NESTING`] levels). Inside a variation
+    /// only the moves are kept (`san` and `variations`; no NAGs or comments).
+    pub variations: Vec<Vec<PgnMove>>,
 }
 
 /// A game read from PGN: the main line, and with each move the variations written
-/// after it (one level deep).
+/// after it (with theirs, to any depth).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct PgnGame {
     /// Tag pairs in file order.

@@ -1,12 +1,12 @@
 //! The streaming PGN reader: games one at a time from any `BufRead`, a bounded line at a
 //! time, so files of any size stream in constant memory.
 //!
-//! Handles tag pairs, `{}` and `;` comments (multi-line too), nested `( )` variations
-//! (skipped), NAGs and `!?`-style glyphs, move numbers (`12.`, `12...`, `12.e4`), `%`
-//! escape lines, result tokens, games without tags or without a result. A broken game
-//! (garbage tokens, a malformed tag, an unclosed comment running into the next game, a
-//! game or line beyond sane size) yields one error and the reader resumes at the next
-//! `[Event` tag.
+//! Handles tag pairs, `{}` and `;` comments (multi-line too), `( )` variations nested to
+//! any depth (their moves kept, [`MAX_NESTING`] levels deep), NAGs and `!?`-style
+//! glyphs, move numbers (`12.`, `12...`, `12.e4`), `%` escape lines, result tokens, games
+//! without tags or without a result. A broken game (garbage tokens, a malformed tag, an
+//! unclosed comment running into the next game, a game or line beyond sane size) yields
+//! one error and the reader resumes at the next `[Event` tag.
 
 use super::{PgnGame, PgnMove};
 use std::fmt;
@@ -20,6 +20,8 @@ const MAX_GAME_BYTES: usize = 8 << 20;
 const MAX_PLIES: usize = 10_000;
 /// Variations kept per move (more are skipped).
 const MAX_VARIATIONS: usize = 64;
+/// Most levels of variations inside variations kept (deeper ones are read and skipped).
+pub const MAX_NESTING: usize = 32;
 
 /// What went wrong with one game (or the stream).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -106,8 +108,9 @@ struct Builder {
     in_comment: bool,
     comment: String,
     var_depth: u32,
-    /// The first-level variation being read is kept (it follows a move, under the cap).
-    var_kept: bool,
+    /// How many of the open variations, from the outermost, are kept (each follows a
+    /// move, under the caps); the tokens of the innermost go into it when all are.
+    kept: u32,
     bytes: usize,
     result_token: Option<String>,
 }
@@ -288,8 +291,32 @@ impl Builder {
         Ok(false)
     }
 
-    /// A token inside a first-level variation: a move goes into the variation being read
-    /// (anything else there, numbers, glyphs, a stray result, is passed over).
+    /// The line `depth` variations down: the main line at 0, else the last variation of
+    /// the last move of the line above.
+    fn line_at(&mut self, depth: u32) -> Option<&mut Vec<PgnMove>> {
+        let mut line = &mut self.game.moves;
+        for _ in 0..depth {
+            line = line.last_mut()?.variations.last_mut()?;
+        }
+        Some(line)
+    }
+
+    /// A `(`: a variation opens, an alternative to the last move of the line it is in.
+    fn open_variation(&mut self) {
+        if self.kept == self.var_depth && (self.var_depth as usize) < MAX_NESTING {
+            let parent = self.line_at(self.var_depth).and_then(|l| l.last_mut());
+            if let Some(m) = parent {
+                if m.variations.len() < MAX_VARIATIONS {
+                    m.variations.push(Vec::new());
+                    self.kept += 1;
+                }
+            }
+        }
+        self.var_depth += 1;
+    }
+
+    /// A token inside a variation: a move goes into the variation being read (anything
+    /// else there, numbers, glyphs, a stray result, is passed over).
     fn variation_token(&mut self, tok: &str) {
         // Move numbers as on the main line: `12.`, `12...`, `12.e4`, a bare `12`.
         let digits = tok.bytes().take_while(u8::is_ascii_digit).count();
@@ -309,17 +336,15 @@ impl Builder {
         let Some((san, _)) = split_move(t) else {
             return;
         };
-        if !self.var_kept {
+        if self.kept != self.var_depth {
             return;
         }
-        if let Some(line) = self
-            .game
-            .moves
-            .last_mut()
-            .and_then(|m| m.variations.last_mut())
-        {
+        if let Some(line) = self.line_at(self.var_depth) {
             if line.len() < MAX_PLIES {
-                line.push(san.to_string());
+                line.push(PgnMove {
+                    san: san.to_string(),
+                    ..PgnMove::default()
+                });
             }
         }
     }
@@ -407,22 +432,15 @@ impl Builder {
                     break;
                 }
                 b'(' => {
-                    self.var_depth += 1;
-                    if self.var_depth == 1 {
-                        // A variation of the main line: an alternative to its last move.
-                        self.var_kept = false;
-                        if let Some(m) = self.game.moves.last_mut() {
-                            if m.variations.len() < MAX_VARIATIONS {
-                                m.variations.push(Vec::new());
-                                self.var_kept = true;
-                            }
-                        }
-                    }
+                    self.open_variation();
                     i += 1;
                 }
                 b')' => {
                     if self.var_depth == 0 {
                         return Feed::Error(PgnErrorKind::UnmatchedParen, false);
+                    }
+                    if self.kept == self.var_depth {
+                        self.kept -= 1;
                     }
                     self.var_depth -= 1;
                     i += 1;
@@ -448,11 +466,8 @@ impl Builder {
                     while i < b.len() && !b[i].is_ascii_whitespace() && !b"{}();$".contains(&b[i]) {
                         i += 1;
                     }
-                    if self.var_depth == 1 {
-                        self.variation_token(&line[start..i]);
-                        continue;
-                    }
                     if self.var_depth > 0 {
+                        self.variation_token(&line[start..i]);
                         continue;
                     }
                     match self.token(&line[start..i]) {

@@ -1,15 +1,17 @@
 //! `annotatet`: annotated games as a LaTeX document (`FILE.tex`). The moves are set as
 //! text, a move that fell short in bold with its mark (`?!`, `?`, `??`), wily's comment and
 //! better lines after it, and a board diagram of the position the comment is about drawn
-//! with the `skak` package (`\fenboard{FEN}\showboard`); the game's own variations in
-//! parentheses with wily's notes on their moves. `pdflatex FILE.tex` prints it.
+//! with the `skak` package (`\fenboard{FEN}\showboard`); the game's own variations, nested
+//! to any depth, in parentheses with wily's notes on their moves (diagrams only for the
+//! main line's). The moves come from the walk of `line.rs`, as in the other formats.
+//! `pdflatex FILE.tex` prints it.
 
+use super::line::{walk, AnnotatedGame, Step};
 use super::options::AnnotateOptions;
-use super::writer::{comment_text, mark, pgn_line, tag_value, user_line_tokens, AnnotatedGame};
+use super::writer::{comment_text, mark, pgn_line, tag_value};
 use crate::chess::fen::to_fen;
 use crate::chess::san::to_san;
 use crate::protocol::output::fmt_score;
-use cozy_chess::Color;
 
 /// Text with LaTeX's special characters escaped.
 pub fn esc(s: &str) -> String {
@@ -58,49 +60,49 @@ pub fn latex(games: &[AnnotatedGame], opts: &AnnotateOptions) -> String {
             t("Date"),
             esc(&g.result)
         ));
-        let mut b = g.start.clone();
-        let mut need_number = true;
-        for (i, &mv) in g.moves.iter().enumerate() {
-            let n = b.fullmove_number();
-            match b.side_to_move() {
-                Color::White => out.push_str(&format!("{n}.~")),
-                Color::Black if need_number => out.push_str(&format!("{n}\\ldots~")),
-                Color::Black => {}
-            }
-            need_number = false;
-            let san = esc(&to_san(&b, mv));
-            match g.notes.get(i) {
-                Some(Some(note)) => {
+        walk(&g.start, &g.line, &mut |step| match step {
+            Step::Number { number, black } => out.push_str(&format!(
+                "{number}{}",
+                if black { "\\ldots~" } else { ".~" }
+            )),
+            Step::Move {
+                before,
+                mv,
+                note,
+                depth,
+            } => {
+                let san = esc(&to_san(before, mv));
+                let Some(note) = note else {
+                    out.push_str(&format!("{san} "));
+                    return;
+                };
+                out.push_str(&format!(
+                    "\\textbf{{{san}{}}} \\emph{{{}}} ",
+                    mark(note.loss),
+                    esc(&comment_text(note))
+                ));
+                for (score, line) in &note.better {
                     out.push_str(&format!(
-                        "\\textbf{{{san}{}}} \\emph{{{}}} ",
-                        mark(note.loss),
-                        esc(&comment_text(note))
+                        "({} {}) ",
+                        esc(&pgn_line(before, line).join(" ")),
+                        esc(&fmt_score(*score))
                     ));
-                    for (score, line) in &note.better {
-                        out.push_str(&format!(
-                            "({} {}) ",
-                            esc(&pgn_line(&b, line).join(" ")),
-                            esc(&fmt_score(*score))
-                        ));
-                    }
+                }
+                if depth == 0 {
                     // The position the comment is about.
                     out.push_str(&format!(
                         "\n\n\\fenboard{{{}}}\n\\begin{{center}}\\showboard\\end{{center}}\n\n\\noindent ",
-                        to_fen(&b)
+                        to_fen(before)
                     ));
-                    need_number = true;
                 }
-                _ => out.push_str(&format!("{san} ")),
             }
-            for line in g.variations.get(i).map_or(&[][..], |v| &v[..]) {
-                out.push_str(&format!(
-                    "{} ",
-                    esc(&user_line_tokens(&b, line, false).join(" "))
-                ));
-                need_number = true;
+            Step::Open => out.push('('),
+            Step::Close => {
+                let end = out.trim_end().len();
+                out.truncate(end);
+                out.push_str(") ");
             }
-            b.play_unchecked(mv);
-        }
+        });
         out.push_str(&format!("\\textbf{{{}}}\n\n", esc(&g.result)));
     }
     out.push_str("\\end{document}\n");
@@ -112,7 +114,7 @@ mod tests {
     use super::*;
     use crate::chess::san::parse_san;
     use crate::engine::Score;
-    use crate::protocol::annotate::MoveNote;
+    use crate::protocol::annotate::{MoveNote, UserLine};
     use cozy_chess::Board;
 
     #[test]
@@ -136,21 +138,43 @@ mod tests {
             before.play_unchecked(m);
         }
         let better = vec![parse_san(&before, "Nc6").unwrap()];
+        // After 1. e4 the game gives 1... c5 2. Nf3, and inside it 2. c3 (with a note,
+        // but no diagram: only the main line's notes get one).
+        let mut after_e4 = start.clone();
+        after_e4.play_unchecked(moves[0]);
+        let c5 = parse_san(&after_e4, "c5").unwrap();
+        let mut after_c5 = after_e4.clone();
+        after_c5.play_unchecked(c5);
+        let nf3 = parse_san(&after_c5, "Nf3").unwrap();
+        let c3 = parse_san(&after_c5, "c3").unwrap();
+        let note = |loss| MoveNote {
+            played: Score::Cp(0),
+            better: Vec::new(),
+            loss,
+        };
+        let inner = UserLine::flat(vec![c3], vec![Some(note(60))]);
+        let variation = UserLine {
+            moves: vec![c5, nf3],
+            notes: Vec::new(),
+            variations: vec![Vec::new(), vec![inner]],
+        };
         let g = AnnotatedGame {
             tags: vec![("White".into(), "A_1".into()), ("Black".into(), "B".into())],
             start,
-            moves,
-            notes: vec![
-                None,
-                None,
-                None,
-                Some(MoveNote {
-                    played: Score::Cp(900),
-                    better: vec![(Score::Cp(30), better)],
-                    loss: 870,
-                }),
-            ],
-            variations: vec![Vec::new(); 4],
+            line: UserLine {
+                moves,
+                notes: vec![
+                    None,
+                    None,
+                    None,
+                    Some(MoveNote {
+                        played: Score::Cp(900),
+                        better: vec![(Score::Cp(30), better)],
+                        loss: 870,
+                    }),
+                ],
+                variations: vec![Vec::new(), vec![variation]],
+            },
             result: "*".into(),
         };
         let opts = super::super::parse_options(&["wb", "1-99", "0.5", "1"]).unwrap();
@@ -158,7 +182,13 @@ mod tests {
         assert!(doc.starts_with("\\documentclass"), "{doc}");
         assert!(doc.contains("\\usepackage{skak}"));
         assert!(doc.contains("\\section*{A\\_1 -- B}"), "{doc}");
-        assert!(doc.contains("1.~e4 e5 2.~Qh5 \\textbf{Ke7??}"), "{doc}");
+        assert!(
+            doc.contains(
+                "1.~e4 e5 (1\\ldots~c5 2.~Nf3 (2.~\\textbf{c3?!} \\emph{played 0.00, wily })) \
+                 2.~Qh5 \\textbf{Ke7??}"
+            ),
+            "{doc}"
+        );
         assert!(
             doc.contains("\\emph{played 9.00, wily 0.30} (2... Nc6 0.30)"),
             "{doc}"

@@ -8,21 +8,24 @@
 //! `b`, `wb`/`bw` or a player's name; MOVES is `N` or `N-M` (move numbers); MARGIN is in
 //! pawns; TIME is seconds per move; N, when given, shows the N best lines.
 //!
-//! The moves of the variations the game's PGN gives (`(...)`, one level deep) are
-//! checked the same way, with the same options, and written back with their comments.
+//! The moves of the variations the game's PGN gives (`(...)`, nested to any depth) are
+//! checked the same way, with the same options, and written back in place with their
+//! comments.
 //!
-//! [`options`] reads the arguments, this file searches the games ([`annotate_game`]),
-//! [`writer`] turns the results into PGN or HTML. The console's command that drives it is
+//! [`options`] reads the arguments, this file searches the games ([`annotate_game`]) into
+//! the tree of [`line`], and [`writer`] and [`latex`] write it as PGN, HTML or LaTeX from
+//! one walk of it. The console's command that drives it is
 //! in `console/cmd_tools.rs`; nothing here knows the console.
 
 pub mod latex;
+pub mod line;
 pub mod options;
 pub mod writer;
 
+pub use line::{AnnotatedGame, MoveNote, UserLine};
 pub use options::{parse_options, AnnotateOptions, Colors};
-pub use writer::{AnnotatedGame, MoveNote, UserLine};
 
-use crate::chess::pgn::PgnGame;
+use crate::chess::pgn::{PgnGame, PgnMove};
 use crate::engine::{Bound, Limits, Score, SearchInfo, SearchRequest};
 use crate::protocol::input::InputEvent;
 use crate::protocol::policy::as_cp;
@@ -73,6 +76,7 @@ fn search_lines(
     loop {
         match runner.next(None) {
             Some(Ev::Info(info)) => record_line(&mut lines, &info),
+            Some(Ev::RootMove(_)) => {}
             Some(Ev::Finished(r)) => {
                 if lines.is_empty() {
                     if let Some(b) = r.best {
@@ -191,13 +195,13 @@ fn judge_move(
     }))
 }
 
-/// The moves of a variation written in the game (SAN), played from `board`: the legal
-/// ones up to the first that is not.
-fn variation_moves(board: &Board, sans: &[String]) -> Vec<Move> {
+/// The moves of a variation written in the game, played from `board`: the legal ones up
+/// to the first that is not.
+fn variation_moves(board: &Board, written: &[PgnMove]) -> Vec<Move> {
     let mut b = board.clone();
     let mut out = Vec::new();
-    for san in sans {
-        let Ok(mv) = crate::chess::san::parse_san(&b, san) else {
+    for m in written {
+        let Ok(mv) = crate::chess::san::parse_san(&b, &m.san) else {
             break;
         };
         b.play_unchecked(mv);
@@ -206,9 +210,66 @@ fn variation_moves(board: &Board, sans: &[String]) -> Vec<Move> {
     out
 }
 
+/// What the walk over a game's lines needs: the engine, the game, the options, and where
+/// progress and waiting input go.
+struct Job<'a> {
+    runner: &'a mut Runner,
+    game: &'a PgnGame,
+    opts: &'a AnnotateOptions,
+    progress: &'a mut dyn FnMut(&str),
+    pending: &'a mut Vec<String>,
+}
+
+/// Annotates `moves` played from `board` (`written`: the same moves as the PGN gives them,
+/// with the variations after each), and the variations in turn, to any depth: each move
+/// the options select is judged, the main line's and the variations' alike (`depth` 0 is
+/// the main line).
+fn annotate_line(
+    job: &mut Job<'_>,
+    board: &Board,
+    history: &[u64],
+    moves: &[Move],
+    written: &[PgnMove],
+    depth: usize,
+) -> Result<UserLine, String> {
+    let mut line = UserLine::default();
+    let mut b = board.clone();
+    let mut h = history.to_vec();
+    for (j, &mv) in moves.iter().enumerate() {
+        let number = u32::from(b.fullmove_number());
+        let note = if wants(job.opts, job.game, b.side_to_move(), number) {
+            judge_move(
+                job.runner,
+                &b,
+                &h,
+                mv,
+                job.opts,
+                job.progress,
+                job.pending,
+                depth > 0,
+            )?
+        } else {
+            None
+        };
+        let mut variations = Vec::new();
+        for v in written.get(j).map_or(&[][..], |m| &m.variations[..]) {
+            let vm = variation_moves(&b, v);
+            if !vm.is_empty() {
+                variations.push(annotate_line(job, &b, &h, &vm, v, depth + 1)?);
+            }
+        }
+        line.moves.push(mv);
+        line.notes.push(note);
+        line.variations.push(variations);
+        h.push(b.hash());
+        b.play_unchecked(mv);
+    }
+    Ok(line)
+}
+
 /// Annotates one game: the moves of the main line and those of the variations written
-/// in the game (one level deep) that the options select. `progress` is told about each
-/// move searched; input lines that arrive meanwhile (other than `exit`, which
+/// in the game (nested to any depth) that the options select. `progress` is told about
+/// each move searched; input lines that arrive meanwhile (other than `exit`, which
 /// interrupts) go to `pending`.
 pub fn annotate_game(
     runner: &mut Runner,
@@ -221,56 +282,18 @@ pub fn annotate_game(
         .replay()
         .map_err(|e| format!("cannot replay the game: {e:?}"))?;
     let start = pos.start_board().clone();
-    let moves = pos.moves().to_vec();
-    let mut notes = vec![None; moves.len()];
-    let mut variations: Vec<Vec<UserLine>> = vec![Vec::new(); moves.len()];
-    let mut board = start.clone();
-    let mut history: Vec<u64> = Vec::new();
-    for (i, &played) in moves.iter().enumerate() {
-        let mover = board.side_to_move();
-        let number = u32::from(board.fullmove_number());
-        if wants(opts, game, mover, number) {
-            notes[i] = judge_move(
-                runner, &board, &history, played, opts, progress, pending, false,
-            )?;
-        }
-        for sans in game.moves.get(i).map_or(&[][..], |m| &m.variations[..]) {
-            let line = variation_moves(&board, sans);
-            if line.is_empty() {
-                continue;
-            }
-            let mut vb = board.clone();
-            let mut vh = history.clone();
-            let mut line_notes = Vec::with_capacity(line.len());
-            for &mv in &line {
-                let note = if wants(
-                    opts,
-                    game,
-                    vb.side_to_move(),
-                    u32::from(vb.fullmove_number()),
-                ) {
-                    judge_move(runner, &vb, &vh, mv, opts, progress, pending, true)?
-                } else {
-                    None
-                };
-                line_notes.push(note);
-                vh.push(vb.hash());
-                vb.play_unchecked(mv);
-            }
-            variations[i].push(UserLine {
-                moves: line,
-                notes: line_notes,
-            });
-        }
-        history.push(board.hash());
-        board.play_unchecked(played);
-    }
+    let mut job = Job {
+        runner,
+        game,
+        opts,
+        progress,
+        pending,
+    };
+    let line = annotate_line(&mut job, &start, &[], pos.moves(), &game.moves, 0)?;
     Ok(AnnotatedGame {
         tags: game.tags.clone(),
         start,
-        moves,
-        notes,
-        variations,
+        line,
         result: game.result.clone(),
     })
 }

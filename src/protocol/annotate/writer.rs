@@ -1,98 +1,51 @@
 //! Writing annotated games: PGN text with comments, NAGs and variations (the `.can` file)
-//! or an HTML page (`annotateh`).
+//! or an HTML page (`annotateh`), both from the walk of `line.rs`.
 
+use super::line::{walk, AnnotatedGame, MoveNote, Step};
 use super::options::AnnotateOptions;
 use crate::chess::fen::to_fen;
 use crate::chess::san::to_san;
-use crate::engine::Score;
 use crate::protocol::output::fmt_score;
 use crate::protocol::record::{wrap, ROSTER};
 use cozy_chess::{Board, Color, Move};
 
-/// wily's view of one move: the lines it preferred, when the move played fell short.
-#[derive(Clone, Debug)]
-pub struct MoveNote {
-    /// Score of the move played, White's view.
-    pub played: Score,
-    /// Best lines found (best first), with their scores from White's view.
-    pub better: Vec<(Score, Vec<Move>)>,
-    /// The loss in centipawns from the mover's side.
-    pub loss: i32,
+/// Tokens of PGN-like text, where a variation's `(` sticks to its first token and `)` to
+/// its last.
+#[derive(Default)]
+pub(crate) struct Tokens {
+    pub out: Vec<String>,
+    open: usize,
 }
 
-/// A variation written in the game, with wily's notes on its moves.
-#[derive(Clone, Debug)]
-pub struct UserLine {
-    pub moves: Vec<Move>,
-    /// `notes[j]` belongs to `moves[j]`.
-    pub notes: Vec<Option<MoveNote>>,
-}
-
-/// One annotated game.
-pub struct AnnotatedGame {
-    pub tags: Vec<(String, String)>,
-    pub start: Board,
-    pub moves: Vec<Move>,
-    /// `notes[i]` belongs to move `i`.
-    pub notes: Vec<Option<MoveNote>>,
-    /// `variations[i]`: the game's own variations after move `i` (alternatives to it).
-    pub variations: Vec<Vec<UserLine>>,
-    pub result: String,
-}
-
-/// Wraps a run of tokens in parentheses, attached to its first and last token.
-fn parenthesize(mut tokens: Vec<String>) -> Vec<String> {
-    if let Some(first) = tokens.first_mut() {
-        first.insert(0, '(');
-    }
-    if let Some(last) = tokens.last_mut() {
-        last.push(')');
-    }
-    tokens
-}
-
-/// A variation of the game as tokens from `board` (the position before the move it
-/// replaces), wily's notes on its moves included. `pgn`: NAGs, `{comments}` and wily's
-/// lines as nested variations (`(5... Nf6 $2 {played 1.00, wily 0.20} (5... d6 {0.20})
-/// 6. Nc3)`); otherwise the HTML/LaTeX text, marks instead of NAGs (`5... Nf6?`).
-pub(crate) fn user_line_tokens(board: &Board, line: &UserLine, pgn: bool) -> Vec<String> {
-    let mut tokens = Vec::new();
-    let mut b = board.clone();
-    let mut need_number = true;
-    for (j, &mv) in line.moves.iter().enumerate() {
-        let n = b.fullmove_number();
-        match b.side_to_move() {
-            Color::White => tokens.push(format!("{n}.")),
-            Color::Black if need_number => tokens.push(format!("{n}...")),
-            Color::Black => {}
+impl Tokens {
+    pub fn push(&mut self, mut t: String) {
+        for _ in 0..std::mem::take(&mut self.open) {
+            t.insert(0, '(');
         }
-        need_number = false;
-        let san = to_san(&b, mv);
-        match line.notes.get(j) {
-            Some(Some(note)) => {
-                if pgn {
-                    tokens.push(san);
-                    tokens.push(nag(note.loss).to_string());
-                } else {
-                    tokens.push(format!("{san}{}", mark(note.loss)));
-                }
-                tokens.push(format!("{{{}}}", comment_text(note)));
-                for (score, better) in &note.better {
-                    let mut v = pgn_line(&b, better);
-                    v.push(if pgn {
-                        format!("{{{}}}", fmt_score(*score))
-                    } else {
-                        fmt_score(*score)
-                    });
-                    tokens.extend(parenthesize(v));
-                }
-                need_number = true;
-            }
-            _ => tokens.push(san),
-        }
-        b.play_unchecked(mv);
+        self.out.push(t);
     }
-    parenthesize(tokens)
+
+    pub fn open(&mut self) {
+        self.open += 1;
+    }
+
+    pub fn close(&mut self) {
+        // An empty variation (never written by the walk) leaves no stray parenthesis.
+        if self.open > 0 {
+            self.open -= 1;
+        } else if let Some(last) = self.out.last_mut() {
+            last.push(')');
+        }
+    }
+
+    /// A whole parenthesized run (wily's better line).
+    pub fn group(&mut self, tokens: Vec<String>) {
+        self.open();
+        for t in tokens {
+            self.push(t);
+        }
+        self.close();
+    }
 }
 
 /// A line of moves in PGN form from `board`: `12. Nf3 Nc6 13. Bb5` or `12... Nc6 13. Bb5`.
@@ -113,6 +66,15 @@ pub fn pgn_line(board: &Board, moves: &[Move]) -> Vec<String> {
         b.play_unchecked(mv);
     }
     out
+}
+
+/// `12.` before White's move, `12...` before Black's.
+pub(crate) fn number_text(number: u16, black: bool) -> String {
+    if black {
+        format!("{number}...")
+    } else {
+        format!("{number}.")
+    }
 }
 
 /// `$4` (blunder, 3 pawns or more), `$2` (mistake, a pawn or more), `$6` (dubious).
@@ -177,39 +139,27 @@ pub fn pgn(g: &AnnotatedGame) -> String {
         out.push_str(&format!("[FEN \"{}\"]\n", to_fen(&g.start)));
     }
     out.push('\n');
-    let mut tokens = Vec::new();
-    let mut b = g.start.clone();
-    let mut need_number = true;
-    for (i, &mv) in g.moves.iter().enumerate() {
-        let n = b.fullmove_number();
-        match b.side_to_move() {
-            Color::White => tokens.push(format!("{n}.")),
-            Color::Black if need_number => tokens.push(format!("{n}...")),
-            Color::Black => {}
-        }
-        tokens.push(to_san(&b, mv));
-        need_number = false;
-        if let Some(Some(note)) = g.notes.get(i) {
-            tokens.push(nag(note.loss).to_string());
-            tokens.push(format!("{{{}}}", comment_text(note)));
-            for (score, line) in &note.better {
-                let mut v = pgn_line(&b, line);
-                if let Some(first) = v.first_mut() {
-                    first.insert(0, '(');
+    let mut tokens = Tokens::default();
+    walk(&g.start, &g.line, &mut |step| match step {
+        Step::Number { number, black } => tokens.push(number_text(number, black)),
+        Step::Move {
+            before, mv, note, ..
+        } => {
+            tokens.push(to_san(before, mv));
+            if let Some(note) = note {
+                tokens.push(nag(note.loss).to_string());
+                tokens.push(format!("{{{}}}", comment_text(note)));
+                for (score, line) in &note.better {
+                    let mut v = pgn_line(before, line);
+                    v.push(format!("{{{}}}", fmt_score(*score)));
+                    tokens.group(v);
                 }
-                if let Some(last) = v.last_mut() {
-                    last.push_str(&format!(" {{{}}})", fmt_score(*score)));
-                }
-                tokens.extend(v);
             }
-            need_number = true;
         }
-        for line in g.variations.get(i).map_or(&[][..], |v| &v[..]) {
-            tokens.extend(user_line_tokens(&b, line, true));
-            need_number = true;
-        }
-        b.play_unchecked(mv);
-    }
+        Step::Open => tokens.open(),
+        Step::Close => tokens.close(),
+    });
+    let mut tokens = tokens.out;
     tokens.push(g.result.clone());
     out.push_str(&wrap(&tokens, 79));
     out.push_str("\n\n");
@@ -254,48 +204,48 @@ pub fn html(games: &[AnnotatedGame], opts: &AnnotateOptions) -> String {
             t("Date"),
             esc(&g.result)
         ));
-        let mut b = g.start.clone();
-        let mut need_number = true;
-        for (i, &mv) in g.moves.iter().enumerate() {
-            let n = b.fullmove_number();
-            match b.side_to_move() {
-                Color::White => out.push_str(&format!("{n}. ")),
-                Color::Black if need_number => out.push_str(&format!("{n}... ")),
-                Color::Black => {}
+        walk(&g.start, &g.line, &mut |step| match step {
+            Step::Number { number, black } => {
+                out.push_str(&number_text(number, black));
+                out.push(' ');
             }
-            need_number = false;
-            let san = esc(&to_san(&b, mv));
-            match g.notes.get(i) {
-                Some(Some(note)) => {
-                    let mark = mark(note.loss);
+            Step::Move {
+                before,
+                mv,
+                note,
+                depth,
+            } => {
+                let san = esc(&to_san(before, mv));
+                let Some(note) = note else {
+                    out.push_str(&format!("{san} "));
+                    return;
+                };
+                out.push_str(&format!(
+                    "<span class=\"bad\">{san}{}</span> <span class=\"c\">{{{}}}</span> ",
+                    mark(note.loss),
+                    esc(&comment_text(note))
+                ));
+                for (score, line) in &note.better {
                     out.push_str(&format!(
-                        "<span class=\"bad\">{san}{mark}</span> <span class=\"c\">{{{}}}</span> ",
-                        esc(&comment_text(note))
+                        "<span class=\"v\">({} {})</span> ",
+                        esc(&pgn_line(before, line).join(" ")),
+                        esc(&fmt_score(*score))
                     ));
-                    for (score, line) in &note.better {
-                        out.push_str(&format!(
-                            "<span class=\"v\">({} {})</span> ",
-                            esc(&pgn_line(&b, line).join(" ")),
-                            esc(&fmt_score(*score))
-                        ));
-                    }
+                }
+                if depth == 0 {
                     // The position the analysis is about, as a board diagram.
                     out.push_str("</p>\n");
-                    out.push_str(&diagram(&b));
+                    out.push_str(&diagram(before));
                     out.push_str("<p>");
-                    need_number = true;
                 }
-                _ => out.push_str(&format!("{san} ")),
             }
-            for line in g.variations.get(i).map_or(&[][..], |v| &v[..]) {
-                out.push_str(&format!(
-                    "<span class=\"v\">{}</span> ",
-                    esc(&user_line_tokens(&b, line, false).join(" "))
-                ));
-                need_number = true;
+            Step::Open => out.push_str("<span class=\"v\">("),
+            Step::Close => {
+                let end = out.trim_end().len();
+                out.truncate(end);
+                out.push_str(")</span> ");
             }
-            b.play_unchecked(mv);
-        }
+        });
         out.push_str(&format!("<b>{}</b></p>\n", esc(&g.result)));
     }
     out.push_str("</body></html>\n");
@@ -349,6 +299,7 @@ mod tests {
     use super::*;
     use crate::chess::san::parse_san;
     use crate::engine::Score;
+    use crate::protocol::annotate::UserLine;
 
     #[test]
     fn diagrams_show_the_position() {
@@ -372,6 +323,23 @@ mod tests {
         let mut after_c5 = after_e4.clone();
         after_c5.play_unchecked(c5);
         let nf3 = parse_san(&after_c5, "Nf3").unwrap();
+        let c3 = parse_san(&after_c5, "c3").unwrap();
+        let mut after_c3 = after_c5.clone();
+        after_c3.play_unchecked(c3);
+        let d5 = parse_san(&after_c3, "d5").unwrap();
+        let e5_instead = parse_san(&after_c3, "e5").unwrap();
+        // A variation inside the variation, an alternative to 2. Nf3, with its own note.
+        let inner = UserLine::flat(
+            vec![c3, d5],
+            vec![
+                None,
+                Some(MoveNote {
+                    played: Score::Cp(10),
+                    better: vec![(Score::Cp(-110), vec![e5_instead])],
+                    loss: 120,
+                }),
+            ],
+        );
         let line = UserLine {
             moves: vec![c5, nf3],
             notes: vec![
@@ -382,28 +350,41 @@ mod tests {
                 }),
                 None,
             ],
+            variations: vec![Vec::new(), vec![inner]],
         };
         let g = AnnotatedGame {
             tags: Vec::new(),
             start,
-            moves: vec![e4, e5],
-            notes: vec![None, None],
-            variations: vec![Vec::new(), vec![line]],
+            line: UserLine {
+                moves: vec![e4, e5],
+                notes: vec![None, None],
+                variations: vec![Vec::new(), vec![line]],
+            },
             result: "*".into(),
         };
-        let text = pgn(&g);
+        let text = pgn(&g).replace('\n', " ");
         assert!(
             text.contains(
-                "1. e4 e5 (1... c5 $6 {played 0.40, wily 0.20} (1... e5 {0.20}) 2. Nf3) *"
+                "1. e4 e5 (1... c5 $6 {played 0.40, wily 0.20} (1... e5 {0.20}) 2. Nf3 \
+                 (2. c3 d5 $2 {played 0.10, wily -1.10} (2... e5 {-1.10}))) *"
             ),
             "{text}"
         );
         let opts = super::super::parse_options(&["wb", "1-99", "0.1", "1"]).unwrap();
         let page = html(&[g], &opts);
         assert!(
-            page.contains("(1... c5?! {played 0.40, wily 0.20} (1... e5 0.20) 2. Nf3)"),
+            page.contains(
+                "<span class=\"v\">(1... <span class=\"bad\">c5?!</span> \
+                 <span class=\"c\">{played 0.40, wily 0.20}</span> \
+                 <span class=\"v\">(1... e5 0.20)</span> 2. Nf3 \
+                 <span class=\"v\">(2. c3 <span class=\"bad\">d5?</span> \
+                 <span class=\"c\">{played 0.10, wily -1.10}</span> \
+                 <span class=\"v\">(2... e5 -1.10)</span>)</span>)</span> <b>*</b>"
+            ),
             "{page}"
         );
+        // Diagrams only for the main line's notes (none here).
+        assert!(!page.contains("<table class=\"board\""), "{page}");
     }
 
     #[test]
@@ -427,18 +408,19 @@ mod tests {
                 ("Black".into(), "B".into()),
             ],
             start,
-            moves,
-            notes: vec![
-                None,
-                None,
-                None,
-                Some(MoveNote {
-                    played: Score::Cp(900),
-                    better: vec![(Score::Cp(30), better)],
-                    loss: 870,
-                }),
-            ],
-            variations: vec![Vec::new(); 4],
+            line: UserLine::flat(
+                moves,
+                vec![
+                    None,
+                    None,
+                    None,
+                    Some(MoveNote {
+                        played: Score::Cp(900),
+                        better: vec![(Score::Cp(30), better)],
+                        loss: 870,
+                    }),
+                ],
+            ),
             result: "*".into(),
         };
         let text = pgn(&g);

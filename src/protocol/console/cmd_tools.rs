@@ -118,7 +118,7 @@ fn run_position(
         searchmoves: Vec::new(),
     };
     c.runner.engine.new_game();
-    c.runner.start(req);
+    c.runner.start_with(req, c.reports());
     let mut last_depth = 0;
     let mut streak = 0u32;
     let started = Instant::now();
@@ -137,6 +137,7 @@ fn run_position(
                     }
                 }
             }
+            Some(Ev::RootMove(rm)) => c.show_root_move(&p.board, &rm),
             Some(Ev::Finished(r)) => break r,
             Some(Ev::Input(InputEvent::Line(l))) => match l.trim() {
                 "exit" => {
@@ -366,7 +367,7 @@ fn annotate_file(c: &mut Console, args: &[&str], format: Format) -> CmdResult {
         }
         match res {
             Ok(a) => {
-                notes += a.notes.iter().filter(|n| n.is_some()).count();
+                notes += a.line.note_count();
                 done.push(a);
             }
             Err(e) if e.contains("interrupted") => {

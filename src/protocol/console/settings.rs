@@ -20,7 +20,7 @@ pub struct Display {
     pub extstats: bool,
     /// Move numbers inside variations.
     pub movenum: bool,
-    /// The move list after every move played.
+    /// Each root move as the search reaches it.
     pub moves: bool,
     /// Informational messages (draw offers declined, book and learning notes).
     pub general: bool,

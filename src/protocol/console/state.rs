@@ -267,15 +267,6 @@ impl Console {
         }
         self.comments.truncate(self.game.moves().len() - 1);
         self.comments.push(comment);
-        if self.settings.display.moves {
-            let line = crate::protocol::output::fmt_pv_as(
-                self.game.start(),
-                self.game.moves(),
-                true,
-                self.settings.long_output,
-            );
-            self.say(&line);
-        }
         if let Some(o) = self.game.outcome.clone() {
             self.announce_result(&o);
         }

@@ -2,14 +2,14 @@
 //! and resign decisions), pondering on the opponent's time, and the `analyze` mode.
 
 use super::state::{Console, Flow};
-use crate::engine::{Bound, Limits, Score, SearchInfo, SearchRequest, SearchResult};
+use crate::engine::{Bound, Limits, RootMoveInfo, Score, SearchInfo, SearchRequest, SearchResult};
 use crate::protocol::game::{color_name, Outcome, Score as GameScore};
 use crate::protocol::input::InputEvent;
 use crate::protocol::output::{
-    fmt_move, fmt_pv_as, fmt_score, fmt_time, header, info_line_as, stats_line,
+    fmt_move, fmt_pv_as, fmt_score, fmt_time, header, info_line_as, root_move_line, stats_line,
 };
 use crate::protocol::policy::PolicySettings;
-use crate::protocol::runner::Ev;
+use crate::protocol::runner::{Ev, Reports};
 use crate::protocol::timecontrol::{fmt_clock, process_cpu_time, Timing};
 use cozy_chess::{Board, Color, Move};
 use std::time::{Duration, Instant};
@@ -112,6 +112,28 @@ impl Console {
             self.last_score = Some(info.score.white_pov(board.side_to_move()));
         }
     }
+
+    /// What the console's searches report besides their lines: the root moves as they are
+    /// searched while `display moves` is on.
+    pub fn reports(&self) -> Reports {
+        Reports {
+            root_moves: self.settings.display.moves,
+        }
+    }
+
+    /// Prints the root move the search on `board` is on (`display moves`).
+    pub fn show_root_move(&mut self, board: &Board, rm: &RootMoveInfo) {
+        if !self.settings.display.moves || rm.nodes < self.settings.noise {
+            return;
+        }
+        let line = root_move_line(
+            board,
+            rm,
+            self.settings.display.movenum,
+            self.settings.long_output,
+        );
+        self.say(&line);
+    }
 }
 
 /// `timebook FACTOR MOVES`: the percent of extra time for the search after `searched`
@@ -175,7 +197,7 @@ fn computer_move(c: &mut Console, pondered: Option<Instant>) -> bool {
         }
         let limits = c.limits_for(side);
         let req = c.request(board.clone(), c.game.history_hashes(), limits);
-        c.runner.start(req);
+        c.runner.start_with(req, c.reports());
     }
     c.say(&header());
     let mut last_depth = 0;
@@ -186,6 +208,7 @@ fn computer_move(c: &mut Console, pondered: Option<Instant>) -> bool {
                 c.show_info(&board, &info, &mut last_depth);
                 last_info = Some(*info);
             }
+            Some(Ev::RootMove(rm)) => c.show_root_move(&board, &rm),
             Some(Ev::Finished(r)) => break r,
             Some(Ev::Input(InputEvent::Line(l))) => {
                 let t = l.trim();
@@ -357,7 +380,8 @@ pub fn start_pondering(c: &mut Console) {
     limits.ponder = true;
     let san = fmt_move(c.game.board(), mv, c.settings.long_output);
     let req = c.request(board, history, limits);
-    c.runner.start(req);
+    // Root moves are asked for too: they show once a ponder hit makes this the real search.
+    c.runner.start_with(req, c.reports());
     c.pondering = true;
     c.note(&format!("        pondering on {san}"));
 }
@@ -408,7 +432,7 @@ pub fn analyze(c: &mut Console) -> Flow {
                 ..Limits::default()
             };
             let req = c.request(board.clone(), c.game.history_hashes(), limits);
-            c.runner.start(req);
+            c.runner.start_with(req, c.reports());
             c.say(&header());
         } else if let Some(o) = &c.game.outcome {
             let msg = format!(
@@ -429,6 +453,10 @@ pub fn analyze(c: &mut Console) -> Flow {
                     Some(Ev::Info(info)) => {
                         c.show_info(&board, &info, &mut last_depth);
                         last = Some(*info);
+                        continue;
+                    }
+                    Some(Ev::RootMove(rm)) => {
+                        c.show_root_move(&board, &rm);
                         continue;
                     }
                     Some(Ev::Finished(_)) => continue,
