@@ -336,6 +336,58 @@ pub fn challenger(
     })
 }
 
+/// Handles on two sparring players' tasks.
+pub type SparringTask = tokio::task::JoinHandle<std::io::Result<server::SparringReport>>;
+
+/// Alpha and Beta (accounts of the local server) playing one unrated 5 0 game in the
+/// background, for others to watch: Beta accepts challenges, Alpha challenges Beta once
+/// Beta has had 200 ms to log in and resigns instead of its `resign_at`-th move. Both pick
+/// random moves (`seeds`: Beta's, then Alpha's), pause `think` before each, and give up
+/// after 60 s. Returns Alpha's task, then Beta's.
+pub async fn alpha_beta_game(
+    addr: SocketAddr,
+    seeds: (u64, u64),
+    think: Duration,
+    resign_at: u32,
+) -> (SparringTask, SparringTask) {
+    let beta = tokio::spawn(async move {
+        server::sparring_player(
+            addr,
+            "Beta",
+            Some("betapass"),
+            server::SparringPolicy {
+                chooser: MoveChooser::Random { seed: seeds.0 },
+                accept_challenges: true,
+                think,
+                games: 1,
+                timeout: Duration::from_secs(60),
+                ..server::SparringPolicy::default()
+            },
+        )
+        .await
+    });
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let alpha = tokio::spawn(async move {
+        server::sparring_player(
+            addr,
+            "Alpha",
+            Some("alphapass"),
+            server::SparringPolicy {
+                chooser: MoveChooser::Random { seed: seeds.1 },
+                challenge: Some(("Beta".into(), 5, 0)),
+                accept_challenges: false,
+                think,
+                resign_at: Some(resign_at),
+                games: 1,
+                timeout: Duration::from_secs(60),
+                ..server::SparringPolicy::default()
+            },
+        )
+        .await
+    });
+    (alpha, beta)
+}
+
 /// A run of `cfg`'s `[[accounts]]` in the background (the library's entry point), with
 /// one published status per account.
 pub struct AccountsRun {
