@@ -8,8 +8,8 @@ use crate::match_support;
 use crate::scratch;
 
 use match_support::{
-    argv, games, games_in, openings, resume_match, run_match, signal_at, spawn_match, text,
-    wily_cmd,
+    argv, assert_resume_refused, games, games_in, openings, resume_match, run_match, signal_at,
+    spawn_match, text, wily_cmd,
 };
 use std::path::Path;
 use std::time::Duration;
@@ -161,19 +161,10 @@ fn bad_resume_files_are_refused_and_the_pgn_kept() {
     let args = match_args(d, 40, "-autosaveinterval 1");
     start_and_stop(d, &args, 4, libc::SIGKILL);
     let state = std::fs::read_to_string(d.join("state.json")).unwrap();
-    let pgn_before = std::fs::read(d.join("games.pgn")).unwrap();
+    let pgn = d.join("games.pgn");
+    let pgn_before = std::fs::read(&pgn).unwrap();
     let refused = |what: &str, extra: &[String], want: &str| {
-        let mut a = extra.to_vec();
-        a.extend(argv(&["-resume", "state.json"]));
-        let out = run_match(d, &a);
-        let (stdout, stderr) = text(&out);
-        assert!(!out.status.success(), "{what}: {stdout}");
-        assert!(stderr.contains(want), "{what}: {stderr}");
-        assert_eq!(
-            std::fs::read(d.join("games.pgn")).unwrap(),
-            pgn_before,
-            "{what}: the PGN is untouched"
-        );
+        assert_resume_refused(d, &pgn, &pgn_before, what, extra, want)
     };
     std::fs::write(d.join("state.json"), &state[..state.len() * 2 / 3]).unwrap();
     refused("truncated", &[], "truncated");

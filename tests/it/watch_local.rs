@@ -11,9 +11,7 @@ use bot_support::*;
 use std::time::Duration;
 use tokio::sync::watch;
 use wily::chess::pgn::PgnReader;
-use wily::server::{
-    self, sparring_player, Account, MoveChooser, RelayConfig, ServerConfig, SparringPolicy,
-};
+use wily::server::{self, sparring_player, Account, RelayConfig, ServerConfig, SparringPolicy};
 
 /// Paris 1858, Morphy against the Duke of Brunswick and Count Isouard (a public game).
 const OPERA: &str = r#"[Event "Paris casual"]

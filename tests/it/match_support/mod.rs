@@ -63,6 +63,30 @@ pub fn resume_match(state: &Path) -> Output {
         .expect("resume")
 }
 
+/// Runs `wily match EXTRA -resume state.json -quiet` in `dir` and checks that it is
+/// refused, with `want` in its standard error, and leaves the PGN `pgn` as it was
+/// (`before`); `what` names the case in the failure messages.
+pub fn assert_resume_refused(
+    dir: &Path,
+    pgn: &Path,
+    before: &[u8],
+    what: &str,
+    extra: &[String],
+    want: &str,
+) {
+    let mut a = extra.to_vec();
+    a.extend(argv(&["-resume", "state.json"]));
+    let out = run_match(dir, &a);
+    let (stdout, stderr) = text(&out);
+    assert!(!out.status.success(), "{what}: {stdout}");
+    assert!(stderr.contains(want), "{what}: {stderr}");
+    assert_eq!(
+        std::fs::read(pgn).unwrap(),
+        before,
+        "{what}: the PGN is untouched"
+    );
+}
+
 /// Starts `wily match ARGS -quiet` in `dir` without waiting for it; its output is piped
 /// when `piped`, dropped otherwise.
 pub fn spawn_match(dir: &Path, args: &[String], piped: bool) -> Child {
@@ -108,6 +132,21 @@ pub fn signal_at(
     unsafe {
         libc::kill(child.id() as i32, signal);
     }
+}
+
+/// Runs `wily match` in `dir` between two wily UCI engines named `one` and `two`, with
+/// the rest of the arguments in `rest` (as [`argv`] reads them); the run must succeed.
+/// Returns its standard output and error.
+pub fn run_one_vs_two(dir: &Path, rest: &[&str]) -> (String, String) {
+    let mut parts = vec!["-engine", "", "name=one", "-engine", "", "name=two"];
+    let engine = wily_cmd("uci");
+    parts[1] = &engine;
+    parts[4] = &engine;
+    parts.extend_from_slice(rest);
+    let out = run_match(dir, &argv(&parts));
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    (stdout, stderr)
 }
 
 /// Owned arguments: each `&str` of `parts` is one argument, except that a part
