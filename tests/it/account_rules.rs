@@ -14,7 +14,6 @@ use crate::bot_support;
 
 use bot_support::*;
 use std::time::Duration;
-use tokio::sync::watch;
 use wily::server::{self, Account, ServerConfig, ServerHandle};
 
 async fn server_with(f: impl FnOnce(ServerConfig) -> ServerConfig) -> ServerHandle {
@@ -24,37 +23,6 @@ async fn server_with(f: impl FnOnce(ServerConfig) -> ServerConfig) -> ServerHand
         .with_account(Account::new("Beta", "betapass"))
         .with_account(Account::new("Boss", BOSS_PW));
     server::start(f(c)).await.expect("server starts")
-}
-
-/// Starts the bot in the background with `cfg`, its wire log at `wire`; the returned
-/// sender stops it (send 2: at once).
-fn start_bot(
-    cfg: wily::config::Config,
-    addr: std::net::SocketAddr,
-    wire: &std::path::Path,
-) -> (
-    watch::Sender<u32>,
-    tokio::task::JoinHandle<wily::bot::driver::RunReport>,
-) {
-    let mut connect = connect_config(addr, "wily", WILY_PW);
-    connect.wire_log = Some(wire.to_path_buf());
-    // Loopback: lines go out faster than a public server's flood limit allows.
-    connect.rate_limit.per_second = 10.0;
-    connect.rate_limit.burst = 20;
-    let (stop, rx) = watch::channel(0u32);
-    let bot = tokio::spawn(run_bot(cfg, connect, 0, Some(rx), Duration::from_secs(90)));
-    (stop, bot)
-}
-
-async fn stop_bot(
-    stop: watch::Sender<u32>,
-    bot: tokio::task::JoinHandle<wily::bot::driver::RunReport>,
-) -> wily::bot::driver::RunReport {
-    // Let the bot read what the server last sent (a game's end) first.
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    let _ = stop.send(1);
-    let _ = stop.send(2);
-    bot.await.expect("the bot task")
 }
 
 /// Waits until `who`'s `sought` lists an ad of wily's.

@@ -140,41 +140,7 @@ async fn observes_a_followed_player_and_kibitzes_its_analysis() {
     let dir = tmp.path();
     let srv = server(None).await;
     let addr = srv.local_addr();
-    let beta = tokio::spawn(async move {
-        sparring_player(
-            addr,
-            "Beta",
-            Some("betapass"),
-            SparringPolicy {
-                chooser: MoveChooser::Random { seed: 31 },
-                accept_challenges: true,
-                think: Duration::from_millis(400),
-                games: 1,
-                timeout: Duration::from_secs(60),
-                ..SparringPolicy::default()
-            },
-        )
-        .await
-    });
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    let alpha = tokio::spawn(async move {
-        sparring_player(
-            addr,
-            "Alpha",
-            Some("alphapass"),
-            SparringPolicy {
-                chooser: MoveChooser::Random { seed: 32 },
-                challenge: Some(("Beta".into(), 5, 0)),
-                accept_challenges: false,
-                think: Duration::from_millis(400),
-                resign_at: Some(10),
-                games: 1,
-                timeout: Duration::from_secs(60),
-                ..SparringPolicy::default()
-            },
-        )
-        .await
-    });
+    let (alpha, beta) = alpha_beta_game(addr, (31, 32), Duration::from_millis(400), 10).await;
     let mut watcher = RawClient::login(addr, "Boss", Some(BOSS_PW)).await;
     let mut observing = false;
     for _ in 0..50 {

@@ -39,19 +39,25 @@ fn wily_test(dir: &Path, args: &[&str]) -> String {
     text
 }
 
-#[test]
-fn crafty_example_solves_both_positions_at_the_console() {
-    let tmp = temp_dir("suite-console");
-    let dir = tmp.path();
-    std::fs::write(dir.join("wac.txt"), WAC_CRAFTY).unwrap();
+/// At the console in `dir`: `depth` (an `sd` command), then `test` (a `test` command on
+/// the two-position `wac.txt`), which must solve both positions.
+fn console_solves_both(dir: &Path, depth: &str, test: &str) {
     let mut w = Wily::spawn(&[], dir);
-    w.send("sd 14");
-    w.send("test wac.txt");
+    w.send(depth);
+    w.send(test);
     w.expect("wac299: solved Nca4", 120);
     w.expect("wac300: solved g6", 120);
     w.expect("solved 2/2", 30);
     w.send("quit");
     assert!(w.wait_exit(10));
+}
+
+#[test]
+fn crafty_example_solves_both_positions_at_the_console() {
+    let tmp = temp_dir("suite-console");
+    let dir = tmp.path();
+    std::fs::write(dir.join("wac.txt"), WAC_CRAFTY).unwrap();
+    console_solves_both(dir, "sd 14", "test wac.txt");
 }
 
 #[test]
@@ -76,14 +82,7 @@ fn early_exit_counter_ends_each_position() {
     assert!(out.contains("solved 2/2"), "{out}");
     assert!(started.elapsed() < Duration::from_secs(120), "{out}");
 
-    let mut w = Wily::spawn(&[], dir);
-    w.send("sd 60");
-    w.send("test wac.txt 2");
-    w.expect("wac299: solved Nca4", 120);
-    w.expect("wac300: solved g6", 120);
-    w.expect("solved 2/2", 30);
-    w.send("quit");
-    assert!(w.wait_exit(10));
+    console_solves_both(dir, "sd 60", "test wac.txt 2");
 }
 
 #[test]

@@ -182,6 +182,18 @@ fn recording(name: &str) -> Option<Vec<u8>> {
     std::fs::read(dir.join(name)).ok()
 }
 
+/// A recording cut before the server's goodbye (`Thank you`), so the client is the one to
+/// leave or the connection stays open.
+fn recording_before_goodbye(name: &str) -> Option<Vec<u8>> {
+    let mut rec = recording(name)?;
+    let cut = rec
+        .windows(9)
+        .position(|w| w == b"Thank you")
+        .unwrap_or(rec.len());
+    rec.truncate(cut);
+    Some(rec)
+}
+
 #[tokio::test]
 async fn registered_login_setup_and_a_whole_game() {
     let Some(rec) = recording("rpblc/02_match_foolsmate_observe_talk.AlphaBot.raw") else {
@@ -451,18 +463,14 @@ async fn send_path_sanitises_and_moves_jump_the_queue() {
 
 #[tokio::test]
 async fn close_sends_quit_and_ends_the_stream() {
-    let Some(rec) = recording("lasker/01_login_guest_registered.AlphaBot.raw") else {
+    let Some(rec) = recording_before_goodbye("lasker/01_login_guest_registered.AlphaBot.raw")
+    else {
         return;
     };
-    // Cut the recording before the server's goodbye so the client is the one to leave.
-    let cut = rec
-        .windows(9)
-        .position(|w| w == b"Thank you")
-        .unwrap_or(rec.len());
     let (l, port) = listener().await;
     let server = tokio::spawn(serve(
         l,
-        rec[..cut].to_vec(),
+        rec,
         Play {
             expect_after: 1,
             ..Default::default()
@@ -499,17 +507,13 @@ async fn close_sends_quit_and_ends_the_stream() {
 
 #[tokio::test]
 async fn silent_server_is_detected_as_dead() {
-    let Some(rec) = recording("rpblc/01_login.AlphaBot.raw") else {
+    let Some(rec) = recording_before_goodbye("rpblc/01_login.AlphaBot.raw") else {
         return;
     };
-    let cut = rec
-        .windows(9)
-        .position(|w| w == b"Thank you")
-        .unwrap_or(rec.len());
     let (l, port) = listener().await;
     let server = tokio::spawn(serve(
         l,
-        rec[..cut].to_vec(),
+        rec,
         Play {
             go_silent: true,
             ..Default::default()
@@ -566,17 +570,13 @@ async fn timeouts_and_refused_connections() {
 
 #[tokio::test]
 async fn idle_session_sends_a_keepalive() {
-    let Some(rec) = recording("rpblc/01_login.AlphaBot.raw") else {
+    let Some(rec) = recording_before_goodbye("rpblc/01_login.AlphaBot.raw") else {
         return;
     };
-    let cut = rec
-        .windows(9)
-        .position(|w| w == b"Thank you")
-        .unwrap_or(rec.len());
     let (l, port) = listener().await;
     let server = tokio::spawn(serve(
         l,
-        rec[..cut].to_vec(),
+        rec,
         Play {
             expect_after: 1,
             ..Default::default()
@@ -606,20 +606,16 @@ async fn idle_session_sends_a_keepalive() {
 
 #[tokio::test]
 async fn a_held_chat_line_is_delivered_without_a_prompt() {
-    let Some(rec) = recording("rpblc/01_login.AlphaBot.raw") else {
+    let Some(rec) = recording_before_goodbye("rpblc/01_login.AlphaBot.raw") else {
         return;
     };
-    let cut = rec
-        .windows(9)
-        .position(|w| w == b"Thank you")
-        .unwrap_or(rec.len());
     let (l, port) = listener().await;
     let play = Play {
         inject: b"\n\rBetaBot tells you: are you there?\n\r".to_vec(),
         go_silent: true,
         ..Default::default()
     };
-    let server = tokio::spawn(serve(l, rec[..cut].to_vec(), play));
+    let server = tokio::spawn(serve(l, rec, play));
     let mut cfg = config(port, registered());
     cfg.setup = false;
     let (conn, mut rx) = connect(cfg).await.expect("logs in");

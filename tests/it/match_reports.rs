@@ -5,27 +5,19 @@
 use crate::match_support;
 use crate::scratch;
 
-use match_support::{argv, games, run_match, text, wily_cmd};
+use match_support::{games, run_one_vs_two};
 
 #[test]
 fn rating_interval_cutechess_lines_and_final_positions() {
     let dir = scratch::dir("match-reports");
     let d = dir.path();
-    let out = run_match(
+    let (stdout, _) = run_one_vs_two(
         d,
-        &argv(&[
-            "-engine",
-            &wily_cmd("uci"),
-            "name=one",
-            "-engine",
-            &wily_cmd("uci"),
-            "name=two",
+        &[
             "@-each nodes=1500 option.Hash=8 -games 6 -repeat -concurrency 2",
             "@-ratinginterval 2 -pgn g.pgn -epdout final.epd -maxmoves 60",
-        ]),
+        ],
     );
-    let (stdout, stderr) = text(&out);
-    assert!(out.status.success(), "{stdout}\n{stderr}");
     for n in [2, 4, 6] {
         assert!(
             stdout.contains(&format!("Standings after {n} of 6 games:\none vs two:\n")),
@@ -76,21 +68,13 @@ fn rating_interval_cutechess_lines_and_final_positions() {
 fn pgn_extras_and_colour_options() {
     let dir = scratch::dir("match-extras");
     let d = dir.path();
-    let out = run_match(
+    run_one_vs_two(
         d,
-        &argv(&[
-            "-engine",
-            &wily_cmd("uci"),
-            "name=one",
-            "-engine",
-            &wily_cmd("uci"),
-            "name=two",
+        &[
             "@-each tc=20+0.2 depth=4 option.Hash=8 -games 2 -repeat -noswap -reverse -wait 50",
             "@-maxmoves 20 -pgn g.pgn nodes=on seldepth=on nps=on timeleft=on latency=on",
-        ]),
+        ],
     );
-    let (stdout, stderr) = text(&out);
-    assert!(out.status.success(), "{stdout}\n{stderr}");
     let g = games(&d.join("g.pgn"));
     assert_eq!(g.len(), 2);
     for game in &g {

@@ -7,16 +7,12 @@
 use crate::match_support;
 use crate::scratch;
 
-use match_support::{argv, games, openings, run_match, text, wily, wily_cmd};
+use match_support::{
+    argv, assert_resume_refused, games, games_in, openings, resume_match, run_match, signal_at,
+    spawn_match, text, wily_cmd,
+};
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
-
-fn games_in(pgn: &Path) -> usize {
-    std::fs::read_to_string(pgn)
-        .map(|t| t.matches("[Event ").count())
-        .unwrap_or(0)
-}
+use std::time::Duration;
 
 /// The match's own options (the test adds `-quiet`).
 fn match_args(dir: &Path, games: u32, extra: &str) -> Vec<String> {
@@ -48,28 +44,15 @@ fn match_args(dir: &Path, games: u32, extra: &str) -> Vec<String> {
 /// Starts the match and kills it with `signal` once the PGN holds `at` games.
 fn start_and_stop(dir: &Path, args: &[String], at: usize, signal: i32) -> std::process::Output {
     let pgn = dir.join("games.pgn");
-    let mut child = Command::new(wily())
-        .arg("match")
-        .args(args)
-        .arg("-quiet")
-        .current_dir(dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start wily match");
-    let start = Instant::now();
-    while games_in(&pgn) < at {
-        assert!(
-            start.elapsed() < Duration::from_secs(120),
-            "no {at} games in time"
-        );
-        assert!(child.try_wait().unwrap().is_none(), "match ended early");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    // SAFETY: kill(2) on the child we started.
-    unsafe {
-        libc::kill(child.id() as i32, signal);
-    }
+    let mut child = spawn_match(dir, args, true);
+    signal_at(
+        &mut child,
+        &pgn,
+        at,
+        signal,
+        Duration::from_millis(20),
+        "match",
+    );
     child.wait_with_output().expect("wait")
 }
 
@@ -109,12 +92,7 @@ fn kill_9_then_resume_plays_every_game_once() {
     let before = games_in(&d.join("games.pgn"));
     assert!(before < 24, "stopped mid-match ({before} games)");
     // Resume from another folder: the file knows where the match was started.
-    let out = Command::new(wily())
-        .args(["match", "-resume"])
-        .arg(d.join("state.json"))
-        .arg("-quiet")
-        .output()
-        .expect("resume");
+    let out = resume_match(&d.join("state.json"));
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stdout}\n{stderr}");
     assert!(
@@ -183,19 +161,10 @@ fn bad_resume_files_are_refused_and_the_pgn_kept() {
     let args = match_args(d, 40, "-autosaveinterval 1");
     start_and_stop(d, &args, 4, libc::SIGKILL);
     let state = std::fs::read_to_string(d.join("state.json")).unwrap();
-    let pgn_before = std::fs::read(d.join("games.pgn")).unwrap();
+    let pgn = d.join("games.pgn");
+    let pgn_before = std::fs::read(&pgn).unwrap();
     let refused = |what: &str, extra: &[String], want: &str| {
-        let mut a = extra.to_vec();
-        a.extend(argv(&["-resume", "state.json"]));
-        let out = run_match(d, &a);
-        let (stdout, stderr) = text(&out);
-        assert!(!out.status.success(), "{what}: {stdout}");
-        assert!(stderr.contains(want), "{what}: {stderr}");
-        assert_eq!(
-            std::fs::read(d.join("games.pgn")).unwrap(),
-            pgn_before,
-            "{what}: the PGN is untouched"
-        );
+        assert_resume_refused(d, &pgn, &pgn_before, what, extra, want)
     };
     std::fs::write(d.join("state.json"), &state[..state.len() * 2 / 3]).unwrap();
     refused("truncated", &[], "truncated");

@@ -10,18 +10,14 @@
 use crate::match_support;
 use crate::scratch;
 
-use match_support::{argv, games, openings, run_match, text, wily, wily_cmd};
+use match_support::{
+    argv, assert_resume_refused, games, games_in, openings, resume_match, run_match, signal_at,
+    spawn_match, text, wily_cmd,
+};
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const GAMES: usize = 44;
-
-fn games_in(pgn: &Path) -> usize {
-    std::fs::read_to_string(pgn)
-        .map(|t| t.matches("[Event ").count())
-        .unwrap_or(0)
-}
 
 /// The knockout's options; `srand` draws the unseeded engines' places.
 fn knockout_args(dir: &Path, srand: u32, nodes: u32) -> Vec<String> {
@@ -53,28 +49,15 @@ fn knockout_args(dir: &Path, srand: u32, nodes: u32) -> Vec<String> {
 /// `at` games.
 fn kill_at(dir: &Path, args: &[String], at: usize) {
     let pgn = dir.join("k.pgn");
-    let mut child = Command::new(wily())
-        .arg("match")
-        .args(args)
-        .arg("-quiet")
-        .current_dir(dir)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start wily match");
-    let start = Instant::now();
-    while games_in(&pgn) < at {
-        assert!(
-            start.elapsed() < Duration::from_secs(120),
-            "no {at} games in time"
-        );
-        assert!(child.try_wait().unwrap().is_none(), "knockout ended early");
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    // SAFETY: kill(2) on the child we started.
-    unsafe {
-        libc::kill(child.id() as i32, libc::SIGKILL);
-    }
+    let mut child = spawn_match(dir, args, false);
+    signal_at(
+        &mut child,
+        &pgn,
+        at,
+        libc::SIGKILL,
+        Duration::from_millis(5),
+        "knockout",
+    );
     let _ = child.wait();
     assert!(games_in(&pgn) < GAMES, "stopped before the end");
 }
@@ -134,12 +117,7 @@ fn a_killed_knockout_resumes_with_the_same_bracket() {
     );
     // Resumed, and killed again in the final (games 23 to 44).
     kill_at(d, &argv(&["-resume", "state.json"]), 30);
-    let out = Command::new(wily())
-        .args(["match", "-resume"])
-        .arg(d.join("state.json"))
-        .arg("-quiet")
-        .output()
-        .expect("resume");
+    let out = resume_match(&d.join("state.json"));
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stdout}\n{stderr}");
     assert!(stderr.contains("knockout games already played"), "{stderr}");
@@ -175,19 +153,10 @@ fn bad_knockout_resume_files_are_refused_and_the_pgn_kept() {
     let d = dir.path();
     kill_at(d, &knockout_args(d, 4, 200), 5);
     let state = std::fs::read_to_string(d.join("state.json")).unwrap();
-    let pgn_before = std::fs::read(d.join("k.pgn")).unwrap();
+    let pgn = d.join("k.pgn");
+    let pgn_before = std::fs::read(&pgn).unwrap();
     let refused = |what: &str, extra: &[String], want: &str| {
-        let mut a = extra.to_vec();
-        a.extend(argv(&["-resume", "state.json"]));
-        let out = run_match(d, &a);
-        let (stdout, stderr) = text(&out);
-        assert!(!out.status.success(), "{what}: {stdout}");
-        assert!(stderr.contains(want), "{what}: {stderr}");
-        assert_eq!(
-            std::fs::read(d.join("k.pgn")).unwrap(),
-            pgn_before,
-            "{what}: the PGN is untouched"
-        );
+        assert_resume_refused(d, &pgn, &pgn_before, what, extra, want)
     };
     std::fs::write(d.join("state.json"), &state[..state.len() / 2]).unwrap();
     refused("truncated", &[], "truncated");

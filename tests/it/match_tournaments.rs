@@ -5,7 +5,7 @@
 use crate::match_support;
 use crate::scratch;
 
-use match_support::{argv, games, run_match, text, wily_cmd};
+use match_support::{argv, games, run_match, run_one_vs_two, text, wily_cmd};
 use wily::book::polyglot::{encode_entries, PolyglotEntry};
 use wily::chess::polyglot::{encode_move, polyglot_key};
 use wily::chess::{move_from_uci, Position};
@@ -105,21 +105,13 @@ fn an_engines_own_book_is_played_up_to_its_depth() {
 fn pondering_engines_get_go_ponder_and_ponderhit() {
     let dir = scratch::dir("match-ponder");
     let d = dir.path();
-    let out = run_match(
+    let (stdout, _) = run_one_vs_two(
         d,
-        &argv(&[
-            "-engine",
-            &wily_cmd("uci"),
-            "name=one",
-            "-engine",
-            &wily_cmd("uci"),
-            "name=two",
+        &[
             "@-each tc=10+0.1 nodes=3000 option.Hash=8 ponder -games 2 -repeat -maxmoves 30",
             "@-pgn g.pgn -log logs",
-        ]),
+        ],
     );
-    let (stdout, stderr) = text(&out);
-    assert!(out.status.success(), "{stdout}\n{stderr}");
     let g = games(&d.join("g.pgn"));
     assert_eq!(g.len(), 2);
     for game in &g {

@@ -15,7 +15,6 @@ use crate::bot_support;
 use bot_support::*;
 use std::collections::BTreeSet;
 use std::time::Duration;
-use tokio::sync::watch;
 use wily::server::{
     self, Account, DirectorConfig, PairingStyle, ServerConfig, ServerHandle, SparringPolicy,
 };
@@ -53,23 +52,6 @@ fn wily_config(dir: &std::path::Path) -> wily::config::Config {
     cfg.tourney.join = true;
     cfg.tourney.time_controls = vec!["1 0".into()];
     cfg
-}
-
-fn start_bot(
-    cfg: wily::config::Config,
-    addr: std::net::SocketAddr,
-    wire: &std::path::Path,
-) -> (
-    watch::Sender<u32>,
-    tokio::task::JoinHandle<wily::bot::driver::RunReport>,
-) {
-    let mut connect = connect_config(addr, "wily", WILY_PW);
-    connect.wire_log = Some(wire.to_path_buf());
-    connect.rate_limit.per_second = 10.0;
-    connect.rate_limit.burst = 20;
-    let (stop, rx) = watch::channel(0u32);
-    let bot = tokio::spawn(run_bot(cfg, connect, 0, Some(rx), Duration::from_secs(90)));
-    (stop, bot)
 }
 
 /// A sparring entrant: joins tournament 1 at login, plays `games` games (resigning at

@@ -11,9 +11,7 @@ use bot_support::*;
 use std::time::Duration;
 use tokio::sync::watch;
 use wily::chess::pgn::PgnReader;
-use wily::server::{
-    self, sparring_player, Account, MoveChooser, RelayConfig, ServerConfig, SparringPolicy,
-};
+use wily::server::{self, sparring_player, Account, RelayConfig, ServerConfig, SparringPolicy};
 
 /// Paris 1858, Morphy against the Duke of Brunswick and Count Isouard (a public game).
 const OPERA: &str = r#"[Event "Paris casual"]
@@ -85,41 +83,7 @@ async fn observes_a_relayed_game_and_a_played_game_at_once_and_kibitzes_both() {
     let addr = srv.local_addr();
 
     // The played game: Alpha challenges Beta to 5 0 and resigns at move 14.
-    let beta = tokio::spawn(async move {
-        sparring_player(
-            addr,
-            "Beta",
-            Some("betapass"),
-            SparringPolicy {
-                chooser: MoveChooser::Random { seed: 41 },
-                accept_challenges: true,
-                think: Duration::from_millis(450),
-                games: 1,
-                timeout: Duration::from_secs(60),
-                ..SparringPolicy::default()
-            },
-        )
-        .await
-    });
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    let alpha = tokio::spawn(async move {
-        sparring_player(
-            addr,
-            "Alpha",
-            Some("alphapass"),
-            SparringPolicy {
-                chooser: MoveChooser::Random { seed: 42 },
-                challenge: Some(("Beta".into(), 5, 0)),
-                accept_challenges: false,
-                think: Duration::from_millis(450),
-                resign_at: Some(22),
-                games: 1,
-                timeout: Duration::from_secs(60),
-                ..SparringPolicy::default()
-            },
-        )
-        .await
-    });
+    let (alpha, beta) = alpha_beta_game(addr, (41, 42), Duration::from_millis(450), 22).await;
 
     // Two guests: one on the relayed game (number 1), one on the played game.
     let mut on_relay = RawClient::login(addr, "Visitor", None).await;

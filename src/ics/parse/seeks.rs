@@ -23,11 +23,12 @@ static ANNOUNCE: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid regex")
 });
 
-/// Title bits for suffixes like `(C)`, `(GM)`, `(U)`.
-pub fn title_bits(titles: &[&str]) -> u32 {
+/// Title bits for suffixes like `(C)`, `(GM)`, `(U)` (and ICC's title lists, which name
+/// the same titles).
+pub fn title_bits<S: AsRef<str>>(titles: &[S]) -> u32 {
     titles
         .iter()
-        .map(|t| match *t {
+        .map(|t| match t.as_ref() {
             "U" => title::UNREGISTERED,
             "C" => title::COMPUTER,
             "GM" => title::GM,

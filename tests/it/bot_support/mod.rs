@@ -336,6 +336,91 @@ pub fn challenger(
     })
 }
 
+/// Starts the bot in the background with `cfg`, its wire log at `wire`; the returned
+/// sender stops it (send 2: at once).
+pub fn start_bot(
+    cfg: wily::config::Config,
+    addr: std::net::SocketAddr,
+    wire: &std::path::Path,
+) -> (
+    watch::Sender<u32>,
+    tokio::task::JoinHandle<wily::bot::driver::RunReport>,
+) {
+    let mut connect = connect_config(addr, "wily", WILY_PW);
+    connect.wire_log = Some(wire.to_path_buf());
+    // Loopback: lines go out faster than a public server's flood limit allows.
+    connect.rate_limit.per_second = 10.0;
+    connect.rate_limit.burst = 20;
+    let (stop, rx) = watch::channel(0u32);
+    let bot = tokio::spawn(run_bot(cfg, connect, 0, Some(rx), Duration::from_secs(90)));
+    (stop, bot)
+}
+
+/// Stops a bot of [`start_bot`]: after half a second, a request to finish the games, then
+/// one to stop at once; returns its report.
+pub async fn stop_bot(
+    stop: watch::Sender<u32>,
+    bot: tokio::task::JoinHandle<wily::bot::driver::RunReport>,
+) -> wily::bot::driver::RunReport {
+    // Let the bot read what the server last sent (a game's end) first.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let _ = stop.send(1);
+    let _ = stop.send(2);
+    bot.await.expect("the bot task")
+}
+
+/// Handles on two sparring players' tasks.
+pub type SparringTask = tokio::task::JoinHandle<std::io::Result<server::SparringReport>>;
+
+/// Alpha and Beta (accounts of the local server) playing one unrated 5 0 game in the
+/// background, for others to watch: Beta accepts challenges, Alpha challenges Beta once
+/// Beta has had 200 ms to log in and resigns instead of its `resign_at`-th move. Both pick
+/// random moves (`seeds`: Beta's, then Alpha's), pause `think` before each, and give up
+/// after 60 s. Returns Alpha's task, then Beta's.
+pub async fn alpha_beta_game(
+    addr: SocketAddr,
+    seeds: (u64, u64),
+    think: Duration,
+    resign_at: u32,
+) -> (SparringTask, SparringTask) {
+    let beta = tokio::spawn(async move {
+        server::sparring_player(
+            addr,
+            "Beta",
+            Some("betapass"),
+            server::SparringPolicy {
+                chooser: MoveChooser::Random { seed: seeds.0 },
+                accept_challenges: true,
+                think,
+                games: 1,
+                timeout: Duration::from_secs(60),
+                ..server::SparringPolicy::default()
+            },
+        )
+        .await
+    });
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let alpha = tokio::spawn(async move {
+        server::sparring_player(
+            addr,
+            "Alpha",
+            Some("alphapass"),
+            server::SparringPolicy {
+                chooser: MoveChooser::Random { seed: seeds.1 },
+                challenge: Some(("Beta".into(), 5, 0)),
+                accept_challenges: false,
+                think,
+                resign_at: Some(resign_at),
+                games: 1,
+                timeout: Duration::from_secs(60),
+                ..server::SparringPolicy::default()
+            },
+        )
+        .await
+    });
+    (alpha, beta)
+}
+
 /// A run of `cfg`'s `[[accounts]]` in the background (the library's entry point), with
 /// one published status per account.
 pub struct AccountsRun {
