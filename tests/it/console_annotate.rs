@@ -49,7 +49,7 @@ fn annotate_comments_the_blunder() {
     // so does the one in the variation nested inside it, written back in place.
     let flat = can.replace('\n', " ");
     assert!(flat.contains("(2... Qh4 $4 {played "), "{can}");
-    assert!(flat.contains(" 3. Nxh4 (3. Nc3 Qxe4 $4 {played "), "{can}");
+    assert!(flat.contains(" 3. Nxh4 (3. Nc3 Qxe4+ $4 {played "), "{can}");
     assert!(flat.contains(" 4. Nxe4)) 3. Bc4 "), "{can}");
     let html = std::fs::read_to_string(dir.join("legal.html")).expect("legal.html");
     assert!(html.contains("Bxd1??"), "{html}");
@@ -59,7 +59,7 @@ fn annotate_comments_the_blunder() {
     let tex = std::fs::read_to_string(dir.join("legal.tex")).expect("legal.tex");
     assert!(tex.starts_with("\\documentclass"), "{tex}");
     assert!(tex.contains("\\textbf{Bxd1??}"), "{tex}");
-    assert!(tex.contains("(3.~Nc3 \\textbf{Qxe4??}"), "{tex}");
+    assert!(tex.contains("(3.~Nc3 \\textbf{Qxe4+??}"), "{tex}");
     assert!(tex.contains("\\fenboard{"), "{tex}");
     assert!(tex.trim_end().ends_with("\\end{document}"), "{tex}");
 }
