@@ -40,6 +40,8 @@ pub use limits::{EngineOptions, Limits, SearchRequest};
 pub use tablebase::{Tablebases, TbConfig, Wdl};
 pub use tablemem::max_hash_mb;
 pub use types::{
-    Bound, InfoCallback, Score, ScoreView, SearchInfo, SearchResult, MATE, MAX_PLY, TB_WIN,
+    Bound, InfoCallback, Score, ScoreView, SearchInfo, SearchResult, INF, MATE, MAX_PLY, TB_WIN,
 };
-pub use watch::{RootMoveCallback, RootMoveInfo, Watchers};
+pub use watch::{
+    RootMoveCallback, RootMoveInfo, TraceCallback, TraceNode, Watchers, MAX_TRACE_PLY,
+};

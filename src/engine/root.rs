@@ -165,6 +165,9 @@ impl<'a> Searcher<'a> {
             });
             self.stack[0].null = false;
             self.push_key(child.hash());
+            if self.trace_ply > 0 {
+                self.trace_line[0] = mv;
+            }
             let mut score;
             if i == start {
                 score = -self.search::<true>(&child, -beta, -alpha, new_depth, 1, false);
@@ -185,6 +188,9 @@ impl<'a> Searcher<'a> {
             self.pop_key();
             if self.stopped {
                 break;
+            }
+            if self.trace_ply > 0 {
+                self.report_trace(0, new_depth, alpha, beta, score);
             }
             let seldepth = self.seldepth;
             let rm = &mut self.root_moves[i];

@@ -21,7 +21,7 @@ use super::tablebase::Tablebases;
 use super::tt::{TranspositionTable, TtBound};
 use super::tunables::SearchParams;
 use super::types::{Bound, InfoCallback, INF, MATE, MAX_PLY, NO_EVAL, TB_WIN_BOUND};
-use super::watch::RootMoveCallback;
+use super::watch::{RootMoveCallback, TraceCallback, TraceNode, MAX_TRACE_PLY};
 use cozy_chess::{Board, Color, Move, Piece};
 use std::sync::atomic::Ordering;
 
@@ -116,6 +116,11 @@ pub struct Searcher<'a> {
     pub on_info: Option<InfoCallback>,
     /// Told each root move as it is searched (main thread only; `None`: nobody asks).
     pub on_root_move: Option<RootMoveCallback>,
+    /// `trace n`: the nodes to ply `trace_ply` are told to `on_trace` (0: no trace; main
+    /// thread only), the moves leading to them kept in `trace_line`.
+    pub(crate) trace_ply: usize,
+    pub(crate) on_trace: Option<TraceCallback>,
+    pub(crate) trace_line: [Move; MAX_TRACE_PLY],
     pub nodes: u64,
     pub seldepth: usize,
     pub stopped: bool,
@@ -226,6 +231,37 @@ impl<'a> Searcher<'a> {
     }
 
     #[inline]
+    /// Tells the trace the child of a node at `ply` just searched (by `trace_line[ply]`),
+    /// with its parent's window and the score it gave the parent.
+    #[cold]
+    pub(crate) fn report_trace(
+        &mut self,
+        ply: usize,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        score: i32,
+    ) {
+        // Scores from the root's side to move: a node an odd number of plies down speaks
+        // for the other side.
+        let (alpha, beta, score) = if ply % 2 == 1 {
+            (-beta, -alpha, -score)
+        } else {
+            (alpha, beta, score)
+        };
+        let node = TraceNode::new(
+            &self.trace_line[..=ply],
+            depth,
+            alpha,
+            beta,
+            score,
+            self.nodes,
+        );
+        if let Some(cb) = self.on_trace.as_mut() {
+            cb(&node);
+        }
+    }
+
     pub(crate) fn update_pv_public(&mut self, ply: usize, mv: Move) {
         self.update_pv(ply, mv)
     }
@@ -605,6 +641,9 @@ impl<'a> Searcher<'a> {
                 to: mv.to,
             });
             self.push_key(child.hash());
+            if ply < self.trace_ply {
+                self.trace_line[ply] = mv;
+            }
             let mut score;
             if moves_searched == 0 {
                 score = -self.search::<PV>(&child, -beta, -alpha, new_depth, ply + 1, false);
@@ -659,6 +698,9 @@ impl<'a> Searcher<'a> {
             self.pop_key();
             if self.stopped {
                 return 0;
+            }
+            if ply < self.trace_ply {
+                self.report_trace(ply, new_depth, alpha, beta, score);
             }
             moves_searched += 1;
 

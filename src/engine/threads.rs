@@ -108,6 +108,12 @@ fn make_searcher<'a>(
         limits: &req.limits,
         on_info,
         on_root_move: watchers.root_move,
+        trace_ply: watchers
+            .trace
+            .as_ref()
+            .map_or(0, |(n, _)| (*n).min(super::watch::MAX_TRACE_PLY)),
+        on_trace: watchers.trace.map(|(_, cb)| cb),
+        trace_line: [super::movelist::NULL_MOVE; super::watch::MAX_TRACE_PLY],
         nodes: 0,
         seldepth: 0,
         stopped: false,

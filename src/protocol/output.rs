@@ -1,10 +1,10 @@
 //! Crafty-shaped search output: `depth time score variation` lines, `N->` for a finished
 //! iteration, `++`/`--` for fail high/low, scores from White's point of view, the root
-//! move being searched (`display moves`), and the statistics line after the search. Shared by the console, xboard's thinking output and
+//! move being searched (`display moves`), the traced tree (`trace n`), and the statistics line after the search. Shared by the console, xboard's thinking output and
 //! the annotator.
 
 use crate::chess::san::{to_long_algebraic, to_san};
-use crate::engine::{Bound, RootMoveInfo, Score, SearchInfo};
+use crate::engine::{Bound, RootMoveInfo, Score, SearchInfo, TraceNode, INF};
 use cozy_chess::{Board, Color, Move};
 use std::time::Duration;
 
@@ -149,6 +149,41 @@ pub fn root_move_line(board: &Board, rm: &RootMoveInfo, numbers: bool, long: boo
     )
 }
 
+/// A line of `trace n`: the node's ply, indented by it, the moves from the root, the
+/// depth left, the window and the score it returned (White's point of view, as every
+/// console score): `  2   1. e4 e5           d=3  [-0.20, 0.35]  0.15`.
+pub fn trace_line(board: &Board, t: &TraceNode, numbers: bool, long: bool) -> String {
+    let us = board.side_to_move();
+    let bound = |v: i32| {
+        if v.abs() >= INF {
+            if (v > 0) == (us == Color::White) {
+                "+inf"
+            } else {
+                "-inf"
+            }
+            .to_string()
+        } else {
+            fmt_score(Score::from_internal(v).white_pov(us))
+        }
+    };
+    // The window from White's side: a Black root's [alpha, beta] is White's [-beta, -alpha].
+    let (lo, hi) = if us == Color::White {
+        (t.alpha, t.beta)
+    } else {
+        (t.beta, t.alpha)
+    };
+    format!(
+        "{:>3} {}{}  d={}  [{}, {}]  {}",
+        t.ply,
+        "  ".repeat(t.ply.saturating_sub(1)),
+        fmt_pv_as(board, &t.line(), numbers, long),
+        t.depth.max(0),
+        bound(lo),
+        bound(hi),
+        bound(t.score)
+    )
+}
+
 /// The statistics line after a search: time, nodes and speed, and tablebase hits when
 /// there were any; `extended` adds selective depth and hash use.
 pub fn stats_line(
@@ -202,6 +237,30 @@ mod tests {
         assert_eq!(fmt_time(Duration::from_millis(65_000)), "1:05");
         assert_eq!(fmt_count(1_234_567), "1234.6K");
         assert_eq!(fmt_count(12_345_678), "12.3M");
+    }
+
+    #[test]
+    fn trace_lines_show_the_line_the_window_and_the_score_from_white() {
+        use crate::engine::{TraceNode, INF};
+        // Black to move at the root: internal scores are Black's, the line shows White's.
+        let b = parse_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").unwrap();
+        let e5 = parse_san(&b, "e5").unwrap();
+        let mut b2 = b.clone();
+        b2.play(e5);
+        let nf3 = parse_san(&b2, "Nf3").unwrap();
+        let t = TraceNode::new(&[e5, nf3], 3, -INF, 35, 20, 100);
+        assert_eq!(t.line(), vec![e5, nf3]);
+        assert_eq!(
+            trace_line(&b, &t, true, false),
+            "  2   1. ... e5 2. Nf3  d=3  [-0.35, +inf]  -0.20"
+        );
+        let w = Board::default();
+        let e4 = parse_san(&w, "e4").unwrap();
+        let t = TraceNode::new(&[e4], 0, -20, INF, 15, 7);
+        assert_eq!(
+            trace_line(&w, &t, false, true),
+            "  1 e2e4  d=0  [-0.20, +inf]  0.15"
+        );
     }
 
     #[test]

@@ -1,13 +1,14 @@
 //! The event loop's view of the engine: one channel carries both input lines (from the
 //! stdin thread) and search progress (from the engine's `on_info` callback, and the root
-//! moves as they are searched when asked for), and [`Runner::next`] also reports when the
+//! moves as they are searched and the traced tree when asked for), and [`Runner::next`] also reports when the
 //! running search has finished.
 //!
 //! Progress of a search that was abandoned (a ponder miss, an interrupted analysis) is
 //! told apart by a search number and dropped, so nothing stale is ever printed.
 
 use crate::engine::{
-    Engine, RootMoveInfo, SearchHandle, SearchInfo, SearchRequest, SearchResult, Watchers,
+    Engine, RootMoveInfo, SearchHandle, SearchInfo, SearchRequest, SearchResult, TraceNode,
+    Watchers,
 };
 use crate::protocol::input::InputEvent;
 use std::collections::VecDeque;
@@ -19,7 +20,11 @@ pub enum Event {
     Input(InputEvent),
     Info(u64, Box<SearchInfo>),
     RootMove(u64, RootMoveInfo),
+    Trace(u64, Option<TraceNode>),
 }
+
+/// The most traced nodes one search sends (`trace n` can swamp any terminal).
+pub const TRACE_LIMIT: u32 = 10_000;
 
 impl From<InputEvent> for Event {
     fn from(e: InputEvent) -> Self {
@@ -34,6 +39,9 @@ pub enum Ev {
     Info(Box<SearchInfo>),
     /// The root move the running search starts on (only when asked: [`Reports`]).
     RootMove(RootMoveInfo),
+    /// A node of the traced tree (only when asked: [`Reports`]); `None` once, when the
+    /// search has sent [`TRACE_LIMIT`] nodes and sends no more.
+    Trace(Option<TraceNode>),
     /// The running search has ended.
     Finished(SearchResult),
 }
@@ -43,6 +51,8 @@ pub enum Ev {
 pub struct Reports {
     /// Each root move as the search reaches it ([`Ev::RootMove`]).
     pub root_moves: bool,
+    /// The tree to this ply ([`Ev::Trace`]; 0: none).
+    pub trace: usize,
 }
 
 struct Running {
@@ -156,6 +166,21 @@ impl Runner {
                 let _ = tx.send(Event::RootMove(id, *rm));
             }));
         }
+        if reports.trace > 0 {
+            let tx = self.tx.clone();
+            let mut sent = 0u32;
+            watchers.trace = Some((
+                reports.trace,
+                Box::new(move |t: &TraceNode| {
+                    sent = sent.saturating_add(1);
+                    if sent <= TRACE_LIMIT {
+                        let _ = tx.send(Event::Trace(id, Some(*t)));
+                    } else if sent == TRACE_LIMIT + 1 {
+                        let _ = tx.send(Event::Trace(id, None));
+                    }
+                }),
+            ));
+        }
         let handle = self.engine.start_watched(req, on_info, watchers);
         self.running = Some(Running {
             id,
@@ -200,7 +225,8 @@ impl Runner {
                 Event::Input(i) => self.queued.push_back(Ev::Input(i)),
                 Event::Info(n, info) if n == id => self.queued.push_back(Ev::Info(info)),
                 Event::RootMove(n, rm) if n == id => self.queued.push_back(Ev::RootMove(rm)),
-                Event::Info(..) | Event::RootMove(..) => {}
+                Event::Trace(n, t) if n == id => self.queued.push_back(Ev::Trace(t)),
+                Event::Info(..) | Event::RootMove(..) | Event::Trace(..) => {}
             }
         }
     }
@@ -232,6 +258,11 @@ impl Runner {
                 Ok(Event::RootMove(n, rm)) => {
                     if Some(n) == self.current_id() {
                         return Some(Ev::RootMove(rm));
+                    }
+                }
+                Ok(Event::Trace(n, t)) => {
+                    if Some(n) == self.current_id() {
+                        return Some(Ev::Trace(t));
                     }
                 }
                 Err(RecvTimeoutError::Timeout) => {}

@@ -44,7 +44,6 @@ fn commands_without_meaning_answer_why() {
     for (cmd, name) in [
         ("cache=4M", "cache"),
         ("smpmin 3", "smpmin"),
-        ("trace 4", "trace"),
         ("bookpath=/tmp", "bookpath"),
         ("SMPMAX 9", "SMPMAX"),
     ] {

@@ -1,5 +1,5 @@
 //! More of Crafty's documented commands through the real binary: `draw accept|decline|
-//! offer|nooffer|dynamic`, `rating A B`, `output long|short`, `display moves`, `timebook`,
+//! offer|nooffer|dynamic`, `rating A B`, `output long|short`, `display moves`, `trace n`, `timebook`,
 //! `wild N`, `load FILE TITLE` and `screen FILE MARGIN`.
 
 use crate::console_child;
@@ -245,4 +245,43 @@ fn screen_culls_lopsided_positions() {
     assert!(w.wait_exit(10));
     let kept = std::fs::read_to_string(dir.join("pos.epd.screened")).expect("screened");
     assert_eq!(kept, format!("{even}\n"));
+}
+
+#[test]
+fn trace_prints_the_tree_to_its_ply() {
+    let tmp = temp_dir("crafty-trace");
+    let mut w = Wily::spawn(&[], tmp.path());
+    w.send("book off");
+    w.send("trace 11");
+    w.expect("usage: trace N (0 to 10)", 10);
+    w.send("trace 2");
+    w.expect("trace to ply 2", 10);
+    w.send("sd 2");
+    w.send("e4");
+    let lines = lines_until(&mut w, "Black(1): ");
+    // `  1 ... e5  d=1  [...]  score` for Black's replies, `  2 ...` one ply further.
+    let traced: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.contains("  d=") && l.contains("]  "))
+        .collect();
+    let at = |p: &str| {
+        traced
+            .iter()
+            .filter(|l| l.trim_start().starts_with(p))
+            .count()
+    };
+    assert!(at("1 ") >= 20, "{traced:?}");
+    assert!(at("2 ") > at("1 "), "{traced:?}");
+    assert!(
+        !traced.iter().any(|l| l.trim_start().starts_with("3 ")),
+        "{traced:?}"
+    );
+    assert!(
+        traced.iter().any(|l| l.contains("1. ... e5 2. ")),
+        "a ply-2 line from Black's reply: {traced:?}"
+    );
+    w.send("trace 0");
+    w.expect("trace off", 10);
+    w.send("quit");
+    assert!(w.wait_exit(10));
 }

@@ -76,7 +76,7 @@ fn search_lines(
     loop {
         match runner.next(None) {
             Some(Ev::Info(info)) => record_line(&mut lines, &info),
-            Some(Ev::RootMove(_)) => {}
+            Some(Ev::RootMove(_)) | Some(Ev::Trace(_)) => {}
             Some(Ev::Finished(r)) => {
                 if lines.is_empty() {
                     if let Some(b) = r.best {

@@ -153,6 +153,24 @@ pub fn noise(c: &mut Console, args: &[&str]) -> CmdResult {
     done(c, format!("noise {}", c.settings.noise))
 }
 
+/// `trace n`: the search tree to ply n as it is searched (0: off).
+pub fn trace(c: &mut Console, args: &[&str]) -> CmdResult {
+    let max = crate::engine::MAX_TRACE_PLY as i64;
+    c.settings.trace = int_arg("trace", args, 0, max)? as usize;
+    done(
+        c,
+        if c.settings.trace == 0 {
+            "trace off".to_string()
+        } else {
+            format!(
+                "trace to ply {} (at most {} nodes a search)",
+                c.settings.trace,
+                crate::protocol::runner::TRACE_LIMIT
+            )
+        },
+    )
+}
+
 pub fn whisper(c: &mut Console, args: &[&str]) -> CmdResult {
     c.settings.whisper = int_arg("whisper", args, 0, 6)? as u8;
     done(c, format!("whisper level {}", c.settings.whisper))

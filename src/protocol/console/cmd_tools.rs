@@ -138,6 +138,7 @@ fn run_position(
                 }
             }
             Some(Ev::RootMove(rm)) => c.show_root_move(&p.board, &rm),
+            Some(Ev::Trace(t)) => c.show_trace(&p.board, t.as_ref()),
             Some(Ev::Finished(r)) => break r,
             Some(Ev::Input(InputEvent::Line(l))) => match l.trim() {
                 "exit" => {

@@ -77,6 +77,7 @@ pub static COMMANDS: &[Command] = &[
     cmd!("name", "NAME", "the opponent's name (for the game file)", cmd_settings::name),
     cmd!("new", "[N|FEN]", "start a new game (the computer plays Black); with a number 0-959 or a FEN, a Chess960 game from that position", cmd_game::new),
     cmd!("noise", "N", "print search output only after N nodes", cmd_settings::noise),
+    cmd!("trace", "N", "print the search tree to ply N as it is searched (0: off)", cmd_settings::trace),
     cmd!("operator", "MINUTES", "minutes of the clock kept back for the operator (minutes or hh:mm)", cmd_settings::operator),
     cmd!("output", "long|short", "moves in long algebraic (Ng1f3) or SAN (Nf3) in the search output and the computer's moves", cmd_settings::output),
     cmd!("perf", "", "measure move generation and make/unmake speed", cmd_tools::perf),
@@ -140,7 +141,6 @@ pub static NOT_FOR_WILY: &[(&str, &str)] = &[
     ("smpmin", "wily's Lazy SMP search has no split depths (threads: smpmt=N)"),
     ("smpnice", "wily's helper threads stop when the search stops; nothing to set"),
     ("speech", "wily has no speech output"),
-    ("trace", "wily does not print its search tree; 'display changes' shows every new best move"),
 ];
 
 /// Why `name` means nothing to wily, if it is one of Crafty's commands that do not apply.

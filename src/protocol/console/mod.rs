@@ -149,7 +149,7 @@ impl Console {
                 }
                 // Pondering output is not shown; a finished ponder search is only possible
                 // when it was stopped, and then its result is of no use.
-                Some(Ev::Info(_)) | Some(Ev::RootMove(_)) => {}
+                Some(Ev::Info(_)) | Some(Ev::RootMove(_)) | Some(Ev::Trace(_)) => {}
                 Some(Ev::Finished(_)) => self.pondering = false,
             }
         }

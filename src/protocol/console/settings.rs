@@ -134,6 +134,8 @@ pub struct Settings {
     /// `timebook FACTOR MOVES`: percent of extra time on the first move out of book,
     /// decaying to none over MOVES searches.
     pub timebook: (u32, u32),
+    /// `trace n`: print the search tree to ply n (0: off).
+    pub trace: usize,
 }
 
 impl Default for Settings {
@@ -175,6 +177,7 @@ impl Default for Settings {
             ratings: None,
             long_output: false,
             timebook: (0, 0),
+            trace: 0,
         }
     }
 }

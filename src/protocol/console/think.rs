@@ -118,7 +118,26 @@ impl Console {
     pub fn reports(&self) -> Reports {
         Reports {
             root_moves: self.settings.display.moves,
+            trace: self.settings.trace,
         }
+    }
+
+    /// Prints a node of the traced tree of the search on `board` (`trace n`); `None`: the
+    /// search has sent as many nodes as a trace shows.
+    pub fn show_trace(&mut self, board: &Board, node: Option<&crate::engine::TraceNode>) {
+        let line = match node {
+            Some(t) => crate::protocol::output::trace_line(
+                board,
+                t,
+                self.settings.display.movenum,
+                self.settings.long_output,
+            ),
+            None => format!(
+                "trace: {} nodes shown; the rest of this search is not",
+                crate::protocol::runner::TRACE_LIMIT
+            ),
+        };
+        self.say(&line);
     }
 
     /// Prints the root move the search on `board` is on (`display moves`).
@@ -209,6 +228,7 @@ fn computer_move(c: &mut Console, pondered: Option<Instant>) -> bool {
                 last_info = Some(*info);
             }
             Some(Ev::RootMove(rm)) => c.show_root_move(&board, &rm),
+            Some(Ev::Trace(t)) => c.show_trace(&board, t.as_ref()),
             Some(Ev::Finished(r)) => break r,
             Some(Ev::Input(InputEvent::Line(l))) => {
                 let t = l.trim();
@@ -457,6 +477,10 @@ pub fn analyze(c: &mut Console) -> Flow {
                     }
                     Some(Ev::RootMove(rm)) => {
                         c.show_root_move(&board, &rm);
+                        continue;
+                    }
+                    Some(Ev::Trace(t)) => {
+                        c.show_trace(&board, t.as_ref());
                         continue;
                     }
                     Some(Ev::Finished(_)) => continue,

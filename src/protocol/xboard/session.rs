@@ -66,7 +66,7 @@ impl Session {
                 }
                 Some(Ev::Input(InputEvent::Eof)) | None => break,
                 Some(Ev::Info(info)) => self.on_info(*info),
-                Some(Ev::RootMove(_)) => {}
+                Some(Ev::RootMove(_)) | Some(Ev::Trace(_)) => {}
                 Some(Ev::Finished(r)) => self.on_finished(r),
             }
             self.learn_if_over();
