@@ -622,6 +622,7 @@ impl Uci {
                     say(&rm_out, &l);
                 }
             })),
+            ..Watchers::default()
         };
         let handle = self.engine.start_watched(
             request,

@@ -253,7 +253,7 @@ fn trace_prints_the_tree_to_its_ply() {
     let mut w = Wily::spawn(&[], tmp.path());
     w.send("book off");
     w.send("trace 11");
-    w.expect("usage: trace N (0 to 10)", 10);
+    w.expect("trace: 11 is out of range (0 to 10)", 10);
     w.send("trace 2");
     w.expect("trace to ply 2", 10);
     w.send("sd 2");
@@ -271,7 +271,7 @@ fn trace_prints_the_tree_to_its_ply() {
             .count()
     };
     assert!(at("1 ") >= 20, "{traced:?}");
-    assert!(at("2 ") > at("1 "), "{traced:?}");
+    assert!(at("2 ") >= 10, "{traced:?}");
     assert!(
         !traced.iter().any(|l| l.trim_start().starts_with("3 ")),
         "{traced:?}"

@@ -136,9 +136,10 @@ fn the_trace_holds_legal_lines_to_its_ply_and_changes_nothing() {
             plies2 += 1;
         }
     }
-    // Every root move is traced at depth 1 at least, and replies below them.
+    // Every root move is traced at depth 1 at least, and replies below them (fewer: a
+    // reply that refutes a root move cuts its siblings off).
     assert!(plies1 >= roots.len(), "{plies1} root nodes");
-    assert!(plies2 > plies1, "{plies2} replies");
+    assert!(plies2 >= roots.len(), "{plies2} replies");
     // The root move the search chose is traced with the score it reported at the end.
     let best = watched.best.expect("a move");
     let last = seen
@@ -173,7 +174,7 @@ fn a_trace_past_its_deepest_ply_is_cut_there() {
     .wait();
     let deepest = *seen.lock().expect("lock");
     assert!(
-        deepest >= 4 && deepest <= wily::engine::MAX_TRACE_PLY,
+        (4..=wily::engine::MAX_TRACE_PLY).contains(&deepest),
         "{deepest}"
     );
 }
