@@ -21,7 +21,7 @@ use super::tablebase::Tablebases;
 use super::tt::{TranspositionTable, TtBound};
 use super::tunables::SearchParams;
 use super::types::{Bound, InfoCallback, INF, MATE, MAX_PLY, NO_EVAL, TB_WIN_BOUND};
-use super::watch::{RootMoveCallback, TraceCallback, TraceNode, MAX_TRACE_PLY};
+use super::watch::{RootMoveCallback, TraceCallback, MAX_TRACE_PLY};
 use cozy_chess::{Board, Color, Move, Piece};
 use std::sync::atomic::Ordering;
 
@@ -231,37 +231,6 @@ impl<'a> Searcher<'a> {
     }
 
     #[inline]
-    /// Tells the trace the child of a node at `ply` just searched (by `trace_line[ply]`),
-    /// with its parent's window and the score it gave the parent.
-    #[cold]
-    pub(crate) fn report_trace(
-        &mut self,
-        ply: usize,
-        depth: i32,
-        alpha: i32,
-        beta: i32,
-        score: i32,
-    ) {
-        // Scores from the root's side to move: a node an odd number of plies down speaks
-        // for the other side.
-        let (alpha, beta, score) = if ply % 2 == 1 {
-            (-beta, -alpha, -score)
-        } else {
-            (alpha, beta, score)
-        };
-        let node = TraceNode::new(
-            &self.trace_line[..=ply],
-            depth,
-            alpha,
-            beta,
-            score,
-            self.nodes,
-        );
-        if let Some(cb) = self.on_trace.as_mut() {
-            cb(&node);
-        }
-    }
-
     pub(crate) fn update_pv_public(&mut self, ply: usize, mv: Move) {
         self.update_pv(ply, mv)
     }
