@@ -190,7 +190,16 @@ impl<'a> Searcher<'a> {
                 break;
             }
             if self.trace_ply > 0 {
-                self.report_trace(0, new_depth, alpha, beta, score);
+                if let Some(cb) = self.on_trace.as_mut() {
+                    let line = &self.trace_line[..1];
+                    cb(&TraceNode::searched(
+                        line,
+                        new_depth,
+                        (alpha, beta),
+                        score,
+                        self.nodes,
+                    ));
+                }
             }
             let seldepth = self.seldepth;
             let rm = &mut self.root_moves[i];
@@ -300,37 +309,6 @@ impl<'a> Searcher<'a> {
         let info = self.info_for(self.pv_idx, depth);
         if let Some(cb) = self.on_info.as_mut() {
             cb(&info);
-        }
-    }
-
-    /// Tells the trace the child of a node at `ply` just searched (by `trace_line[ply]`),
-    /// with its parent's window and the score it gave the parent.
-    #[cold]
-    pub(crate) fn report_trace(
-        &mut self,
-        ply: usize,
-        depth: i32,
-        alpha: i32,
-        beta: i32,
-        score: i32,
-    ) {
-        // Scores from the root's side to move: a node an odd number of plies down speaks
-        // for the other side.
-        let (alpha, beta, score) = if ply % 2 == 1 {
-            (-beta, -alpha, -score)
-        } else {
-            (alpha, beta, score)
-        };
-        let node = TraceNode::new(
-            &self.trace_line[..=ply],
-            depth,
-            alpha,
-            beta,
-            score,
-            self.nodes,
-        );
-        if let Some(cb) = self.on_trace.as_mut() {
-            cb(&node);
         }
     }
 

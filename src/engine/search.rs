@@ -21,7 +21,7 @@ use super::tablebase::Tablebases;
 use super::tt::{TranspositionTable, TtBound};
 use super::tunables::SearchParams;
 use super::types::{Bound, InfoCallback, INF, MATE, MAX_PLY, NO_EVAL, TB_WIN_BOUND};
-use super::watch::{RootMoveCallback, TraceCallback, MAX_TRACE_PLY};
+use super::watch::{RootMoveCallback, TraceCallback, TraceNode, MAX_TRACE_PLY};
 use cozy_chess::{Board, Color, Move, Piece};
 use std::sync::atomic::Ordering;
 
@@ -669,7 +669,16 @@ impl<'a> Searcher<'a> {
                 return 0;
             }
             if ply < self.trace_ply {
-                self.report_trace(ply, new_depth, alpha, beta, score);
+                if let Some(cb) = self.on_trace.as_mut() {
+                    let line = &self.trace_line[..=ply];
+                    cb(&TraceNode::searched(
+                        line,
+                        new_depth,
+                        (alpha, beta),
+                        score,
+                        self.nodes,
+                    ));
+                }
             }
             moves_searched += 1;
 

@@ -41,13 +41,13 @@ fn annotate_comments_the_blunder() {
     let can = std::fs::read_to_string(dir.join("legal.can")).expect("legal.can");
     assert!(can.contains("[Annotator \"wily"), "{can}");
     // The blunder carries a NAG, a comment and the better line as a variation.
-    let at = can.find("Bxd1").expect("the blunder is in the movetext");
-    let after = &can[at..];
+    let flat = can.replace('\n', " ");
+    let at = flat.find("Bxd1").expect("the blunder is in the movetext");
+    let after = &flat[at..];
     assert!(after.starts_with("Bxd1 $4 {played "), "{can}");
     assert!(after.contains("(5..."), "{can}");
     // The game's own variation is analysed too: its blunder gets a NAG and a comment, and
     // so does the one in the variation nested inside it, written back in place.
-    let flat = can.replace('\n', " ");
     assert!(flat.contains("(2... Qh4 $4 {played "), "{can}");
     assert!(flat.contains(" 3. Nxh4 (3. Nc3 Qxe4+ $4 {played "), "{can}");
     assert!(flat.contains(" 4. Nxe4)) 3. Bc4 "), "{can}");
