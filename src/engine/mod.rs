@@ -21,6 +21,7 @@ mod prefetch;
 mod qsearch;
 mod root;
 pub mod search;
+pub mod searcher;
 pub mod see;
 pub mod shared;
 pub mod skill;

@@ -7,7 +7,7 @@
 use super::checks::CheckInfo;
 use super::correction::Correction;
 use super::movepick::OrderContext;
-use super::search::{with_correction, Searcher};
+use super::searcher::{with_correction, Searcher};
 use super::see::{piece_value, see_ge, see_ge_known};
 use super::tt::TtBound;
 use super::types::{INF, MATE, MAX_PLY, NO_EVAL, TB_WIN_BOUND};

@@ -5,7 +5,7 @@
 //! thread's per-iteration time decisions.
 
 use super::history::Played;
-use super::search::Searcher;
+use super::searcher::Searcher;
 use super::types::{Bound, Score, SearchInfo, INF, MAX_PLY, TB_WIN_BOUND};
 use super::watch::{RootMoveInfo, TraceNode};
 use cozy_chess::{Board, Move, Piece};

@@ -9,7 +9,7 @@
 //! otherwise a principal-variation node searches on with the result as a floor (win) or
 //! a ceiling (loss).
 
-use super::search::{Searcher, TbOutcome};
+use super::searcher::{Searcher, TbOutcome};
 use super::tablebase::Wdl;
 use super::tt::TtBound;
 use super::types::{MAX_PLY, NO_EVAL, TB_WIN};

@@ -7,7 +7,7 @@ use super::history::History;
 use super::learned::LearnedTable;
 use super::limits::{EngineOptions, SearchRequest};
 use super::movepick::{MoveList, MovePicker, OrderContext};
-use super::search::{RootMove, Searcher, StackEntry, TriedMoves};
+use super::searcher::{RootMove, Searcher, StackEntry, TriedMoves};
 use super::shared::{Shared, ThreadResult};
 use super::tablebase::rank::{rank_root, RootTb};
 use super::tablebase::swindle::swindle_root;

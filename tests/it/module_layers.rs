@@ -260,18 +260,18 @@ fn checker_flags_an_upward_import_and_io_in_the_client() {
 #[test]
 fn checker_sees_method_calls_across_files_of_one_type() {
     // `impl S` spread over two files of one folder: a `self.method()` call into the other
-    // file is a dependency; a method name defined twice (ambiguous) or a free-standing
-    // `-> impl Trait` is not.
+    // file is a dependency (with a turbofish too); a method name defined twice
+    // (ambiguous) or a free-standing `-> impl Trait` is not.
     let g = made_up(&[
         ("src/lib.rs", "pub mod s;\n"),
         ("src/s/mod.rs", "mod a;\nmod b;\npub struct S;\n"),
         (
             "src/s/a.rs",
-            "use super::S;\nimpl S {\n    pub fn run(&self) {\n        self.step();\n        self.both();\n    }\n    fn both(&self) {}\n}\n",
+            "use super::S;\nimpl S {\n    pub fn run(&self) {\n        self.step::<Vec<u8>>();\n        self.both();\n    }\n    fn both(&self) {}\n}\n",
         ),
         (
             "src/s/b.rs",
-            "use super::S;\nfn it() -> impl Iterator<Item = u8> { None.into_iter() }\nimpl S {\n    pub fn step(&self) {}\n    fn both(&self) {}\n}\n",
+            "use super::S;\nfn it() -> impl Iterator<Item = u8> { None.into_iter() }\nimpl S {\n    pub fn step<T>(&self) {}\n    fn both(&self) {}\n}\n",
         ),
     ]);
     assert!(g.cycles().is_empty(), "{:?}", g.cycles());

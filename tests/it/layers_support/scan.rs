@@ -181,6 +181,29 @@ fn punct(t: Option<&(Tok, u32)>, p: &str) -> bool {
     matches!(t, Some((Tok::Punct(q), _)) if *q == p)
 }
 
+/// Whether a call's arguments open at `j`, after an optional turbofish
+/// (`self.qsearch::<PV>(..)`).
+fn call_follows(toks: &[(Tok, u32)], j: usize) -> bool {
+    if punct(toks.get(j), "(") {
+        return true;
+    }
+    if !(punct(toks.get(j), "::") && punct(toks.get(j + 1), "<")) {
+        return false;
+    }
+    let mut open = 0usize;
+    for k in j + 1..toks.len() {
+        if punct(toks.get(k), "<") {
+            open += 1;
+        } else if punct(toks.get(k), ">") {
+            open -= 1;
+            if open == 0 {
+                return punct(toks.get(k + 1), "(");
+            }
+        }
+    }
+    false
+}
+
 const ITEM_WORDS: [&str; 8] = [
     "fn", "struct", "enum", "trait", "type", "const", "static", "union",
 ];
@@ -222,7 +245,7 @@ pub fn scan(text: &str, module: &[String]) -> Facts {
                 pending_impl = impl_type(&toks, i + 1);
             }
             Tok::Ident(w)
-                if w == "self" && punct(toks.get(i + 1), ".") && punct(toks.get(i + 3), "(") =>
+                if w == "self" && punct(toks.get(i + 1), ".") && call_follows(&toks, i + 3) =>
             {
                 if let (Some((t, _)), Some(m)) = (impls.last(), ident(toks.get(i + 2))) {
                     facts.self_calls.push((t.clone(), m.to_string(), toks[i].1));
