@@ -7,7 +7,7 @@
 use super::history::Played;
 use super::searcher::Searcher;
 use super::types::{Bound, Score, SearchInfo, INF, MAX_PLY, TB_WIN_BOUND};
-use super::watch::{RootMoveInfo, TraceNode};
+use super::watch::RootMoveInfo;
 use cozy_chess::{Board, Move, Piece};
 use std::sync::atomic::Ordering;
 
@@ -190,16 +190,7 @@ impl<'a> Searcher<'a> {
                 break;
             }
             if self.trace_ply > 0 {
-                if let Some(cb) = self.on_trace.as_mut() {
-                    let line = &self.trace_line[..1];
-                    cb(&TraceNode::searched(
-                        line,
-                        new_depth,
-                        (alpha, beta),
-                        score,
-                        self.nodes,
-                    ));
-                }
+                self.report_trace(0, new_depth, (alpha, beta), score);
             }
             let seldepth = self.seldepth;
             let rm = &mut self.root_moves[i];

@@ -14,7 +14,6 @@ use super::searcher::{with_correction, Searcher, TbOutcome};
 use super::see::{captured_piece, is_capture, see_ge_known};
 use super::tt::TtBound;
 use super::types::{INF, MATE, MAX_PLY, NO_EVAL, TB_WIN_BOUND};
-use super::watch::TraceNode;
 use cozy_chess::{Board, Move, Piece};
 
 impl<'a> Searcher<'a> {
@@ -391,16 +390,7 @@ impl<'a> Searcher<'a> {
                 return 0;
             }
             if ply < self.trace_ply {
-                if let Some(cb) = self.on_trace.as_mut() {
-                    let line = &self.trace_line[..=ply];
-                    cb(&TraceNode::searched(
-                        line,
-                        new_depth,
-                        (alpha, beta),
-                        score,
-                        self.nodes,
-                    ));
-                }
+                self.report_trace(ply, new_depth, (alpha, beta), score);
             }
             moves_searched += 1;
 

@@ -15,7 +15,7 @@ use super::tablebase::Tablebases;
 use super::tt::TranspositionTable;
 use super::tunables::SearchParams;
 use super::types::{Bound, InfoCallback, INF, MAX_PLY, TB_WIN_BOUND};
-use super::watch::{RootMoveCallback, TraceCallback, MAX_TRACE_PLY};
+use super::watch::{RootMoveCallback, TraceCallback, TraceNode, MAX_TRACE_PLY};
 use cozy_chess::{Board, Color, Move, Piece};
 use std::sync::atomic::Ordering;
 
@@ -172,6 +172,16 @@ impl<'a> Searcher<'a> {
             self.stopped = true;
         }
         self.stopped
+    }
+
+    /// Tells the trace the child of a node at `ply` just searched (by `trace_line[ply]`),
+    /// with its parent's window and the score it gave the parent.
+    #[cold]
+    pub(crate) fn report_trace(&mut self, ply: usize, depth: i32, window: (i32, i32), score: i32) {
+        if let Some(cb) = self.on_trace.as_mut() {
+            let line = &self.trace_line[..=ply];
+            cb(&TraceNode::searched(line, depth, window, score, self.nodes));
+        }
     }
 
     /// The draw value from the side to move's view at `ply` (contempt is wily's view).
