@@ -178,10 +178,19 @@ impl<'a> Searcher<'a> {
     /// with its parent's window and the score it gave the parent.
     #[cold]
     pub(crate) fn report_trace(&mut self, ply: usize, depth: i32, window: (i32, i32), score: i32) {
-        if let Some(cb) = self.on_trace.as_mut() {
-            let line = &self.trace_line[..=ply];
-            cb(&TraceNode::searched(line, depth, window, score, self.nodes));
-        }
+        let Some(cb) = self.on_trace.as_mut() else {
+            return;
+        };
+        // Scores from the root's side to move: a node an odd number of plies down speaks
+        // for the other side.
+        let (alpha, beta) = window;
+        let (alpha, beta, score) = if ply % 2 == 1 {
+            (-beta, -alpha, -score)
+        } else {
+            (alpha, beta, score)
+        };
+        let line = &self.trace_line[..=ply];
+        cb(&TraceNode::new(line, depth, alpha, beta, score, self.nodes));
     }
 
     /// The draw value from the side to move's view at `ply` (contempt is wily's view).

@@ -63,27 +63,6 @@ impl TraceNode {
         }
     }
 
-    /// The child reached by `line` that a node at ply `line.len() - 1` just searched, with
-    /// its parent's window and the score it gave the parent, both from the mover's view
-    /// at the parent: turned to the root's side to move (a parent an odd number of plies
-    /// down speaks for the other side).
-    #[cold]
-    pub(crate) fn searched(
-        line: &[Move],
-        depth: i32,
-        window: (i32, i32),
-        score: i32,
-        nodes: u64,
-    ) -> Self {
-        let (alpha, beta) = window;
-        let (alpha, beta, score) = if line.len().is_multiple_of(2) {
-            (-beta, -alpha, -score)
-        } else {
-            (alpha, beta, score)
-        };
-        TraceNode::new(line, depth, alpha, beta, score, nodes)
-    }
-
     /// The moves from the root to the node.
     pub fn line(&self) -> Vec<Move> {
         self.moves
