@@ -562,8 +562,8 @@ fn main() -> ExitCode {
                 Ok(Box::new(server) as Box<dyn Send>)
             })),
         }),
-        Some(Command::Match { args }) => wily::r#match::run_cli(&args),
-        Some(Command::Spsa { args }) => wily::r#match::spsa::run_cli(&args),
+        Some(Command::Match { args }) => wily_match::run_cli(&args),
+        Some(Command::Spsa { args }) => wily_match::spsa::run_cli(&args),
         Some(Command::Tune(args)) => wily::tune::cli::run_tune(&args, &mut std::io::stdout()),
         Some(Command::Soak {
             games,

@@ -24,7 +24,7 @@ fn wily_bench_prints_the_signature_the_source_names() {
     assert_eq!(DEFAULT_DEPTH, 12, "the signature is defined at depth 12");
     assert_eq!(
         nodes, BENCH_SIGNATURE,
-        "wily bench searched {nodes} nodes, but src/tools/bench.rs names {BENCH_SIGNATURE}: \
+        "wily bench searched {nodes} nodes, but crates/tools/src/bench.rs names {BENCH_SIGNATURE}: \
          a functional change updates BENCH_SIGNATURE, ends its commit message with \
          `Bench: {nodes}` and carries an SPRT (CONTRIBUTING.md)"
     );

@@ -1,6 +1,7 @@
 //! wily as OpenBench's client builds and benches it: `make -j EXE=NAME` in the repository
-//! must leave the engine at `NAME`, and `./NAME bench` must print a node count and a speed
-//! that the client's output reader finds, the node count being the bench signature.
+//! must leave the lean engine (`wily-lean`) at `NAME`, and `./NAME bench` must print a node
+//! count and a speed that the client's output reader finds, the node count being the bench
+//! signature.
 //!
 //! The reader here follows the rules the OpenBench client applies to a bench's standard
 //! output (its `Client/bench.py`): lines are read from the last one up; in each, every
@@ -64,7 +65,7 @@ fn make_available() -> bool {
 /// The Makefile's default target, dry run with its defaults: what OpenBench's `make -j
 /// EXE=NAME` would do in the repository.
 #[test]
-fn make_exe_builds_the_release_engine_at_the_given_name() {
+fn make_exe_builds_the_lean_release_engine_at_the_given_name() {
     if !make_available() {
         return;
     }
@@ -83,17 +84,19 @@ fn make_exe_builds_the_release_engine_at_the_given_name() {
     );
     let lines: Vec<&str> = text.lines().map(str::trim).collect();
     assert!(
-        lines.contains(&"cargo build --release --bin wily --target-dir target"),
+        lines.contains(&"cargo build --release -p wily-lean --target-dir target"),
         "{text}"
     );
     assert!(
-        lines.contains(&"cp target/release/wily /tmp/wily-0123ABCD"),
+        lines.contains(&"cp target/release/wily-lean /tmp/wily-0123ABCD"),
         "{text}"
     );
 }
 
-/// The whole route: `make EXE=NAME` (with a stand-in cargo that supplies the binary under
-/// test, so that no release build runs), then `./NAME bench` read as the client reads it.
+/// The whole route: `make EXE=NAME` (with a stand-in cargo that supplies a binary, so that
+/// no release build runs: `wily`, whose `bench` is the lean engine's), then `./NAME bench`
+/// read as the client reads it. An `EVALFILE=` reaches cargo as `WILY_EVALFILE`, made
+/// absolute.
 #[test]
 fn the_built_engine_benches_in_the_form_the_client_reads() {
     if !make_available() {
@@ -102,14 +105,18 @@ fn the_built_engine_benches_in_the_form_the_client_reads() {
     let tmp = tempfile::tempdir().unwrap();
     let target = tmp.path().join("t");
     let fake = tmp.path().join("fake-cargo");
-    // The stand-in checks it was asked for exactly the release build of the wily binary.
+    // The stand-in checks it was asked for exactly the release build of the lean engine,
+    // with the network file's absolute path.
+    let net = Path::new(env!("CARGO_MANIFEST_DIR")).join("nets/x.nnue");
     std::fs::write(
         &fake,
         format!(
             "#!/bin/sh\n\
-             [ \"$*\" = \"build --release --bin wily --target-dir {t}\" ] || {{ echo \"unexpected: $*\" >&2; exit 2; }}\n\
-             mkdir -p {t}/release && cp {bin} {t}/release/wily\n",
+             [ \"$*\" = \"build --release -p wily-lean --target-dir {t}\" ] || {{ echo \"unexpected: $*\" >&2; exit 2; }}\n\
+             [ \"$WILY_EVALFILE\" = \"{net}\" ] || {{ echo \"WILY_EVALFILE=$WILY_EVALFILE\" >&2; exit 2; }}\n\
+             mkdir -p {t}/release && cp {bin} {t}/release/wily-lean\n",
             t = target.display(),
+            net = net.display(),
             bin = env!("CARGO_BIN_EXE_wily"),
         ),
     )
@@ -122,6 +129,7 @@ fn the_built_engine_benches_in_the_form_the_client_reads() {
         .arg(format!("EXE={}", exe.display()))
         .arg(format!("CARGO={}", fake.display()))
         .arg(format!("TARGET_DIR={}", target.display()))
+        .arg("EVALFILE=nets/x.nnue")
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("make runs");

@@ -1,7 +1,7 @@
 //! Full games through python-chess's XBoard and UCI engine classes
 //! (tests/python_chess_games.py): the engine tools people use to drive wily.
 //! Skips with a message when python3 or the `chess` package is not installed (fails
-//! under `CI=true`, see `tests/it/need`).
+//! under `CI=true`, see `crates/testkit/src/need.rs`).
 
 use crate::need;
 use crate::scratch;

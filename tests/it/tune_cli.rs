@@ -187,7 +187,7 @@ fn tune_only_fits_the_named_fields() {
         "{only}"
     );
     let defaults = std::fs::read_to_string(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/engine/eval/tuned.rs"),
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("crates/engine/src/eval/tuned.rs"),
     )
     .expect("the shipped weights");
     let changed = |a: &str, b: &str| -> Vec<String> {

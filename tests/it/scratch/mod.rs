@@ -1,8 +1,4 @@
-//! Scratch folders of the integration tests: the unit tests' helper (`src/scratch.rs`,
-//! a `tempfile::TempDir` removed when the test ends; `WILY_KEEP_TMP=1` keeps it), compiled
-//! into each test crate that needs it.
+//! Scratch folders of the integration tests: the crates' helper (`wily_testkit::scratch`, a
+//! `tempfile::TempDir` removed when the test ends; `WILY_KEEP_TMP=1` keeps it).
 
-#[path = "../../../src/scratch.rs"]
-mod shared;
-
-pub(crate) use shared::dir;
+pub(crate) use wily_testkit::scratch::dir;

@@ -1,10 +1,5 @@
-//! The shared Syzygy tables and the table-loading lock, from the library's own test
-//! support file.
-
-#![allow(dead_code)]
-
-#[path = "../../../src/engine/tablebase/testdir.rs"]
-mod testdir;
+//! The shared Syzygy tables and the table-loading lock, from the crates' test support
+//! (`wily_testkit::syzygy`).
 
 #[allow(unused_imports)]
-pub use testdir::{serial, syzygy_dir};
+pub use wily_testkit::syzygy::{serial, syzygy_dir};

@@ -1,0 +1,53 @@
+//! The bot's two outside collaborators, as traits so the session can be tested without
+//! them: the opening book (a move for a position, within a book width) and the learning
+//! hooks run after every game.
+
+use super::input::FinishedGame;
+use cozy_chess::{Board, Move};
+use engine::LearnedPosition;
+
+/// A book move chosen for a position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BookPick {
+    pub mv: Move,
+    /// The candidates with their shares, for whisper level 4 (`e4 45%, d4 30%`).
+    pub candidates: String,
+    /// A search among the book moves chose it (`engine.book_search_ms`).
+    pub searched: bool,
+}
+
+/// The opening book as the bot uses it.
+pub trait BookSource: Send {
+    /// A move for `board` among the first `width` candidates, or `None` out of book.
+    fn pick(&mut self, board: &Board, width: u32) -> Option<BookPick>;
+}
+
+/// No book at all.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct NoBook;
+
+impl BookSource for NoBook {
+    fn pick(&mut self, _: &Board, _: u32) -> Option<BookPick> {
+        None
+    }
+}
+
+/// Learning after each game (book, position and result learning; opponent statistics).
+pub trait LearnSink: Send {
+    /// Called once per finished game; errors are logged by the implementation.
+    fn game_finished(&mut self, game: &FinishedGame);
+
+    /// Position learning: the learned positions the engine consults in every search
+    /// (see `Engine::set_learned`).
+    fn learned_positions(&self) -> Vec<LearnedPosition> {
+        Vec::new()
+    }
+}
+
+/// Learns nothing.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct NoLearning;
+
+impl LearnSink for NoLearning {
+    fn game_finished(&mut self, _: &FinishedGame) {}
+}

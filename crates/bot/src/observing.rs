@@ -1,0 +1,31 @@
+//! What the bot watches ([`Observing`], the `observing` part of the session): the games
+//! it observes for its followed players and lists ([`Observer`], `[observe]`), the
+//! relayed, tournament and top games ([`Watcher`], `[watch]`), and the account's follow
+//! list on the server ([`FollowSync`]). Used by `observe.rs` and `watching.rs` (the
+//! handlers), `session.rs` (login, disconnect, the server's notices), `command.rs`
+//! (operator commands) and `play.rs`.
+
+use crate::follow::FollowSync;
+use crate::watch::Watcher;
+use crate::watchlist::Observer;
+use config::{Config, Dialect};
+
+/// The observing part of the session.
+pub(crate) struct Observing {
+    pub observer: Observer,
+    /// Relayed, tournament and top games (`[watch]`).
+    pub watch: Watcher,
+    /// The account's follow state on the server.
+    pub follow: FollowSync,
+}
+
+impl Observing {
+    /// Nothing observed yet, as `cfg` sets it up.
+    pub fn new(cfg: &Config) -> Observing {
+        Observing {
+            observer: Observer::new(&cfg.observe),
+            watch: Watcher::new(&cfg.watch),
+            follow: FollowSync::new(cfg.server.dialect == Dialect::Icc),
+        }
+    }
+}

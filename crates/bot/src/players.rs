@@ -1,0 +1,38 @@
+//! What the bot knows of other players ([`Players`], the `players` part of the session):
+//! the ratings and titles the server showed, the games played against each opponent
+//! (for the rematch and repeat-game rules), and when each stranger last got the reply to
+//! a tell. Used by `session.rs` (challenges, tells), `play.rs` (a game's ratings and
+//! opponent), `account.rs`, `command.rs` and `watching.rs`.
+
+use crate::challenge::OpponentHistory;
+use lists::ServerTitles;
+use std::collections::HashMap;
+use std::time::Instant;
+
+/// The players part of the session.
+#[derive(Default)]
+pub(crate) struct Players {
+    /// Ratings by lower-case handle.
+    pub ratings: HashMap<String, u32>,
+    /// Titles by lower-case handle (merged from every line that showed some).
+    pub titles: HashMap<String, ServerTitles>,
+    /// Games against each opponent.
+    pub history: OpponentHistory,
+    /// When each stranger (by lower-case handle) last got the stranger reply.
+    pub strangers: HashMap<String, Instant>,
+}
+
+impl Players {
+    /// Adds the titles a line showed for `name` to those known (at most 10,000 players
+    /// are kept: past that the table starts again).
+    pub fn remember_titles(&mut self, name: &str, t: ServerTitles) {
+        if t == ServerTitles::default() {
+            return;
+        }
+        if self.titles.len() > 10_000 {
+            self.titles.clear();
+        }
+        let e = self.titles.entry(name.to_ascii_lowercase()).or_default();
+        *e = e.merge(t);
+    }
+}

@@ -1,0 +1,43 @@
+//! The bot's own games ([`Playing`], the `play` part of the session): the game in
+//! progress, what its start told (until the first board), whether the next search starts
+//! a new game for the engine, the engine time spent on wily's moves, and the running
+//! totals ([`Totals`]) that `status` shows. `play.rs` (the handlers of wily's games) owns
+//! it; `session.rs`, `account.rs`, `command.rs`, `observe.rs`, `watching.rs`,
+//! `seeking.rs`, `interrupted.rs` and `status.rs` read whether a game is on.
+
+use crate::game::{PlayedGame, StartInfo};
+
+/// Running totals for `status`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Totals {
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    pub declined: u32,
+}
+
+/// The play part of the session.
+pub(crate) struct Playing {
+    /// The game in progress.
+    pub game: Option<PlayedGame>,
+    /// What the game's start said, until its first board.
+    pub start_info: Option<StartInfo>,
+    /// The next search is the first of a game: the engine clears its hash table first.
+    pub new_game_flag: bool,
+    /// Engine time spent choosing wily's own moves, milliseconds.
+    pub think_ms: u64,
+    pub totals: Totals,
+}
+
+impl Default for Playing {
+    fn default() -> Playing {
+        Playing {
+            game: None,
+            start_info: None,
+            new_game_flag: true,
+            think_ms: 0,
+            totals: Totals::default(),
+        }
+    }
+}

@@ -1,0 +1,509 @@
+//! The server bot's state machine: [`Input`] in, [`Action`]s out, no sockets, no clocks
+//! of its own (the caller passes `now`). Login → idle/seeking → playing | observing.
+//!
+//! This file is the entry point ([`Session::handle`]) and the dispatch: each input goes
+//! down to the handler that owns it: the game in progress to [`crate::play`],
+//! observed games and their analysis to [`crate::observe`], operator tells to
+//! [`crate::command`], seeks to [`crate::seeking`]; login, challenges, tells,
+//! timers and shutdown are handled here. The state they share is [`crate::state`].
+//! Nothing below this file calls back into it.
+
+use crate::challenge::{judge, ChallengeInfo};
+use crate::input::{Action, Challenge, Input, ServerEvent};
+use crate::matching::PendingChallenge;
+use crate::operator;
+use crate::play::report_of;
+use crate::state::{sanitize, Purpose};
+use config::Dialect;
+use engine::SearchInfo;
+use lists::{valid_handle, ServerTitles};
+use std::time::{Duration, Instant};
+
+pub use crate::input::{BoardUpdate, MoveSource, Relation};
+pub use crate::state::{ActiveSearch, Session, Totals};
+
+/// Wait this long after a challenge for the computer notice before deciding.
+const CHALLENGE_GRACE: Duration = Duration::from_millis(150);
+/// Answer a stranger's tells at most this often.
+const STRANGER_GAP: Duration = Duration::from_secs(600);
+
+impl Session {
+    /// The one entry point: feed an input, get the actions to perform.
+    pub fn handle(&mut self, input: Input, now: Instant) -> Vec<Action> {
+        let mut out = Vec::new();
+        // A challenge waits for its computer notice only until the next other server
+        // event (or a tick after a short grace).
+        // In a tournament, `You accept the challenge of X.` without an accept of wily's:
+        // the server took it by itself (the director's `rmatch`); nothing is left to
+        // decide.
+        if let Input::Server(ServerEvent::YouAccepted { other }) = &input {
+            if self.tourney.takes_challenge(other)
+                && self
+                    .matching
+                    .pending
+                    .as_ref()
+                    .is_some_and(|p| p.challenge.name.eq_ignore_ascii_case(other))
+            {
+                self.matching.pending = None;
+            }
+        }
+        let other_server_event = matches!(&input, Input::Server(e)
+            if !matches!(e, ServerEvent::IsComputer { .. }));
+        if other_server_event {
+            if let Some(p) = self.matching.pending.take() {
+                self.decide_challenge(p.challenge, now, &mut out);
+            }
+        }
+        match input {
+            Input::Server(ev) => self.server_event(ev, now, &mut out),
+            Input::Info { id, info } => self.search_info(id, info, now, &mut out),
+            Input::Done { id, result } => self.search_done(id, result, now, &mut out),
+            Input::Tick => self.tick(now, &mut out),
+            Input::Shutdown { now: at_once } => self.shutdown(at_once, &mut out),
+        }
+        out
+    }
+
+    /// A search report: to the game's log and whispers while thinking or pondering, to
+    /// the observed game's analysis while analysing.
+    fn search_info(&mut self, id: u64, info: SearchInfo, now: Instant, out: &mut Vec<Action>) {
+        let Some(s) = self.search.as_mut().filter(|s| s.id == id) else {
+            return;
+        };
+        if info.multipv > 1 {
+            return;
+        }
+        let report = report_of(&info);
+        s.last_report = Some(report.clone());
+        let root = s.root.clone();
+        match s.purpose {
+            Purpose::Think { .. } => self.thinking_iteration(false, &root, &report, now, out),
+            Purpose::Ponder { .. } => self.thinking_iteration(true, &root, &report, now, out),
+            Purpose::Analyse { game } if self.observing.watch.has(game) => {
+                self.watch_iteration(game, &root, &report, now, out)
+            }
+            Purpose::Analyse { .. } => self.analysis_iteration(&root, &report, now, out),
+        }
+    }
+
+    fn server_event(&mut self, ev: ServerEvent, now: Instant, out: &mut Vec<Action>) {
+        match ev {
+            ServerEvent::LoggedIn { handle } => self.logged_in(handle, now, out),
+            ServerEvent::Disconnected => self.disconnected(out),
+            ServerEvent::Board(u) => match u.relation {
+                Relation::MyMove | Relation::OpponentMove => self.own_board(*u, now, out),
+                Relation::Observing | Relation::ObservingExamined
+                    if self.observing.watch.has(u.game) =>
+                {
+                    self.watch_board(*u, now, out)
+                }
+                Relation::Observing | Relation::ObservingExamined => {
+                    self.observed_board(*u, now, out)
+                }
+                Relation::Other => {}
+            },
+            ServerEvent::Creating {
+                white,
+                black,
+                white_rating,
+                black_rating,
+            } => {
+                for (n, r) in [(white, white_rating), (black, black_rating)] {
+                    if let Some(r) = r {
+                        self.players.ratings.insert(n.to_ascii_lowercase(), r);
+                    }
+                }
+            }
+            ServerEvent::GameStart {
+                game,
+                white,
+                black,
+                continuing,
+                rated,
+                category,
+            } => self.game_start(game, white, black, continuing, rated, category, now, out),
+            ServerEvent::GameEnd {
+                game,
+                white,
+                black,
+                result,
+                kind,
+                text,
+            } => {
+                let ours = self.game_end(game, &white, &black, &result, kind, &text, now, out);
+                if !ours && self.observing.watch.has(game) {
+                    self.watch_game_end(game, &result, &text, now, out);
+                } else if !ours && self.observing.observer.has(game) {
+                    self.observed_end(game, &result, &text, now, out);
+                }
+            }
+            ServerEvent::Challenge(c) => {
+                if let Some(r) = c.rating {
+                    self.players.ratings.insert(c.name.to_ascii_lowercase(), r);
+                }
+                self.players.remember_titles(&c.name, c.titles);
+                self.matching.pending = Some(PendingChallenge {
+                    challenge: c,
+                    at: now,
+                });
+            }
+            ServerEvent::IsComputer { name } => {
+                self.players.remember_titles(
+                    &name,
+                    ServerTitles {
+                        computer: true,
+                        ..ServerTitles::default()
+                    },
+                );
+                if let Some(p) = &mut self.matching.pending {
+                    if p.challenge.name.eq_ignore_ascii_case(&name) {
+                        p.challenge.titles.computer = true;
+                    }
+                }
+            }
+            ServerEvent::Offer { from, kind } => self.offer(&from, kind, out),
+            ServerEvent::Tell { from, titles, text } => {
+                self.players.remember_titles(&from, titles);
+                self.tell(&from, &text, now, out);
+            }
+            ServerEvent::Arrival { name, adjourned } => {
+                let ours = self
+                    .resume
+                    .adjourned
+                    .as_ref()
+                    .is_some_and(|g| g.opponent().eq_ignore_ascii_case(&name));
+                if adjourned && valid_handle(&name) {
+                    self.resume.hint = true;
+                }
+                // While `stored` is out, the game may have ended: no `match` yet.
+                if (adjourned || ours)
+                    && self.play.game.is_none()
+                    && self.resume.stored_check.is_none()
+                    && valid_handle(&name)
+                {
+                    out.push(Action::Send(format!("match {name}")));
+                }
+            }
+            ServerEvent::AdjournedOnline { names } => {
+                // lasker names at login the players online with an adjourned game with
+                // us (and says nothing like `You have N adjourned games.`): ask one of
+                // them, the opponent of the game wily knows of first, to resume.
+                let ours = self
+                    .resume
+                    .adjourned
+                    .as_ref()
+                    .map(|g| g.opponent().to_string());
+                let pick = names
+                    .iter()
+                    .find(|n| ours.as_deref().is_some_and(|o| o.eq_ignore_ascii_case(n)))
+                    .or_else(|| names.iter().find(|n| valid_handle(n)));
+                if let Some(name) = pick.filter(|n| valid_handle(n)) {
+                    self.resume.hint = true;
+                    if self.play.game.is_none() && !self.resume.asked {
+                        self.ask_resume(format!("match {name}"), now, out);
+                    }
+                }
+            }
+            ServerEvent::Titles { name, titles } => self.players.remember_titles(&name, titles),
+            ServerEvent::AdjournedGames { count } => {
+                if count > 0 {
+                    self.resume.hint = true;
+                }
+                // After a restart wily does not know its adjourned games; the server
+                // does: ask it to resume one with a player who is online.
+                if count > 0
+                    && self.play.game.is_none()
+                    && self.resume.adjourned.is_none()
+                    && !self.resume.asked
+                {
+                    self.ask_resume("resume".into(), now, out);
+                }
+            }
+            ServerEvent::StoredGames { player, games } => {
+                self.stored_games(&player, &games, now, out)
+            }
+            ServerEvent::IllegalMove { text } => self.illegal_move(&text, out),
+            ServerEvent::NotYourMove => self.illegal_move("It is not your move.", out),
+            ServerEvent::ObserveStarted { game } if self.observing.watch.awaiting(game) => {
+                self.watch_started(game)
+            }
+            ServerEvent::ObserveStarted { game } => self.observing.observer.started(game),
+            ServerEvent::ObserveStopped { game } if self.observing.watch.has(game) => {
+                self.watch_end(game, now, out)
+            }
+            ServerEvent::ObserveStopped { game } => self.observe_stopped(game, now, out),
+            ServerEvent::Watch(row) => self.watch_row(row, now, out),
+            ServerEvent::CommandNotFound { command } => self.watch_command_unknown(&command),
+            ServerEvent::FollowList { names } => {
+                let wanted = self.observing.observer.followed();
+                let cmds = self.observing.follow.members(&wanted, &names);
+                out.extend(cmds.into_iter().map(Action::Send));
+            }
+            ServerEvent::FollowChanged { name, present } => {
+                let wanted = self.observing.observer.followed();
+                let cmds = self.observing.follow.changed(&wanted, &name, present);
+                out.extend(cmds.into_iter().map(Action::Send));
+            }
+            ServerEvent::NoFollowList => {
+                let wanted = self.observing.observer.followed();
+                let cmds = self.observing.follow.no_list(&wanted);
+                out.extend(cmds.into_iter().map(Action::Send));
+            }
+            ServerEvent::Tourney(n) => self.tourney_notice(&n, now, out),
+            ServerEvent::YouAccepted { .. } => {}
+            ServerEvent::SettingRefused { name } => self.setting_refused(&name),
+            ServerEvent::SeekRefused { text } => self.seek_refused(&text, now, out),
+            ServerEvent::TakenOver { text } => {
+                tracing::warn!("{text}: another login of this account took over");
+                out.push(Action::Commentary(
+                    "another login of this account took over this session".into(),
+                ));
+                self.conn.taken_over = true;
+            }
+        }
+    }
+
+    fn logged_in(&mut self, handle: String, now: Instant, out: &mut Vec<Action>) {
+        tracing::info!("logged in as {handle}");
+        self.conn.me = handle;
+        self.conn.connected = true;
+        self.matching.last_seek = None;
+        // A game interrupted by the disconnect is adjourned (or lost) on the server.
+        if let Some(g) = self.play.game.take() {
+            self.resume.park(g, now);
+        }
+        self.reclaim_interrupted(now, out);
+        let wanted = self.observing.observer.followed();
+        for cmd in self.observing.follow.login(&wanted) {
+            out.push(Action::Send(cmd));
+        }
+        for cmd in self.observing.observer.login_commands(now) {
+            out.push(Action::Send(cmd));
+        }
+        for cmd in self.tourney.login(now) {
+            out.push(Action::Send(cmd));
+        }
+        self.login_hooks(now, out);
+        self.maybe_seek(now, true, out);
+    }
+
+    /// A director's notice: the manager decides; a join takes back the seek ad (the
+    /// tournament's pairings must find the account free).
+    fn tourney_notice(
+        &mut self,
+        n: &ics::tourney::TourneyNotice,
+        now: Instant,
+        out: &mut Vec<Action>,
+    ) {
+        let me = self.conn.me.clone();
+        let cmds = if self.quitting {
+            Vec::new()
+        } else {
+            self.tourney.notice(n, &me, now)
+        };
+        if !cmds.is_empty()
+            && self.tourney.blocks_seeking()
+            && self.matching.last_seek.take().is_some()
+        {
+            out.push(Action::Send("unseek".into()));
+        }
+        out.extend(cmds.into_iter().map(Action::Send));
+    }
+
+    /// Asks the server for an adjourned game it reported (`resume`, or `match NAME` for a
+    /// player online with one), once per connection. The login's seek went out just
+    /// before the server's notice: it is taken back, or an opponent may start a new game
+    /// in place of this one, and new seeks wait a while for the game.
+    fn ask_resume(&mut self, request: String, now: Instant, out: &mut Vec<Action>) {
+        self.resume.asked = true;
+        self.resume.wait = Some(now);
+        if self.matching.last_seek.take().is_some() {
+            out.push(Action::Send("unseek".into()));
+        }
+        out.push(Action::Send(request));
+    }
+
+    fn disconnected(&mut self, out: &mut Vec<Action>) {
+        if self.conn.connected {
+            tracing::warn!("disconnected from the server");
+        }
+        self.conn.connected = false;
+        self.resume.disconnected();
+        self.matching.pending = None;
+        self.stop_search(out);
+        self.observing.observer.clear();
+        self.watch_disconnected(out);
+    }
+
+    fn decide_challenge(&mut self, c: Challenge, now: Instant, out: &mut Vec<Action>) {
+        if !valid_handle(&c.name) || self.is_me(&c.name) {
+            tracing::warn!("ignoring a challenge from an odd name {:?}", c.name);
+            return;
+        }
+        if self.play.game.is_none() && self.tourney.takes_challenge(&c.name) {
+            tracing::info!("accepting {}'s challenge: a tournament pairing", c.name);
+            out.push(Action::SendNow(format!("accept {}", c.name)));
+            return;
+        }
+        let titles = self
+            .players
+            .titles
+            .get(&c.name.to_ascii_lowercase())
+            .copied()
+            .unwrap_or_default()
+            .merge(c.titles);
+        let class = self.lists.classify(&c.name, titles);
+        let kind = c.variant.clone().unwrap_or_else(|| c.kind.clone());
+        let info = ChallengeInfo {
+            name: c.name.clone(),
+            rating: c.rating,
+            registered: c.registered,
+            category: class.category,
+            rated: c.rated,
+            kind,
+            base: c.base,
+            increment: c.increment,
+            other_clock: c.other_clock,
+            adjourned: c.adjourned,
+        };
+        let mut accept = self.cfg.accept.clone();
+        accept.enabled = self.matching.accepting && !self.quitting;
+        self.widen_for_own_ad(&c, &info.kind, &mut accept);
+        let busy = self.play.game.is_some();
+        match judge(&info, &accept, &self.players.history, busy, now) {
+            Ok(()) => {
+                tracing::info!(
+                    "accepting {} {} {} {} from {} ({})",
+                    if c.rated { "rated" } else { "unrated" },
+                    c.kind,
+                    c.base,
+                    c.increment,
+                    c.name,
+                    class.category
+                );
+                out.push(Action::SendNow(format!("accept {}", c.name)));
+            }
+            Err(reason) => {
+                tracing::info!("declining {} from {}: {:?}", c.kind, c.name, reason);
+                self.play.totals.declined += 1;
+                if let Some(msg) = reason.message(&self.cfg.accept.decline, &c.name) {
+                    out.push(Action::Send(format!("tell {} {}", c.name, msg)));
+                }
+                out.push(Action::Send(format!("decline {}", c.name)));
+                out.push(Action::Commentary(format!(
+                    "declined a challenge from {} ({reason:?})",
+                    c.name
+                )));
+            }
+        }
+    }
+
+    fn tell(&mut self, from: &str, text: &str, now: Instant, out: &mut Vec<Action>) {
+        if !valid_handle(from) || self.is_me(from) {
+            return;
+        }
+        let operator = self
+            .cfg
+            .operators
+            .handles
+            .iter()
+            .any(|h| h.eq_ignore_ascii_case(from));
+        if operator {
+            tracing::info!("operator {from}: {text}");
+            let reply = match operator::parse(text) {
+                Ok(cmd) => self.operator_command(cmd, now, out),
+                Err(e) => format!("{e}. {}", operator::HELP),
+            };
+            for line in reply.lines() {
+                out.push(Action::Send(format!("tell {from} {}", sanitize(line))));
+            }
+            return;
+        }
+        tracing::debug!("tell from {from} (not an operator) ignored");
+        let reply = self.cfg.operators.stranger_reply.trim();
+        if reply.is_empty() {
+            return;
+        }
+        let key = from.to_ascii_lowercase();
+        let recent = self
+            .players
+            .strangers
+            .get(&key)
+            .is_some_and(|t| now.saturating_duration_since(*t) < STRANGER_GAP);
+        if recent {
+            return;
+        }
+        if self.players.strangers.len() > 1000 {
+            self.players.strangers.clear();
+        }
+        self.players.strangers.insert(key, now);
+        out.push(Action::Send(format!("tell {from} {}", sanitize(reply))));
+    }
+
+    fn tick(&mut self, now: Instant, out: &mut Vec<Action>) {
+        if let Some(p) = &self.matching.pending {
+            if now.saturating_duration_since(p.at) >= CHALLENGE_GRACE {
+                if let Some(p) = self.matching.pending.take() {
+                    self.decide_challenge(p.challenge, now, out);
+                }
+            }
+        }
+        self.flag_check(now, out);
+        self.idle_abort_check(now, out);
+        self.stored_wait_over(now, out);
+        if self.conn.connected && !self.quitting {
+            for cmd in self.tourney.tick(now, self.play.game.is_none()) {
+                out.push(Action::Send(cmd));
+            }
+        }
+        self.maybe_seek(now, false, out);
+        self.idle_hooks(now, out);
+        if self.play.game.is_none() && self.conn.connected && !self.quitting {
+            let fics = self.cfg.server.dialect == Dialect::Fics;
+            for cmd in self.observing.observer.idle_commands(now, fics) {
+                out.push(Action::Send(cmd));
+            }
+        }
+        self.watch_tick(now, out);
+        if self.finished() {
+            out.push(Action::Quit);
+        }
+    }
+
+    fn shutdown(&mut self, at_once: bool, out: &mut Vec<Action>) {
+        if self.conn.connected {
+            // Leave any tournament at once: its later rounds must not wait for wily.
+            for cmd in self.tourney.withdraw() {
+                out.push(Action::Send(cmd));
+            }
+        }
+        if at_once || self.play.game.is_none() || !self.conn.connected {
+            self.quitting = true;
+            self.stop_search(out);
+            if self.conn.connected && self.matching.seeking {
+                out.push(Action::Send("unseek".into()));
+            }
+            if let Some(g) = &self.play.game {
+                if at_once {
+                    // Leaving mid-game: ask for an adjournment; the server adjourns or
+                    // scores the game when the connection closes.
+                    out.push(Action::SendNow("adjourn".into()));
+                    tracing::warn!("quitting during game {}", g.number);
+                }
+            }
+            out.push(Action::Quit);
+            return;
+        }
+        if !self.quitting {
+            self.quitting = true;
+            tracing::info!("shutdown requested: finishing the current game first");
+            out.push(Action::Commentary(
+                "shutdown requested: finishing the current game (adjournment offered)".into(),
+            ));
+            if self.matching.seeking {
+                out.push(Action::Send("unseek".into()));
+            }
+            out.push(Action::SendNow("adjourn".into()));
+        }
+    }
+}

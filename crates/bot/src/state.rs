@@ -1,0 +1,230 @@
+//! The bot's state: the [`Session`] value and the small helpers every handler uses
+//! (search ids, stopping the search, status). The session holds the settings, lists and
+//! book, the running search, the tournament manager and the operator hooks, and its named
+//! parts, each a type in its own file with the handlers that use it named there:
+//! `conn` ([`crate::connection`]), `matching` ([`crate::matching`]), `play`
+//! ([`crate::playing`]), `resume` ([`crate::resume`]), `observing`
+//! ([`crate::observing`]) and `players` ([`crate::players`]). The state
+//! machine's entry point and dispatch are in `session.rs`, which hands each input down to
+//! the handlers of `play.rs`, `observe.rs`, `command.rs` and `seeking.rs`; those build on
+//! this file and never on `session.rs`.
+
+use crate::connection::Connection;
+use crate::hooks::BookSource;
+use crate::input::{Action, MoveSource};
+use crate::matching::Matching;
+use crate::observing::Observing;
+use crate::operator_hooks::HookRunner;
+use crate::players::Players;
+use crate::playing::Playing;
+pub use crate::playing::Totals;
+use crate::resume::Resume;
+use crate::talk::Report;
+use crate::tourney::TourneyPlay;
+use config::Config;
+use cozy_chess::{Board, Move};
+use lists::OpponentLists;
+use std::time::Instant;
+
+/// What a running search is for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Purpose {
+    /// Choosing wily's move in game `game`.
+    Think { game: u32 },
+    /// Thinking on the opponent's time, expecting `predicted`.
+    Ponder { game: u32, predicted: Move },
+    /// Analysing an observed game.
+    Analyse { game: u32 },
+}
+
+/// The one search the engine runs.
+#[derive(Debug, Clone)]
+pub struct ActiveSearch {
+    pub id: u64,
+    pub purpose: Purpose,
+    pub root: Board,
+    /// When the update that asked for this search arrived.
+    pub since: Instant,
+    /// When the search was started.
+    pub started: Instant,
+    pub source: MoveSource,
+    pub last_report: Option<Report>,
+}
+
+/// The bot.
+pub struct Session {
+    pub(crate) cfg: Config,
+    pub(crate) lists: OpponentLists,
+    pub(crate) book: Box<dyn BookSource>,
+    /// Who wily is on which server, and whether the connection is up (`connection.rs`).
+    pub(crate) conn: Connection,
+    /// Seeking, accepting and the challenge waiting to be judged (`matching.rs`).
+    pub(crate) matching: Matching,
+    /// wily's own game and the totals of its games (`playing.rs`).
+    pub(crate) play: Playing,
+    /// Ratings, titles and past games of other players (`players.rs`).
+    pub(crate) players: Players,
+    /// Observed, watched and followed games (`observing.rs`).
+    pub(crate) observing: Observing,
+    pub(crate) search: Option<ActiveSearch>,
+    pub(crate) next_id: u64,
+    /// The adjourned game and what was asked to get it back (`resume.rs`).
+    pub(crate) resume: Resume,
+    pub(crate) quitting: bool,
+    /// Tournaments run by a director bot (`[tourney]`).
+    pub(crate) tourney: TourneyPlay,
+    /// The operator hooks' rate limit and idle timer.
+    pub(crate) hooks: HookRunner,
+}
+
+impl Session {
+    /// A session for `cfg` with the opponent lists already loaded.
+    pub fn new(cfg: Config, lists: OpponentLists, book: Box<dyn BookSource>) -> Session {
+        let site = if cfg.server.local {
+            "127.0.0.1 (wily local server)".to_string()
+        } else {
+            cfg.server.host.clone()
+        };
+        Session {
+            matching: Matching::new(cfg.seek.enabled, cfg.accept.enabled, cfg.seek.manual),
+            observing: Observing::new(&cfg),
+            tourney: TourneyPlay::new(cfg.tourney.clone()),
+            cfg,
+            lists,
+            book,
+            conn: Connection::new(site),
+            play: Playing::default(),
+            players: Players::default(),
+            search: None,
+            next_id: 1,
+            resume: Resume::default(),
+            quitting: false,
+            hooks: HookRunner::default(),
+        }
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.cfg
+    }
+
+    pub fn lists(&self) -> &OpponentLists {
+        &self.lists
+    }
+
+    pub fn totals(&self) -> Totals {
+        self.play.totals
+    }
+
+    /// Engine time spent choosing wily's own moves so far, milliseconds.
+    pub fn play_ms(&self) -> u64 {
+        self.play.think_ms
+    }
+
+    /// The tournament manager (phase and counts).
+    pub fn tourney(&self) -> &TourneyPlay {
+        &self.tourney
+    }
+
+    /// True while a game is in progress.
+    pub fn playing(&self) -> bool {
+        self.play.game.is_some()
+    }
+
+    /// The search in progress, if any.
+    pub fn active_search(&self) -> Option<&ActiveSearch> {
+        self.search.as_ref()
+    }
+
+    /// True once the session wants to exit (quit requested and no game in progress).
+    pub fn finished(&self) -> bool {
+        self.quitting && self.play.game.is_none()
+    }
+
+    /// True (once) when a newer login of the account took over the last connection: the
+    /// caller waits longer before reconnecting, so two running bots do not keep
+    /// replacing each other's session.
+    pub fn take_taken_over(&mut self) -> bool {
+        std::mem::take(&mut self.conn.taken_over)
+    }
+
+    /// Sets the name the server knows wily by (tests, or before the login event).
+    pub fn set_handle(&mut self, handle: &str) {
+        self.conn.me = handle.to_string();
+    }
+
+    pub(crate) fn is_me(&self, name: &str) -> bool {
+        self.conn.is_me(name)
+    }
+
+    pub(crate) fn new_search_id(&mut self) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        id
+    }
+
+    /// Stops the running search, if any (its result will be ignored).
+    pub(crate) fn stop_search(&mut self, out: &mut Vec<Action>) {
+        if let Some(s) = self.search.take() {
+            out.push(Action::StopSearch { id: s.id });
+        }
+    }
+
+    /// One line about the bot's state, for `status`.
+    pub fn status_line(&self) -> String {
+        let mut s = match &self.play.game {
+            Some(g) => format!(
+                "playing game {} vs {} [{}] (ply {}, last score {})",
+                g.number,
+                g.opponent(),
+                g.policy.profile().describe(),
+                g.plies(),
+                g.policy
+                    .last_score()
+                    .map_or("-".to_string(), |c| format!("{:+.2}", c as f64 / 100.0))
+            ),
+            None => "idle".to_string(),
+        };
+        let t = self.play.totals;
+        s.push_str(&format!(
+            "; seek {}, accept {}; games {} (+{} ={} -{}), declined {}; observing {}; whisper {} kibitz {} noise {}{}",
+            on_off(self.matching.seeking),
+            on_off(self.matching.accepting),
+            t.games,
+            t.wins,
+            t.draws,
+            t.losses,
+            t.declined,
+            self.observing.observer.count() + self.observing.watch.games.len(),
+            self.cfg.talk.whisper,
+            self.cfg.talk.kibitz,
+            self.cfg.talk.noise,
+            if self.quitting { "; quitting after this game" } else { "" }
+        ));
+        if let Some(t) = self.tourney.status() {
+            s.push_str("; ");
+            s.push_str(&t);
+        }
+        s
+    }
+}
+
+fn on_off(b: bool) -> &'static str {
+    if b {
+        "on"
+    } else {
+        "off"
+    }
+}
+
+/// Text wily sends in a tell: printable, one line, at most 400 bytes.
+pub(crate) fn sanitize(s: &str) -> String {
+    let mut t: String = s.chars().filter(|c| !c.is_control()).collect();
+    if t.len() > 400 {
+        let mut cut = 400;
+        while !t.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        t.truncate(cut);
+    }
+    t
+}

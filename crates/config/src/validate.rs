@@ -1,0 +1,450 @@
+//! Range and consistency checks for a parsed [`Config`]; every problem names its key.
+
+use super::sections::{Config, SeekAd};
+use lists::valid_handle;
+use std::fmt;
+
+/// One invalid value: its dotted key and what is wrong with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub key: String,
+    pub message: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.key, self.message)
+    }
+}
+
+struct Checker {
+    problems: Vec<Problem>,
+}
+
+impl Checker {
+    fn bad(&mut self, key: impl Into<String>, message: impl Into<String>) {
+        self.problems.push(Problem {
+            key: key.into(),
+            message: message.into(),
+        });
+    }
+
+    fn range<T: PartialOrd + std::fmt::Display + Copy>(&mut self, key: &str, v: T, lo: T, hi: T) {
+        if v < lo || v > hi {
+            self.bad(key, format!("must be between {lo} and {hi} (got {v})"));
+        }
+    }
+
+    fn handles(&mut self, key: &str, list: &[String]) {
+        for (i, h) in list.iter().enumerate() {
+            if !valid_handle(h) {
+                self.bad(
+                    format!("{key}[{i}]"),
+                    format!("{h:?} is not a server handle (letters, digits, - and _ only, 1-20 characters)"),
+                );
+            }
+        }
+    }
+}
+
+/// Every problem found in `cfg` (empty when it is usable).
+pub(super) fn check(cfg: &Config) -> Vec<Problem> {
+    let mut c = Checker {
+        problems: Vec::new(),
+    };
+    let s = &cfg.server;
+    if !s.local {
+        if s.host.trim().is_empty() {
+            c.bad(
+                "server.host",
+                "must name the server when server.local = false",
+            );
+        }
+        if s.port == 0 {
+            c.bad("server.port", "must not be 0 when server.local = false");
+        }
+    }
+    if !valid_handle(&s.handle) {
+        c.bad(
+            "server.handle",
+            format!("{:?} is not a server handle", s.handle),
+        );
+    }
+    if s.password.is_some() && s.password_env.is_some() {
+        c.bad(
+            "server.password",
+            "give either server.password or server.password_env, not both",
+        );
+    }
+    if let Some(v) = &s.password_env {
+        if v.is_empty() || !v.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_') {
+            c.bad(
+                "server.password_env",
+                format!("{v:?} is not an environment variable name"),
+            );
+        }
+    }
+    c.range(
+        "server.connect_timeout_secs",
+        s.connect_timeout_secs,
+        1,
+        600,
+    );
+    c.range("server.reconnect_min_secs", s.reconnect_min_secs, 1, 3600);
+    c.range("server.reconnect_max_secs", s.reconnect_max_secs, 1, 86_400);
+    if s.reconnect_min_secs > s.reconnect_max_secs {
+        c.bad(
+            "server.reconnect_min_secs",
+            "must not be larger than server.reconnect_max_secs",
+        );
+    }
+    // The words go into seek and match commands: plain words only.
+    let words = s.chess960.split_whitespace().count();
+    let plain = s
+        .chess960
+        .chars()
+        .all(|ch| ch.is_ascii_alphanumeric() || ch == '/' || ch == ' ');
+    if !(1..=3).contains(&words) || !plain || s.chess960.len() > 24 {
+        c.bad(
+            "server.chess960",
+            format!(
+                "{:?} is not a variant name (one to three words of letters, digits and '/', like \"wild fr\" or \"fr\")",
+                s.chess960
+            ),
+        );
+    }
+
+    let l = &cfg.local;
+    if !valid_handle(&l.handle) {
+        c.bad(
+            "local.handle",
+            format!("{:?} is not a server handle", l.handle),
+        );
+    }
+    if !valid_handle(&l.sparring_handle) {
+        c.bad(
+            "local.sparring_handle",
+            format!("{:?} is not a server handle", l.sparring_handle),
+        );
+    }
+    if l.handle.eq_ignore_ascii_case(&l.sparring_handle) {
+        c.bad("local.sparring_handle", "must differ from local.handle");
+    }
+    c.range("local.sparring_depth", l.sparring_depth, 1, 64);
+    check_variant(&mut c, "local.variant", &l.variant);
+    c.range("local.base", l.base, 0, 600);
+    c.range("local.increment", l.increment, 0, 600);
+    if l.base == 0 && l.increment == 0 {
+        c.bad("local.base", "base and increment cannot both be 0");
+    }
+
+    for (i, ad) in cfg.seek.ads.iter().enumerate() {
+        check_ad(&mut c, i, ad);
+    }
+
+    c.range(
+        "service.shutdown_limit_secs",
+        cfg.service.shutdown_limit_secs,
+        0,
+        86_400,
+    );
+    if cfg.web.bind.parse::<std::net::IpAddr>().is_err() {
+        c.bad(
+            "web.bind",
+            format!("{:?} is not an IP address", cfg.web.bind),
+        );
+    }
+    c.range("web.recent_games", cfg.web.recent_games, 1, 1000);
+    for (i, a) in cfg.accounts.iter().enumerate() {
+        let key = |k: &str| format!("accounts[{i}].{k}");
+        if !valid_handle(&a.handle) {
+            c.bad(
+                key("handle"),
+                format!("{:?} is not a server handle", a.handle),
+            );
+        }
+        if let Some(v) = &a.password_env {
+            if v.is_empty() || !v.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_') {
+                c.bad(
+                    key("password_env"),
+                    format!("{v:?} is not an environment variable name"),
+                );
+            }
+        }
+        if let Some(t) = a.threads {
+            c.range(&key("threads"), t, 1, 256);
+        }
+        if let Some(h) = a.hash_mb {
+            c.range(&key("hash_mb"), h, 1, 65_536);
+        }
+        for (j, ad) in a.seek_ads.iter().flatten().enumerate() {
+            check_ad(&mut c, j, ad);
+        }
+    }
+    let mut handles: Vec<String> = cfg
+        .accounts
+        .iter()
+        .map(|a| a.handle.to_ascii_lowercase())
+        .collect();
+    handles.sort();
+    if handles.windows(2).any(|w| w[0] == w[1]) {
+        c.bad("accounts", "two entries have the same handle");
+    }
+
+    let a = &cfg.accept;
+    c.range("accept.max_base", a.max_base, 0, 600);
+    c.range("accept.max_increment", a.max_increment, 0, 600);
+    if a.min_base > a.max_base {
+        c.bad("accept.min_base", "must not be larger than accept.max_base");
+    }
+    if a.min_increment > a.max_increment {
+        c.bad(
+            "accept.min_increment",
+            "must not be larger than accept.max_increment",
+        );
+    }
+    if a.min_rating > a.max_rating {
+        c.bad(
+            "accept.min_rating",
+            "must not be larger than accept.max_rating",
+        );
+    }
+    if !a.rated && !a.unrated && a.enabled {
+        c.bad("accept.rated", "accept.rated and accept.unrated are both false: nothing can be accepted (set accept.enabled = false instead)");
+    }
+    for (i, v) in a.variants.iter().enumerate() {
+        check_variant(&mut c, &format!("accept.variants[{i}]"), v);
+    }
+    c.handles("accept.allow", &a.allow);
+    c.handles("accept.block", &a.block);
+    for (key, msg) in [
+        ("time_control", &a.decline.time_control),
+        ("rated", &a.decline.rated),
+        ("unrated", &a.decline.unrated),
+        ("variant", &a.decline.variant),
+        ("rating", &a.decline.rating),
+        ("computers", &a.decline.computers),
+        ("humans", &a.decline.humans),
+        ("guests", &a.decline.guests),
+        ("blocked", &a.decline.blocked),
+        ("too_many", &a.decline.too_many),
+        ("busy", &a.decline.busy),
+        ("closed", &a.decline.closed),
+    ] {
+        check_text(&mut c, &format!("accept.decline.{key}"), msg);
+    }
+
+    c.range("accept.abort_idle_secs", a.abort_idle_secs, 0, 86_400);
+    c.range("accept.takebacks", a.takebacks, 0, 100);
+
+    let h = &cfg.hooks;
+    for (name, list, allowed) in [
+        ("login", &h.login, super::hooks::LOGIN_FIELDS),
+        ("game_start", &h.game_start, super::hooks::GAME_START_FIELDS),
+        ("game_end", &h.game_end, super::hooks::GAME_END_FIELDS),
+        ("idle", &h.idle, super::hooks::IDLE_FIELDS),
+    ] {
+        c.range(&format!("hooks.{name}"), list.len(), 0, 20);
+        for (i, cmd) in list.iter().enumerate() {
+            check_hook(&mut c, &format!("hooks.{name}[{i}]"), cmd, allowed);
+        }
+    }
+    c.range("hooks.idle_minutes", h.idle_minutes, 0, 10_080);
+    c.range("hooks.max_per_minute", h.max_per_minute, 1, 60);
+    if h.idle_minutes == 0 && !h.idle.is_empty() {
+        c.bad(
+            "hooks.idle",
+            "is set but hooks.idle_minutes is 0 (never idle)",
+        );
+    }
+
+    let e = &cfg.engine;
+    c.range("engine.threads", e.threads, 1, 256);
+    c.range("engine.hash_mb", e.hash_mb, 1, 65_536);
+    c.range("engine.move_overhead_ms", e.move_overhead_ms, 0, 10_000);
+    c.range("engine.learn", e.learn, 0, 7);
+    c.range("engine.book_search_ms", e.book_search_ms, 0, 10_000);
+    c.range("engine.depth_limit", e.depth_limit, 0, 128);
+
+    let t = &cfg.talk;
+    c.range("talk.whisper", t.whisper, 0, 6);
+    c.range("talk.kibitz", t.kibitz, 0, 6);
+    c.range("talk.autokibitz_level", t.autokibitz_level, 0, 6);
+    c.range("talk.max_per_minute", t.max_per_minute, 1, 120);
+    check_text(&mut c, "talk.greeting", &t.greeting);
+    check_text(&mut c, "talk.goodbye", &t.goodbye);
+
+    let o = &cfg.observe;
+    c.handles("observe.follow", &o.follow);
+    c.range("observe.whisper", o.whisper, 0, 6);
+    c.range("observe.kibitz", o.kibitz, 0, 6);
+
+    check_tourney(&mut c, &cfg.tourney);
+
+    c.handles("operators.handles", &cfg.operators.handles);
+    check_text(
+        &mut c,
+        "operators.stranger_reply",
+        &cfg.operators.stranger_reply,
+    );
+
+    let op = &cfg.opponents;
+    c.range("opponents.resign_gm", op.resign_gm, 0, 100);
+    c.range("opponents.resign_im", op.resign_im, 0, 100);
+    c.range("opponents.resign_default", op.resign_default, 0, 100);
+    c.range("opponents.resign_moves", op.resign_moves, 1, 100);
+    c.range("opponents.book_width_titled", op.book_width_titled, 1, 100);
+    c.range(
+        "opponents.book_width_computer",
+        op.book_width_computer,
+        1,
+        100,
+    );
+    c.range(
+        "opponents.book_width_default",
+        op.book_width_default,
+        1,
+        100,
+    );
+    c.range("opponents.draw_score_gm", op.draw_score_gm, -1000, 1000);
+    c.range("opponents.draw_score_im", op.draw_score_im, -1000, 1000);
+    c.range(
+        "opponents.draw_score_default",
+        op.draw_score_default,
+        -1000,
+        1000,
+    );
+    c.range(
+        "opponents.special_contempt",
+        op.special_contempt,
+        -1000,
+        1000,
+    );
+    c.range("opponents.draw_offer_margin", op.draw_offer_margin, 0, 500);
+    c.range("opponents.draw_offer_moves", op.draw_offer_moves, 1, 100);
+
+    for (key, message) in cfg.watch.problems() {
+        c.bad(key, message);
+    }
+    for (key, message) in cfg.strength.problems() {
+        c.bad(key, message);
+    }
+
+    let lv = cfg.log.level.trim();
+    if lv.is_empty() {
+        c.bad(
+            "log.level",
+            "must not be empty (error, warn, info, debug or trace)",
+        );
+    } else if tracing_subscriber::EnvFilter::try_new(lv).is_err() {
+        c.bad("log.level", format!("{lv:?} is not a log level or filter"));
+    }
+    c.problems
+}
+
+fn check_ad(c: &mut Checker, i: usize, ad: &SeekAd) {
+    let key = format!("seek.ads[{i}]");
+    c.range(&format!("{key}.base"), ad.base, 0, 600);
+    c.range(&format!("{key}.increment"), ad.increment, 0, 600);
+    if ad.base == 0 && ad.increment == 0 {
+        c.bad(format!("{key}.base"), "base and increment cannot both be 0");
+    }
+    check_variant(c, &format!("{key}.variant"), &ad.variant);
+    if let (Some(lo), Some(hi)) = (ad.min_rating, ad.max_rating) {
+        if lo > hi {
+            c.bad(
+                format!("{key}.min_rating"),
+                "must not be larger than max_rating",
+            );
+        }
+    }
+    for (k, v) in [("min_rating", ad.min_rating), ("max_rating", ad.max_rating)] {
+        if let Some(v) = v {
+            c.range(&format!("{key}.{k}"), v, 0, 9999);
+        }
+    }
+}
+
+/// `[tourney]`: plain director handles (they go into `tell` commands), readable time
+/// controls, variants wily plays, sane waits.
+fn check_tourney(c: &mut Checker, t: &super::tourney::TourneySection) {
+    c.handles("tourney.directors", &t.directors);
+    if t.join && t.directors.is_empty() {
+        c.bad(
+            "tourney.directors",
+            "must name a director when tourney.join = true",
+        );
+    }
+    for (i, tc) in t.time_controls.iter().enumerate() {
+        if super::tourney::parse_control(tc).is_none() {
+            c.bad(
+                format!("tourney.time_controls[{i}]"),
+                format!("{tc:?} is not \"minutes increment\" (e.g. \"3 0\")"),
+            );
+        }
+    }
+    for (i, v) in t.variants.iter().enumerate() {
+        check_variant(c, &format!("tourney.variants[{i}]"), v);
+    }
+    if !matches!(t.rated.as_str(), "any" | "rated" | "unrated") {
+        c.bad(
+            "tourney.rated",
+            format!("{:?} is not any, rated or unrated", t.rated),
+        );
+    }
+    c.range("tourney.channel", t.channel, 0, 255);
+    c.range("tourney.max_rounds", t.max_rounds, 0, 99);
+    c.range("tourney.stall_mins", t.stall_mins, 1, 24 * 60);
+    c.range("tourney.list_every_mins", t.list_every_mins, 0, 24 * 60);
+    c.range("tourney.join_every_mins", t.join_every_mins, 0, 7 * 24 * 60);
+}
+
+fn check_variant(c: &mut Checker, key: &str, v: &str) {
+    if v != "chess" && v != "chess960" {
+        c.bad(
+            key,
+            format!("{v:?} is not a variant wily plays (chess, chess960)"),
+        );
+    }
+}
+
+/// One hook command: one line, no `;` (which FICS-lineage servers and interfaces read as
+/// a command separator), a known verb shape, only the fields its hook fills in.
+fn check_hook(c: &mut Checker, key: &str, cmd: &str, allowed: &[&str]) {
+    if cmd.trim().is_empty() {
+        c.bad(key, "is empty");
+        return;
+    }
+    if cmd.chars().any(|ch| ch.is_control() || ch == ';') {
+        c.bad(key, "must be one command: no control characters, no ';'");
+    }
+    if cmd.len() > 200 {
+        c.bad(key, "must be at most 200 characters");
+    }
+    match super::hooks::fields_of(cmd) {
+        Err(e) => c.bad(key, e),
+        Ok(fields) => {
+            for f in fields {
+                if !allowed.contains(&f.as_str()) {
+                    c.bad(
+                        key,
+                        format!(
+                            "{{{f}}} is not a field of this hook (it has: {})",
+                            allowed.join(", ")
+                        ),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Lines wily sends through `tell`/`say`: one line, printable, not too long.
+fn check_text(c: &mut Checker, key: &str, text: &str) {
+    if text.chars().any(|ch| ch.is_control()) {
+        c.bad(key, "must be a single line without control characters");
+    }
+    if text.len() > 300 {
+        c.bad(key, "must be at most 300 characters");
+    }
+}

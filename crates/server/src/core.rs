@@ -1,0 +1,265 @@
+//! The heart of the local server: one task owns every session, game, seek and
+//! offer ([`Core`]), so no locks are needed and no client can block another
+//! (output goes through bounded per-client queues; a client whose queue is full
+//! is dropped). This file holds that state and the output helpers every handler
+//! uses; the event loop that feeds the handlers is `events.rs`.
+
+use super::accounts::Account;
+use super::conn::{Out, Sid};
+use super::game::Game;
+use super::journal::Journal;
+use super::offer::Offer;
+use super::ratings::Ratings;
+use super::seek::Seek;
+use super::session::{LoginState, Session};
+use rand::rngs::StdRng;
+use rand::SeedableRng;
+use std::collections::{BTreeMap, HashMap};
+use std::time::{Duration, Instant};
+
+/// The prompt the lasker server prints (no newline).
+pub const PROMPT: &str = "fics% ";
+/// The prompt ICC prints.
+pub const ICC_PROMPT: &str = "aics% ";
+
+/// Settings the core needs at run time.
+#[derive(Debug, Clone)]
+pub struct CoreConfig {
+    pub auto_flag: bool,
+    pub idle_timeout: Option<Duration>,
+    pub login_timeout: Duration,
+    pub server_name: String,
+    pub seed: u64,
+    pub zero_base_ms: i64,
+    /// FICS text, or ICC with level-2 datagrams.
+    pub dialect: ics::Dialect,
+    pub abort_before_moves: bool,
+    pub computer_ivars: bool,
+    pub manual_seeks: bool,
+}
+
+/// All server state.
+pub struct Core {
+    pub cfg: CoreConfig,
+    pub accounts: Vec<Account>,
+    pub sessions: BTreeMap<Sid, Session>,
+    pub games: BTreeMap<u32, Game>,
+    /// Adjourned games, resumable with `match`/`resume`.
+    pub stored: Vec<Game>,
+    pub seeks: BTreeMap<u32, Seek>,
+    pub offers: Vec<Offer>,
+    pub next_offer: u32,
+    /// Ratings by lower-case handle (registered players only).
+    pub ratings: HashMap<String, Ratings>,
+    /// Follow lists by lower-case handle; kept when the player logs out (lasker keeps
+    /// them in the account).
+    pub follow_lists: HashMap<String, Vec<String>>,
+    pub rng: StdRng,
+    /// Sessions closed since the loop last reaped them.
+    pub(super) dead: Vec<Sid>,
+    /// Where finished and adjourned games are reported, when the owner asked for it.
+    pub journal: Option<Journal>,
+    /// The server is stopping (games that end now are adjourned by the shutdown).
+    pub shutting_down: bool,
+    /// The relay account, when the owner configured one.
+    pub relay: Option<super::relay::Relay>,
+    /// The tournament director account, when the owner configured one.
+    pub director: Option<super::director::Director>,
+}
+
+/// Convert `\n` line ends to the `\n\r` the servers send.
+pub fn wire(text: &str) -> Vec<u8> {
+    let mut v = Vec::with_capacity(text.len() + text.len() / 16 + 2);
+    for b in text.bytes() {
+        v.push(b);
+        if b == b'\n' {
+            v.push(b'\r');
+        }
+    }
+    v
+}
+
+impl Core {
+    pub fn new(cfg: CoreConfig, accounts: Vec<Account>) -> Core {
+        let mut ratings = HashMap::new();
+        for a in &accounts {
+            ratings.insert(a.handle.to_ascii_lowercase(), Ratings::starting(a.rating));
+        }
+        let rng = StdRng::seed_from_u64(cfg.seed);
+        Core {
+            cfg,
+            accounts,
+            sessions: BTreeMap::new(),
+            games: BTreeMap::new(),
+            stored: Vec::new(),
+            seeks: BTreeMap::new(),
+            offers: Vec::new(),
+            next_offer: 1,
+            ratings,
+            follow_lists: HashMap::new(),
+            rng,
+            dead: Vec::new(),
+            journal: None,
+            shutting_down: false,
+            relay: None,
+            director: None,
+        }
+    }
+
+    /// The prompt of this server's dialect.
+    pub fn prompt(&self) -> &'static str {
+        match self.cfg.dialect {
+            ics::Dialect::Fics => PROMPT,
+            ics::Dialect::Icc => ICC_PROMPT,
+        }
+    }
+
+    /// Whether this server speaks ICC.
+    pub fn icc(&self) -> bool {
+        self.cfg.dialect == ics::Dialect::Icc
+    }
+
+    /// The style 12 line of game `g` for `sid` ("" if no such game).
+    /// On ICC only style 12 gets a board line (style 13: the client lives on DGs).
+    pub fn board_for(&self, g: u32, sid: Sid) -> String {
+        if self.icc() && self.sess(sid).is_some_and(|s| s.vars.style != 12) {
+            return String::new();
+        }
+        let ms = self.sess(sid).is_some_and(|s| s.vars.ms);
+        self.games
+            .get(&g)
+            .map(|game| game.board_line(sid, ms, Instant::now()))
+            .unwrap_or_default()
+    }
+
+    /// Flush what was sent and close the connection.
+    pub fn close(&mut self, sid: Sid) {
+        if let Some(s) = self.sessions.get_mut(&sid) {
+            let _ = s.tx.try_send(Out::Close);
+            if !s.closing {
+                s.closing = true;
+                self.dead.push(sid);
+            }
+        }
+    }
+
+    /// Raw bytes to one client.
+    pub fn send_bytes(&mut self, sid: Sid, bytes: Vec<u8>) {
+        let Some(s) = self.sessions.get_mut(&sid) else {
+            return;
+        };
+        if s.closing {
+            return;
+        }
+        if s.tx.try_send(Out::Data(bytes)).is_err() {
+            tracing::warn!(sid, handle = %s.handle, "client not reading: dropped");
+            s.closing = true;
+            self.dead.push(sid);
+        }
+    }
+
+    /// Text (with `\n` line ends) to one client, no prompt.
+    pub fn send(&mut self, sid: Sid, text: &str) {
+        if !text.is_empty() {
+            self.send_bytes(sid, wire(text));
+        }
+    }
+
+    /// A command's answer: the text, then the prompt.
+    pub fn reply(&mut self, sid: Sid, text: &str) {
+        let online = self
+            .sessions
+            .get(&sid)
+            .is_some_and(|s| s.login == LoginState::Online);
+        let prompt = self.prompt();
+        let mut t = String::with_capacity(text.len() + prompt.len());
+        t.push_str(text);
+        if online {
+            t.push_str(prompt);
+        }
+        self.send(sid, &t);
+    }
+
+    /// An unsolicited message: a blank line, the text, then the prompt.
+    pub fn notify(&mut self, sid: Sid, text: &str) {
+        let mut t = String::with_capacity(text.len() + 1);
+        t.push('\n');
+        t.push_str(text);
+        self.reply(sid, &t);
+    }
+
+    /// The session, if it exists.
+    pub fn sess(&self, sid: Sid) -> Option<&Session> {
+        self.sessions.get(&sid)
+    }
+
+    /// The handle of a session ("" when gone).
+    pub fn name_of(&self, sid: Sid) -> String {
+        self.sessions
+            .get(&sid)
+            .map(|s| s.handle.clone())
+            .unwrap_or_default()
+    }
+
+    /// The online session whose handle is `name` (any case), or the only one
+    /// it is a prefix of.
+    pub fn find_online(&self, name: &str) -> Option<Sid> {
+        if name.is_empty() {
+            return None;
+        }
+        let online = || self.sessions.values().filter(|s| s.online());
+        if let Some(s) = online().find(|s| s.handle.eq_ignore_ascii_case(name)) {
+            return Some(s.id);
+        }
+        let lower = name.to_ascii_lowercase();
+        let mut hits = online().filter(|s| s.handle.to_ascii_lowercase().starts_with(&lower));
+        match (hits.next(), hits.next()) {
+            (Some(s), None) => Some(s.id),
+            _ => None,
+        }
+    }
+
+    /// The registered account with this handle (any case).
+    pub fn account(&self, name: &str) -> Option<&Account> {
+        self.accounts
+            .iter()
+            .find(|a| a.handle.eq_ignore_ascii_case(name))
+    }
+
+    /// Why `sid` may not start a game with `other` by a match or a seek while one of
+    /// them has the tournament flag on (lasker refuses such matches; the director's
+    /// pairings do not go through here); `None` when it may.
+    pub fn tourney_refusal(&self, sid: Sid, other: Sid) -> Option<String> {
+        let flagged = |s: Sid| self.sess(s).is_some_and(|x| x.tourney);
+        if flagged(sid) {
+            Some("You are playing in a tourney: only its games can be started.\n".into())
+        } else if flagged(other) {
+            Some(format!(
+                "{} is playing in a tourney.\n",
+                self.name_of(other)
+            ))
+        } else {
+            None
+        }
+    }
+
+    /// Online sessions (ids), in connection order.
+    pub fn online_sids(&self) -> Vec<Sid> {
+        self.sessions
+            .values()
+            .filter(|s| s.online())
+            .map(|s| s.id)
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wire_endings() {
+        assert_eq!(wire("a\nb\n"), b"a\n\rb\n\r".to_vec());
+        assert_eq!(wire("fics% "), b"fics% ".to_vec());
+    }
+}

@@ -1,0 +1,145 @@
+//! Datagrams out of the local server's ICC dialect: a small builder for one DG's fields
+//! (framed by the shared codec in `ics::icc`), whether a client asked for a DG,
+//! and how names, titles and ratings are written inside DGs.
+
+use crate::conn::Sid;
+use crate::core::Core;
+use crate::ratings::Category;
+use ics::icc::Datagram;
+
+/// One DG being built: its number and fields, in order, framed and quoted by the shared
+/// codec ([`Datagram::encode`]) so the server and wily's client agree byte for byte.
+#[derive(Debug, Clone)]
+pub struct Dg(Datagram);
+
+impl Dg {
+    pub fn new(code: u16) -> Dg {
+        Dg(Datagram::new(code))
+    }
+
+    pub fn code(&self) -> u16 {
+        self.0.code
+    }
+
+    /// A word (the codec braces one that is empty or holds blanks).
+    pub fn word(mut self, w: impl Into<String>) -> Dg {
+        self.0.fields.push(w.into());
+        self
+    }
+
+    pub fn num(self, n: impl std::fmt::Display) -> Dg {
+        self.word(n.to_string())
+    }
+
+    pub fn flag(self, b: bool) -> Dg {
+        self.word(if b { "1" } else { "0" })
+    }
+
+    /// A string field (titles, FEN, a result description): `{...}` on the wire.
+    pub fn braced(self, text: impl Into<String>) -> Dg {
+        self.word(text)
+    }
+
+    /// Free text (tells, kibitzes, explanations), control characters dropped; the codec
+    /// quotes it `{...}`, or `^Y{...^Y}` when it holds braces.
+    pub fn quoted(self, text: impl Into<String>) -> Dg {
+        let t: String = text.into().chars().filter(|c| !c.is_control()).collect();
+        self.word(t)
+    }
+
+    /// The DG as sent.
+    pub fn render(&self) -> String {
+        String::from_utf8_lossy(&self.0.encode()).into_owned()
+    }
+}
+
+/// The ICC rating-type word of a game category.
+pub fn rating_type(cat: Category, chess960: bool) -> &'static str {
+    if chess960 {
+        return "Wild";
+    }
+    match cat {
+        Category::Lightning => "Bullet",
+        Category::Blitz => "Blitz",
+        Category::Standard | Category::Untimed => "Standard",
+    }
+}
+
+/// `(GM)(C)` as shown after a name, as ICC's titles field words it: `GM C`.
+pub fn titles_words(marks: &str) -> String {
+    marks
+        .split(['(', ')'])
+        .filter(|t| !t.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+impl Core {
+    /// Whether `sid` asked for DG `code` (always false on the FICS dialect).
+    pub fn dg_on(&self, sid: Sid, code: u16) -> bool {
+        self.icc()
+            && self
+                .sess(sid)
+                .is_some_and(|s| s.level2.on(usize::from(code)))
+    }
+
+    /// The DG's text for `sid` if it asked for it, else "".
+    pub fn dg_for(&self, sid: Sid, dg: &Dg) -> String {
+        if self.dg_on(sid, dg.code()) {
+            dg.render()
+        } else {
+            String::new()
+        }
+    }
+
+    /// Send `dgs` (those `sid` asked for) as one write, no prompt.
+    pub fn send_dgs(&mut self, sid: Sid, dgs: &[Dg]) {
+        let text: String = dgs.iter().map(|d| self.dg_for(sid, d)).collect();
+        self.send(sid, &text);
+    }
+
+    /// ICC's titles of a handle: its account's marks, `U` for an unregistered player.
+    pub fn icc_titles(&self, name: &str) -> String {
+        if let Some(a) = self.account(name) {
+            return titles_words(&a.title_suffix());
+        }
+        "U".into()
+    }
+
+    /// A handle's rating in a category and ICC's note on it (0 none, 2 established).
+    pub fn icc_rating(&self, name: &str, cat: Category) -> (u32, u8) {
+        match self
+            .ratings
+            .get(&name.to_ascii_lowercase())
+            .and_then(|r| r.get(cat))
+        {
+            Some(r) => (r, 2),
+            None => (0, 0),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_and_quoting() {
+        let d = Dg::new(31)
+            .word("Sparring")
+            .braced("C")
+            .quoted("hello {there}\x07")
+            .num(1);
+        assert_eq!(
+            d.render(),
+            "\x19(31 Sparring C \x19{hello {there}\x19} 1\x19)"
+        );
+        assert_eq!(
+            Dg::new(26).quoted("two words").render(),
+            "\x19(26 {two words}\x19)"
+        );
+        assert_eq!(Dg::new(0).word("").render(), "\x19(0 {}\x19)");
+        assert_eq!(titles_words("(*)(GM)(C)"), "* GM C");
+        assert_eq!(titles_words(""), "");
+    }
+}
