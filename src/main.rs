@@ -124,6 +124,12 @@ enum Command {
         /// Hash table per game thread, MiB.
         #[arg(long, default_value_t = 8)]
         hash: usize,
+        /// Play with this network (`Eval=nnue`) rather than the default evaluation.
+        #[arg(long, value_name = "NET")]
+        eval_file: Option<PathBuf>,
+        /// Play with the hand-written evaluation.
+        #[arg(long, conflicts_with = "eval_file")]
+        hce: bool,
     },
     /// The evaluation network's tools (see docs/nnue.md).
     #[command(subcommand)]
@@ -396,6 +402,20 @@ fn crafty_paths(args: Vec<std::ffi::OsString>) -> (Vec<std::ffi::OsString>, Craf
 }
 
 fn main() -> ExitCode {
+    // OpenBench's data-generation call: one command an argument (docs/nnue.md).
+    let raw: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    if wily::tools::nnue::genfens::is_genfens_call(&raw) {
+        return match wily::tools::nnue::genfens::run_commands(&raw, &mut std::io::stdout()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("wily: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let (args, paths) = crafty_paths(std::env::args_os().collect());
     let cli = Cli::parse_from(args);
     if let Some(dir) = &paths.book {
@@ -507,8 +527,15 @@ fn main() -> ExitCode {
             random_plies,
             syzygy,
             hash,
+            eval_file,
+            hce,
         }) => {
             let defaults = wily::tools::nnue::datagen::DatagenSettings::default();
+            let eval = match (eval_file, hce) {
+                (Some(f), _) => wily::tools::nnue::datagen::EvalChoice::File(f),
+                (None, true) => wily::tools::nnue::datagen::EvalChoice::Hce,
+                (None, false) => wily::tools::nnue::datagen::EvalChoice::Default,
+            };
             let settings = wily::tools::nnue::datagen::DatagenSettings {
                 random_plies: random_plies.unwrap_or(if book.is_some() { 0 } else { 8 }),
                 out,
@@ -519,6 +546,7 @@ fn main() -> ExitCode {
                 book,
                 syzygy,
                 hash_mb: hash.clamp(1, 4096),
+                eval,
                 ..defaults
             };
             let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));

@@ -3,7 +3,10 @@
 //! dashboard or the learning store. Started without arguments it speaks UCI on
 //! stdin/stdout; `bench [DEPTH [THREADS]]` prints the search benchmark as `wily bench`
 //! does (its last line, `<nodes> nodes <nps> nps`, the bench signature); `uci [--full]` is
-//! `wily uci [--full]`. The full program is the `wily` binary.
+//! `wily uci [--full]`. OpenBench's data-generation call, one command an argument
+//! (`wily-lean "setoption name EvalFile value NET" "genfens N seed S book None" "quit"`),
+//! prints `info string genfens FEN` lines as `wily` does (docs/nnue.md). The full program
+//! is the `wily` binary.
 
 use std::process::ExitCode;
 
@@ -18,6 +21,9 @@ fn number<T: std::str::FromStr>(arg: Option<&String>, what: &str) -> Result<Opti
 }
 
 fn run(args: &[String]) -> Result<(), String> {
+    if tools::nnue::genfens::is_genfens_call(args) {
+        return tools::nnue::genfens::run_commands(args, &mut std::io::stdout());
+    }
     match args.first().map(String::as_str) {
         None => uci::run(false),
         Some("uci") => match &args[1..] {

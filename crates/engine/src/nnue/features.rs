@@ -16,6 +16,14 @@ pub fn feature_index(perspective: usize, color: usize, piece: usize, sq: usize) 
     i
 }
 
+/// The output bucket of a position with `pieces` pieces (kings included) when the
+/// network has `buckets` buckets: equal slices of 2..=32 pieces, fewest pieces first.
+#[inline]
+pub fn output_bucket(pieces: u32, buckets: usize) -> usize {
+    let n = pieces.clamp(2, 32) as usize - 2;
+    (n * buckets / 31).min(buckets - 1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -36,5 +44,18 @@ mod tests {
             }
         }
         assert!(seen.iter().all(|&s| s));
+    }
+
+    #[test]
+    fn buckets_cover_every_piece_count_in_order() {
+        assert_eq!(output_bucket(32, 1), 0);
+        assert_eq!(output_bucket(2, 8), 0);
+        assert_eq!(output_bucket(32, 8), 7);
+        let mut last = 0;
+        for n in 2..=32 {
+            let b = output_bucket(n, 8);
+            assert!(b >= last && b < 8);
+            last = b;
+        }
     }
 }

@@ -12,10 +12,12 @@
 
 mod accumulator;
 pub mod features;
+pub mod kernels;
 pub mod network;
 
-pub use accumulator::{Accumulator, Path};
-pub use network::{Network, HIDDEN, INPUTS, QA, QB, SCALE};
+pub use accumulator::Accumulator;
+pub use kernels::Path;
+pub use network::{Activation, Arch, Network, INPUTS, MAX_HIDDEN, QA, QB, SCALE};
 
 use accumulator::{distance, piece_sets};
 use cozy_chess::{Board, Color};
@@ -39,16 +41,21 @@ pub struct Nnue {
 }
 
 impl Nnue {
+    /// An evaluator running the fastest loops this processor has.
     pub fn new(net: Arc<Network>) -> Nnue {
-        Nnue::with_path(net, Path::Lanes)
+        Nnue::with_path(net, Path::detect())
     }
 
-    /// An evaluator running the given loops (the scalar ones are for tests).
+    /// An evaluator running the given loops (one of [`Path::available`]; the tests
+    /// compare them).
     pub fn with_path(net: Arc<Network>, path: Path) -> Nnue {
+        let path = if Path::available().contains(&path) {
+            path
+        } else {
+            Path::Scalar
+        };
         let empty = Slot {
-            acc: Accumulator {
-                v: [[0; HIDDEN]; 2],
-            },
+            acc: Accumulator::zeroed(),
             sets: [0; 12],
             valid: false,
         };
@@ -57,6 +64,11 @@ impl Nnue {
             stack: vec![empty; STACK],
             path,
         }
+    }
+
+    /// The loops in use.
+    pub fn path(&self) -> Path {
+        self.path
     }
 
     /// The network in use.
@@ -83,9 +95,9 @@ impl Nnue {
         if parent < here && parent <= refresh_cost {
             let (low, high) = self.stack.split_at_mut(ply);
             let from = &low[ply - 1];
-            let slot = &mut high[0];
-            slot.acc = from.acc;
-            slot.acc.update(net, &from.sets, &sets, self.path);
+            high[0]
+                .acc
+                .update_from(&from.acc, net, &from.sets, &sets, self.path);
         } else if here <= refresh_cost {
             let slot = &mut self.stack[ply];
             let old = slot.sets;
@@ -104,9 +116,12 @@ impl Nnue {
     pub fn evaluate(&mut self, board: &Board, ply: usize) -> i32 {
         let stm = usize::from(board.side_to_move() == Color::Black);
         self.accumulator(board, ply);
-        self.stack[ply.min(STACK - 1)]
-            .acc
-            .output(&self.net, stm, self.path)
+        self.stack[ply.min(STACK - 1)].acc.output(
+            &self.net,
+            stm,
+            board.occupied().len(),
+            self.path,
+        )
     }
 }
 

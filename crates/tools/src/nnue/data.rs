@@ -265,9 +265,35 @@ pub fn open_for_append(path: &Path) -> Result<(File, u32), String> {
     Ok((f, next_game))
 }
 
-/// Every whole record of `path`; a trailing partial record is left out with a warning.
+/// The bytes of a position file, decompressed when its name ends in `.xz`.
+pub fn read_file(path: &Path) -> Result<Vec<u8>, String> {
+    let err = |e: std::io::Error| format!("{}: {e}", path.display());
+    if path.extension().is_some_and(|e| e == "xz") {
+        let f = File::open(path).map_err(err)?;
+        let mut out = Vec::new();
+        liblzma::read::XzDecoder::new(std::io::BufReader::new(f))
+            .read_to_end(&mut out)
+            .map_err(|e| format!("{}: not a readable xz file ({e})", path.display()))?;
+        Ok(out)
+    } else {
+        std::fs::read(path).map_err(err)
+    }
+}
+
+/// Every whole record of `path` (`.wpos`, or `.wpos.xz`); a trailing partial record is
+/// left out with a warning, and a damaged record is an error.
 pub fn read_records(path: &Path) -> Result<Vec<Record>, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let (records, skipped) = read_records_lenient(path)?;
+    if skipped > 0 {
+        return Err(format!("{}: {skipped} damaged records", path.display()));
+    }
+    Ok(records)
+}
+
+/// Every good record of `path` and how many damaged ones were skipped (a trailing
+/// partial record is left out with a warning). A file without the header is an error.
+pub fn read_records_lenient(path: &Path) -> Result<(Vec<Record>, usize), String> {
+    let bytes = read_file(path)?;
     check_header(&bytes, path)?;
     let body = &bytes[HEADER_BYTES..];
     if !body.len().is_multiple_of(RECORD_BYTES) {
@@ -276,13 +302,15 @@ pub fn read_records(path: &Path) -> Result<Vec<Record>, String> {
             path.display()
         );
     }
-    body.chunks_exact(RECORD_BYTES)
-        .enumerate()
-        .map(|(i, c)| {
-            Record::decode(c.try_into().expect("32 bytes"))
-                .map_err(|e| format!("{}: record {i}: {e}", path.display()))
-        })
-        .collect()
+    let mut records = Vec::with_capacity(body.len() / RECORD_BYTES);
+    let mut skipped = 0;
+    for c in body.chunks_exact(RECORD_BYTES) {
+        match Record::decode(c.try_into().expect("32 bytes")) {
+            Ok(r) => records.push(r),
+            Err(_) => skipped += 1,
+        }
+    }
+    Ok((records, skipped))
 }
 
 #[cfg(test)]
@@ -340,6 +368,14 @@ mod tests {
         assert_eq!(next, 1);
         let recs = read_records(&path).unwrap();
         assert_eq!(recs, vec![a]);
+        // A damaged record is skipped by the lenient reader and refused by the strict one.
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes.extend_from_slice(&a.encode());
+        bytes[HEADER_BYTES + 26] = 0xff;
+        std::fs::write(&path, &bytes).unwrap();
+        let (recs, skipped) = read_records_lenient(&path).unwrap();
+        assert_eq!((recs.len(), skipped), (1, 1));
+        assert!(read_records(&path).unwrap_err().contains("1 damaged"));
         std::fs::write(&path, b"not a position file").unwrap();
         assert!(open_for_append(&path).is_err());
         assert!(read_records(&path).is_err());

@@ -28,6 +28,17 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{mpsc, Arc};
 
+/// Which evaluation plays the games.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EvalChoice {
+    /// The engine's default.
+    Default,
+    /// The hand-written evaluation.
+    Hce,
+    /// This network file.
+    File(PathBuf),
+}
+
 /// What `wily datagen` does.
 #[derive(Clone, Debug)]
 pub struct DatagenSettings {
@@ -49,6 +60,7 @@ pub struct DatagenSettings {
     /// A score at least this large (centipawns) ends the game as a win.
     pub adjudicate_cp: i32,
     pub progress: bool,
+    pub eval: EvalChoice,
 }
 
 impl Default for DatagenSettings {
@@ -66,6 +78,7 @@ impl Default for DatagenSettings {
             max_plies: 400,
             adjudicate_cp: 2500,
             progress: true,
+            eval: EvalChoice::Default,
         }
     }
 }
@@ -121,7 +134,7 @@ pub fn read_openings(path: &std::path::Path) -> Result<Vec<Board>, String> {
 
 /// The starting position of a game: an opening and random moves, redrawn when the
 /// random moves end the game.
-fn opening(openings: &[Board], random_plies: u32, rng: &mut StdRng) -> Option<Board> {
+pub(crate) fn opening(openings: &[Board], random_plies: u32, rng: &mut StdRng) -> Option<Board> {
     for _ in 0..32 {
         let mut board = if openings.is_empty() {
             Board::default()
@@ -249,6 +262,24 @@ pub fn play_game(
         .collect()
 }
 
+/// A one-thread engine evaluating as `s.eval` says.
+fn make_engine(s: &DatagenSettings) -> Result<Engine, String> {
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: s.hash_mb,
+        threads: 1,
+        ..EngineOptions::default()
+    });
+    match &s.eval {
+        EvalChoice::Default => {}
+        EvalChoice::Hce => engine.set_eval_nnue(false)?,
+        EvalChoice::File(f) => {
+            engine.set_eval_file(&f.to_string_lossy())?;
+            engine.set_eval_nnue(true)?;
+        }
+    }
+    Ok(engine)
+}
+
 /// Runs a generation; `stop` ends it early (after the games under way).
 pub fn run(s: &DatagenSettings, stop: Arc<AtomicBool>) -> Result<DatagenSummary, String> {
     let openings = match &s.book {
@@ -259,6 +290,8 @@ pub fn run(s: &DatagenSettings, stop: Arc<AtomicBool>) -> Result<DatagenSummary,
         Some(p) => Some(tablebase::open(p)?),
         None => None,
     };
+    // The evaluation is checked once, before any game: a bad network file is an error.
+    make_engine(s)?;
     let (mut file, first) = open_for_append(&s.out)?;
     let mut summary = DatagenSummary {
         resumed_at: first,
@@ -282,11 +315,9 @@ pub fn run(s: &DatagenSettings, stop: Arc<AtomicBool>) -> Result<DatagenSummary,
         );
         let s = s.clone();
         joins.push(std::thread::spawn(move || {
-            let mut engine = Engine::new(EngineOptions {
-                hash_mb: s.hash_mb,
-                threads: 1,
-                ..EngineOptions::default()
-            });
+            let Ok(mut engine) = make_engine(&s) else {
+                return;
+            };
             loop {
                 if stop.load(Ordering::Relaxed) {
                     break;

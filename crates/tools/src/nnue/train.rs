@@ -1,36 +1,110 @@
-//! `wily nnue train`: fits the network to positions written by `wily datagen` and writes
-//! the quantised network file the engine loads.
+//! `wily nnue train`: fits the network to positions written by `wily datagen` (or
+//! converted by `wily nnue convert`) and writes the quantised network file the engine
+//! loads.
 //!
 //! The loss is the squared error in win-probability space: the network's output through
 //! a sigmoid (output 1 = `SCALE` centipawns) against a blend of the position's score
 //! through the same sigmoid and the game's result, `wdl * result + (1 - wdl) *
-//! sigmoid(score / SCALE)`. Adam updates every parameter after each batch; a batch's
-//! gradient is summed over its positions by all threads at once (each thread its own
-//! share and gradient buffer). A twentieth of the positions (at most 100 000) is kept
-//! out of training to report a validation loss each epoch.
+//! sigmoid(score / SCALE)`. Adam updates every parameter after each batch, with the
+//! learning rate following the schedule (cosine from `lr` to `lr_final`, or steps); a
+//! batch's gradient is summed over its positions by all threads at once (each thread its
+//! own share and gradient buffer, added in a fixed order, so a run is the same for the
+//! same seed and thread count).
+//!
+//! Every position of every file is shuffled together each epoch (the order of epoch `e`
+//! comes from the seed and `e` alone, so a resumed run continues the same sequence).
+//! Whole games are held out for validation: a game goes to the validation set when a
+//! hash of its file and game number says so (one game in twenty), so no position of a
+//! validation game is trained on. After each epoch the network and the optimiser's
+//! state are written to a checkpoint (`OUT.ckpt`, atomically); `--resume` continues from
+//! it. The network file holds the network of the epoch with the lowest validation loss
+//! so far (a network that starts to learn its games by heart is not kept). A loss that
+//! becomes NaN, or an epoch whose training loss is more than twice the
+//! best so far, stops the run with a message, and the network file keeps the last good
+//! epoch's network. With `mirror` (the default) half the positions of each epoch are
+//! shown flipped left to right, the same position for a network that sees no castling
+//! rights: twice the data for the price of none.
 
-use super::data::{read_records, Record};
-use super::net::{sigmoid, FloatNet, Sample, PARAMS};
-use engine::nnue::features::feature_index;
-use engine::nnue::SCALE;
+use super::checkpoint::Checkpoint;
+use super::data::{read_records_lenient, Record};
+use super::net::{sigmoid, FloatNet, Sample, Scratch};
+use engine::nnue::{Activation, Arch, SCALE};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use std::path::PathBuf;
 use std::time::Instant;
 
+/// How the learning rate falls over the run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Schedule {
+    /// From `lr` at the first batch to `lr_final` at the last, along half a cosine.
+    Cosine,
+    /// `lr` times `gamma` for every `every` epochs done.
+    Step { every: usize, gamma: f32 },
+    /// `lr` throughout.
+    Constant,
+}
+
+impl Schedule {
+    /// `cosine`, `constant`, or `step:EVERY:GAMMA` (e.g. `step:4:0.3`).
+    pub fn parse(s: &str) -> Result<Schedule, String> {
+        match s.split(':').collect::<Vec<_>>().as_slice() {
+            ["cosine"] => Ok(Schedule::Cosine),
+            ["constant"] => Ok(Schedule::Constant),
+            ["step", every, gamma] => {
+                let every: usize = every
+                    .parse()
+                    .ok()
+                    .filter(|&e| e > 0)
+                    .ok_or_else(|| format!("--schedule {s}: EVERY must be a positive number"))?;
+                let gamma: f32 = gamma
+                    .parse()
+                    .ok()
+                    .filter(|g: &f32| *g > 0.0 && *g <= 1.0)
+                    .ok_or_else(|| format!("--schedule {s}: GAMMA must be in (0, 1]"))?;
+                Ok(Schedule::Step { every, gamma })
+            }
+            _ => Err(format!(
+                "--schedule {s}: expected cosine, constant or step:EVERY:GAMMA"
+            )),
+        }
+    }
+
+    /// The learning rate at `progress` (0 first batch .. 1 end) of a run of `epochs`,
+    /// in epoch `epoch` (1-based).
+    pub fn rate(&self, lr: f32, lr_final: f32, epoch: usize, progress: f64) -> f32 {
+        match *self {
+            Schedule::Cosine => {
+                let c = 0.5 * (1.0 + (std::f64::consts::PI * progress.clamp(0.0, 1.0)).cos());
+                (f64::from(lr_final) + (f64::from(lr) - f64::from(lr_final)) * c) as f32
+            }
+            Schedule::Step { every, gamma } => lr * gamma.powi(((epoch - 1) / every) as i32),
+            Schedule::Constant => lr,
+        }
+    }
+}
+
 /// What `wily nnue train` does.
 #[derive(Clone, Debug)]
 pub struct TrainSettings {
     pub data: Vec<PathBuf>,
     pub out: PathBuf,
+    pub arch: Arch,
     pub epochs: usize,
     pub batch: usize,
     pub lr: f32,
+    pub lr_final: f32,
+    pub schedule: Schedule,
     /// Weight of the game result in the target (0: score only, 1: result only).
     pub wdl: f32,
     pub threads: usize,
     pub seed: u64,
+    /// Continue from `OUT.ckpt`.
+    pub resume: bool,
+    /// Show half the positions mirrored left to right (a different half each epoch).
+    pub mirror: bool,
+    pub progress: bool,
 }
 
 impl Default for TrainSettings {
@@ -38,12 +112,22 @@ impl Default for TrainSettings {
         TrainSettings {
             data: Vec::new(),
             out: PathBuf::from("wily.wnn"),
-            epochs: 10,
+            arch: Arch {
+                hidden: 256,
+                activation: Activation::SCRelu,
+                buckets: 8,
+            },
+            epochs: 20,
             batch: 16384,
             lr: 0.001,
+            lr_final: 0.00003,
+            schedule: Schedule::Cosine,
             wdl: 0.3,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             seed: 1,
+            resume: false,
+            mirror: true,
+            progress: false,
         }
     }
 }
@@ -55,7 +139,15 @@ pub struct EpochReport {
     pub train_loss: f64,
     /// `None` without validation positions.
     pub validation_loss: Option<f64>,
+    pub lr: f32,
     pub seconds: f64,
+}
+
+/// What the checkpoint callback is told after a good epoch.
+pub struct Saved<'a> {
+    pub checkpoint: &'a Checkpoint,
+    /// The epoch's validation loss is the lowest so far (or there is no validation).
+    pub best: bool,
 }
 
 /// A training run's outcome.
@@ -65,47 +157,54 @@ pub struct TrainSummary {
     pub validation: usize,
     pub epochs: Vec<EpochReport>,
     pub net: FloatNet,
+    /// The network of the epoch with the lowest validation loss (the last good epoch's
+    /// without validation positions). Why the run stopped early, if it did.
+    pub stopped: Option<String>,
 }
 
 /// The sample of a record with target blend `wdl`.
 pub fn sample_of(r: &Record, wdl: f32) -> Sample {
-    let stm = usize::from(r.black_to_move);
-    let mut s = Sample {
-        us: [0; 32],
-        them: [0; 32],
-        n: 0,
-        target: 0.0,
-    };
-    for (i, (c, p, sq)) in r.placements().enumerate().take(32) {
-        s.us[i] = feature_index(stm, c, p, sq) as u16;
-        s.them[i] = feature_index(1 - stm, c, p, sq) as u16;
-        s.n = i as u8 + 1;
-    }
     let score = sigmoid(f32::from(r.score) / SCALE as f32);
-    s.target = wdl * r.outcome.value() + (1.0 - wdl) * score;
-    s
+    Sample {
+        occupied: r.occupied,
+        pieces: r.pieces,
+        black_to_move: r.black_to_move,
+        target: wdl * r.outcome.value() + (1.0 - wdl) * score,
+    }
 }
 
 /// Adam's state.
-struct Adam {
-    m: Vec<f32>,
-    v: Vec<f32>,
-    t: i32,
+#[derive(Clone, Debug)]
+pub struct Adam {
+    pub m: Vec<f32>,
+    pub v: Vec<f32>,
+    pub t: i32,
 }
 
 impl Adam {
-    #[allow(clippy::needless_range_loop)]
+    pub fn new(n: usize) -> Adam {
+        Adam {
+            m: vec![0.0; n],
+            v: vec![0.0; n],
+            t: 0,
+        }
+    }
+
     fn step(&mut self, params: &mut [f32], grad: &[f32], lr: f32) {
         const B1: f32 = 0.9;
         const B2: f32 = 0.999;
         self.t += 1;
         let c1 = 1.0 - B1.powi(self.t);
         let c2 = 1.0 - B2.powi(self.t);
-        for i in 0..params.len() {
-            let g = grad[i];
-            self.m[i] = B1 * self.m[i] + (1.0 - B1) * g;
-            self.v[i] = B2 * self.v[i] + (1.0 - B2) * g * g;
-            params[i] -= lr * (self.m[i] / c1) / ((self.v[i] / c2).sqrt() + 1e-8);
+        for (((p, &g), m), v) in params
+            .iter_mut()
+            .zip(grad)
+            .zip(self.m.iter_mut())
+            .zip(self.v.iter_mut())
+        {
+            *m = B1 * *m + (1.0 - B1) * g;
+            *v = B2 * *v + (1.0 - B2) * g * g;
+            *p -= lr * (*m / c1) / ((*v / c2).sqrt() + 1e-8);
         }
     }
 }
@@ -121,46 +220,83 @@ pub fn mean_loss(net: &FloatNet, samples: &[Sample], threads: usize) -> f64 {
             .chunks(chunk)
             .map(|part| {
                 sc.spawn(move || {
+                    let mut scratch = Scratch::default();
                     part.iter()
-                        .map(|s| f64::from((sigmoid(net.forward(s)) - s.target).powi(2)))
+                        .map(|s| {
+                            f64::from((sigmoid(net.forward(s, &mut scratch)) - s.target).powi(2))
+                        })
                         .sum::<f64>()
                 })
             })
             .collect();
-        hs.into_iter().map(|h| h.join().unwrap_or(0.0)).sum()
+        hs.into_iter().map(|h| h.join().unwrap_or(f64::NAN)).sum()
     });
     total / samples.len() as f64
 }
 
-/// Trains on `samples` (shuffled and split here), reporting each epoch.
+/// Whether a game (file index, game number) is held out for validation.
+pub fn held_out(file: usize, game: u32) -> bool {
+    let mut h = (file as u64) << 32 | u64::from(game);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^= h >> 33;
+    h % 20 == 0
+}
+
+/// Trains on `samples`, checking the loss on `held`, reporting each epoch; starts from
+/// `start` (a checkpoint) when given. `checkpoint` is called after each good epoch.
 pub fn train_samples(
-    mut samples: Vec<Sample>,
+    samples: &[Sample],
+    held: &[Sample],
     s: &TrainSettings,
+    start: Option<Checkpoint>,
     report: &mut dyn FnMut(&EpochReport),
-) -> TrainSummary {
-    let mut rng = StdRng::seed_from_u64(s.seed);
-    samples.shuffle(&mut rng);
-    let validation = if samples.len() >= 1000 {
-        (samples.len() / 20).min(100_000)
-    } else {
-        0
-    };
-    let held = samples.split_off(samples.len() - validation);
-    let mut net = FloatNet::random(&mut rng);
-    let mut adam = Adam {
-        m: vec![0.0; PARAMS],
-        v: vec![0.0; PARAMS],
-        t: 0,
+    checkpoint: &mut dyn FnMut(Saved) -> Result<(), String>,
+) -> Result<TrainSummary, String> {
+    let (mut net, mut adam, first_epoch, mut best, mut best_validation) = match start {
+        Some(c) => (c.net, c.adam, c.epoch + 1, c.best_loss, c.best_validation),
+        None => {
+            let mut rng = StdRng::seed_from_u64(s.seed);
+            let net = FloatNet::random(s.arch, &mut rng);
+            let n = net.params.len();
+            (net, Adam::new(n), 1, f64::INFINITY, f64::INFINITY)
+        }
     };
     let threads = s.threads.max(1);
     let batch = s.batch.max(1);
-    let mut grads: Vec<Vec<f32>> = vec![vec![0.0; PARAMS]; threads];
+    let n_params = net.params.len();
+    let mut grads: Vec<Vec<f32>> = vec![vec![0.0; n_params]; threads];
     let mut epochs = Vec::new();
-    for epoch in 1..=s.epochs {
+    let batches_per_epoch = samples.len().div_ceil(batch).max(1);
+    let total_batches = (batches_per_epoch * s.epochs.max(1)) as f64;
+    let mut good = net.clone();
+    let mut stopped = None;
+    let mut order: Vec<u32> = Vec::with_capacity(samples.len());
+    for epoch in first_epoch..=s.epochs {
         let start = Instant::now();
-        samples.shuffle(&mut rng);
+        // Each epoch's order depends on the seed and the epoch alone.
+        let mut rng = StdRng::seed_from_u64(s.seed ^ (epoch as u64).wrapping_mul(0x9e37_79b9));
+        order.clear();
+        order.extend(0..samples.len() as u32);
+        order.shuffle(&mut rng);
+        let bar = s.progress.then(|| {
+            let b = indicatif::ProgressBar::new(batches_per_epoch as u64);
+            b.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "epoch {msg} [{bar:40}] {pos}/{len} batches ({eta})",
+                )
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            );
+            b.set_message(format!("{epoch}/{}", s.epochs));
+            b
+        });
         let mut loss_sum = 0f64;
-        for b in samples.chunks(batch) {
+        let mut lr = s.lr;
+        for (bi, b) in order.chunks(batch).enumerate() {
+            let done = ((epoch - 1) * batches_per_epoch + bi) as f64;
+            lr = s.schedule.rate(s.lr, s.lr_final, epoch, done / total_batches);
             let part = b.len().div_ceil(threads);
             let netr = &net;
             let losses: Vec<f64> = std::thread::scope(|sc| {
@@ -170,14 +306,27 @@ pub fn train_samples(
                     .map(|(chunk, g)| {
                         sc.spawn(move || {
                             g.fill(0.0);
+                            let mut scratch = Scratch::default();
                             chunk
                                 .iter()
-                                .map(|x| f64::from(netr.backward(x, g)))
+                                .map(|&i| {
+                                    // Half the positions, a different half each
+                                    // epoch, are seen mirrored left to right.
+                                    let mirror = s.mirror && (i as usize ^ epoch) & 1 == 1;
+                                    f64::from(netr.backward(
+                                        &samples[i as usize],
+                                        mirror,
+                                        g,
+                                        &mut scratch,
+                                    ))
+                                })
                                 .sum::<f64>()
                         })
                     })
                     .collect();
-                hs.into_iter().map(|h| h.join().unwrap_or(0.0)).collect()
+                hs.into_iter()
+                    .map(|h| h.join().unwrap_or(f64::NAN))
+                    .collect()
             });
             let used = b.len().div_ceil(part);
             loss_sum += losses.iter().sum::<f64>();
@@ -192,24 +341,102 @@ pub fn train_samples(
             for t in total.iter_mut() {
                 *t *= inv;
             }
-            adam.step(&mut net.params, total, s.lr);
+            adam.step(&mut net.params, total, lr);
             net.clip();
+            if let Some(bar) = &bar {
+                bar.inc(1);
+            }
         }
+        if let Some(bar) = bar {
+            bar.finish_and_clear();
+        }
+        let train_loss = loss_sum / samples.len().max(1) as f64;
+        let validation_loss = (!held.is_empty()).then(|| mean_loss(&net, held, threads));
         let r = EpochReport {
             epoch,
-            train_loss: loss_sum / samples.len().max(1) as f64,
-            validation_loss: (!held.is_empty()).then(|| mean_loss(&net, &held, threads)),
+            train_loss,
+            validation_loss,
+            lr,
             seconds: start.elapsed().as_secs_f64(),
         };
         report(&r);
         epochs.push(r);
+        if !train_loss.is_finite()
+            || !net.is_finite()
+            || validation_loss.is_some_and(|v| !v.is_finite())
+        {
+            stopped = Some(format!(
+                "epoch {epoch}: the loss is not a number; stopped, keeping epoch {}'s network",
+                epoch - 1
+            ));
+            break;
+        }
+        if train_loss > 2.0 * best {
+            stopped = Some(format!(
+                "epoch {epoch}: the training loss {train_loss:.6} is more than twice the best \
+                 ({best:.6}), the run diverges; stopped, keeping epoch {}'s network",
+                epoch - 1
+            ));
+            break;
+        }
+        best = best.min(train_loss);
+        let improved = validation_loss.is_none_or(|v| v < best_validation);
+        if let Some(v) = validation_loss {
+            best_validation = best_validation.min(v);
+        }
+        if improved {
+            good = net.clone();
+        }
+        checkpoint(Saved {
+            checkpoint: &Checkpoint {
+                net: net.clone(),
+                adam: adam.clone(),
+                epoch,
+                best_loss: best,
+                best_validation,
+                seed: s.seed,
+            },
+            best: improved,
+        })?;
     }
-    TrainSummary {
+    Ok(TrainSummary {
         positions: samples.len(),
-        validation,
+        validation: held.len(),
         epochs,
-        net,
+        net: good,
+        stopped,
+    })
+}
+
+/// Reads every file's records into training and validation samples (whole games held
+/// out), warning about damaged records.
+pub fn load(s: &TrainSettings) -> Result<(Vec<Sample>, Vec<Sample>), String> {
+    let mut train = Vec::new();
+    let mut held = Vec::new();
+    for (i, p) in s.data.iter().enumerate() {
+        let (records, skipped) = read_records_lenient(p)?;
+        if skipped > 0 {
+            eprintln!(
+                "warning: {}: skipped {skipped} damaged records",
+                p.display()
+            );
+        }
+        for r in records {
+            let x = sample_of(&r, s.wdl);
+            if held_out(i, r.game) {
+                held.push(x);
+            } else {
+                train.push(x);
+            }
+        }
     }
+    // Validation is a check, not a second training set: at most 200 000 positions.
+    if held.len() > 200_000 {
+        let mut rng = StdRng::seed_from_u64(s.seed);
+        held.shuffle(&mut rng);
+        held.truncate(200_000);
+    }
+    Ok((train, held))
 }
 
 /// `wily nnue train`: reads the data, trains, writes the network file.
@@ -223,117 +450,49 @@ pub fn run(
     if !(0.0..=1.0).contains(&s.wdl) {
         return Err(format!("--wdl {} is not between 0 and 1", s.wdl));
     }
-    let mut samples = Vec::new();
-    for p in &s.data {
-        for r in read_records(p)? {
-            samples.push(sample_of(&r, s.wdl));
+    s.arch.check()?;
+    let ckpt_path = Checkpoint::path_for(&s.out);
+    let start = if s.resume {
+        let c = Checkpoint::load(&ckpt_path)?;
+        if c.net.arch != s.arch {
+            return Err(format!(
+                "{}: the checkpoint's network is {}, not the {} asked for",
+                ckpt_path.display(),
+                c.net.arch,
+                s.arch
+            ));
         }
-    }
+        if c.seed != s.seed {
+            return Err(format!(
+                "{}: the checkpoint was made with --seed {}, not {}",
+                ckpt_path.display(),
+                c.seed,
+                s.seed
+            ));
+        }
+        Some(c)
+    } else {
+        None
+    };
+    let (samples, held) = load(s)?;
     if samples.is_empty() {
-        return Err("the position files hold no position".into());
+        return Err("the position files hold no position to train on".into());
     }
-    let summary = train_samples(samples, s, report);
-    summary.net.quantise().save(&s.out)?;
+    let summary = train_samples(&samples, &held, s, start, report, &mut |saved| {
+        saved.checkpoint.save(&ckpt_path)?;
+        if saved.best {
+            saved.checkpoint.net.quantise().save(&s.out)?;
+        }
+        Ok(())
+    })?;
+    if summary.epochs.is_empty() {
+        return Err(format!(
+            "nothing to do: the checkpoint has all {} epochs already",
+            s.epochs
+        ));
+    }
     Ok(summary)
 }
 
 #[cfg(test)]
-mod tests {
-    use super::super::data::Outcome;
-    use super::*;
-    use cozy_chess::Board;
-    use engine::nnue::Nnue;
-    use std::sync::Arc;
-
-    /// Positions whose score is the material balance: a net must learn to count.
-    fn material_samples(n: usize) -> (Vec<Board>, Vec<Sample>) {
-        use rand::Rng;
-        let mut rng = StdRng::seed_from_u64(9);
-        let mut boards = Vec::new();
-        let mut samples = Vec::new();
-        while boards.len() < n {
-            let mut b = Board::default();
-            for _ in 0..rng.gen_range(10..60) {
-                let mut ms = Vec::new();
-                b.generate_moves(|m| {
-                    ms.extend(m);
-                    false
-                });
-                if ms.is_empty() {
-                    break;
-                }
-                b.play_unchecked(ms[rng.gen_range(0..ms.len())]);
-            }
-            if b.status() != cozy_chess::GameStatus::Ongoing {
-                continue;
-            }
-            let value = [100, 300, 300, 500, 900, 0];
-            let mut white = 0i32;
-            for (i, piece) in cozy_chess::Piece::ALL.iter().enumerate() {
-                white += value[i]
-                    * (b.colored_pieces(cozy_chess::Color::White, *piece).len() as i32
-                        - b.colored_pieces(cozy_chess::Color::Black, *piece).len() as i32);
-            }
-            let stm = if b.side_to_move() == cozy_chess::Color::White {
-                white
-            } else {
-                -white
-            };
-            let r = Record::from_board(&b, stm as i16, Outcome::Draw, 0);
-            samples.push(sample_of(&r, 0.0));
-            boards.push(b);
-        }
-        (boards, samples)
-    }
-
-    #[test]
-    fn training_lowers_the_loss_and_the_engine_agrees_with_the_trainer() {
-        let (boards, samples) = material_samples(3000);
-        let s = TrainSettings {
-            epochs: 8,
-            batch: 256,
-            lr: 0.005,
-            threads: 2,
-            ..TrainSettings::default()
-        };
-        let mut seen = Vec::new();
-        let summary = train_samples(samples.clone(), &s, &mut |r| seen.push(r.train_loss));
-        assert_eq!(seen.len(), 8);
-        assert!(seen[7] < seen[0] * 0.7, "losses {seen:?}");
-        let v = summary.epochs[7].validation_loss.unwrap();
-        assert!(v < seen[0], "validation {v} vs first epoch {}", seen[0]);
-        // The quantised network in the engine gives the float network's centipawns.
-        let net = Arc::new(summary.net.quantise());
-        let mut nnue = Nnue::new(net);
-        // Output weights are rounded to 1/64: a few percent of error, no more.
-        let mut total = 0f32;
-        for (b, x) in boards.iter().zip(&samples).take(200) {
-            let float_cp = summary.net.forward(x) * SCALE as f32;
-            let int_cp = nnue.evaluate(b, 0) as f32;
-            let diff = (float_cp - int_cp).abs();
-            assert!(
-                diff < 25.0 + 0.1 * float_cp.abs(),
-                "float {float_cp} vs engine {int_cp}"
-            );
-            total += diff;
-        }
-        assert!(total / 200.0 < 10.0, "mean difference {}", total / 200.0);
-    }
-
-    #[test]
-    fn bad_settings_are_refused() {
-        let s = TrainSettings::default();
-        assert!(run(&s, &mut |_| {}).is_err());
-        let s = TrainSettings {
-            data: vec![PathBuf::from("/nonexistent.wpos")],
-            ..TrainSettings::default()
-        };
-        assert!(run(&s, &mut |_| {}).unwrap_err().contains("nonexistent"));
-        let s = TrainSettings {
-            data: vec![PathBuf::from("/nonexistent.wpos")],
-            wdl: 1.5,
-            ..TrainSettings::default()
-        };
-        assert!(run(&s, &mut |_| {}).unwrap_err().contains("--wdl"));
-    }
-}
+mod tests;
