@@ -83,6 +83,12 @@ enum Command {
         /// `test FILE N`).
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
         early: Option<u32>,
+        /// Evaluate with this network (`Eval=nnue`; see docs/nnue.md).
+        #[arg(long, value_name = "NET")]
+        eval_file: Option<PathBuf>,
+        /// Evaluate by hand (`Eval=hce`) even when the build embeds a network.
+        #[arg(long, conflicts_with = "eval_file")]
+        hce: bool,
     },
     /// Play every position of FILE (a bare king against mating material) to its end, the
     /// engine against itself with no tablebases; print `mated K/N` and the average moves.
@@ -489,8 +495,15 @@ fn main() -> ExitCode {
             threads,
             syzygy,
             early,
+            eval_file,
+            hce,
         }) => {
             let settings = wily::tools::testsuite::SuiteSettings {
+                eval: match (eval_file, hce) {
+                    (Some(f), _) => wily::tools::nnue::datagen::EvalChoice::File(f),
+                    (None, true) => wily::tools::nnue::datagen::EvalChoice::Hce,
+                    (None, false) => wily::tools::nnue::datagen::EvalChoice::Default,
+                },
                 time: time
                     .filter(|t| t.is_finite() && *t > 0.0)
                     .map(|t| std::time::Duration::from_secs_f64(t.min(86_400.0))),

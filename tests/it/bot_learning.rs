@@ -41,6 +41,8 @@ async fn book_moves_and_learning_after_each_game() {
     cfg.seek.ads[0].color = wily::config::SeekColor::White;
     cfg.engine.learn = 7;
     cfg.paths.book = shipped;
+    // The bot's own games as training data for the network.
+    cfg.paths.training_positions = Some(dir.join("bot.wpos"));
     let report = run_bot_learning(
         cfg,
         connect_config(addr, "wily", WILY_PW),
@@ -54,6 +56,12 @@ async fn book_moves_and_learning_after_each_game() {
     assert!(pgn.contains("{book}"), "book moves were played: {pgn}");
     let learner = Learner::open(&dir.join("learn.db")).expect("store opens");
     assert_eq!(learner.store().count("games").expect("count"), 2);
+    // Both games' searched positions (the sparring partner resigns early, so the book
+    // may have played them all), from wily's side, numbered 0 and 1.
+    let recs = wily::engine::nnue::data::read_records(&dir.join("bot.wpos")).expect("positions");
+    let games: std::collections::BTreeSet<u32> = recs.iter().map(|r| r.game).collect();
+    assert!(games.iter().all(|&g| g < 2), "{games:?}");
+    assert!(recs.iter().all(|r| !r.black_to_move), "wily played White");
     if let Some(r) = report.reactions.summary(wily::bot::input::MoveSource::Book) {
         println!(
             "book reaction: n={} median {:?} p99 {:?} max {:?}",

@@ -27,6 +27,9 @@ pub struct BookAndLearning {
     /// `engine.book_search_ms` > 0 (`book random 0`): a small engine of its own (the
     /// game's engine is busy on its own thread) searching only the kept book moves.
     book_search: Option<(Engine, Duration)>,
+    /// `paths.training_positions`: each finished game's positions go there
+    /// (`positions.rs`).
+    positions: Option<std::path::PathBuf>,
 }
 
 impl BookAndLearning {
@@ -38,6 +41,7 @@ impl BookAndLearning {
             learner,
             evaluator,
             book_search,
+            ..
         } = self;
         let book = book.as_mut()?;
         let learned: &dyn LearnedValues = match learner {
@@ -108,6 +112,7 @@ pub fn open(cfg: &Config) -> (BookHook, LearnHook) {
         learner,
         evaluator: Evaluator::new(EvalParams::default()),
         book_search,
+        positions: cfg.paths.training_positions.clone(),
     }));
     (BookHook(shared.clone()), LearnHook(shared))
 }
@@ -192,7 +197,18 @@ impl LearnSink for LearnHook {
         let Ok(mut g) = self.0.lock() else {
             return;
         };
-        let BookAndLearning { book, learner, .. } = &mut *g;
+        let BookAndLearning {
+            book,
+            learner,
+            positions,
+            ..
+        } = &mut *g;
+        if let Some(path) = positions.as_deref() {
+            match super::positions::append_game(path, f) {
+                Ok(n) => tracing::info!("{n} training positions appended to {}", path.display()),
+                Err(e) => tracing::error!("training positions: {e}"),
+            }
+        }
         let Some(learner) = learner.as_mut() else {
             return;
         };

@@ -37,6 +37,7 @@ pub mod play;
 pub mod players;
 pub mod playing;
 pub mod policy;
+pub mod positions;
 pub mod reconnect;
 pub mod record;
 pub mod replay;

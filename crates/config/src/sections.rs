@@ -493,6 +493,9 @@ pub struct PathsSection {
     /// The learning log: each game's learned book line appended in Crafty's `book.lrn`
     /// format, for sharing (none by default).
     pub learning_log: Option<PathBuf>,
+    /// Training positions: each finished game's searched positions appended to this
+    /// `.wpos` file for `wily nnue train` (none by default).
+    pub training_positions: Option<PathBuf>,
 }
 
 impl Default for PathsSection {
@@ -503,6 +506,7 @@ impl Default for PathsSection {
             learning: PathBuf::from("book/learn.db"),
             logs: PathBuf::from("logs"),
             learning_log: None,
+            training_positions: None,
         }
     }
 }
@@ -520,8 +524,13 @@ impl PathsSection {
                 *p = base.join(&*p);
             }
         }
-        if let Some(p) = self.learning_log.as_mut().filter(|p| p.is_relative()) {
-            *p = base.join(&*p);
+        for p in [&mut self.learning_log, &mut self.training_positions]
+            .into_iter()
+            .flatten()
+        {
+            if p.is_relative() {
+                *p = base.join(&*p);
+            }
         }
     }
 }

@@ -156,9 +156,10 @@ impl Engine {
             skill: None,
             skill_seed: 0,
             games: 0,
-            network: None,
-            use_network: false,
-            network_dirty: false,
+            // The embedded network, when the build has one, evaluates from the start.
+            network: super::nnue::embedded(),
+            use_network: super::nnue::embedded().is_some(),
+            network_dirty: super::nnue::embedded().is_some(),
         }
     }
 
@@ -320,15 +321,25 @@ impl Engine {
 
     /// Loads the network file `path` (`EvalFile`); it evaluates once `Eval` is `nnue`.
     /// On an error the network in use, if any, stays.
+    /// An empty path or `<embedded>` goes back to the network built into the engine.
     pub fn set_eval_file(&mut self, path: &str) -> Result<String, String> {
-        let net = Network::load(std::path::Path::new(path.trim()))?;
-        self.network = Some(Arc::new(net));
+        let path = path.trim();
+        let net = if path.is_empty() || path == "<embedded>" {
+            super::nnue::embedded().ok_or("this build has no embedded network")?
+        } else {
+            Arc::new(Network::load(std::path::Path::new(path))?)
+        };
+        let checksum = net.file_checksum();
+        self.network = Some(net);
         self.network_dirty = true;
         if self.use_network {
             // Hash entries keep the old network's static evaluations.
             self.tt.clear();
         }
-        Ok(format!("loaded network {}", path.trim()))
+        Ok(format!(
+            "loaded network {} (checksum {checksum:016x})",
+            if path.is_empty() { "<embedded>" } else { path }
+        ))
     }
 
     /// Evaluates with the network (`true`, `Eval=nnue`) or by hand (`Eval=hce`, the
@@ -351,6 +362,15 @@ impl Engine {
     /// True when the network evaluates.
     pub fn eval_nnue(&self) -> bool {
         self.use_network
+    }
+
+    /// What evaluates: `hce`, or `nnue` with the network's shape and checksum (the
+    /// front ends print it; the tests compare the checksum with the embedded one's).
+    pub fn eval_description(&self) -> String {
+        match (&self.network, self.use_network) {
+            (Some(n), true) => format!("nnue {} checksum {:016x}", n.arch, n.file_checksum()),
+            _ => "hce".to_string(),
+        }
     }
 
     /// The network in use when `Eval=nnue`.

@@ -27,6 +27,8 @@ pub struct SuiteSettings {
     /// Crafty's early exit: a position ends once this many iterations in a row have
     /// chosen a solving move.
     pub early: Option<u32>,
+    /// Which evaluation searches.
+    pub eval: crate::nnue::datagen::EvalChoice,
 }
 
 impl Default for SuiteSettings {
@@ -38,6 +40,7 @@ impl Default for SuiteSettings {
             threads: 1,
             hash_mb: 64,
             syzygy: None,
+            eval: crate::nnue::datagen::EvalChoice::Default,
             early: None,
         }
     }
@@ -58,6 +61,8 @@ pub fn run_suite(
         ..EngineOptions::default()
     });
     let w = |out: &mut dyn Write, s: String| writeln!(out, "{s}").map_err(|e| e.to_string());
+    crate::nnue::datagen::set_eval(&mut engine, &settings.eval)?;
+    w(out, format!("eval {}", engine.eval_description()))?;
     if let Some(path) = &settings.syzygy {
         w(out, engine.set_syzygy_path(path)?)?;
     }

@@ -489,6 +489,12 @@ impl Uci {
                 ));
             }
         }
+        // Which evaluation a fresh session uses: the embedded network, when the build
+        // has one (by its checksum), or the hand-written evaluation.
+        self.say(&format!(
+            "info string eval {}",
+            self.engine.eval_description()
+        ));
         self.say("uciok");
     }
 

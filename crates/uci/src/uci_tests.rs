@@ -341,3 +341,32 @@ fn a_long_search_tells_its_root_moves_and_a_short_one_does_not() {
         assert!((1..=20).contains(&n), "{l}");
     }
 }
+
+#[test]
+fn uci_says_which_evaluation_a_fresh_session_uses() {
+    let text = run_session("uci\nisready\n");
+    let line = text
+        .lines()
+        .find_map(|l| l.strip_prefix("info string eval "))
+        .expect("an eval line");
+    // The embedded network by its checksum when the build has one, else by hand.
+    match engine::nnue::embedded_checksum() {
+        Some(sum) => assert!(line.ends_with(&format!("checksum {sum:016x}")), "{line}"),
+        None => assert_eq!(line, "hce"),
+    }
+    // A network file named by EvalFile is in use, by its own checksum, after Eval=nnue.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("n.wnn");
+    let net = engine::nnue::Network::zeroed(engine::nnue::Arch {
+        hidden: 32,
+        activation: engine::nnue::Activation::SCRelu,
+        buckets: 1,
+    });
+    net.save(&path).unwrap();
+    let text = run_session(&format!(
+        "setoption name EvalFile value {}\nsetoption name Eval value nnue\nuci\n",
+        path.display()
+    ));
+    let want = format!("checksum {:016x}", net.file_checksum());
+    assert!(text.contains(&want), "{text}");
+}

@@ -11,11 +11,14 @@
 //! per node: the stack is made once.
 
 mod accumulator;
+pub mod data;
+pub mod embedded;
 pub mod features;
 pub mod kernels;
 pub mod network;
 
 pub use accumulator::Accumulator;
+pub use embedded::{embedded, embedded_checksum};
 pub use kernels::Path;
 pub use network::{Activation, Arch, Network, INPUTS, MAX_HIDDEN, QA, QB, SCALE};
 

@@ -269,7 +269,13 @@ fn make_engine(s: &DatagenSettings) -> Result<Engine, String> {
         threads: 1,
         ..EngineOptions::default()
     });
-    match &s.eval {
+    set_eval(&mut engine, &s.eval)?;
+    Ok(engine)
+}
+
+/// Sets the engine's evaluation as `choice` says.
+pub fn set_eval(engine: &mut Engine, choice: &EvalChoice) -> Result<(), String> {
+    match choice {
         EvalChoice::Default => {}
         EvalChoice::Hce => engine.set_eval_nnue(false)?,
         EvalChoice::File(f) => {
@@ -277,7 +283,7 @@ fn make_engine(s: &DatagenSettings) -> Result<Engine, String> {
             engine.set_eval_nnue(true)?;
         }
     }
-    Ok(engine)
+    Ok(())
 }
 
 /// Runs a generation; `stop` ends it early (after the games under way).

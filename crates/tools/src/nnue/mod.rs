@@ -8,8 +8,11 @@
 pub mod checkpoint;
 pub mod cli;
 pub mod convert;
-pub mod data;
+/// The training-position file, kept beside the network in the engine crate (the bot
+/// writes it too).
+pub use engine::nnue::data;
 pub mod datagen;
 pub mod genfens;
 pub mod net;
+pub mod read;
 pub mod train;

@@ -26,7 +26,8 @@
 //! rights: twice the data for the price of none.
 
 use super::checkpoint::Checkpoint;
-use super::data::{read_records_lenient, Record};
+use super::data::Record;
+use super::read::read_records_lenient;
 use super::net::{sigmoid, FloatNet, Sample, Scratch};
 use engine::nnue::{Activation, Arch, SCALE};
 use rand::rngs::StdRng;

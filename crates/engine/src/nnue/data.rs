@@ -1,4 +1,5 @@
-//! wily's training-position file (`*.wpos`), written by `wily datagen` and read by
+//! wily's training-position file (`*.wpos`), written by `wily datagen`, `wily nnue
+//! convert` and the bot (its own server games, `paths.training_positions`) and read by
 //! `wily nnue train`. The format depends on no engine: a 16-byte header, then records of
 //! 32 bytes each, all integers little-endian.
 //!
@@ -22,6 +23,7 @@
 use cozy_chess::{Board, Color, Piece};
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
+
 use std::path::Path;
 
 /// The file's first bytes.
@@ -265,41 +267,16 @@ pub fn open_for_append(path: &Path) -> Result<(File, u32), String> {
     Ok((f, next_game))
 }
 
-/// The bytes of a position file, decompressed when its name ends in `.xz`.
-pub fn read_file(path: &Path) -> Result<Vec<u8>, String> {
-    let err = |e: std::io::Error| format!("{}: {e}", path.display());
-    if path.extension().is_some_and(|e| e == "xz") {
-        let f = File::open(path).map_err(err)?;
-        let mut out = Vec::new();
-        liblzma::read::XzDecoder::new(std::io::BufReader::new(f))
-            .read_to_end(&mut out)
-            .map_err(|e| format!("{}: not a readable xz file ({e})", path.display()))?;
-        Ok(out)
-    } else {
-        std::fs::read(path).map_err(err)
-    }
-}
-
-/// Every whole record of `path` (`.wpos`, or `.wpos.xz`); a trailing partial record is
-/// left out with a warning, and a damaged record is an error.
-pub fn read_records(path: &Path) -> Result<Vec<Record>, String> {
-    let (records, skipped) = read_records_lenient(path)?;
-    if skipped > 0 {
-        return Err(format!("{}: {skipped} damaged records", path.display()));
-    }
-    Ok(records)
-}
-
-/// Every good record of `path` and how many damaged ones were skipped (a trailing
-/// partial record is left out with a warning). A file without the header is an error.
-pub fn read_records_lenient(path: &Path) -> Result<(Vec<Record>, usize), String> {
-    let bytes = read_file(path)?;
-    check_header(&bytes, path)?;
+/// Every good record of a position file's bytes (`name` for messages) and how many
+/// damaged ones were skipped; a trailing partial record is left out with a warning. Bytes
+/// without the header are an error.
+pub fn parse_records(bytes: &[u8], name: &Path) -> Result<(Vec<Record>, usize), String> {
+    check_header(bytes, name)?;
     let body = &bytes[HEADER_BYTES..];
     if !body.len().is_multiple_of(RECORD_BYTES) {
         eprintln!(
             "warning: {}: ignoring a truncated last record",
-            path.display()
+            name.display()
         );
     }
     let mut records = Vec::with_capacity(body.len() / RECORD_BYTES);
@@ -311,6 +288,16 @@ pub fn read_records_lenient(path: &Path) -> Result<(Vec<Record>, usize), String>
         }
     }
     Ok((records, skipped))
+}
+
+/// Every record of `path` (a plain `.wpos`); a damaged record is an error.
+pub fn read_records(path: &Path) -> Result<Vec<Record>, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let (records, skipped) = parse_records(&bytes, path)?;
+    if skipped > 0 {
+        return Err(format!("{}: {skipped} damaged records", path.display()));
+    }
+    Ok(records)
 }
 
 #[cfg(test)]
@@ -373,7 +360,7 @@ mod tests {
         bytes.extend_from_slice(&a.encode());
         bytes[HEADER_BYTES + 26] = 0xff;
         std::fs::write(&path, &bytes).unwrap();
-        let (recs, skipped) = read_records_lenient(&path).unwrap();
+        let (recs, skipped) = parse_records(&std::fs::read(&path).unwrap(), &path).unwrap();
         assert_eq!((recs.len(), skipped), (1, 1));
         assert!(read_records(&path).unwrap_err().contains("1 damaged"));
         std::fs::write(&path, b"not a position file").unwrap();
