@@ -20,7 +20,7 @@ fn percentile(sorted: &[u128], p: f64) -> u128 {
 }
 
 fn main() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let arg = std::env::args()
         .skip(1)
         .find(|a| !a.starts_with('-'))

@@ -15,7 +15,9 @@ fn main() {
         .unwrap_or_else(|| {
             let shared = std::env::var_os("WILY_SHARED")
                 .map(PathBuf::from)
-                .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"));
+                .unwrap_or_else(|| {
+                    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared")
+                });
             shared.join("data/pgn/masters-2400.pgn")
         });
     let file = match File::open(&path) {

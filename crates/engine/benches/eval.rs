@@ -30,7 +30,7 @@ const FENS: &[&str] = &[
 fn shared_dir() -> PathBuf {
     match std::env::var_os("WILY_SHARED") {
         Some(p) => PathBuf::from(p),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
     }
 }
 

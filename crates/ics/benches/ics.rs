@@ -18,7 +18,7 @@ const LITERAL_BOARDS: [&str; 3] = [
 fn recordings() -> Option<Vec<Vec<u8>>> {
     let base = std::env::var_os("WILY_SHARED")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"));
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"));
     let mut out = Vec::new();
     for server in ["lasker", "rpblc"] {
         let dir = base.join("data/ics").join(server);
