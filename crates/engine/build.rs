@@ -22,7 +22,8 @@ fn main() {
     let bytes = match &chosen {
         Some(p) => {
             println!("cargo:rerun-if-changed={}", p.display());
-            std::fs::read(p).unwrap_or_else(|e| panic!("the network to embed, {}: {e}", p.display()))
+            std::fs::read(p)
+                .unwrap_or_else(|e| panic!("the network to embed, {}: {e}", p.display()))
         }
         None => Vec::new(),
     };

@@ -86,7 +86,9 @@ mod tests {
         let start = Board::default();
         let mut b = start.clone();
         let mut moves = Vec::new();
-        for uci in ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5c6", "d7c6"] {
+        for uci in [
+            "e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5c6", "d7c6",
+        ] {
             let m: Move = uci.parse().unwrap();
             b.play(m);
             moves.push(m);

@@ -83,8 +83,11 @@ pub unsafe fn update(
     adds: &[usize],
     subs: &[usize],
 ) {
-    debug_assert!(h % 32 == 0);
-    debug_assert!(adds.iter().chain(subs).all(|&r| (r + 1) * h <= weights.len()));
+    debug_assert!(h.is_multiple_of(32));
+    debug_assert!(adds
+        .iter()
+        .chain(subs)
+        .all(|&r| (r + 1) * h <= weights.len()));
     match path {
         Path::Scalar => update_scalar(dst, src, h, weights, adds, subs),
         #[cfg(target_arch = "x86_64")]
@@ -121,7 +124,7 @@ unsafe fn update_scalar(
 #[inline]
 pub fn dot(path: Path, act: Activation, acc: &[i16], w: &[i16]) -> i32 {
     assert_eq!(acc.len(), w.len());
-    debug_assert!(acc.len() % 32 == 0);
+    debug_assert!(acc.len().is_multiple_of(32));
     match path {
         Path::Scalar => dot_scalar(act, acc, w),
         // SAFETY: `path` is only ever a form the processor runs (`Path::detect`,

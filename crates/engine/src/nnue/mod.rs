@@ -119,12 +119,9 @@ impl Nnue {
     pub fn evaluate(&mut self, board: &Board, ply: usize) -> i32 {
         let stm = usize::from(board.side_to_move() == Color::Black);
         self.accumulator(board, ply);
-        self.stack[ply.min(STACK - 1)].acc.output(
-            &self.net,
-            stm,
-            board.occupied().len(),
-            self.path,
-        )
+        self.stack[ply.min(STACK - 1)]
+            .acc
+            .output(&self.net, stm, board.occupied().len(), self.path)
     }
 }
 

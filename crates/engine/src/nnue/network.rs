@@ -91,7 +91,7 @@ pub struct Arch {
 impl Arch {
     /// Checks that this build can run the shape.
     pub fn check(&self) -> Result<(), String> {
-        if self.hidden == 0 || self.hidden > MAX_HIDDEN || self.hidden % 32 != 0 {
+        if self.hidden == 0 || self.hidden > MAX_HIDDEN || !self.hidden.is_multiple_of(32) {
             return Err(format!(
                 "{} hidden units (this wily runs multiples of 32 up to {MAX_HIDDEN})",
                 self.hidden
@@ -232,8 +232,14 @@ impl Network {
         // Version 1: inputs, hidden, activation, QA, QB, SCALE; one bucket.
         // Version 2: inputs, hidden, activation, buckets, QA, QB, SCALE.
         let (fields, header): (Vec<u32>, usize) = match version {
-            1 => ((1..7).map(u).collect::<Option<_>>().ok_or_else(short)?, 8 + 7 * 4),
-            2 => ((1..8).map(u).collect::<Option<_>>().ok_or_else(short)?, 8 + 8 * 4),
+            1 => (
+                (1..7).map(u).collect::<Option<_>>().ok_or_else(short)?,
+                8 + 7 * 4,
+            ),
+            2 => (
+                (1..8).map(u).collect::<Option<_>>().ok_or_else(short)?,
+                8 + 8 * 4,
+            ),
             v => {
                 return Err(format!(
                     "network file version {v} (this wily reads versions 1 and {VERSION})"
@@ -241,7 +247,9 @@ impl Network {
             }
         };
         let (inputs, hidden, act, buckets, qa, qb, scale) = if version == 1 {
-            (fields[0], fields[1], fields[2], 1, fields[3], fields[4], fields[5])
+            (
+                fields[0], fields[1], fields[2], 1, fields[3], fields[4], fields[5],
+            )
         } else {
             (
                 fields[0], fields[1], fields[2], fields[3], fields[4], fields[5], fields[6],
@@ -253,10 +261,7 @@ impl Network {
                  QA {qa}, QB {qb}, scale {scale}"
             )
         };
-        if inputs as usize != INPUTS
-            || qa != QA as u32
-            || qb != QB as u32
-            || scale != SCALE as u32
+        if inputs as usize != INPUTS || qa != QA as u32 || qb != QB as u32 || scale != SCALE as u32
         {
             return Err(format!(
                 "network architecture ({}) does not match this wily's ({INPUTS} inputs, QA {QA}, \
@@ -414,7 +419,10 @@ mod tests {
         let mut c = b.clone();
         c[16..20].copy_from_slice(&100u32.to_le_bytes());
         let e = Network::from_bytes(&c).unwrap_err();
-        assert!(e.contains("architecture") && e.contains("100 hidden"), "{e}");
+        assert!(
+            e.contains("architecture") && e.contains("100 hidden"),
+            "{e}"
+        );
         let mut c = b.clone();
         c[20..24].copy_from_slice(&9u32.to_le_bytes());
         assert!(Network::from_bytes(&c).unwrap_err().contains("activation"));

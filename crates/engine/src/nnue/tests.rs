@@ -57,7 +57,10 @@ fn incremental_updates_equal_refreshes_along_random_games() {
     );
     if std::env::var("CI").is_ok() && cfg!(target_arch = "x86_64") {
         // CI's machines have AVX2 (and AVX-512): the vector forms must be tested there.
-        assert!(paths.contains(&Path::Avx2), "no AVX2 on this x86-64 machine");
+        assert!(
+            paths.contains(&Path::Avx2),
+            "no AVX2 on this x86-64 machine"
+        );
     }
     for (k, arch) in [
         Arch {

@@ -1,8 +1,8 @@
 //! `wily nnue ...`: the command line of the network tools (`main.rs` routes here).
 
 use super::train::{run, Schedule, TrainSettings};
-use engine::nnue::{Activation, Arch};
 use clap::Subcommand;
+use engine::nnue::{Activation, Arch};
 use std::path::PathBuf;
 
 /// `wily nnue` subcommands.
@@ -103,9 +103,8 @@ pub fn run_nnue(cmd: NnueCmd) -> Result<(), String> {
             quiet,
         } => {
             let defaults = TrainSettings::default();
-            let activation = Activation::parse(&activation).ok_or_else(|| {
-                format!("--activation {activation}: expected screlu or crelu")
-            })?;
+            let activation = Activation::parse(&activation)
+                .ok_or_else(|| format!("--activation {activation}: expected screlu or crelu"))?;
             let s = TrainSettings {
                 data,
                 out,

@@ -17,8 +17,8 @@
 //! words: `plies K`, `nodes K`, `maxcp K`, in any order.
 
 use super::datagen::{opening, read_openings};
-use engine::{Engine, EngineOptions, Limits, Score, SearchRequest};
 use cozy_chess::Board;
+use engine::{Engine, EngineOptions, Limits, Score, SearchRequest};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use std::path::PathBuf;
@@ -136,8 +136,8 @@ pub fn run_commands(args: &[String], out: &mut dyn std::io::Write) -> Result<(),
                 let mut error = None;
                 g.run(&mut engine, &mut |fen| {
                     if error.is_none() {
-                        if let Err(e) = writeln!(out, "info string genfens {fen}")
-                            .and_then(|_| out.flush())
+                        if let Err(e) =
+                            writeln!(out, "info string genfens {fen}").and_then(|_| out.flush())
                         {
                             error = Some(e.to_string());
                         }

@@ -27,8 +27,8 @@
 
 use super::checkpoint::Checkpoint;
 use super::data::Record;
-use super::read::read_records_lenient;
 use super::net::{sigmoid, FloatNet, Sample, Scratch};
+use super::read::read_records_lenient;
 use engine::nnue::{Activation, Arch, SCALE};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -54,11 +54,10 @@ impl Schedule {
             ["cosine"] => Ok(Schedule::Cosine),
             ["constant"] => Ok(Schedule::Constant),
             ["step", every, gamma] => {
-                let every: usize = every
-                    .parse()
-                    .ok()
-                    .filter(|&e| e > 0)
-                    .ok_or_else(|| format!("--schedule {s}: EVERY must be a positive number"))?;
+                let every: usize =
+                    every.parse().ok().filter(|&e| e > 0).ok_or_else(|| {
+                        format!("--schedule {s}: EVERY must be a positive number")
+                    })?;
                 let gamma: f32 = gamma
                     .parse()
                     .ok()
@@ -243,7 +242,7 @@ pub fn held_out(file: usize, game: u32) -> bool {
     h ^= h >> 33;
     h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
     h ^= h >> 33;
-    h % 20 == 0
+    h.is_multiple_of(20)
 }
 
 /// Trains on `samples`, checking the loss on `held`, reporting each epoch; starts from
@@ -297,7 +296,9 @@ pub fn train_samples(
         let mut lr = s.lr;
         for (bi, b) in order.chunks(batch).enumerate() {
             let done = ((epoch - 1) * batches_per_epoch + bi) as f64;
-            lr = s.schedule.rate(s.lr, s.lr_final, epoch, done / total_batches);
+            lr = s
+                .schedule
+                .rate(s.lr, s.lr_final, epoch, done / total_batches);
             let part = b.len().div_ceil(threads);
             let netr = &net;
             let losses: Vec<f64> = std::thread::scope(|sc| {

@@ -3,8 +3,8 @@
 
 use super::super::data::{open_for_append, Outcome};
 use super::*;
-use engine::nnue::Nnue;
 use cozy_chess::Board;
+use engine::nnue::Nnue;
 use std::io::Write;
 use std::sync::Arc;
 
@@ -119,44 +119,22 @@ fn a_resumed_run_ends_where_an_uninterrupted_one_does() {
         epochs: 4,
         ..small(Activation::SCRelu)
     };
-    let whole = train_samples(
-        &samples,
-        &[],
-        &s,
-        None,
-        &mut |_| {},
-        &mut |_| Ok(()),
-    )
-    .unwrap();
+    let whole = train_samples(&samples, &[], &s, None, &mut |_| {}, &mut |_| Ok(())).unwrap();
     // The same run killed after its second epoch's checkpoint (kept as bytes, as on
     // disk), then resumed.
     let mut saved = None;
-    let killed = train_samples(
-        &samples,
-        &[],
-        &s,
-        None,
-        &mut |_| {},
-        &mut |c| {
-            if c.checkpoint.epoch == 2 {
-                saved = Some(c.checkpoint.to_bytes());
-                return Err("killed".into());
-            }
-            Ok(())
-        },
-    );
+    let killed = train_samples(&samples, &[], &s, None, &mut |_| {}, &mut |c| {
+        if c.checkpoint.epoch == 2 {
+            saved = Some(c.checkpoint.to_bytes());
+            return Err("killed".into());
+        }
+        Ok(())
+    });
     assert_eq!(killed.unwrap_err(), "killed");
     let ckpt = Checkpoint::from_bytes(&saved.unwrap()).unwrap();
     assert_eq!(ckpt.epoch, 2);
-    let resumed = train_samples(
-        &samples,
-        &[],
-        &s,
-        Some(ckpt),
-        &mut |_| {},
-        &mut |_| Ok(()),
-    )
-    .unwrap();
+    let resumed =
+        train_samples(&samples, &[], &s, Some(ckpt), &mut |_| {}, &mut |_| Ok(())).unwrap();
     assert_eq!(resumed.epochs.len(), 2);
     assert_eq!(resumed.epochs[0].epoch, 3);
     assert_eq!(resumed.net.params, whole.net.params);
@@ -190,17 +168,10 @@ fn a_diverging_run_stops_and_keeps_the_last_good_network() {
         ..small(Activation::CRelu)
     };
     let mut saved = 0;
-    let summary = train_samples(
-        &samples,
-        &[],
-        &s,
-        None,
-        &mut |_| {},
-        &mut |_| {
-            saved += 1;
-            Ok(())
-        },
-    )
+    let summary = train_samples(&samples, &[], &s, None, &mut |_| {}, &mut |_| {
+        saved += 1;
+        Ok(())
+    })
     .unwrap();
     let why = summary.stopped.expect("the run must stop");
     assert!(why.contains("not a number"), "{why}");
