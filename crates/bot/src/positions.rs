@@ -9,22 +9,15 @@
 //! first (docs/nnue.md).
 
 use super::input::FinishedGame;
-use engine::nnue::data::{open_for_append, Outcome, Record};
-use engine::see::is_capture;
+use engine::nnue::data::{open_for_append, worth_keeping, Outcome, Record};
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
 
-/// Scores at least this large are mates: never written.
-const MATE_LIMIT: i32 = 20_000;
-
 /// The records of a finished game, numbered `game`; empty without a result.
 pub fn game_records(f: &FinishedGame, game: u32) -> Vec<Record> {
-    let white = match f.record.result.trim() {
-        "1-0" => Outcome::Win,
-        "0-1" => Outcome::Loss,
-        "1/2-1/2" => Outcome::Draw,
-        _ => return Vec::new(),
+    let Some(white) = Outcome::from_pgn_white(&f.record.result) else {
+        return Vec::new();
     };
     let wily = if f.wily_color == cozy_chess::Color::White {
         white
@@ -40,12 +33,7 @@ pub fn game_records(f: &FinishedGame, game: u32) -> Vec<Record> {
     let mut out = Vec::new();
     for (ply, &mv) in f.moves.iter().enumerate() {
         if let Some(&score) = scores.get(&ply) {
-            let quiet = !is_capture(&board, mv) && mv.promotion.is_none();
-            if quiet
-                && board.checkers().is_empty()
-                && score.abs() < MATE_LIMIT
-                && board.side_to_move() == f.wily_color
-            {
+            if worth_keeping(&board, mv, score) && board.side_to_move() == f.wily_color {
                 out.push(Record::from_board(&board, score as i16, wily, game));
             }
         }

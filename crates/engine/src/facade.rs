@@ -141,6 +141,7 @@ impl Engine {
         let workers = (0..options.threads)
             .map(|_| new_worker(&params, pawn_hash_bytes))
             .collect();
+        let embedded = super::nnue::embedded();
         Engine {
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
             learned: Arc::new(LearnedTable::default()),
@@ -157,9 +158,9 @@ impl Engine {
             skill_seed: 0,
             games: 0,
             // The embedded network, when the build has one, evaluates from the start.
-            network: super::nnue::embedded(),
-            use_network: super::nnue::embedded().is_some(),
-            network_dirty: super::nnue::embedded().is_some(),
+            use_network: embedded.is_some(),
+            network_dirty: embedded.is_some(),
+            network: embedded,
         }
     }
 

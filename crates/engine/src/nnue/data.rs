@@ -179,7 +179,33 @@ pub fn piece_of(p: usize) -> Piece {
     Piece::ALL[p.min(5)]
 }
 
-fn header() -> [u8; HEADER_BYTES] {
+/// Scores at least this large are mates: no record is written for them.
+pub const MATE_LIMIT: i32 = 20_000;
+
+/// Whether a position searched to `score` (centipawns), where `best` was played, is worth
+/// a record: not in check, a quiet move played (no capture or promotion), not a mate.
+/// `wily datagen`, `wily nnue convert` and the bot all keep positions by this rule.
+pub fn worth_keeping(board: &Board, best: cozy_chess::Move, score: i32) -> bool {
+    board.checkers().is_empty()
+        && !crate::see::is_capture(board, best)
+        && best.promotion.is_none()
+        && score.abs() < MATE_LIMIT
+}
+
+impl Outcome {
+    /// The result of a PGN result string from White's view; `None` for `*` and others.
+    pub fn from_pgn_white(result: &str) -> Option<Outcome> {
+        match result.trim() {
+            "1-0" => Some(Outcome::Win),
+            "0-1" => Some(Outcome::Loss),
+            "1/2-1/2" => Some(Outcome::Draw),
+            _ => None,
+        }
+    }
+}
+
+/// The file's 16 header bytes.
+pub fn header() -> [u8; HEADER_BYTES] {
     let mut h = [0u8; HEADER_BYTES];
     h[0..8].copy_from_slice(MAGIC);
     h[8..12].copy_from_slice(&VERSION.to_le_bytes());

@@ -10,10 +10,9 @@
 //! not parse or replay is skipped with a warning naming its line; the file is written to
 //! a temporary name and renamed when complete.
 
-use super::data::{Outcome, Record, HEADER_BYTES, MAGIC, RECORD_BYTES, VERSION};
+use super::data::{header, worth_keeping, Outcome, Record};
 use chess::pgn::PgnReader;
 use chess::san::parse_san;
-use engine::see::is_capture;
 use std::io::{BufReader, Write};
 use std::path::Path;
 
@@ -40,15 +39,6 @@ pub fn comment_score(comment: &str) -> Option<i32> {
         .then(|| (pawns * 100.0).round().clamp(-30_000.0, 30_000.0) as i32)
 }
 
-fn white_outcome(result: &str) -> Option<Outcome> {
-    match result.trim() {
-        "1-0" => Some(Outcome::Win),
-        "0-1" => Some(Outcome::Loss),
-        "1/2-1/2" => Some(Outcome::Draw),
-        _ => None,
-    }
-}
-
 /// Converts every game of the PGN files `inputs` into the position file `out`.
 pub fn convert(inputs: &[std::path::PathBuf], out: &Path) -> Result<ConvertSummary, String> {
     let mut tmp = out.as_os_str().to_owned();
@@ -56,11 +46,7 @@ pub fn convert(inputs: &[std::path::PathBuf], out: &Path) -> Result<ConvertSumma
     let tmp = std::path::PathBuf::from(tmp);
     let err = |e: std::io::Error| format!("{}: {e}", tmp.display());
     let mut w = std::io::BufWriter::new(std::fs::File::create(&tmp).map_err(err)?);
-    let mut header = [0u8; HEADER_BYTES];
-    header[0..8].copy_from_slice(MAGIC);
-    header[8..12].copy_from_slice(&VERSION.to_le_bytes());
-    header[12..16].copy_from_slice(&(RECORD_BYTES as u32).to_le_bytes());
-    w.write_all(&header).map_err(err)?;
+    w.write_all(&header()).map_err(err)?;
     let mut summary = ConvertSummary::default();
     for input in inputs {
         let f = std::fs::File::open(input).map_err(|e| format!("{}: {e}", input.display()))?;
@@ -73,7 +59,8 @@ pub fn convert(inputs: &[std::path::PathBuf], out: &Path) -> Result<ConvertSumma
                     continue;
                 }
             };
-            let (Some(white), Ok(mut board)) = (white_outcome(&game.result), game.start_board())
+            let (Some(white), Ok(mut board)) =
+                (Outcome::from_pgn_white(&game.result), game.start_board())
             else {
                 summary.skipped_games += 1;
                 continue;
@@ -94,8 +81,7 @@ pub fn convert(inputs: &[std::path::PathBuf], out: &Path) -> Result<ConvertSumma
                 };
                 let score = m.comment.as_deref().and_then(comment_score);
                 if let Some(cp) = score {
-                    let quiet = !is_capture(&board, mv) && mv.promotion.is_none();
-                    if quiet && board.checkers().is_empty() && cp.abs() < 20_000 {
+                    if worth_keeping(&board, mv, cp) {
                         let o = if board.side_to_move() == cozy_chess::Color::White {
                             white
                         } else {

@@ -15,9 +15,8 @@
 //! written in game order. A generation appends to its file and resumes at the game after
 //! the last complete one.
 
-use super::data::{open_for_append, Outcome, Record};
+use super::data::{open_for_append, worth_keeping, Outcome, Record, MATE_LIMIT};
 use cozy_chess::{Board, Color, GameStatus, Move};
-use engine::see::is_capture;
 use engine::tablebase::{self, Tablebases, Wdl};
 use engine::{Engine, EngineOptions, Limits, Score, SearchRequest};
 use rand::rngs::StdRng;
@@ -91,9 +90,6 @@ pub struct DatagenSummary {
     /// Games in the file before this run.
     pub resumed_at: u32,
 }
-
-/// Scores beyond this are mates: never written.
-const MATE_LIMIT: i32 = 20_000;
 
 /// The game-independent seed of game `g`.
 fn game_seed(seed: u64, g: u32) -> u64 {
@@ -236,8 +232,7 @@ pub fn play_game(
                 o.flip()
             };
         }
-        let quiet = !is_capture(&board, best) && best.promotion.is_none();
-        if quiet && board.checkers().is_empty() && cp.abs() < MATE_LIMIT {
+        if worth_keeping(&board, best, cp) {
             kept.push((
                 Record::from_board(&board, cp as i16, Outcome::Draw, g),
                 board.side_to_move(),
