@@ -53,6 +53,10 @@ pub enum NnueCmd {
         /// Weight of the game result in the target, 0..=1 (the rest is the score).
         #[arg(long, default_value_t = 0.3)]
         wdl: f32,
+        /// Centipawns of the loss's sigmoid, or `auto`: fitted to the data's scores and
+        /// results (docs/nnue.md).
+        #[arg(long, default_value = "auto")]
+        scale: String,
         /// Threads (default: all cores).
         #[arg(long)]
         threads: Option<usize>,
@@ -96,12 +100,19 @@ pub fn run_nnue(cmd: NnueCmd) -> Result<(), String> {
             lr_final,
             schedule,
             wdl,
+            scale,
             threads,
             seed,
             resume,
             no_mirror,
             quiet,
         } => {
+            let scale = match scale.as_str() {
+                "auto" => None,
+                cp => Some(cp.parse::<f32>().map_err(|_| {
+                    format!("--scale {cp}: expected a number of centipawns or auto")
+                })?),
+            };
             let defaults = TrainSettings::default();
             let activation = Activation::parse(&activation)
                 .ok_or_else(|| format!("--activation {activation}: expected screlu or crelu"))?;
@@ -119,6 +130,7 @@ pub fn run_nnue(cmd: NnueCmd) -> Result<(), String> {
                 lr_final,
                 schedule: Schedule::parse(&schedule)?,
                 wdl,
+                scale,
                 threads: threads.unwrap_or(defaults.threads).max(1),
                 seed,
                 resume,
@@ -136,9 +148,11 @@ pub fn run_nnue(cmd: NnueCmd) -> Result<(), String> {
                 );
             })?;
             println!(
-                "trained on {} positions ({} held out); wrote {}",
+                "trained on {} positions ({} held out), loss scale {:.0} cp{}; wrote {}",
                 summary.positions,
                 summary.validation,
+                summary.scale,
+                if s.scale.is_none() { " (fitted)" } else { "" },
                 s.out.display()
             );
             if let Some(why) = summary.stopped {

@@ -1,7 +1,8 @@
 //! The evaluation network's tools: the training-position format (`data.rs`), self-play
 //! generation of positions (`datagen.rs`, `wily datagen`), OpenBench's opening
 //! generator (`genfens.rs`), the converter of runners' PGNs (`convert.rs`, `wily nnue
-//! convert`) and the trainer (`net.rs`, `checkpoint.rs`, `train.rs`, `wily nnue train`),
+//! convert`) and the trainer (`net.rs`, `checkpoint.rs`, `scale.rs`, `train.rs`, `wily nnue
+//! train`),
 //! which writes the network file the engine reads (`engine/nnue/`). `docs/nnue.md` is
 //! the manual.
 
@@ -15,4 +16,5 @@ pub mod datagen;
 pub mod genfens;
 pub mod net;
 pub mod read;
+pub mod scale;
 pub mod train;

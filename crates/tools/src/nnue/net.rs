@@ -191,17 +191,25 @@ impl FloatNet {
         out
     }
 
-    /// Adds the gradient of the squared error (sigmoid space) of `s` (mirrored left to
-    /// right with `mirror`) to `grad`; returns the error.
-    pub fn backward(&self, s: &Sample, mirror: bool, grad: &mut [f32], sc: &mut Scratch) -> f32 {
+    /// Adds the gradient of the squared error (sigmoid space, the output times `k`
+    /// through the sigmoid) of `s` (mirrored left to right with `mirror`) to `grad`;
+    /// returns the error.
+    pub fn backward(
+        &self,
+        s: &Sample,
+        mirror: bool,
+        k: f32,
+        grad: &mut [f32],
+        sc: &mut Scratch,
+    ) -> f32 {
         let x = s.inputs(mirror);
         let out = self.forward_inputs(&x, sc);
         let l = self.layout();
         let p = &self.params;
         let act = self.arch.activation;
-        let y = sigmoid(out);
+        let y = sigmoid(out * k);
         let e = y - s.target;
-        let g = 2.0 * e * y * (1.0 - y);
+        let g = 2.0 * e * y * (1.0 - y) * k;
         let b = output_bucket(x.pieces, self.arch.buckets);
         let w2 = l.w2 + b * 2 * l.h;
         grad[l.b2 + b] += g;
@@ -303,9 +311,12 @@ mod tests {
             let l = net.layout();
             let mut grad = vec![0f32; l.len];
             let mut sc = Scratch::default();
-            net.backward(&s, false, &mut grad, &mut sc);
-            let loss =
-                |n: &FloatNet| (sigmoid(n.forward(&s, &mut Scratch::default())) - s.target).powi(2);
+            // The loss's sigmoid at a scale other than the output's (k != 1).
+            let k = 2.5;
+            net.backward(&s, false, k, &mut grad, &mut sc);
+            let loss = |n: &FloatNet| {
+                (sigmoid(k * n.forward(&s, &mut Scratch::default())) - s.target).powi(2)
+            };
             let x = s.inputs(false);
             let b = output_bucket(x.pieces, 4);
             let mut checked = 0;

@@ -2,10 +2,12 @@
 //! converted by `wily nnue convert`) and writes the quantised network file the engine
 //! loads.
 //!
-//! The loss is the squared error in win-probability space: the network's output through
-//! a sigmoid (output 1 = `SCALE` centipawns) against a blend of the position's score
-//! through the same sigmoid and the game's result, `wdl * result + (1 - wdl) *
-//! sigmoid(score / SCALE)`. Adam updates every parameter after each batch, with the
+//! The loss is the squared error in win-probability space: the network's output in
+//! centipawns through a sigmoid, `sigmoid(cp / scale)`, against a blend of the
+//! position's score through the same sigmoid and the game's result, `wdl * result +
+//! (1 - wdl) * sigmoid(score / scale)`. The scale is fitted to the data unless given
+//! (`scale.rs` says why it matters); the network's output stays `SCALE` centipawns a
+//! unit whatever the loss's scale, so the engine reads every network alike. Adam updates every parameter after each batch, with the
 //! learning rate following the schedule (cosine from `lr` to `lr_final`, or steps); a
 //! batch's gradient is summed over its positions by all threads at once (each thread its
 //! own share and gradient buffer, added in a fixed order, so a run is the same for the
@@ -29,6 +31,7 @@ use super::checkpoint::Checkpoint;
 use super::data::Record;
 use super::net::{sigmoid, FloatNet, Sample, Scratch};
 use super::read::read_records_lenient;
+use super::scale::{fit_scale, SCALE_RANGE};
 use engine::nnue::{Activation, Arch, SCALE};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -98,6 +101,9 @@ pub struct TrainSettings {
     pub schedule: Schedule,
     /// Weight of the game result in the target (0: score only, 1: result only).
     pub wdl: f32,
+    /// Centipawns of the loss's sigmoid (`sigmoid(cp / scale)`); `None`: fitted to the
+    /// data's scores and results.
+    pub scale: Option<f32>,
     pub threads: usize,
     pub seed: u64,
     /// Continue from `OUT.ckpt`.
@@ -123,6 +129,7 @@ impl Default for TrainSettings {
             lr_final: 0.00003,
             schedule: Schedule::Cosine,
             wdl: 0.3,
+            scale: None,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             seed: 1,
             resume: false,
@@ -157,14 +164,17 @@ pub struct TrainSummary {
     pub validation: usize,
     pub epochs: Vec<EpochReport>,
     pub net: FloatNet,
+    /// The loss's scale, centipawns (given or fitted).
+    pub scale: f32,
     /// The network of the epoch with the lowest validation loss (the last good epoch's
     /// without validation positions). Why the run stopped early, if it did.
     pub stopped: Option<String>,
 }
 
-/// The sample of a record with target blend `wdl`.
-pub fn sample_of(r: &Record, wdl: f32) -> Sample {
-    let score = sigmoid(f32::from(r.score) / SCALE as f32);
+/// The sample of a record with target blend `wdl`, the score through a sigmoid of
+/// `scale` centipawns.
+pub fn sample_of(r: &Record, wdl: f32, scale: f32) -> Sample {
+    let score = sigmoid(f32::from(r.score) / scale);
     Sample {
         occupied: r.occupied,
         pieces: r.pieces,
@@ -209,8 +219,14 @@ impl Adam {
     }
 }
 
-/// Mean loss of `net` over `samples`, on `threads` threads.
-pub fn mean_loss(net: &FloatNet, samples: &[Sample], threads: usize) -> f64 {
+/// The factor from the network's output to the loss's sigmoid: `SCALE / scale`.
+pub fn loss_factor(scale: f32) -> f32 {
+    SCALE as f32 / scale
+}
+
+/// Mean loss of `net` over `samples` (its output times `k` through the sigmoid), on
+/// `threads` threads.
+pub fn mean_loss(net: &FloatNet, samples: &[Sample], threads: usize, k: f32) -> f64 {
     if samples.is_empty() {
         return 0.0;
     }
@@ -223,7 +239,8 @@ pub fn mean_loss(net: &FloatNet, samples: &[Sample], threads: usize) -> f64 {
                     let mut scratch = Scratch::default();
                     part.iter()
                         .map(|s| {
-                            f64::from((sigmoid(net.forward(s, &mut scratch)) - s.target).powi(2))
+                            let y = sigmoid(k * net.forward(s, &mut scratch));
+                            f64::from((y - s.target).powi(2))
                         })
                         .sum::<f64>()
                 })
@@ -264,6 +281,8 @@ pub fn train_samples(
             (net, Adam::new(n), 1, f64::INFINITY, f64::INFINITY)
         }
     };
+    let scale = s.scale.unwrap_or(SCALE as f32);
+    let k = loss_factor(scale);
     let threads = s.threads.max(1);
     let batch = s.batch.max(1);
     let n_params = net.params.len();
@@ -318,6 +337,7 @@ pub fn train_samples(
                                     f64::from(netr.backward(
                                         &samples[i as usize],
                                         mirror,
+                                        k,
                                         g,
                                         &mut scratch,
                                     ))
@@ -353,7 +373,7 @@ pub fn train_samples(
             bar.finish_and_clear();
         }
         let train_loss = loss_sum / samples.len().max(1) as f64;
-        let validation_loss = (!held.is_empty()).then(|| mean_loss(&net, held, threads));
+        let validation_loss = (!held.is_empty()).then(|| mean_loss(&net, held, threads, k));
         let r = EpochReport {
             epoch,
             train_loss,
@@ -406,15 +426,17 @@ pub fn train_samples(
         validation: held.len(),
         epochs,
         net: good,
+        scale,
         stopped,
     })
 }
 
 /// Reads every file's records into training and validation samples (whole games held
-/// out), warning about damaged records.
-pub fn load(s: &TrainSettings) -> Result<(Vec<Sample>, Vec<Sample>), String> {
-    let mut train = Vec::new();
-    let mut held = Vec::new();
+/// out), warning about damaged records; the scale is `s.scale` or, without one, fitted
+/// to the training records. Returns the samples and the scale.
+pub fn load(s: &TrainSettings) -> Result<(Vec<Sample>, Vec<Sample>, f32), String> {
+    let mut train_records = Vec::new();
+    let mut held_records = Vec::new();
     for (i, p) in s.data.iter().enumerate() {
         let (records, skipped) = read_records_lenient(p)?;
         if skipped > 0 {
@@ -424,21 +446,33 @@ pub fn load(s: &TrainSettings) -> Result<(Vec<Sample>, Vec<Sample>), String> {
             );
         }
         for r in records {
-            let x = sample_of(&r, s.wdl);
             if held_out(i, r.game) {
-                held.push(x);
+                held_records.push(r);
             } else {
-                train.push(x);
+                train_records.push(r);
             }
         }
     }
+    let scale = match s.scale {
+        Some(scale) => scale,
+        None => fit_scale(&train_records).unwrap_or(SCALE as f32),
+    };
+    let train: Vec<Sample> = train_records
+        .iter()
+        .map(|r| sample_of(r, s.wdl, scale))
+        .collect();
+    drop(train_records);
+    let mut held: Vec<Sample> = held_records
+        .iter()
+        .map(|r| sample_of(r, s.wdl, scale))
+        .collect();
     // Validation is a check, not a second training set: at most 200 000 positions.
     if held.len() > 200_000 {
         let mut rng = StdRng::seed_from_u64(s.seed);
         held.shuffle(&mut rng);
         held.truncate(200_000);
     }
-    Ok((train, held))
+    Ok((train, held, scale))
 }
 
 /// `wily nnue train`: reads the data, trains, writes the network file.
@@ -451,6 +485,12 @@ pub fn run(
     }
     if !(0.0..=1.0).contains(&s.wdl) {
         return Err(format!("--wdl {} is not between 0 and 1", s.wdl));
+    }
+    if let Some(scale) = s.scale {
+        let (lo, hi) = SCALE_RANGE;
+        if !(lo..=hi).contains(&scale) {
+            return Err(format!("--scale {scale}: expected {lo}..={hi} centipawns"));
+        }
     }
     s.arch.check()?;
     let ckpt_path = Checkpoint::path_for(&s.out);
@@ -476,10 +516,14 @@ pub fn run(
     } else {
         None
     };
-    let (samples, held) = load(s)?;
+    let (samples, held, scale) = load(s)?;
     if samples.is_empty() {
         return Err("the position files hold no position to train on".into());
     }
+    let s = &TrainSettings {
+        scale: Some(scale),
+        ..s.clone()
+    };
     let summary = train_samples(&samples, &held, s, start, report, &mut |saved| {
         saved.checkpoint.save(&ckpt_path)?;
         if saved.best {

@@ -74,7 +74,10 @@ fn small(activation: Activation) -> TrainSettings {
 fn training_lowers_the_loss_and_the_engine_agrees_with_the_trainer() {
     for activation in [Activation::CRelu, Activation::SCRelu] {
         let (boards, records) = material_records(3000);
-        let mut samples: Vec<Sample> = records.iter().map(|r| sample_of(r, 0.0)).collect();
+        let mut samples: Vec<Sample> = records
+            .iter()
+            .map(|r| sample_of(r, 0.0, SCALE as f32))
+            .collect();
         let held: Vec<Sample> = samples.split_off(2700);
         let s = small(activation);
         let mut seen = Vec::new();
@@ -97,7 +100,7 @@ fn training_lowers_the_loss_and_the_engine_agrees_with_the_trainer() {
         let mut total = 0f32;
         let mut scratch = Scratch::default();
         for (b, r) in boards.iter().zip(&records).take(200) {
-            let x = sample_of(r, 0.0);
+            let x = sample_of(r, 0.0, SCALE as f32);
             let float_cp = summary.net.forward(&x, &mut scratch) * SCALE as f32;
             let int_cp = nnue.evaluate(b, 0) as f32;
             let diff = (float_cp - int_cp).abs();
@@ -111,10 +114,45 @@ fn training_lowers_the_loss_and_the_engine_agrees_with_the_trainer() {
     }
 }
 
+/// The slope of the network's centipawns against the records' scores (least squares
+/// through 0) over the records with |score| <= 400, which a sigmoid of 150 cp does not
+/// flatten.
+fn centipawn_slope(net: &FloatNet, records: &[Record]) -> f32 {
+    let mut scratch = Scratch::default();
+    let (mut xy, mut xx) = (0f32, 0f32);
+    for r in records.iter().filter(|r| r.score.abs() <= 400).take(500) {
+        let x = sample_of(r, 0.0, SCALE as f32);
+        let cp = net.forward(&x, &mut scratch) * SCALE as f32;
+        xy += cp * f32::from(r.score);
+        xx += f32::from(r.score) * f32::from(r.score);
+    }
+    xy / xx
+}
+
+#[test]
+fn a_narrower_loss_scale_still_gives_the_scores_in_centipawns() {
+    let (_, records) = material_records(3000);
+    let scale = 150.0;
+    let samples: Vec<Sample> = records.iter().map(|r| sample_of(r, 0.0, scale)).collect();
+    let s = TrainSettings {
+        scale: Some(scale),
+        epochs: 30,
+        ..small(Activation::SCRelu)
+    };
+    let summary = train_samples(&samples, &[], &s, None, &mut |_| {}, &mut |_| Ok(())).unwrap();
+    assert_eq!(summary.scale, scale);
+    // Were the output read at the loss's scale, the slope would be 150/400 or 400/150.
+    let slope = centipawn_slope(&summary.net, &records);
+    assert!((0.8..1.25).contains(&slope), "slope {slope}");
+}
+
 #[test]
 fn a_resumed_run_ends_where_an_uninterrupted_one_does() {
     let (_, records) = material_records(1500);
-    let samples: Vec<Sample> = records.iter().map(|r| sample_of(r, 0.0)).collect();
+    let samples: Vec<Sample> = records
+        .iter()
+        .map(|r| sample_of(r, 0.0, SCALE as f32))
+        .collect();
     let s = TrainSettings {
         epochs: 4,
         ..small(Activation::SCRelu)
@@ -158,7 +196,10 @@ fn a_resumed_run_ends_where_an_uninterrupted_one_does() {
 #[test]
 fn a_diverging_run_stops_and_keeps_the_last_good_network() {
     let (_, records) = material_records(600);
-    let mut samples: Vec<Sample> = records.iter().map(|r| sample_of(r, 0.0)).collect();
+    let mut samples: Vec<Sample> = records
+        .iter()
+        .map(|r| sample_of(r, 0.0, SCALE as f32))
+        .collect();
     // A learning rate this large throws the weights about; NaN targets poison the loss.
     for s in samples.iter_mut().skip(300) {
         s.target = f32::NAN;
@@ -200,7 +241,8 @@ fn whole_games_are_held_out_and_damaged_records_skipped() {
         data: vec![path.clone()],
         ..small(Activation::SCRelu)
     };
-    let (train, held) = load(&s).unwrap();
+    let (train, held, scale) = load(&s).unwrap();
+    assert!((SCALE_RANGE.0..=SCALE_RANGE.1).contains(&scale), "{scale}");
     assert_eq!(train.len() + held.len(), 2000);
     assert!(held.len() % 10 == 0 && !held.is_empty(), "{}", held.len());
     let games: Vec<u32> = (0..200).filter(|&g| held_out(0, g)).collect();
