@@ -57,6 +57,7 @@ mod engine_perft;
 mod engine_search;
 mod engine_syzygy;
 mod engine_watch;
+mod eval_frontends;
 mod hash_sizes;
 mod icc_datagrams;
 mod icc_fuzz;

@@ -23,6 +23,9 @@ pub enum BrainCmd {
 /// Handle on the engine thread; dropping it ends the thread.
 #[derive(Debug)]
 pub struct Brain {
+    /// The evaluation in use (the embedded network by its checksum, or `hce`), as
+    /// [`Engine::eval_description`] says it; written at the head of each game log.
+    pub eval: String,
     tx: std_mpsc::Sender<BrainCmd>,
     join: Option<std::thread::JoinHandle<()>>,
 }
@@ -31,12 +34,15 @@ impl Brain {
     /// Starts the engine thread; search progress and results go to `inputs`.
     pub fn start(options: EngineOptions, inputs: mpsc::UnboundedSender<Input>) -> Brain {
         let (tx, rx) = std_mpsc::channel();
+        let engine = Engine::new(options);
+        let eval = engine.eval_description();
+        tracing::info!("evaluation: {eval}");
         let join = std::thread::Builder::new()
             .name("wily-brain".into())
-            .spawn(move || run(options, rx, inputs))
+            .spawn(move || run(engine, rx, inputs))
             .map_err(|e| tracing::error!("cannot start the engine thread: {e}"))
             .ok();
-        Brain { tx, join }
+        Brain { eval, tx, join }
     }
 
     /// Sends an order (ignored when the thread is gone).
@@ -58,12 +64,7 @@ impl Drop for Brain {
     }
 }
 
-fn run(
-    options: EngineOptions,
-    rx: std_mpsc::Receiver<BrainCmd>,
-    inputs: mpsc::UnboundedSender<Input>,
-) {
-    let mut engine = Engine::new(options);
+fn run(mut engine: Engine, rx: std_mpsc::Receiver<BrainCmd>, inputs: mpsc::UnboundedSender<Input>) {
     let mut current: Option<(u64, SearchControl)> = None;
     for cmd in rx {
         match cmd {

@@ -456,13 +456,10 @@ impl Driver {
                 Action::GameLogOpen { game, white, black } => {
                     if self.cfg.log.game_logs {
                         let stamp = chrono::Utc::now().format("%Y%m%d-%H%M%S").to_string();
-                        self.game_log = Some(GameLog::open(
-                            &self.cfg.paths.logs,
-                            &stamp,
-                            game,
-                            &white,
-                            &black,
-                        ));
+                        let mut log =
+                            GameLog::open(&self.cfg.paths.logs, &stamp, game, &white, &black);
+                        log.line(&format!("eval: {}", self.brain.eval));
+                        self.game_log = Some(log);
                     }
                 }
                 Action::GameLog(line) => {

@@ -172,6 +172,9 @@ pub fn info(c: &mut Console, args: &[&str]) -> CmdResult {
         return Err("info takes no arguments".into());
     }
     let mut lines = vec![format!("wily {}", env!("CARGO_PKG_VERSION"))];
+    // The embedded network by its checksum, another network file, or the hand-written
+    // evaluation.
+    lines.push(format!("eval: {}", c.runner.engine.eval_description()));
     lines.extend(c.settings.describe());
     lines.push(format!(
         "clocks: White {} Black {}; computer plays {}",

@@ -119,6 +119,10 @@ impl Session {
                 for l in features::feature_lines(|o| self.option_value(o)) {
                     self.send(&l);
                 }
+                // Which evaluation is in use (the embedded network by its checksum, or
+                // the hand-written one): a comment line, which interfaces ignore.
+                let eval = self.runner.engine.eval_description();
+                self.send(&format!("# eval {eval}"));
             }
             C::New => {
                 let analyzing = self.analyzing();
