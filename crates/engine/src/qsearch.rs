@@ -73,14 +73,7 @@ impl<'a> Searcher<'a> {
             None
         };
         if let Some(h) = tt_hit {
-            if !PV
-                && match h.bound {
-                    TtBound::Exact => true,
-                    TtBound::Lower => h.score >= beta,
-                    TtBound::Upper => h.score <= alpha,
-                    TtBound::None => false,
-                }
-            {
+            if !PV && h.settles(alpha, beta) {
                 return h.score;
             }
         }
@@ -92,19 +85,7 @@ impl<'a> Searcher<'a> {
             best_score = -INF;
         } else {
             static_eval = with_correction(fresh_eval, self.hist.corr.of_slots(corr_slots));
-            best_score = static_eval;
-            if let Some(h) = tt_hit {
-                if h.score.abs() < TB_WIN_BOUND
-                    && match h.bound {
-                        TtBound::Lower => h.score > best_score,
-                        TtBound::Upper => h.score < best_score,
-                        TtBound::Exact => true,
-                        TtBound::None => false,
-                    }
-                {
-                    best_score = h.score;
-                }
-            }
+            best_score = tt_hit.map_or(static_eval, |h| h.refine(static_eval));
             if best_score >= beta {
                 if tt_hit.is_none() && use_tt {
                     self.tt

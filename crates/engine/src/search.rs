@@ -5,6 +5,8 @@
 //! tablebase probes after zeroing moves (`tbsearch.rs`) and static evaluations corrected by
 //! the correction history (`correction.rs`). Repetition and 50-move draws
 //! score the draw value (contempt) from wily's side. No allocation and no locks per node.
+//!
+//! The node is read in order, its steps numbered (Step 1 to Step 20) in comments.
 
 use super::checks::CheckInfo;
 use super::correction::Correction;
@@ -29,6 +31,8 @@ impl<'a> Searcher<'a> {
         cut_node: bool,
     ) -> i32 {
         let in_check = !board.checkers().is_empty();
+        // Step 1. The horizon (quiescence search), the stop signal, draws and the
+        // deepest ply.
         if depth <= 0 {
             return self.qsearch::<PV>(board, alpha, beta, ply, true);
         }
@@ -51,7 +55,7 @@ impl<'a> Searcher<'a> {
                 self.evaluate(board, ply)
             };
         }
-        // Mate-distance pruning.
+        // Step 2. Mate-distance pruning.
         alpha = alpha.max(-MATE + ply as i32);
         beta = beta.min(MATE - ply as i32 - 1);
         if alpha >= beta {
@@ -62,7 +66,7 @@ impl<'a> Searcher<'a> {
         // A singular-extension search of this node without one move: no shortcut that
         // speaks for the node with every move may end it.
         let excluded = self.stack[ply].excluded;
-        // Position learning: a learned result deep enough for this node ends it, also on
+        // Step 3. Position learning: a learned result deep enough for this node ends it, also on
         // the principal variation (see `learned.rs`).
         if let Some(l) = self.learned.probe(key, ply).filter(|_| excluded.is_none()) {
             if l.depth >= depth {
@@ -73,24 +77,17 @@ impl<'a> Searcher<'a> {
                 return l.score;
             }
         }
+        // Step 4. The transposition table: a deep enough entry whose bound settles the
+        // window ends a non-PV node.
         let tt_hit = self.tt.probe(key, ply);
         let tt_move = tt_hit.and_then(|h| h.mv);
         if let Some(h) = tt_hit {
-            if !PV
-                && excluded.is_none()
-                && h.depth >= depth
-                && match h.bound {
-                    TtBound::Exact => true,
-                    TtBound::Lower => h.score >= beta,
-                    TtBound::Upper => h.score <= alpha,
-                    TtBound::None => false,
-                }
-            {
+            if !PV && excluded.is_none() && h.depth >= depth && h.settles(alpha, beta) {
                 return h.score;
             }
         }
 
-        // Tablebases, right after a capture or pawn move (see `tbsearch.rs`).
+        // Step 5. Tablebases, right after a capture or pawn move (see `tbsearch.rs`).
         let (mut tb_floor, mut tb_ceiling) = (-INF, INF);
         if self.tb_pieces != 0 && board.halfmove_clock() == 0 && excluded.is_none() {
             match self.probe_tb::<PV>(board, alpha, beta, depth, ply) {
@@ -101,12 +98,12 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        // Static evaluation (corrected by the table's score when its bound allows).
+        // Step 6. Static evaluation (corrected by the table's score when its bound allows).
         // The table keeps the raw evaluation; the correction history's (see
         // `correction.rs`) is added to it here.
         let raw_eval;
         let static_eval;
-        let mut eval;
+        let eval;
         // The correction's entries for this node, found once for the read here and the
         // update at the end (neither happens in check, so they are not looked for then).
         let corr_slots;
@@ -124,19 +121,7 @@ impl<'a> Searcher<'a> {
                 _ => self.evaluate(board, ply),
             };
             static_eval = with_correction(raw_eval, self.hist.corr.of_slots(corr_slots));
-            eval = static_eval;
-            if let Some(h) = tt_hit {
-                if h.score.abs() < TB_WIN_BOUND
-                    && match h.bound {
-                        TtBound::Lower => h.score > eval,
-                        TtBound::Upper => h.score < eval,
-                        TtBound::Exact => true,
-                        TtBound::None => false,
-                    }
-                {
-                    eval = h.score;
-                }
-            }
+            eval = tt_hit.map_or(static_eval, |h| h.refine(static_eval));
         }
         self.stack[ply].eval = static_eval;
         let improving = !in_check
@@ -145,7 +130,7 @@ impl<'a> Searcher<'a> {
         self.hist.clear_killers(ply + 2);
 
         if !PV && !in_check && excluded.is_none() {
-            // Reverse futility pruning (static null move): near the leaves, a static score
+            // Step 7. Reverse futility pruning (static null move): near the leaves, a static score
             // above beta by a margin for each remaining ply (one ply less while improving)
             // is trusted, and the node fails high at once.
             if depth <= self.sp.rfp_depth
@@ -155,7 +140,7 @@ impl<'a> Searcher<'a> {
             {
                 return eval;
             }
-            // Razoring: far below alpha near the leaves, only captures can save the node;
+            // Step 8. Razoring: far below alpha near the leaves, only captures can save the node;
             // when quiescence agrees, it fails low at once.
             if depth <= self.sp.razor_depth
                 && eval + self.sp.razor_margin * depth < alpha
@@ -169,7 +154,7 @@ impl<'a> Searcher<'a> {
                     return v;
                 }
             }
-            // Null move with adaptive reduction and a zugzwang guard.
+            // Step 9. Null move with adaptive reduction and a zugzwang guard.
             if depth >= 3
                 && eval >= beta
                 && static_eval >= beta - self.sp.nmp_slope * depth + self.sp.nmp_base
@@ -209,15 +194,15 @@ impl<'a> Searcher<'a> {
         }
         self.stack[ply].null = false;
 
-        // Internal iterative reduction: no hash move to guide a deep search.
+        // Step 10. Internal iterative reduction: no hash move to guide a deep search.
         if tt_move.is_none() && depth >= self.sp.iir_depth && (PV || cut_node) {
             depth -= 1;
         }
 
-        // Singular extension: when the hash move's lower bound stands out (every other move
-        // fails low against a margin below it in a reduced search), it is extended. The
-        // search here runs before this node's move picker starts, since it uses the same
-        // ply's scratch data.
+        // Step 11. Singular extension: when the hash move's lower bound stands out (every
+        // other move fails low against a margin below it in a reduced search), it is
+        // extended. The search here runs before this node's move picker starts, since it
+        // uses the same ply's scratch data.
         let mut singular_ext = 0;
         if let (Some(h), Some(tm)) = (tt_hit, tt_move) {
             if depth >= self.sp.se_depth
@@ -244,6 +229,8 @@ impl<'a> Searcher<'a> {
             }
         }
 
+        // Step 12. The move loop: moves in the picker's order (hash move, good captures,
+        // killers and counter-move, quiets by history, bad captures) until one cuts off.
         let ctx = self.order_context(board, ply);
         self.pickers[ply].reset(tt_move, false);
         let us = board.side_to_move();
@@ -281,7 +268,7 @@ impl<'a> Searcher<'a> {
                 |h: &History| h.quiet_score(us, mv, piece, ctx.prev1, ctx.prev2, ctx.attacked);
             let mut hist_score: Option<i32> = None;
 
-            // Shallow-depth pruning once a non-losing score is secured. Late-move and
+            // Step 13. Shallow-depth pruning once a non-losing score is secured. Late-move and
             // futility pruning of quiet moves happen in the picker (see `skip_quiets` after
             // each searched move below), so no non-checking quiet move reaches here then.
             // Whether the move gives check is asked last, only of a move that would
@@ -317,6 +304,8 @@ impl<'a> Searcher<'a> {
             child.play_unchecked(mv);
             let gives_check = !child.checkers().is_empty();
 
+            // Step 14. Extensions: the singular hash move, and checks within twice the
+            // iteration's depth.
             let extension = if Some(mv) == tt_move && singular_ext > 0 {
                 singular_ext
             } else if gives_check && ply < 2 * self.root_depth as usize {
@@ -334,6 +323,9 @@ impl<'a> Searcher<'a> {
             if ply < self.trace_ply {
                 self.trace_line[ply] = mv;
             }
+            // Step 15. The search of the child: the first move with the full window, later
+            // ones with a null window at a depth reduced by late-move reductions, searched
+            // again at full depth and then with the full window when they beat alpha.
             let mut score;
             if moves_searched == 0 {
                 score = -self.search::<PV>(&child, -beta, -alpha, new_depth, ply + 1, false);
@@ -394,6 +386,7 @@ impl<'a> Searcher<'a> {
             }
             moves_searched += 1;
 
+            // Step 16. A new best move: the principal variation, alpha, or the cut-off.
             if score > best_score {
                 best_score = score;
                 if score > alpha {
@@ -407,7 +400,7 @@ impl<'a> Searcher<'a> {
                     alpha = score;
                 }
             }
-            // Late-move and futility pruning: once every later quiet move that does not
+            // Step 17. Late-move and futility pruning: once every later quiet move that does not
             // give check would be pruned (the conditions only tighten as moves are searched
             // and alpha rises), the picker drops them, before even scoring them.
             if !quiets_skipped && ply > 0 && best_score > -TB_WIN_BOUND && non_pawn {
@@ -438,7 +431,7 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        // No move searched and no tablebase win known: mate or stalemate.
+        // Step 18. No move searched and no tablebase win known: mate or stalemate.
         if moves_searched == 0 && tb_floor == -INF {
             return if excluded.is_some() {
                 alpha
@@ -449,6 +442,7 @@ impl<'a> Searcher<'a> {
             };
         }
 
+        // Step 19. History: the cut-off move rewarded, the moves tried before it punished.
         if best_score >= beta {
             if let Some(bm) = best_move {
                 let b = self.sp.history_bonus(depth);
@@ -475,6 +469,7 @@ impl<'a> Searcher<'a> {
         }
 
         best_score = best_score.min(tb_ceiling);
+        // Step 20. The transposition table's store and the correction history's update.
         let bound = if best_score >= beta {
             TtBound::Lower
         } else if PV && best_score > original_alpha {

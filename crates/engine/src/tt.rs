@@ -33,6 +33,40 @@ pub struct TtHit {
     pub bound: TtBound,
 }
 
+impl TtHit {
+    /// Whether the stored score alone settles a node searched with the window
+    /// (`alpha`, `beta`): exact, a lower bound at or above `beta`, or an upper bound at or
+    /// below `alpha` (the caller checks the depth).
+    #[inline]
+    pub fn settles(&self, alpha: i32, beta: i32) -> bool {
+        match self.bound {
+            TtBound::Exact => true,
+            TtBound::Lower => self.score >= beta,
+            TtBound::Upper => self.score <= alpha,
+            TtBound::None => false,
+        }
+    }
+
+    /// A static evaluation `eval` sharpened by the stored score where its bound says the
+    /// score is the better estimate: a lower bound above it, an upper bound below it, or
+    /// an exact score (tablebase and mate scores are left out).
+    #[inline]
+    pub fn refine(&self, eval: i32) -> i32 {
+        let better = self.score.abs() < TB_WIN_BOUND
+            && match self.bound {
+                TtBound::Lower => self.score > eval,
+                TtBound::Upper => self.score < eval,
+                TtBound::Exact => true,
+                TtBound::None => false,
+            };
+        if better {
+            self.score
+        } else {
+            eval
+        }
+    }
+}
+
 struct Entry {
     key: AtomicU64,
     data: AtomicU64,
