@@ -68,7 +68,7 @@ pub struct MoveRecord {
 }
 
 /// What an engine said about its move.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct EngineMove {
     /// The mover's score from its own point of view.
     pub score: Option<Score>,
@@ -78,6 +78,8 @@ pub struct EngineMove {
     pub extra: super::engine::InfoExtra,
     /// The mover's clock after the move, when it plays on one.
     pub left: Option<Duration>,
+    /// The engine's principal variation as it sent it (UCI coordinates; may be empty).
+    pub pv: String,
 }
 
 /// A finished game.
@@ -275,7 +277,7 @@ pub fn play(ctx: &mut GameContext, engines: [&mut Engine; 2], opening: &Opening)
             plies: &plies,
             own: clocks[i].as_ref(),
             opp: clocks[1 - i].as_ref(),
-            allowance: allowance.unwrap_or(spec.timeout),
+            allowance: allowance.unwrap_or(spec.wait_limit),
             timed,
         };
         let reply = match eng[i].think(&turn) {
@@ -330,6 +332,7 @@ pub fn play(ctx: &mut GameContext, engines: [&mut Engine; 2], opening: &Opening)
                 nodes: reply.nodes,
                 extra: reply.extra,
                 left: clocks[i].as_ref().map(|c| c.remaining()),
+                pv: reply.pv,
             }),
         });
         if rules_end(pos.status()).is_none() {
@@ -348,7 +351,7 @@ pub fn play(ctx: &mut GameContext, engines: [&mut Engine; 2], opening: &Opening)
                     plies: &plies,
                     own: clocks[i].as_ref(),
                     opp: clocks[1 - i].as_ref(),
-                    allowance: spec.timeout,
+                    allowance: spec.wait_limit,
                     timed: false,
                 });
             }

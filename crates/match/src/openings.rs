@@ -33,6 +33,9 @@ pub struct OpeningSpec {
     pub start: usize,
     /// Chess960 start positions by number, first to last (inclusive).
     pub frc: Option<(u32, u32)>,
+    /// True when `seed` was drawn from the clock (random order without a seed, as
+    /// c-chess-cli's `srand=0`); the resume file records it with `-autoseed`.
+    pub drawn: bool,
 }
 
 impl Default for OpeningSpec {
@@ -42,6 +45,7 @@ impl Default for OpeningSpec {
             pgn: false,
             order: Order::Sequential,
             seed: 0,
+            drawn: false,
             plies: None,
             start: 1,
             frc: None,
