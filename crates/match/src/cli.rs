@@ -99,15 +99,18 @@ fn parse_sprt(values: &[String]) -> Result<SprtSpec, String> {
 
 /// The option summary `wily match -help` prints.
 pub const HELP: &str = "\
-wily match: play engines against each other (c-chess-cli style options)
+wily match: play engines against each other (c-chess-cli's options and meanings)
+
+  -version               print the version and stop
 
   -engine KEY=VALUE...   one engine (repeat for more):
         cmd=COMMAND        program and arguments (quoted like a shell)
-        name=NAME          name in the PGN and tables (default: the program's file name)
+        name=NAME          name in the PGN and tables (default: the engine's id name)
         proto=uci|xboard   protocol (default uci)
-        dir=DIR            working directory
+        dir=DIR            working directory (default: the program's folder when cmd=
+                           has a '/', else the current one)
         tc=[M/]BASE[+INC]  clock: 10+0.1, 40/60, 1:30+1 (seconds)
-        st=SECONDS         fixed time per move;  depth=N;  nodes=N
+        movetime=SECONDS   fixed time per move (also st=);  depth=N;  nodes=N
         option.NAME=VALUE  engine option (UCI setoption / xboard option)
         memory=MB cores=N  xboard memory/cores (UCI: Hash/Threads unless given)
         book=FILE bookdepth=N  Polyglot book the runner plays from (up to move N)
@@ -115,9 +118,10 @@ wily match: play engines against each other (c-chess-cli style options)
         restart=on         new process every game (also when xboard says reuse=0)
         score=white        the engine reports scores from White's side (Crafty)
         timemargin=MS      grace past the clock before a loss on time (100)
-        timeout=SECONDS    start-up and no-clock move time-out (30)
+        timeout=SECONDS    an answer due at once (readyok, pong) or the engine hangs (4)
+        waitlimit=SECONDS  start-up handshake and a move without a clock (30)
   -each KEY=VALUE...     the same keys, for every engine that does not set them
-  -games N               games per pairing and round (2; with -sprt: until decided)
+  -games N               games per pairing and round (1; with -sprt: until decided)
   -rounds N              repeat the whole schedule (1)
   -gauntlet              the first engine plays each other one (default: round robin)
   -tournament round-robin|gauntlet|knockout|pyramid
@@ -132,21 +136,28 @@ wily match: play engines against each other (c-chess-cli style options)
   -wait MS               pause between a worker's games
   -bookmode ram|disk     engines' books read into memory (default) or from disk
   -openings file=F [format=epd|pgn] [order=sequential|random] [srand=N] [plies=N]
-            [start=K]  or  frc=N[-M]|all (Chess960 start positions by number)
+            [start=K]  or  frc=N[-M]|all (Chess960 start positions by number);
+            random order with srand=0 (or none) draws its seed from the clock
   -variant standard|chess960 (alias fischerandom)
-  -resign [count=3] [score=700]      both engines agree, N moves each, centipawns
-  -draw [number=40] [count=8] [score=10]
+  -resign [number=0] [count=3] [score=700] [both=on]
+                         a loss when an engine's own score is -score or worse for count
+                         moves, from move number (both=on: the winner must agree)
+  -draw [number=0] [count=8] [score=10]
   -maxmoves N            draw after N moves
   -tb PATH               adjudicate by the Syzygy tables of PATH (':'-separated folders)
   -tbpieces N            only positions of at most N pieces (default: the largest table)
   -tbignore50            the tables' verdict without the 50-move rule
-  -sprt [elo0=0] [elo1=5] [alpha=0.05] [beta=0.05] [model=logistic|normalized]
-  -pgn FILE [VERBOSITY]  append games; verbosity 1 (default) adds {score/depth time}
+  -sprt [elo0=0] [elo1=4] [alpha=0.05] [beta=0.05] [model=logistic|normalized]
+  -pgn FILE [VERBOSITY]  append games; verbosity 0 tags and result, 1 moves, 2 adds
+                         {score/depth}, 3 (default) {score/depth time}
         [nodes=on] [seldepth=on] [nps=on] [hashfull=on] [tbhits=on] [timeleft=on]
         [latency=on]       more in each move's comment (n= sd= nps= hf= tb= tl= lat=)
-  -sample file=F [freq=1] [srand=N] [format=csv]   training positions
-  -log DIR               each engine's I/O per game
+  -sample [freq=1] [decay=0] [resolve=y|n] [file=sample.csv|bin] [format=csv|bin]
+         [srand=N] [quiet=on] [format=wily]   training positions
+  -log [DIR]             each engine's I/O per game (in DIR, default the current folder)
   -srand N               seed for random openings and samples (0)
+  -autoseed N            the seed a random opening order without srand drew (the resume
+                         file keeps it)
   -event NAME            PGN Event tag
   -quiet                 no progress line
   -ratinginterval N      print the standings on standard output every N games

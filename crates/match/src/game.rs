@@ -194,7 +194,8 @@ fn book_move(book: &EngineBook, pos: &Position, seed: u64) -> Option<Move> {
 /// Plays `opening` with `engines[0]` as White and `engines[1]` as Black. Both engines
 /// must be started; each gets `new_game` here.
 pub fn play(ctx: &mut GameContext, engines: [&mut Engine; 2], opening: &Opening) -> GameRecord {
-    let chess960 = ctx.variant == Variant::Chess960;
+    let variant = super::openings::game_variant(ctx.variant, &opening.board);
+    let chess960 = variant == Variant::Chess960;
     let mut pos = Position::new(opening.board.clone());
     pos.set_chess960(chess960);
     let mut record = GameRecord {
@@ -212,7 +213,7 @@ pub fn play(ctx: &mut GameContext, engines: [&mut Engine; 2], opening: &Opening)
         let color = if i == 0 { Color::White } else { Color::Black };
         let setup = Setup {
             start: &opening.board,
-            variant: ctx.variant,
+            variant,
             limits: e.spec.limits,
         };
         if let Err(f) = e.new_game(&setup) {

@@ -13,7 +13,9 @@
 //!   cores;
 //! - [`game`]: one game; [`report`], [`pgnout`], [`sample`], [`progress`]: outputs;
 //! - [`runner`]: the whole match; [`knockout`]: a knockout, round by round through the
-//!   runner; [`args`], [`cli`]: the command line and the TOML match file;
+//!   runner; [`args`], [`draft`], [`cli`]: the command line (c-chess-cli's options and
+//!   meanings, with wily's own beside them) and the TOML match file; [`names`]: engines
+//!   named by their `id name`;
 //! - [`spsa`]: `wily spsa`, which tunes engine options by playing many short matches.
 //!
 //! May depend on: `chess`, `engine`, `book`, `learn`, `datadir`, `uci`, `protocol`, `tools`. Its

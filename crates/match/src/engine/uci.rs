@@ -170,12 +170,19 @@ impl Uci {
         self.limits = setup.limits;
         self.ponder_move = None;
         self.pondering = None;
+        let crashed = |e: String| Fault::new(FaultKind::Crashed, e);
+        // A Chess960 position in a standard match (or back): the engine is told.
+        let chess960 = setup.variant == Variant::Chess960;
+        if chess960 != self.chess960 {
+            self.chess960 = chess960;
+            proc.send(&format!("setoption name UCI_Chess960 value {chess960}"))
+                .map_err(crashed)?;
+        }
         self.position = if *setup.start == Board::default() && !self.chess960 {
             "position startpos".to_string()
         } else {
             format!("position fen {}", to_fen(setup.start))
         };
-        let crashed = |e: String| Fault::new(FaultKind::Crashed, e);
         proc.send("ucinewgame").map_err(crashed)?;
         proc.send("isready").map_err(crashed)?;
         expect_line(proc, "readyok", spec.timeout, "ucinewgame")

@@ -400,6 +400,7 @@ impl Xboard {
         setup: &Setup,
     ) -> Result<(), Fault> {
         proc.drain();
+        self.chess960 = setup.variant == Variant::Chess960;
         let mut cmds = vec!["new".to_string()];
         if self.chess960 {
             cmds.push("variant fischerandom".into());
