@@ -2,12 +2,13 @@
 //! README's example command line with wily as both engines, `-version`, the four PGN
 //! verbosity levels, the sample file's `FEN,Eval,Result` and binary records, engine
 //! names from `id name`, `cmd=` with a `/` running in the program's folder, a bare
-//! `-log`, and a random opening order drawn anew each run.
+//! `-log`, a random opening order drawn anew each run, and `timeout=` as the time an
+//! engine may stay silent before it counts as hung.
 
 use crate::match_support;
 use crate::scratch;
 
-use match_support::{argv, games, run_match, text, wily, wily_cmd};
+use match_support::{argv, broken_cmd, games, run_match, text, wily, wily_cmd};
 use std::path::Path;
 use wily::chess::parse_fen;
 
@@ -299,4 +300,44 @@ fn random_order_without_srand_changes_between_runs() {
         seen.len() > 1,
         "the same first opening three times: {seen:?}"
     );
+}
+
+/// c-chess-cli's `timeout=N`: an engine that does not answer for N seconds hangs. The
+/// broken engine answers `isready` at start-up only, so each game it would play ends
+/// after `timeout=1`, well before wily's 30-second `waitlimit`; it is named by its
+/// `id name` (`broken-noready`).
+#[test]
+fn timeout_is_how_long_an_engine_may_stay_silent() {
+    let Some(cmd) = broken_cmd("noready", "uci") else {
+        return;
+    };
+    let dir = scratch::dir("match-ccc-timeout");
+    let d = dir.path();
+    let started = std::time::Instant::now();
+    let stdout = ok(
+        d,
+        &[
+            "-engine",
+            &cmd,
+            "-engine",
+            &wily_cmd("uci"),
+            "name=wily",
+            "@-each nodes=500 timeout=1 -games 2 -repeat -pgn g.pgn",
+        ],
+    );
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(20),
+        "not the 30 s waitlimit: {stdout}"
+    );
+    assert!(stdout.contains("broken-noready vs wily:"), "{stdout}");
+    assert!(stdout.contains("Wins: 0, Draws: 0, Losses: 2"), "{stdout}");
+    for game in games(&d.join("g.pgn")) {
+        assert_eq!(game.tag("Termination"), Some("abandoned"), "{game:?}");
+        let why = game
+            .comment
+            .clone()
+            .or_else(|| game.moves.last().and_then(|m| m.comment.clone()));
+        let why = why.unwrap_or_default();
+        assert!(why.contains("within 1 s"), "{why}");
+    }
 }
