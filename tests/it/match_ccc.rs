@@ -341,3 +341,54 @@ fn timeout_is_how_long_an_engine_may_stay_silent() {
         assert!(why.contains("within 1 s"), "{why}");
     }
 }
+
+/// A random order without `srand` survives a kill: the resumed match plays the games
+/// that were left with the openings the schedule had (the drawn seed was saved), so
+/// every game is in the PGN once.
+#[test]
+fn a_drawn_seed_resumes_with_the_same_openings() {
+    use match_support::{resume_match, signal_at, spawn_match};
+    let dir = scratch::dir("match-ccc-resume");
+    let d = dir.path();
+    let book = many_openings(d);
+    let engine = wily_cmd("uci");
+    let args = argv(&[
+        "-engine",
+        &engine,
+        "name=a",
+        "-engine",
+        &engine,
+        "name=b",
+        "@-each nodes=3000 -games 8 -repeat -concurrency 2 -pgn games.pgn",
+        "@-autosave state.json -autosaveinterval 1 -openings",
+        &format!("file={}", book.display()),
+        "order=random",
+    ]);
+    let pgn = d.join("games.pgn");
+    let mut child = spawn_match(d, &args, true);
+    signal_at(
+        &mut child,
+        &pgn,
+        2,
+        libc::SIGKILL,
+        std::time::Duration::from_millis(20),
+        "match",
+    );
+    child.wait().unwrap();
+    let out = resume_match(&d.join("state.json"));
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let g = games(&pgn);
+    let mut rounds: Vec<u32> = g
+        .iter()
+        .map(|x| x.tag("Round").unwrap().parse().unwrap())
+        .collect();
+    rounds.sort_unstable();
+    assert_eq!(rounds, (1..=8).collect::<Vec<_>>(), "{stdout}");
+    // The two games of each pair share their opening.
+    let mut by_round: Vec<_> = g.iter().collect();
+    by_round.sort_by_key(|x| x.tag("Round").unwrap().parse::<u32>().unwrap());
+    for pair in by_round.chunks(2) {
+        assert_eq!(pair[0].tag("FEN"), pair[1].tag("FEN"));
+    }
+}
