@@ -182,10 +182,10 @@ enum Command {
     /// -each tc=10+0.1 -games 100 -concurrency 2 ...` (see docs/match.md).
     #[command(disable_help_flag = true)]
     Match {
-        /// c-chess-cli style options (`wily match -help` lists them): -file MATCH.toml,
-        /// -engine, -each, -games, -rounds, -gauntlet, -repeat, -concurrency, -openings,
-        /// -variant, -resign, -draw, -maxmoves, -sprt, -pgn, -sample, -log, -srand,
-        /// -event, -quiet.
+        /// c-chess-cli's options with its meanings, and wily's own (`wily match -help`
+        /// lists them): -version, -file MATCH.toml, -engine, -each, -games, -rounds,
+        /// -gauntlet, -repeat, -concurrency, -openings, -variant, -resign, -draw,
+        /// -maxmoves, -sprt, -pgn, -sample, -log, -srand, -event, -quiet.
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },

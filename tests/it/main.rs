@@ -80,6 +80,7 @@ mod learn_position;
 mod learn_store;
 mod live_lasker;
 mod live_mamer;
+mod match_ccc;
 mod match_compliance;
 mod match_faults;
 mod match_games;

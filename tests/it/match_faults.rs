@@ -29,7 +29,7 @@ fn broken_pair(mode: &str, proto: &str, limits: &str, tag: &str, words: &str) {
             "-engine",
             &wily_cmd("uci"),
             "name=wily",
-            &format!("@-each {limits} timeout=2 -games 2 -repeat -pgn"),
+            &format!("@-each {limits} timeout=2 waitlimit=2 -games 2 -repeat -pgn"),
             pgn.to_str().unwrap(),
             "-log",
             logs.to_str().unwrap(),
@@ -171,7 +171,7 @@ fn missing_program_is_an_error_before_the_match() {
     let (stdout, stderr) = text(&out);
     assert!(!out.status.success(), "{stdout}");
     assert!(
-        stderr.contains("cannot run '/nonexistent/engine'"),
+        stderr.contains("cannot run './engine' in /nonexistent"),
         "{stderr}"
     );
 }

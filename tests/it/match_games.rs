@@ -48,7 +48,7 @@ fn uci_against_xboard_with_pgn_and_samples() {
             "name=wily-xb",
             "proto=xboard",
             "@-each nodes=3000 -games 4 -repeat -concurrency 2",
-            "@-resign count=3 score=600 -draw number=25 count=4 score=15 -maxmoves 90",
+            "@-resign count=3 score=600 both=on -draw number=25 count=4 score=15 -maxmoves 90",
             "-openings",
             &format!("file={}", book.display()),
             "order=random",
@@ -58,6 +58,8 @@ fn uci_against_xboard_with_pgn_and_samples() {
             "-sample",
             &format!("file={}", csv.display()),
             "freq=0.5",
+            "format=wily",
+            "quiet=on",
         ]),
     );
     let (stdout, stderr) = text(&out);
@@ -174,7 +176,7 @@ fn sprt_stops_at_a_bound() {
             &wily_cmd("uci"),
             "name=weak",
             "depth=1",
-            "@-games 60 -concurrency 2 -resign count=2 score=400 -maxmoves 80",
+            "@-games 60 -concurrency 2 -resign count=2 score=400 both=on -maxmoves 80",
             "@-sprt elo0=0 elo1=150 alpha=0.05 beta=0.05",
         ]),
     );
@@ -240,7 +242,7 @@ fn toml_file_and_time_odds() {
 games = 2
 repeat = true
 maxmoves = 8
-pgn = ["{}", 0]
+pgn = ["{}", 1]
 event = "odds test"
 [each]
 timemargin = 3000
@@ -276,7 +278,7 @@ option = {{ Hash = 8 }}
         let (last, rest) = game.moves.split_last().expect("moves");
         assert!(
             rest.iter().all(|m| m.comment.is_none()),
-            "verbosity 0: no move comments"
+            "verbosity 1: no move comments"
         );
         let ending = last.comment.as_deref().unwrap_or_default();
         assert!(

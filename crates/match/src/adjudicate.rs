@@ -3,23 +3,28 @@
 //! tablebase through the [`Tablebase`] seam.
 //!
 //! Scores are the movers' own (an engine that reports from White's side is converted by
-//! the engine layer first). A rule fires only when both engines' latest scores agree:
-//! resign when the loser has scored at or below −X on each of its last N moves and the
-//! winner at or above +X on each of its last N moves; draw when both have scored within
-//! ±Y on each of their last N moves, once M moves of the game have been played. A move
-//! without a score breaks the engine's run.
+//! the engine layer first). c-chess-cli's rules: resign when an engine has scored at or
+//! below −X on each of its last N moves, once M moves of the game have been played
+//! (wily's `both=on` also wants the winner at or above +X on each of its last N moves);
+//! draw when both have scored within ±Y on each of their last N moves, once M moves of
+//! the game have been played. A move without a score breaks the engine's run.
 
 use super::engine::Score;
 use super::outcome::Outcome;
 use cozy_chess::{Board, Color};
 use std::sync::Arc;
 
-/// `-resign count=N score=X`.
+/// `-resign [number=M] count=N score=X [both=on]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ResignRule {
+    /// Moves of the game (by each side, opening moves included) before the rule applies
+    /// (c-chess-cli's `number`, 0 by default).
+    pub number: u32,
     pub count: u32,
     /// Centipawns.
     pub score: i32,
+    /// wily's stricter rule: the winner's own scores must agree too.
+    pub both: bool,
 }
 
 /// `-draw number=M count=N score=Y`.
@@ -117,11 +122,17 @@ impl Adjudicator {
             bump(&mut self.winning[i], cp.is_some_and(|c| c >= r.score));
             for loser in [Color::White, Color::Black] {
                 let (l, w) = (idx(loser), idx(!loser));
-                if self.losing[l] >= r.count && self.winning[w] >= r.count {
+                let agreed = !r.both || self.winning[w] >= r.count;
+                if plies as u32 >= 2 * r.number && self.losing[l] >= r.count && agreed {
+                    let who = if r.both {
+                        "both engines".to_string()
+                    } else {
+                        format!("{}'s engine", side(loser))
+                    };
                     return Some(Adjudication {
                         outcome: Outcome::win_for(!loser),
                         reason: format!(
-                            "resign adjudication: both engines scored {} at least {:.2} for {} moves",
+                            "resign adjudication: {who} scored {} at least {:.2} for {} moves",
                             side(!loser),
                             r.score as f64 / 100.0,
                             r.count
@@ -180,7 +191,12 @@ mod tests {
 
     fn rules(resign: Option<(u32, i32)>, draw: Option<(u32, u32, i32)>) -> Rules {
         Rules {
-            resign: resign.map(|(count, score)| ResignRule { count, score }),
+            resign: resign.map(|(count, score)| ResignRule {
+                number: 0,
+                count,
+                score,
+                both: true,
+            }),
             draw: draw.map(|(number, count, score)| DrawRule {
                 number,
                 count,
@@ -274,6 +290,38 @@ mod tests {
             ]
         )
         .is_none());
+    }
+
+    /// c-chess-cli's `-resign [number=N] count=C score=S`: a loss when an engine's own
+    /// score is at least S below zero for C consecutive moves, after N moves; the
+    /// winner's scores do not matter.
+    #[test]
+    fn resign_on_the_losers_score_alone_after_number_moves() {
+        let one_sided = |number| Rules {
+            resign: Some(ResignRule {
+                number,
+                count: 2,
+                score: 500,
+                both: false,
+            }),
+            ..Rules::default()
+        };
+        // White thinks it is fine (+100); Black's own score is lost twice: Black loses.
+        let scores = [
+            Some(100),
+            Some(-600),
+            Some(100),
+            Some(-700),
+            Some(100),
+            Some(-800),
+        ];
+        let (ply, a) = run(&one_sided(0), &scores).unwrap();
+        assert_eq!((ply, a.outcome), (3, Outcome::WhiteWins));
+        assert!(a.reason.contains("Black's engine"), "{}", a.reason);
+        // number=3: not before three moves each (six plies) have been played.
+        let (ply, _) = run(&one_sided(3), &scores).unwrap();
+        assert_eq!(ply, 5);
+        assert!(run(&one_sided(4), &scores).is_none());
     }
 
     struct AllDrawn;

@@ -5,189 +5,23 @@
 
 use super::adjudicate::{DrawRule, ResignRule, Rules};
 use super::args::{group_args, toml_args, Group};
-use super::config::{EngineBook, EngineSpec, PgnSpec, Protocol, ScoreView, Tournament, Variant};
-use super::engine::process::Launch;
+use super::config::{PgnSpec, Tournament, Variant};
+use super::draft::{parse_bool, parse_num, split_kv, Draft};
 use super::openings::{parse_frc_range, OpeningSpec, Order};
 use super::resume::AutosaveSpec;
 use super::sample::SampleSpec;
 use super::settings::MatchSettings;
 use super::sprt::{EloModel, SprtSpec};
-use super::timecontrol::{parse_seconds, Limits};
-use book::PolyglotBook;
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::path::PathBuf;
 use std::time::Duration;
 
-/// `key=value` (a bare word is a key with an empty value).
-fn split_kv(s: &str) -> (&str, &str) {
-    s.split_once('=').unwrap_or((s, ""))
-}
-
-fn parse_num<T: std::str::FromStr>(what: &str, v: &str) -> Result<T, String> {
-    v.trim()
-        .parse()
-        .map_err(|_| format!("{what}: '{v}' is not a valid number"))
-}
-
-fn parse_bool(what: &str, v: &str) -> Result<bool, String> {
-    match v.to_ascii_lowercase().as_str() {
-        "" | "on" | "true" | "yes" | "1" => Ok(true),
-        "off" | "false" | "no" | "0" => Ok(false),
-        _ => Err(format!("{what}: '{v}' is not on/off")),
-    }
-}
-
-/// One engine's settings as given (`-engine` or `-each`), before defaults.
-#[derive(Clone, Debug, Default)]
-struct Draft {
-    cmd: Option<String>,
-    name: Option<String>,
-    proto: Option<Protocol>,
-    dir: Option<PathBuf>,
-    options: Vec<(String, String)>,
-    limits: Limits,
-    restart: Option<bool>,
-    score: Option<ScoreView>,
-    margin: Option<Duration>,
-    timeout: Option<Duration>,
-    memory: Option<u64>,
-    cores: Option<u32>,
-    book: Option<PathBuf>,
-    book_depth: Option<u32>,
-    ponder: Option<bool>,
-}
-
-impl Draft {
-    fn parse(values: &[String]) -> Result<Draft, String> {
-        let mut d = Draft::default();
-        for v in values {
-            let (k, val) = split_kv(v);
-            if let Some(opt) = k.strip_prefix("option.") {
-                d.options.push((opt.to_string(), val.to_string()));
-                continue;
-            }
-            if d.limits.set(k, val)? {
-                continue;
-            }
-            match k {
-                "cmd" => d.cmd = Some(val.to_string()),
-                "name" => d.name = Some(val.to_string()),
-                "dir" => d.dir = Some(PathBuf::from(val)),
-                "proto" | "protocol" => {
-                    d.proto = Some(match val {
-                        "uci" => Protocol::Uci,
-                        "xboard" | "cecp" => Protocol::Xboard,
-                        _ => return Err(format!("proto '{val}': use uci or xboard")),
-                    })
-                }
-                "restart" => d.restart = Some(parse_bool("restart", val)?),
-                "score" => {
-                    d.score = Some(match val {
-                        "white" => ScoreView::White,
-                        "mover" | "stm" => ScoreView::Mover,
-                        _ => return Err(format!("score '{val}': use mover or white")),
-                    })
-                }
-                "timemargin" => {
-                    d.margin = Some(Duration::from_millis(parse_num("timemargin (ms)", val)?))
-                }
-                "timeout" => d.timeout = Some(parse_seconds(val)?),
-                "memory" => d.memory = Some(parse_num("memory (MB)", val)?),
-                "cores" => d.cores = Some(parse_num("cores", val)?),
-                "book" => d.book = Some(PathBuf::from(val)),
-                "bookdepth" => d.book_depth = Some(parse_num("bookdepth", val)?),
-                "ponder" => d.ponder = Some(parse_bool("ponder", val)?),
-                _ => return Err(format!("unknown engine setting '{v}'")),
-            }
-        }
-        Ok(d)
-    }
-
-    /// These settings, with `base` filling what they leave open (options: `base`'s
-    /// first, then these, replacing any of the same name).
-    fn or(self, base: &Draft) -> Draft {
-        let mut options = base.options.clone();
-        for (k, v) in self.options {
-            options.retain(|(bk, _)| !bk.eq_ignore_ascii_case(&k));
-            options.push((k, v));
-        }
-        Draft {
-            cmd: self.cmd.or_else(|| base.cmd.clone()),
-            name: self.name.or_else(|| base.name.clone()),
-            proto: self.proto.or(base.proto),
-            dir: self.dir.or_else(|| base.dir.clone()),
-            options,
-            limits: self.limits.or(base.limits),
-            restart: self.restart.or(base.restart),
-            score: self.score.or(base.score),
-            margin: self.margin.or(base.margin),
-            timeout: self.timeout.or(base.timeout),
-            memory: self.memory.or(base.memory),
-            cores: self.cores.or(base.cores),
-            book: self.book.or_else(|| base.book.clone()),
-            book_depth: self.book_depth.or(base.book_depth),
-            ponder: self.ponder.or(base.ponder),
-        }
-    }
-
-    /// The engine's settings with defaults for what nobody gave; its book, if any, is
-    /// opened here (read into memory when `book_in_ram`).
-    fn finish(self, index: usize, book_in_ram: bool) -> Result<EngineSpec, String> {
-        let cmd = self
-            .cmd
-            .ok_or_else(|| format!("engine {} has no cmd=", index + 1))?;
-        let words = shlex::split(&cmd)
-            .filter(|w| !w.is_empty())
-            .ok_or_else(|| format!("cmd '{cmd}' is not a valid command line"))?;
-        let (program, args) = words
-            .split_first()
-            .ok_or_else(|| format!("engine {} has an empty cmd", index + 1))?;
-        let name = self.name.unwrap_or_else(|| {
-            Path::new(program)
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_else(|| program.clone())
-        });
-        let limits = self.limits;
-        if limits.is_unlimited() {
-            return Err(format!(
-                "engine {name} has no time control: give tc=, st=, depth= or nodes= (in -engine or -each)"
-            ));
-        }
-        if self.book_depth.is_some() && self.book.is_none() {
-            return Err(format!("engine {name}: bookdepth= needs book=FILE"));
-        }
-        let book = match self.book {
-            Some(path) => Some(EngineBook {
-                book: Arc::new(
-                    PolyglotBook::open_as(&path, book_in_ram)
-                        .map_err(|e| format!("engine {name}: {e}"))?,
-                ),
-                path,
-                depth: self.book_depth,
-            }),
-            None => None,
-        };
-        Ok(EngineSpec {
-            name,
-            launch: Launch {
-                program: program.clone(),
-                args: args.to_vec(),
-                dir: self.dir,
-            },
-            protocol: self.proto.unwrap_or(Protocol::Uci),
-            options: self.options,
-            limits,
-            restart: self.restart.unwrap_or(false),
-            score_view: self.score.unwrap_or(ScoreView::Mover),
-            time_margin: self.margin.unwrap_or(Duration::from_millis(100)),
-            timeout: self.timeout.unwrap_or(Duration::from_secs(30)),
-            memory: self.memory,
-            cores: self.cores,
-            book,
-            ponder: self.ponder.unwrap_or(false),
-        })
-    }
+/// A seed nobody can predict (nanoseconds of the clock and the process id), never 0.
+fn clock_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(1);
+    (nanos ^ ((std::process::id() as u64) << 32)).max(1)
 }
 
 fn one_value(g: &Group) -> Result<&str, String> {
@@ -265,15 +99,18 @@ fn parse_sprt(values: &[String]) -> Result<SprtSpec, String> {
 
 /// The option summary `wily match -help` prints.
 pub const HELP: &str = "\
-wily match: play engines against each other (c-chess-cli style options)
+wily match: play engines against each other (c-chess-cli's options and meanings)
+
+  -version               print the version and stop
 
   -engine KEY=VALUE...   one engine (repeat for more):
         cmd=COMMAND        program and arguments (quoted like a shell)
-        name=NAME          name in the PGN and tables (default: the program's file name)
+        name=NAME          name in the PGN and tables (default: the engine's id name)
         proto=uci|xboard   protocol (default uci)
-        dir=DIR            working directory
+        dir=DIR            working directory (default: the program's folder when cmd=
+                           has a '/', else the current one)
         tc=[M/]BASE[+INC]  clock: 10+0.1, 40/60, 1:30+1 (seconds)
-        st=SECONDS         fixed time per move;  depth=N;  nodes=N
+        movetime=SECONDS   fixed time per move (also st=);  depth=N;  nodes=N
         option.NAME=VALUE  engine option (UCI setoption / xboard option)
         memory=MB cores=N  xboard memory/cores (UCI: Hash/Threads unless given)
         book=FILE bookdepth=N  Polyglot book the runner plays from (up to move N)
@@ -281,9 +118,10 @@ wily match: play engines against each other (c-chess-cli style options)
         restart=on         new process every game (also when xboard says reuse=0)
         score=white        the engine reports scores from White's side (Crafty)
         timemargin=MS      grace past the clock before a loss on time (100)
-        timeout=SECONDS    start-up and no-clock move time-out (30)
+        timeout=SECONDS    an answer due at once (readyok, pong) or the engine hangs (4)
+        waitlimit=SECONDS  start-up handshake and a move without a clock (30)
   -each KEY=VALUE...     the same keys, for every engine that does not set them
-  -games N               games per pairing and round (2; with -sprt: until decided)
+  -games N               games per pairing and round (1; with -sprt: until decided)
   -rounds N              repeat the whole schedule (1)
   -gauntlet              the first engine plays each other one (default: round robin)
   -tournament round-robin|gauntlet|knockout|pyramid
@@ -298,21 +136,28 @@ wily match: play engines against each other (c-chess-cli style options)
   -wait MS               pause between a worker's games
   -bookmode ram|disk     engines' books read into memory (default) or from disk
   -openings file=F [format=epd|pgn] [order=sequential|random] [srand=N] [plies=N]
-            [start=K]  or  frc=N[-M]|all (Chess960 start positions by number)
+            [start=K]  or  frc=N[-M]|all (Chess960 start positions by number);
+            random order with srand=0 (or none) draws its seed from the clock
   -variant standard|chess960 (alias fischerandom)
-  -resign [count=3] [score=700]      both engines agree, N moves each, centipawns
-  -draw [number=40] [count=8] [score=10]
+  -resign [number=0] [count=3] [score=700] [both=on]
+                         a loss when an engine's own score is -score or worse for count
+                         moves, from move number (both=on: the winner must agree)
+  -draw [number=0] [count=8] [score=10]
   -maxmoves N            draw after N moves
   -tb PATH               adjudicate by the Syzygy tables of PATH (':'-separated folders)
   -tbpieces N            only positions of at most N pieces (default: the largest table)
   -tbignore50            the tables' verdict without the 50-move rule
-  -sprt [elo0=0] [elo1=5] [alpha=0.05] [beta=0.05] [model=logistic|normalized]
-  -pgn FILE [VERBOSITY]  append games; verbosity 1 (default) adds {score/depth time}
+  -sprt [elo0=0] [elo1=4] [alpha=0.05] [beta=0.05] [model=logistic|normalized]
+  -pgn FILE [VERBOSITY]  append games; verbosity 0 tags and result, 1 moves, 2 adds
+                         {score/depth}, 3 (default) {score/depth time}
         [nodes=on] [seldepth=on] [nps=on] [hashfull=on] [tbhits=on] [timeleft=on]
         [latency=on]       more in each move's comment (n= sd= nps= hf= tb= tl= lat=)
-  -sample file=F [freq=1] [srand=N] [format=csv]   training positions
-  -log DIR               each engine's I/O per game
+  -sample [freq=1] [decay=0] [resolve=y|n] [file=sample.csv|bin] [format=csv|bin]
+         [srand=N] [quiet=on] [format=wily]   training positions
+  -log [DIR]             each engine's I/O per game (in DIR, default the current folder)
   -srand N               seed for random openings and samples (0)
+  -autoseed N            the seed a random opening order without srand drew (the resume
+                         file keeps it)
   -event NAME            PGN Event tag
   -quiet                 no progress line
   -ratinginterval N      print the standings on standard output every N games
@@ -358,6 +203,7 @@ pub fn settings_from_groups(groups: &[Group]) -> Result<MatchSettings, String> {
     let mut variant = Variant::Standard;
     let mut openings: Option<OpeningSpec> = None;
     let mut open_seed = None;
+    let mut auto_seed = None;
     let mut seed = 0u64;
     let mut rules = Rules::default();
     let mut sprt = None;
@@ -401,15 +247,21 @@ pub fn settings_from_groups(groups: &[Group]) -> Result<MatchSettings, String> {
             }
             "openings" => openings = Some(parse_openings(&g.values, &mut open_seed)?),
             "srand" => seed = parse_num("-srand", one_value(g)?)?,
+            "autoseed" => auto_seed = Some(parse_num("-autoseed", one_value(g)?)?),
+            "version" => return Err("-version is answered before the match is read".into()),
             "resign" => {
                 let mut r = ResignRule {
+                    number: 0,
                     count: 3,
                     score: 700,
+                    both: false,
                 };
                 for (k, v) in kvs() {
                     match k {
+                        "number" => r.number = parse_num("resign number", v)?,
                         "count" => r.count = parse_num("resign count", v)?,
                         "score" => r.score = parse_num("resign score", v)?,
+                        "both" => r.both = parse_bool("resign both", v)?,
                         _ => return Err(format!("unknown -resign setting '{k}'")),
                     }
                 }
@@ -417,7 +269,7 @@ pub fn settings_from_groups(groups: &[Group]) -> Result<MatchSettings, String> {
             }
             "draw" => {
                 let mut r = DrawRule {
-                    number: 40,
+                    number: 0,
                     count: 8,
                     score: 10,
                 };
@@ -439,7 +291,7 @@ pub fn settings_from_groups(groups: &[Group]) -> Result<MatchSettings, String> {
             "pgn" => {
                 let mut spec = PgnSpec {
                     path: PathBuf::new(),
-                    verbosity: 1,
+                    verbosity: 3,
                     extras: Default::default(),
                 };
                 for (i, v) in g.values.iter().enumerate() {
@@ -459,36 +311,18 @@ pub fn settings_from_groups(groups: &[Group]) -> Result<MatchSettings, String> {
                 if spec.path.as_os_str().is_empty() {
                     return Err("-pgn needs a file".into());
                 }
+                if spec.verbosity > 3 {
+                    return Err(format!("-pgn verbosity {}: use 0 to 3", spec.verbosity));
+                }
                 pgn = Some(spec);
             }
-            "sample" => {
-                let mut spec = SampleSpec {
-                    path: PathBuf::new(),
-                    freq: 1.0,
-                    seed: 0,
-                };
-                for (k, v) in kvs() {
-                    match k {
-                        "file" => spec.path = PathBuf::from(v),
-                        "freq" => spec.freq = parse_num("sample freq", v)?,
-                        "srand" => sample_seed = Some(parse_num("sample srand", v)?),
-                        "format" if v == "csv" => {}
-                        "format" => {
-                            return Err(format!("sample format '{v}': only csv is written"))
-                        }
-                        _ => return Err(format!("unknown -sample setting '{k}'")),
-                    }
-                }
-                if spec.path.as_os_str().is_empty() {
-                    return Err("-sample needs file=".into());
-                }
-                if !(spec.freq > 0.0 && spec.freq <= 1.0) {
-                    return Err(format!("sample freq={} must be in (0, 1]", spec.freq));
-                }
-                sample = Some(spec);
-            }
+            "sample" => sample = Some(SampleSpec::parse(&g.values, &mut sample_seed)?),
             "log" => {
-                let v = one_value(g)?;
+                // c-chess-cli's bare `-log`: the logs go to the current folder.
+                let v = match g.values.as_slice() {
+                    [] => ".",
+                    _ => one_value(g)?,
+                };
                 log_dir = Some(PathBuf::from(v.strip_prefix("dir=").unwrap_or(v)));
             }
             "event" => event = g.values.join(" "),
@@ -564,15 +398,7 @@ pub fn settings_from_groups(groups: &[Group]) -> Result<MatchSettings, String> {
         .enumerate()
         .map(|(i, d)| d.or(&each).finish(i, book_in_ram))
         .collect::<Result<Vec<_>, _>>()?;
-    // Names must be unique: later duplicates get -2, -3, ...
-    for i in 1..specs.len() {
-        let base = specs[i].name.clone();
-        let mut n = 2;
-        while specs[..i].iter().any(|s| s.name == specs[i].name) {
-            specs[i].name = format!("{base}-{n}");
-            n += 1;
-        }
-    }
+    super::names::make_unique(&mut specs);
     let tournament = tournament.unwrap_or(if gauntlet {
         Tournament::Gauntlet
     } else {
@@ -598,7 +424,7 @@ pub fn settings_from_groups(groups: &[Group]) -> Result<MatchSettings, String> {
         (Some(g), _) => g,
         // An SPRT runs until a bound is crossed; this is only a safety cap.
         (None, true) => 200_000,
-        (None, false) => 2,
+        (None, false) => 1,
     };
     if rounds == 0 {
         return Err("-rounds must be at least 1".into());
@@ -612,6 +438,11 @@ pub fn settings_from_groups(groups: &[Group]) -> Result<MatchSettings, String> {
     }
     if let Some(o) = openings.as_mut() {
         o.seed = open_seed.unwrap_or(seed);
+        // c-chess-cli: srand=0 (the default) is an unpredictable seed.
+        if o.seed == 0 && o.order == Order::Random {
+            o.seed = auto_seed.unwrap_or_else(clock_seed);
+            o.drawn = auto_seed.is_none();
+        }
     }
     if let Some(s) = sample.as_mut() {
         s.seed = sample_seed.unwrap_or(seed);
@@ -653,6 +484,7 @@ pub fn settings_from_groups(groups: &[Group]) -> Result<MatchSettings, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::{Protocol, ScoreView};
 
     fn args(s: &str) -> Vec<String> {
         shlex::split(s).unwrap()
@@ -741,8 +573,10 @@ mod tests {
         assert_eq!(
             s.rules.resign,
             Some(ResignRule {
+                number: 0,
                 count: 4,
-                score: 900
+                score: 900,
+                both: false,
             })
         );
         assert_eq!(

@@ -59,6 +59,9 @@ pub enum Variant {
 pub struct EngineSpec {
     /// Its name in the PGN and the tables (unique in the match).
     pub name: String,
+    /// True when `name=` gave it; otherwise the engine's `id name` replaces it when the
+    /// match starts (see [`super::names`]).
+    pub name_given: bool,
     /// Program, arguments and working directory.
     pub launch: Launch,
     pub protocol: Protocol,
@@ -71,9 +74,12 @@ pub struct EngineSpec {
     pub score_view: ScoreView,
     /// Extra time a move may take past the clock before it loses on time.
     pub time_margin: Duration,
-    /// How long to wait for a move with no clock or move time (depth and node limits),
-    /// and for the start-up handshake.
+    /// `timeout=`: how long an answer that should come at once (`readyok` before a
+    /// game, `pong`) may take before the engine counts as hung.
     pub timeout: Duration,
+    /// `waitlimit=`: how long to wait for the start-up handshake and for a move with no
+    /// clock or move time (depth and node limits).
+    pub wait_limit: Duration,
     /// xboard `memory` (megabytes).
     pub memory: Option<u64>,
     /// xboard `cores`.
@@ -103,7 +109,8 @@ pub enum Tournament {
 #[derive(Clone, Debug)]
 pub struct PgnSpec {
     pub path: PathBuf,
-    /// 0: moves only; 1: `{+0.35/18 1.2s}` after each engine move.
+    /// c-chess-cli's levels: 0 tags and result only; 1 the moves; 2 `{+0.35/18}` after
+    /// each engine move; 3 `{+0.35/18 1.2s}` (time used too).
     pub verbosity: u8,
     /// What else each move's comment carries (fastchess's `-pgnout` names).
     pub extras: PgnExtras,

@@ -68,7 +68,7 @@ pub struct MoveRecord {
 }
 
 /// What an engine said about its move.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct EngineMove {
     /// The mover's score from its own point of view.
     pub score: Option<Score>,
@@ -78,6 +78,8 @@ pub struct EngineMove {
     pub extra: super::engine::InfoExtra,
     /// The mover's clock after the move, when it plays on one.
     pub left: Option<Duration>,
+    /// The engine's principal variation as it sent it (UCI coordinates; may be empty).
+    pub pv: String,
 }
 
 /// A finished game.
@@ -192,7 +194,8 @@ fn book_move(book: &EngineBook, pos: &Position, seed: u64) -> Option<Move> {
 /// Plays `opening` with `engines[0]` as White and `engines[1]` as Black. Both engines
 /// must be started; each gets `new_game` here.
 pub fn play(ctx: &mut GameContext, engines: [&mut Engine; 2], opening: &Opening) -> GameRecord {
-    let chess960 = ctx.variant == Variant::Chess960;
+    let variant = super::openings::game_variant(ctx.variant, &opening.board);
+    let chess960 = variant == Variant::Chess960;
     let mut pos = Position::new(opening.board.clone());
     pos.set_chess960(chess960);
     let mut record = GameRecord {
@@ -210,7 +213,7 @@ pub fn play(ctx: &mut GameContext, engines: [&mut Engine; 2], opening: &Opening)
         let color = if i == 0 { Color::White } else { Color::Black };
         let setup = Setup {
             start: &opening.board,
-            variant: ctx.variant,
+            variant,
             limits: e.spec.limits,
         };
         if let Err(f) = e.new_game(&setup) {
@@ -275,7 +278,7 @@ pub fn play(ctx: &mut GameContext, engines: [&mut Engine; 2], opening: &Opening)
             plies: &plies,
             own: clocks[i].as_ref(),
             opp: clocks[1 - i].as_ref(),
-            allowance: allowance.unwrap_or(spec.timeout),
+            allowance: allowance.unwrap_or(spec.wait_limit),
             timed,
         };
         let reply = match eng[i].think(&turn) {
@@ -330,6 +333,7 @@ pub fn play(ctx: &mut GameContext, engines: [&mut Engine; 2], opening: &Opening)
                 nodes: reply.nodes,
                 extra: reply.extra,
                 left: clocks[i].as_ref().map(|c| c.remaining()),
+                pv: reply.pv,
             }),
         });
         if rules_end(pos.status()).is_none() {
@@ -348,7 +352,7 @@ pub fn play(ctx: &mut GameContext, engines: [&mut Engine; 2], opening: &Opening)
                     plies: &plies,
                     own: clocks[i].as_ref(),
                     opp: clocks[1 - i].as_ref(),
-                    allowance: spec.timeout,
+                    allowance: spec.wait_limit,
                     timed: false,
                 });
             }

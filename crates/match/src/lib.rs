@@ -13,7 +13,9 @@
 //!   cores;
 //! - [`game`]: one game; [`report`], [`pgnout`], [`sample`], [`progress`]: outputs;
 //! - [`runner`]: the whole match; [`knockout`]: a knockout, round by round through the
-//!   runner; [`args`], [`cli`]: the command line and the TOML match file;
+//!   runner; [`args`], [`draft`], [`cli`]: the command line (c-chess-cli's options and
+//!   meanings, with wily's own beside them) and the TOML match file; [`names`]: engines
+//!   named by their `id name`;
 //! - [`spsa`]: `wily spsa`, which tunes engine options by playing many short matches.
 //!
 //! May depend on: `chess`, `engine`, `book`, `learn`, `datadir`, `uci`, `protocol`, `tools`. Its
@@ -24,11 +26,15 @@ pub mod adjudicate;
 pub mod affinity;
 pub mod args;
 pub mod cli;
+#[cfg(test)]
+mod cli_ccc_tests;
 pub mod compliance;
 pub mod config;
+pub mod draft;
 pub mod engine;
 pub mod game;
 pub mod knockout;
+pub mod names;
 pub mod openings;
 pub mod outcome;
 pub mod pgnout;
@@ -127,6 +133,11 @@ fn settings_with_resume(args: &[String]) -> Result<settings::MatchSettings, Stri
     let Some(file) = resume_file else {
         let mut s = cli::parse(args)?;
         s.command_line = args.to_vec();
+        // A seed drawn from the clock is saved with the match so that it resumes alike.
+        if let Some(o) = s.openings.as_ref().filter(|o| o.drawn) {
+            s.command_line
+                .extend(["-autoseed".to_string(), o.seed.to_string()]);
+        }
         return Ok(s);
     };
     let state = resume::State::load(&file)?;
@@ -175,10 +186,18 @@ pub fn run_cli(args: &[String]) -> Result<(), String> {
         print!("{}", cli::HELP);
         return Ok(());
     }
+    if args
+        .iter()
+        .any(|a| ["-version", "--version"].contains(&a.as_str()))
+    {
+        println!("wily {}", env!("CARGO_PKG_VERSION"));
+        return Ok(());
+    }
     if matches!(args[0].as_str(), "-compliance" | "--compliance") {
         return compliance::run_cli(&args[1..]);
     }
-    let settings = settings_with_resume(args)?;
+    let mut settings = settings_with_resume(args)?;
+    names::from_engines(&mut settings);
     if settings.tournament == config::Tournament::Knockout {
         print!("{}", knockout::run(&settings)?);
         return Ok(());

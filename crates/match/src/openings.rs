@@ -33,6 +33,9 @@ pub struct OpeningSpec {
     pub start: usize,
     /// Chess960 start positions by number, first to last (inclusive).
     pub frc: Option<(u32, u32)>,
+    /// True when `seed` was drawn from the clock (random order without a seed, as
+    /// c-chess-cli's `srand=0`); the resume file records it with `-autoseed`.
+    pub drawn: bool,
 }
 
 impl Default for OpeningSpec {
@@ -42,6 +45,7 @@ impl Default for OpeningSpec {
             pgn: false,
             order: Order::Sequential,
             seed: 0,
+            drawn: false,
             plies: None,
             start: 1,
             frc: None,
@@ -74,6 +78,35 @@ impl Opening {
 pub struct OpeningBook {
     list: Vec<Opening>,
     offset: usize,
+}
+
+/// True when `board`'s castling rights need Chess960 rules: a king with a right that is
+/// not on its e-file, or a castling rook not on the a- or h-file (c-chess-cli detects
+/// Chess960 position by position this way; X-FEN and Shredder-FEN castling both read).
+pub fn is_chess960(board: &Board) -> bool {
+    use cozy_chess::{File, Piece};
+    [cozy_chess::Color::White, cozy_chess::Color::Black]
+        .into_iter()
+        .any(|c| {
+            let r = board.castle_rights(c);
+            if r.short.is_none() && r.long.is_none() {
+                return false;
+            }
+            let king_e = (board.colored_pieces(c, Piece::King))
+                .into_iter()
+                .all(|k| k.file() == File::E);
+            !king_e || r.short.is_some_and(|f| f != File::H) || r.long.is_some_and(|f| f != File::A)
+        })
+}
+
+/// The variant a game from `start` is played in: the match's, or Chess960 when the
+/// position needs it.
+pub fn game_variant(variant: super::config::Variant, start: &Board) -> super::config::Variant {
+    if is_chess960(start) {
+        super::config::Variant::Chess960
+    } else {
+        variant
+    }
 }
 
 /// Parses `N` or `N-M` (Chess960 numbers 0-959).
@@ -300,6 +333,24 @@ mod tests {
             "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
         );
         assert_eq!(book.get(1).moves.len(), 2);
+    }
+
+    #[test]
+    fn chess960_is_seen_position_by_position() {
+        let fen = |f| chess::parse_fen(f).unwrap();
+        assert!(!is_chess960(&Board::default()));
+        assert!(!is_chess960(&fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1")));
+        // Shredder-FEN and X-FEN of Chess960 start position 0 (BBQNNRKR).
+        for f in [
+            "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1",
+            "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1",
+        ] {
+            assert!(is_chess960(&fen(f)), "{f}");
+        }
+        // The standard array written in Shredder-FEN is still standard chess.
+        assert!(!is_chess960(&fen(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1"
+        )));
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! The match PGN: every finished game appended (and flushed) as it ends, with the seven
 //! tags, the time controls, the opening, `PlyCount`, `Termination` and a closing comment
-//! saying exactly how the game ended; at verbosity 1 each engine move carries
-//! `{+0.35/18 1.2s}` (score from the mover's side, depth, time used).
+//! saying exactly how the game ended. c-chess-cli's verbosity levels: 0 the tags and the
+//! result only (for rating tools), 1 the moves too, 2 each engine move with
+//! `{+0.35/18}` (score from the mover's side, depth), 3 (the default) with the time used
+//! as well, `{+0.35/18 1.2s}`.
 
 use super::config::{EngineSpec, PgnExtras, PgnSpec, Variant};
 use super::game::GameRecord;
@@ -49,11 +51,12 @@ pub fn extras_text(e: &super::game::EngineMove, x: PgnExtras) -> String {
     s
 }
 
-/// `+0.35/18 1.2s`, `-M3/30 0.05s`, or without the parts the engine did not give.
+/// `+0.35/18 1.2s`, `-M3/30 0.05s`, or without the parts the engine did not give;
+/// without `used`, only `+0.35/18`.
 pub fn move_comment(
     score: Option<super::engine::Score>,
     depth: Option<u32>,
-    used: std::time::Duration,
+    used: Option<std::time::Duration>,
 ) -> String {
     let mut s = String::new();
     if let Some(sc) = score {
@@ -63,6 +66,9 @@ pub fn move_comment(
         }
         s.push(' ');
     }
+    let Some(used) = used else {
+        return s.trim_end().to_string();
+    };
     let secs = used.as_secs_f64();
     if secs >= 1.0 {
         s.push_str(&format!("{secs:.1}s"));
@@ -109,8 +115,12 @@ pub fn game_text(info: &GameInfo, record: &GameRecord, verbosity: u8, extras: Pg
     }
     tags.push(("PlyCount".into(), record.moves.len().to_string()));
     tags.push(("Termination".into(), record.end.kind.tag().into()));
-    let moves: Vec<_> = record.moves.iter().map(|m| m.mv).collect();
-    let comments: Vec<Option<String>> = if verbosity == 0 {
+    let moves: Vec<_> = if verbosity == 0 {
+        Vec::new()
+    } else {
+        record.moves.iter().map(|m| m.mv).collect()
+    };
+    let comments: Vec<Option<String>> = if verbosity <= 1 {
         Vec::new()
     } else {
         record
@@ -120,10 +130,11 @@ pub fn game_text(info: &GameInfo, record: &GameRecord, verbosity: u8, extras: Pg
                 if m.book {
                     return Some("book".to_string());
                 }
-                m.engine.map(|e| {
-                    let mut c = move_comment(e.score, e.depth, e.used);
-                    c.push_str(&extras_text(&e, extras));
-                    c
+                m.engine.as_ref().and_then(|e| {
+                    let used = (verbosity >= 3).then_some(e.used);
+                    let mut c = move_comment(e.score, e.depth, used);
+                    c.push_str(&extras_text(e, extras));
+                    Some(c.trim_start().to_string()).filter(|c| !c.is_empty())
                 })
             })
             .collect()
@@ -134,7 +145,7 @@ pub fn game_text(info: &GameInfo, record: &GameRecord, verbosity: u8, extras: Pg
         &moves,
         &comments,
         record.end.outcome.pgn(),
-        Some(&record.end.reason),
+        (verbosity > 0).then_some(record.end.reason.as_str()),
     )
 }
 
@@ -236,6 +247,7 @@ mod tests {
                 time_ms: Some(101),
             },
             left: Some(Duration::from_millis(8530)),
+            pv: String::new(),
         };
         assert_eq!(extras_text(&e, PgnExtras::default()), "");
         let mut all = PgnExtras::default();
@@ -254,15 +266,19 @@ mod tests {
     #[test]
     fn comments() {
         assert_eq!(
-            move_comment(Some(Score::Cp(35)), Some(18), Duration::from_millis(1200)),
+            move_comment(
+                Some(Score::Cp(35)),
+                Some(18),
+                Some(Duration::from_millis(1200))
+            ),
             "+0.35/18 1.2s"
         );
         assert_eq!(
-            move_comment(Some(Score::Mate(-3)), None, Duration::from_secs(12)),
+            move_comment(Some(Score::Mate(-3)), None, Some(Duration::from_secs(12))),
             "-M3 12.0s"
         );
         assert_eq!(
-            move_comment(None, Some(4), Duration::from_millis(5)),
+            move_comment(None, Some(4), Some(Duration::from_millis(5))),
             "0.005s"
         );
     }

@@ -512,7 +512,10 @@ pub fn run(settings: &MatchSettings) -> Result<Summary, String> {
                         white: &settings.engines[job.white],
                         black: &settings.engines[job.black],
                         opening: book.get(job.opening),
-                        variant: settings.variant,
+                        variant: super::openings::game_variant(
+                            settings.variant,
+                            &book.get(job.opening).board,
+                        ),
                         date: &date,
                     };
                     if let Some(out) = pgn.as_mut() {

@@ -46,7 +46,7 @@ impl Default for SprtSpec {
     fn default() -> Self {
         SprtSpec {
             elo0: 0.0,
-            elo1: 5.0,
+            elo1: 4.0,
             alpha: 0.05,
             beta: 0.05,
             model: EloModel::Logistic,

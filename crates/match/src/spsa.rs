@@ -237,6 +237,12 @@ pub fn parse(args: &[String]) -> Result<(SpsaSpec, MatchSettings), String> {
         values: vec![],
     });
     let mut settings = settings_from_groups(&rest)?;
+    // Every iteration and a resumed run read the openings in one order: a random order
+    // follows -srand (0 when not given) rather than the clock.
+    if let Some(o) = settings.openings.as_mut().filter(|o| o.drawn) {
+        o.seed = spec.seed;
+        o.drawn = false;
+    }
     settings.engines[0].name = "plus".into();
     settings.engines[1].name = "minus".into();
     settings.progress = false;

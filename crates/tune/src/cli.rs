@@ -20,7 +20,8 @@ pub struct TuneArgs {
     /// Games to sample positions from (e.g. ../shared/data/pgn/masters-2400.pgn); repeatable.
     #[arg(long, value_name = "FILE")]
     pub pgn: Vec<PathBuf>,
-    /// Training samples, CSV `fen,score,result` as `wily match -sample` writes; repeatable.
+    /// Training samples as `wily match -sample` writes them (CSV: c-chess-cli's
+    /// `FEN,Eval,Result`, or wily's `fen,score,result` after that header); repeatable.
     #[arg(long, value_name = "FILE")]
     pub csv: Vec<PathBuf>,
     /// A learning store whose training samples to use (e.g. book/learn.db); repeatable.

@@ -1,6 +1,8 @@
 //! Where the tuner's positions come from: games in a PGN file (positions sampled with a
-//! seed), training samples in the CSV format `wily match -sample` writes (`fen,score,result`,
-//! score and result from the side to move's view), and the samples the bot keeps in its
+//! seed), training samples in the CSV formats `wily match -sample` writes (c-chess-cli's
+//! `FEN,Eval,Result` without a header, results 0/1/2 and mates as ±32767 less the
+//! distance; or wily's older one with the header `fen,score,result`, results 1/0.5/0; both
+//! from the side to move's view), and the samples the bot keeps in its
 //! learning store (score and result from White's view). Every source yields [`Sample`]s
 //! with the result and score from White's view; bad records are counted and skipped, never
 //! fatal.
@@ -126,9 +128,23 @@ pub fn pgn_positions(
     Ok(stats)
 }
 
-/// One line of a sample CSV file: `fen,score,result`, score (may be empty) and result from
-/// the side to move's view.
-fn parse_csv_line(line: &str) -> Result<Sample, String> {
+/// The two CSV layouts of `wily match -sample`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CsvKind {
+    /// c-chess-cli's `FEN,Eval,Result`: results 0 loss, 1 draw, 2 win; mate scores as
+    /// `32767 - dtm` / `-32768 + dtm`.
+    CChessCli,
+    /// wily's `fen,score,result` (after that header): results 1, 0.5, 0; the score empty
+    /// for a mate or none.
+    Wily,
+}
+
+/// Scores this far from zero or more are c-chess-cli's mate encodings.
+const CCC_MATE: i32 = 32767 - 1000;
+
+/// One line of a sample CSV file: FEN, score (may be empty) and result from the side to
+/// move's view, read as `kind`.
+fn parse_csv_line(line: &str, kind: CsvKind) -> Result<Sample, String> {
     let mut fields = line.split(',');
     let (Some(fen), Some(score), Some(result), None) =
         (fields.next(), fields.next(), fields.next(), fields.next())
@@ -145,10 +161,14 @@ fn parse_csv_line(line: &str) -> Result<Sample, String> {
                 .ok_or_else(|| format!("bad score '{s}'"))?,
         ),
     };
-    let result = match result.trim().parse::<f32>() {
-        Ok(r) if r == 0.0 || r == 0.5 || r == 1.0 => r,
-        _ => return Err(format!("bad result '{}' (1, 0.5 or 0)", result.trim())),
+    let result = match (kind, result.trim()) {
+        (CsvKind::Wily, "1") | (CsvKind::CChessCli, "2") => 1.0,
+        (CsvKind::Wily, "0.5") | (CsvKind::CChessCli, "1") => 0.5,
+        (_, "0") => 0.0,
+        (CsvKind::Wily, r) => return Err(format!("bad result '{r}' (1, 0.5 or 0)")),
+        (CsvKind::CChessCli, r) => return Err(format!("bad result '{r}' (2, 1 or 0)")),
     };
+    let score = score.filter(|s| kind == CsvKind::Wily || s.abs() < CCC_MATE);
     let white = board.side_to_move() == Color::White;
     Ok(Sample {
         result: if white { result } else { 1.0 - result },
@@ -157,22 +177,28 @@ fn parse_csv_line(line: &str) -> Result<Sample, String> {
     })
 }
 
-/// Reads the sample CSV file `path` (a `fen,score,result` header line, then one sample a
-/// line) and hands each sample to `take` until it returns false.
+/// Reads the sample CSV file `path` (one sample a line: wily's layout after a
+/// `fen,score,result` header line, c-chess-cli's without one) and hands each sample to
+/// `take` until it returns false.
 pub fn csv_positions(
     path: &Path,
     mut take: impl FnMut(Sample) -> bool,
 ) -> Result<SourceStats, String> {
     let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut stats = SourceStats::default();
+    let mut kind = CsvKind::CChessCli;
     for (n, line) in BufReader::new(file).lines().enumerate() {
         let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
         let line = line.trim();
-        if line.is_empty() || (n == 0 && line.replace(' ', "") == "fen,score,result") {
+        if n == 0 && line.replace(' ', "") == "fen,score,result" {
+            kind = CsvKind::Wily;
+            continue;
+        }
+        if line.is_empty() {
             continue;
         }
         stats.records += 1;
-        match parse_csv_line(line) {
+        match parse_csv_line(line, kind) {
             Ok(sample) => {
                 stats.positions += 1;
                 if !take(sample) {
@@ -224,12 +250,23 @@ mod tests {
 
     #[test]
     fn csv_lines_turn_to_whites_view() {
-        let w = parse_csv_line("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1,35,1").expect("good");
+        let wily = |l| parse_csv_line(l, CsvKind::Wily);
+        let w = wily("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1,35,1").expect("good");
         assert_eq!((w.result, w.score), (1.0, Some(35)));
-        let b = parse_csv_line("4k3/8/8/8/8/8/4P3/4K3 b - - 0 1,-35,0").expect("good");
+        let b = wily("4k3/8/8/8/8/8/4P3/4K3 b - - 0 1,-35,0").expect("good");
         assert_eq!((b.result, b.score), (1.0, Some(35)));
-        let d = parse_csv_line("4k3/8/8/8/8/8/4P3/4K3 b - - 0 1,,0.5").expect("good");
+        let d = wily("4k3/8/8/8/8/8/4P3/4K3 b - - 0 1,,0.5").expect("good");
         assert_eq!((d.result, d.score), (0.5, None));
+        // c-chess-cli's: 0 loss, 1 draw, 2 win for the side to move; mates are no score.
+        let ccc = |l| parse_csv_line(l, CsvKind::CChessCli);
+        let w = ccc("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1,35,2").expect("good");
+        assert_eq!((w.result, w.score), (1.0, Some(35)));
+        let b = ccc("4k3/8/8/8/8/8/4P3/4K3 b - - 0 1,-35,0").expect("good");
+        assert_eq!((b.result, b.score), (1.0, Some(35)));
+        let d = ccc("4k3/8/8/8/8/8/4P3/4K3 b - - 0 1,32762,1").expect("good");
+        assert_eq!((d.result, d.score), (0.5, None));
+        assert!(ccc("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1,0,0.5").is_err());
+        assert!(wily("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1,0,2").is_err());
         for bad in [
             "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1,35",
             "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1,35,0.7",
@@ -237,7 +274,7 @@ mod tests {
             "not a fen,0,1",
             "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1,1,1,1",
         ] {
-            assert!(parse_csv_line(bad).is_err(), "{bad}");
+            assert!(parse_csv_line(bad, CsvKind::Wily).is_err(), "{bad}");
         }
     }
 

@@ -158,9 +158,10 @@ impl Process {
         if let Some(dir) = &launch.dir {
             cmd.current_dir(dir);
         }
-        let mut child = cmd
-            .spawn()
-            .map_err(|e| format!("cannot run '{}': {e}", launch.program))?;
+        let mut child = cmd.spawn().map_err(|e| match &launch.dir {
+            Some(d) => format!("cannot run '{}' in {}: {e}", launch.program, d.display()),
+            None => format!("cannot run '{}': {e}", launch.program),
+        })?;
         let pid = child.id();
         if !registry.add(pid) {
             let _ = child.wait();

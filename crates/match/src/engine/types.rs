@@ -74,6 +74,9 @@ pub struct Reply {
     pub nodes: Option<u64>,
     /// The rest of the last `info` lines (UCI only).
     pub extra: InfoExtra,
+    /// The principal variation of the last `info ... pv` line, as sent (UCI only; empty
+    /// when none came).
+    pub pv: String,
     /// Time from the runner's `go` (or move) to the move, by the runner's measurement.
     pub used: Duration,
     /// When the move arrived.

@@ -104,7 +104,7 @@ impl Uci {
     pub fn start(proc: &mut Process, spec: &EngineSpec, variant: Variant) -> Result<Uci, Fault> {
         let io = |e: String| Fault::new(FaultKind::StartFailed, e);
         proc.send("uci").map_err(io)?;
-        let lines = expect_line(proc, "uciok", spec.timeout, "uci")?;
+        let lines = expect_line(proc, "uciok", spec.wait_limit, "uci")?;
         let mut id_name = None;
         let mut options = Vec::new();
         for l in &lines {
@@ -156,7 +156,7 @@ impl Uci {
             &mut u.warnings,
         )?;
         proc.send("isready").map_err(io)?;
-        expect_line(proc, "readyok", spec.timeout, "isready")?;
+        expect_line(proc, "readyok", spec.wait_limit, "isready")?;
         Ok(u)
     }
 
@@ -170,12 +170,19 @@ impl Uci {
         self.limits = setup.limits;
         self.ponder_move = None;
         self.pondering = None;
+        let crashed = |e: String| Fault::new(FaultKind::Crashed, e);
+        // A Chess960 position in a standard match (or back): the engine is told.
+        let chess960 = setup.variant == Variant::Chess960;
+        if chess960 != self.chess960 {
+            self.chess960 = chess960;
+            proc.send(&format!("setoption name UCI_Chess960 value {chess960}"))
+                .map_err(crashed)?;
+        }
         self.position = if *setup.start == Board::default() && !self.chess960 {
             "position startpos".to_string()
         } else {
             format!("position fen {}", to_fen(setup.start))
         };
-        let crashed = |e: String| Fault::new(FaultKind::Crashed, e);
         proc.send("ucinewgame").map_err(crashed)?;
         proc.send("isready").map_err(crashed)?;
         expect_line(proc, "readyok", spec.timeout, "ucinewgame")
@@ -306,6 +313,7 @@ impl Uci {
         let on_timeout = || timeout_fault(turn);
         let mut r = Reader { proc, bytes: 0 };
         let mut last = Info::default();
+        let mut pv_text = String::new();
         loop {
             let (line, at) = r.next(deadline, &on_timeout)?;
             let mut words = line.split_ascii_whitespace();
@@ -323,6 +331,12 @@ impl Uci {
                     e.hashfull = o.hashfull.or(e.hashfull);
                     e.tbhits = o.tbhits.or(e.tbhits);
                     e.time_ms = o.time_ms.or(e.time_ms);
+                    if let Some((_, pv)) = line.split_once(" pv ") {
+                        if i.score.is_some() {
+                            pv_text.clear();
+                            pv_text.push_str(pv.trim());
+                        }
+                    }
                 }
                 Some("bestmove") => {
                     let text = words.next().unwrap_or("");
@@ -338,6 +352,7 @@ impl Uci {
                         depth: last.depth,
                         nodes: last.nodes,
                         extra: last.extra,
+                        pv: pv_text,
                         used: at.saturating_duration_since(asked),
                         arrived: at,
                         asked,

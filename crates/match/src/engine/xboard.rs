@@ -64,6 +64,8 @@ pub(super) struct Xboard {
     variants: Option<Vec<String>>,
     chess960: bool,
     timeout: Duration,
+    /// `waitlimit=`: the depth-only `st` bound.
+    wait_limit: Duration,
     ping_count: u64,
     /// Moves of the game the engine has been told.
     known: usize,
@@ -189,6 +191,7 @@ impl Xboard {
             variants: None,
             chess960: variant == Variant::Chess960,
             timeout: spec.timeout,
+            wait_limit: spec.wait_limit,
             ping_count: 0,
             known: 0,
             playing: false,
@@ -227,7 +230,7 @@ impl Xboard {
                     "done" if on => done = true,
                     "done" => {
                         extended = true;
-                        deadline = Instant::now() + spec.timeout;
+                        deadline = Instant::now() + spec.wait_limit;
                     }
                     "ping" => x.ping = on,
                     "setboard" => x.setboard = on,
@@ -261,7 +264,7 @@ impl Xboard {
                 FaultKind::StartFailed,
                 format!(
                     "sent 'feature done=0' but no 'done=1' within {} s",
-                    secs(spec.timeout)
+                    secs(spec.wait_limit)
                 ),
             ));
         }
@@ -381,7 +384,7 @@ impl Xboard {
             }
         } else if l.clock.is_none() && l.movetime.is_none() {
             // Depth only: keep the engine from a time control of its own choosing.
-            cmds.push(format!("st {}", self.timeout.as_secs().max(1)));
+            cmds.push(format!("st {}", self.wait_limit.as_secs().max(1)));
         }
         if !self.limits_warned {
             self.warnings.extend(warn);
@@ -397,6 +400,7 @@ impl Xboard {
         setup: &Setup,
     ) -> Result<(), Fault> {
         proc.drain();
+        self.chess960 = setup.variant == Variant::Chess960;
         let mut cmds = vec!["new".to_string()];
         if self.chess960 {
             cmds.push("variant fischerandom".into());
@@ -489,6 +493,7 @@ impl Xboard {
                     depth,
                     nodes,
                     extra: Default::default(),
+                    pv: String::new(),
                     used: at.saturating_duration_since(asked),
                     arrived: at,
                     asked,
