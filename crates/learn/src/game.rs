@@ -2,7 +2,7 @@
 //! learned book value, remembered positions, the move result learning forbids, and the
 //! training samples, all written in one transaction by [`Learner::after_game`].
 
-use super::store::sql_err;
+use super::store::{sql_err, trim_positions, upsert_position};
 use super::{BookValue, LearnError, Learner, TtSeed, LEARN_BOOK, LEARN_POSITION, LEARN_RESULT};
 use book::{Book, ChooseHooks};
 use chess::fen::{parse_fen, to_fen};
@@ -532,34 +532,13 @@ impl Learner {
             report.book = Some((san.clone(), *value, bv.value));
         }
         for p in &plan.positions {
-            tx.execute(
-                "INSERT INTO positions (key, fen, score, depth, best, ts)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-                 ON CONFLICT (key) DO UPDATE SET fen = excluded.fen, score = excluded.score,
-                    depth = excluded.depth, best = excluded.best, ts = excluded.ts",
-                params![
-                    p.key as i64,
-                    p.fen,
-                    p.seed.score,
-                    p.seed.depth,
-                    p.seed.mv.to_string(),
-                    ts
-                ],
-            )
-            .map_err(err("store position learning"))?;
+            let best = p.seed.mv.to_string();
+            let (score, depth) = (p.seed.score.into(), p.seed.depth.into());
+            upsert_position(&tx, p.key as i64, &p.fen, score, depth, &best, ts)
+                .map_err(err("store position learning"))?;
         }
         if !plan.positions.is_empty() {
-            let n: i64 = tx
-                .query_row("SELECT count(*) FROM positions", [], |r| r.get(0))
-                .map_err(err("count positions"))?;
-            if n > max_positions {
-                tx.execute(
-                    "DELETE FROM positions WHERE id IN
-                        (SELECT id FROM positions ORDER BY ts, id LIMIT ?1)",
-                    params![n - max_positions],
-                )
-                .map_err(err("trim positions"))?;
-            }
+            trim_positions(&tx, max_positions).map_err(err("trim positions"))?;
         }
         report.positions = plan.positions.len();
         if let Some((key, mv, fen, san)) = &plan.forbid {

@@ -19,7 +19,7 @@
 //! comment (`;` or `#`) or blank.
 
 use super::game::LineOrigin;
-use super::store::sql_err;
+use super::store::{sql_err, trim_positions, upsert_position};
 use super::{LearnError, Learner, LEARN_BOOK};
 use book::atomic::write_atomically;
 use chess::fen::{parse_fen, to_fen};
@@ -328,30 +328,15 @@ impl Learner {
                     summary.forbidden += 1;
                 }
                 Record::Position { score, depth } => {
-                    tx.execute(
-                        "INSERT INTO positions (key, fen, score, depth, best, ts)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-                         ON CONFLICT (key) DO UPDATE SET fen = excluded.fen,
-                            score = excluded.score, depth = excluded.depth,
-                            best = excluded.best, ts = excluded.ts",
-                        params![key, fen, score, depth, r.mv.to_string(), ts],
-                    )
-                    .map_err(err("import position learning"))?;
+                    let best = r.mv.to_string();
+                    let (score, depth) = (*score, *depth);
+                    upsert_position(&tx, key, &fen, score, depth, &best, ts)
+                        .map_err(err("import position learning"))?;
                     summary.positions += 1;
                 }
             }
         }
-        let n: i64 = tx
-            .query_row("SELECT count(*) FROM positions", [], |r| r.get(0))
-            .map_err(err("count positions"))?;
-        if n > max_positions {
-            tx.execute(
-                "DELETE FROM positions WHERE id IN
-                    (SELECT id FROM positions ORDER BY ts, id LIMIT ?1)",
-                params![n - max_positions],
-            )
-            .map_err(err("trim positions"))?;
-        }
+        trim_positions(&tx, max_positions).map_err(err("trim positions"))?;
         tx.commit().map_err(err("commit"))?;
         self.load()?;
         Ok(summary)

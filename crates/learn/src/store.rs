@@ -96,6 +96,39 @@ impl std::fmt::Debug for Store {
 }
 
 /// Maps a SQLite error to a store error, recognising damaged and foreign files.
+/// Learns one position (position learning): its key, FEN, score and depth from the side
+/// to move, and best move, replacing what was learned of the same key before.
+pub(crate) fn upsert_position(
+    c: &Connection,
+    key: i64,
+    fen: &str,
+    score: i64,
+    depth: i64,
+    best: &str,
+    ts: i64,
+) -> rusqlite::Result<usize> {
+    c.execute(
+        "INSERT INTO positions (key, fen, score, depth, best, ts)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+         ON CONFLICT (key) DO UPDATE SET fen = excluded.fen, score = excluded.score,
+            depth = excluded.depth, best = excluded.best, ts = excluded.ts",
+        rusqlite::params![key, fen, score, depth, best, ts],
+    )
+}
+
+/// Keeps at most `max` learned positions, forgetting the oldest first.
+pub(crate) fn trim_positions(c: &Connection, max: i64) -> rusqlite::Result<()> {
+    let n: i64 = c.query_row("SELECT count(*) FROM positions", [], |r| r.get(0))?;
+    if n > max {
+        c.execute(
+            "DELETE FROM positions WHERE id IN
+                (SELECT id FROM positions ORDER BY ts, id LIMIT ?1)",
+            rusqlite::params![n - max],
+        )?;
+    }
+    Ok(())
+}
+
 pub(crate) fn sql_err(path: &Path, op: &'static str, e: rusqlite::Error) -> LearnError {
     if let rusqlite::Error::SqliteFailure(f, msg) = &e {
         if matches!(f.code, ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt) {
