@@ -607,8 +607,8 @@ impl Session {
             OfferKind::Abort => "decline abort",
             OfferKind::Adjourn if self.quitting => "adjourn",
             OfferKind::Adjourn => "decline adjourn",
-            OfferKind::Takeback => self.takeback_reply(),
-            OfferKind::Other => return,
+            OfferKind::Takeback(_) => self.takeback_reply(),
+            _ => return,
         };
         out.push(Action::GameLog(format!("{from} offers {kind:?}: {reply}")));
         out.push(Action::SendNow(reply.to_string()));

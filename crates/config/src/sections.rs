@@ -4,6 +4,7 @@
 //! in centipawns unless a key says pawns. Every key is documented in the shipped
 //! `config.toml` and in `docs/bot.md` (its settings reference).
 
+use ics::Dialect;
 use serde::Deserialize;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -70,15 +71,6 @@ impl fmt::Debug for Secret {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("\"********\"")
     }
-}
-
-/// The server's command dialect.
-#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-pub enum Dialect {
-    #[default]
-    Fics,
-    Icc,
 }
 
 /// `[server]`
