@@ -24,7 +24,7 @@ const CRATES: &[(&str, &[&str])] = &[
     ("ics", &["chess"]),
     ("link", &["ics"]),
     ("server", &["chess", "ics", "link"]),
-    ("config", &["lists"]),
+    ("config", &["lists", "ics"]),
     (
         "bot",
         &[

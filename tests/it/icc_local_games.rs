@@ -33,7 +33,7 @@ async fn icc_games(tag: &str, games: u32, base: u32, inc: u32) {
     let spar =
         tokio::spawn(async move { sparring_player(addr, "Sparring", Some(SPAR_PW), policy).await });
     let mut cfg = bot_config(dir, base, inc);
-    cfg.server.dialect = wily::config::Dialect::Icc;
+    cfg.server.dialect = wily::ics::Dialect::Icc;
     let mut connect = connect_config(addr, "wily", WILY_PW);
     connect.dialect = Dialect::Icc;
     connect.icc_level2 = true;

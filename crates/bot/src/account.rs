@@ -9,7 +9,8 @@ use crate::challenge::{OpponentHistory, Variant};
 use crate::input::{Action, Challenge, EndKind};
 use crate::operator_hooks::Hook;
 use crate::state::Session;
-use config::{AcceptSection, Dialect};
+use config::AcceptSection;
+use ics::Dialect;
 use std::time::{Duration, Instant};
 
 /// The interface variable a variant of `accept.variants` needs on FICS (`help

@@ -74,10 +74,7 @@ pub fn remote_connect(cfg: &Config) -> Result<ConnectConfig, String> {
         }
     };
     let mut c = ConnectConfig::new(cfg.server.host.clone(), cfg.server.port, login);
-    c.dialect = match cfg.server.dialect {
-        config::Dialect::Fics => Dialect::Fics,
-        config::Dialect::Icc => Dialect::Icc,
-    };
+    c.dialect = cfg.server.dialect;
     c.timeseal = cfg.server.timeseal && c.dialect == Dialect::Fics;
     c.icc_level2 = cfg.server.icc_level2;
     c.helper = cfg.server.helper.as_ref().map(|p| {

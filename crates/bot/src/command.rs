@@ -116,26 +116,20 @@ impl Session {
             OpCommand::Whisper(level) => {
                 self.cfg.talk.whisper = level;
                 self.cfg.observe.whisper = level;
-                self.observing.observer.talker.whisper = level;
-                if let Some(g) = &mut self.play.game {
-                    g.talker.whisper = level;
-                }
                 format!("whisper level {level}")
             }
             OpCommand::Kibitz(level) => {
                 self.cfg.talk.kibitz = level;
                 self.cfg.observe.kibitz = level;
-                self.observing.observer.talker.kibitz = level;
+                // The operator's level replaces the autokibitz one in the game in
+                // progress too.
                 if let Some(g) = &mut self.play.game {
-                    g.talker.kibitz = level;
+                    g.autokibitz = false;
                 }
                 format!("kibitz level {level}")
             }
             OpCommand::Noise(n) => {
                 self.cfg.talk.noise = n;
-                if let Some(g) = &mut self.play.game {
-                    g.talker.noise = n;
-                }
                 format!("noise {n} nodes")
             }
             OpCommand::Quit => {

@@ -72,7 +72,11 @@ pub struct PlayedGame {
     pub white_elo: Option<u32>,
     pub black_elo: Option<u32>,
     pub policy: GamePolicy,
+    /// The game's rate limit of whispers and kibitzes (the levels are the settings').
     pub talker: Talker,
+    /// The opponent is in `lists/AK`: kibitzes at least at `talk.autokibitz_level`,
+    /// until an operator's `kibitz N` sets the level.
+    pub autokibitz: bool,
     pub clocks: Option<ClockSnapshot>,
     /// The move wily sent that the server has not yet echoed.
     pub sent: Option<Move>,
@@ -123,6 +127,7 @@ impl PlayedGame {
             black_elo: None,
             policy,
             talker,
+            autokibitz: false,
             clocks: None,
             sent: None,
             expected_reply: None,
@@ -510,7 +515,7 @@ mod tests {
             u,
             Color::White,
             GamePolicy::new(OpponentProfile::new(class, &s), &s),
-            Talker::new(0, 0, 0, 10),
+            Talker::new(10),
         )
     }
 

@@ -9,24 +9,12 @@ use super::record::GameRecord;
 use chess::castling::CastleFlags;
 use cozy_chess::{Board, Color, Move};
 use engine::{Limits, SearchInfo, SearchResult};
+/// The viewer's relation to a board and the kinds of offers are the protocol layer's own
+/// types, used here as they are.
+pub use ics::events::{OfferKind, Relation};
 use ics::listing::{GameRow, RelayRow, TourneyGameRow};
 use lists::ServerTitles;
 use std::time::Instant;
-
-/// The viewer's relation to a board update (style 12 field 20).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Relation {
-    /// Playing, wily to move.
-    MyMove,
-    /// Playing, the opponent to move.
-    OpponentMove,
-    /// Observing a played game.
-    Observing,
-    /// Observing an examined game (a relayed game is one; relation -2).
-    ObservingExamined,
-    /// Examining, isolated positions and the like (ignored).
-    Other,
-}
 
 /// One style-12 update, with the position already turned into a board.
 #[derive(Debug, Clone, PartialEq)]
@@ -117,16 +105,6 @@ pub struct Challenge {
     pub adjourned: bool,
 }
 
-/// Offers from the opponent.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OfferKind {
-    Draw,
-    Abort,
-    Adjourn,
-    Takeback,
-    Other,
-}
-
 /// The server events the bot acts on.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerEvent {
@@ -163,6 +141,7 @@ pub enum ServerEvent {
     IsComputer {
         name: String,
     },
+    /// An offer from the opponent (never a match: challenges are [`ServerEvent::Challenge`]).
     Offer {
         from: String,
         kind: OfferKind,

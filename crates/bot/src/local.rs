@@ -63,8 +63,8 @@ pub fn local_settings(cfg: &Config) -> Config {
     config.server.handle = l.handle.clone();
     // The local server names Chess960 as lasker 2.2 does, or, speaking ICC, wild 22.
     config.server.chess960 = match cfg.server.dialect {
-        config::Dialect::Fics => "fr".into(),
-        config::Dialect::Icc => "w22".into(),
+        Dialect::Fics => "fr".into(),
+        Dialect::Icc => "w22".into(),
     };
     config.seek.enabled = true;
     config.seek.reseek_after_game = true;
@@ -89,10 +89,7 @@ pub async fn start(cfg: &Config) -> Result<LocalWorld, String> {
     let l = &cfg.local;
     let wily_pw = secret();
     let spar_pw = secret();
-    let dialect = match cfg.server.dialect {
-        config::Dialect::Fics => Dialect::Fics,
-        config::Dialect::Icc => Dialect::Icc,
-    };
+    let dialect = cfg.server.dialect;
     let mut server_cfg = ServerConfig::local(l.port)
         .with_account(Account::new(&l.handle, &wily_pw).computer())
         .with_account(Account::new(&l.sparring_handle, &spar_pw).computer());

@@ -5,7 +5,7 @@
 
 use super::input::{Action, BoardUpdate, SearchSpec};
 use crate::state::{ActiveSearch, Purpose, Session};
-use crate::talk::Report;
+use crate::talk::{Levels, Report};
 use crate::watchlist::Watched;
 use cozy_chess::Board;
 use engine::Limits;
@@ -79,12 +79,14 @@ impl Session {
             return;
         }
         if let Some(r) = &s.last_report {
-            if r.nodes >= self.cfg.talk.noise {
-                let root = s.root.clone();
-                let r = r.clone();
-                for cmd in self.observing.observer.talker.on_move(now, &root, &r) {
-                    out.push(Action::Send(cmd));
-                }
+            let levels = Levels::observed(&self.cfg.observe, &self.cfg.talk);
+            for cmd in self
+                .observing
+                .observer
+                .talker
+                .on_move(now, levels, &s.root, r)
+            {
+                out.push(Action::Send(cmd));
             }
         }
         self.stop_search(out);
@@ -98,10 +100,13 @@ impl Session {
         now: Instant,
         out: &mut Vec<Action>,
     ) {
-        if r.nodes < self.cfg.talk.noise {
-            return;
-        }
-        for cmd in self.observing.observer.talker.on_iteration(now, root, r) {
+        let levels = Levels::observed(&self.cfg.observe, &self.cfg.talk);
+        for cmd in self
+            .observing
+            .observer
+            .talker
+            .on_iteration(now, levels, root, r)
+        {
             out.push(Action::Send(cmd));
         }
     }

@@ -8,7 +8,8 @@
 use crate::follow::FollowSync;
 use crate::watch::Watcher;
 use crate::watchlist::Observer;
-use config::{Config, Dialect};
+use config::Config;
+use ics::Dialect;
 
 /// The observing part of the session.
 pub(crate) struct Observing {

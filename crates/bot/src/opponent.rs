@@ -2,7 +2,7 @@
 //! from the opponent's class (lists, then server titles) and `[opponents]`.
 
 use config::{OpponentsSection, StrengthSection};
-use lists::{ClassTuning, OpponentClass};
+use lists::OpponentClass;
 
 /// How wily treats one opponent for a whole game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,22 +26,8 @@ pub struct OpponentProfile {
 impl OpponentProfile {
     /// Builds the profile from the class and the thresholds in the settings.
     pub fn new(class: OpponentClass, s: &OpponentsSection) -> OpponentProfile {
-        // The class-to-numbers rule is shared with the xboard route (`lists.rs`).
-        let t = ClassTuning {
-            resign_gm: s.resign_gm,
-            resign_im: s.resign_im,
-            resign_default: s.resign_default,
-            book_width_titled: s.book_width_titled,
-            book_width_computer: s.book_width_computer,
-            book_width_default: s.book_width_default,
-            draw_score_gm: s.draw_score_gm,
-            draw_score_im: s.draw_score_im,
-            draw_score_default: s.draw_score_default,
-            special_contempt: s.special_contempt,
-            swindle_humans: s.swindle_humans,
-            swindle_computers: s.swindle_computers,
-        }
-        .tune(class);
+        // The class-to-numbers rule is shared with the xboard route (`lists`).
+        let t = s.tune(class);
         OpponentProfile {
             class,
             resign_cp: (t.resign_pawns > 0).then(|| t.resign_pawns as i32 * 100),
@@ -89,27 +75,6 @@ impl OpponentProfile {
 mod tests {
     use super::*;
     use lists::Category;
-
-    #[test]
-    fn the_shared_defaults_are_the_settings_defaults() {
-        let s = OpponentsSection::default();
-        for cat in [
-            Category::Gm,
-            Category::Im,
-            Category::Computer,
-            Category::Other,
-        ] {
-            for special in [false, true] {
-                let c = class(cat, special);
-                let t = ClassTuning::default().tune(c);
-                let p = OpponentProfile::new(c, &s);
-                assert_eq!(p.book_width, t.book_width);
-                assert_eq!(p.draw_score, t.draw_score);
-                assert_eq!(p.swindle, t.swindle);
-                assert_eq!(p.resign_cp, Some(t.resign_pawns as i32 * 100));
-            }
-        }
-    }
 
     fn class(category: Category, special: bool) -> OpponentClass {
         OpponentClass {

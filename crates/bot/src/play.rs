@@ -8,7 +8,7 @@ use super::opponent::OpponentProfile;
 use super::policy::{GamePolicy, MATE_CP};
 use super::record::search_comment;
 use crate::state::{sanitize, ActiveSearch, Purpose, Session};
-use crate::talk::{Report, TalkBound, TalkScore, Talker};
+use crate::talk::{Levels, Report, TalkBound, TalkScore, Talker};
 use chess::san::to_ics_move;
 use cozy_chess::{Board, Color};
 use engine::time::TimeManager;
@@ -173,14 +173,9 @@ impl Session {
             .with_strength(&self.cfg.strength, rating);
         tracing::info!("opponent {opponent}: {}", profile.describe());
         let policy = GamePolicy::new(profile, &self.cfg.opponents);
-        let t = &self.cfg.talk;
-        let kibitz = if class.autokibitz {
-            t.kibitz.max(t.autokibitz_level)
-        } else {
-            t.kibitz
-        };
-        let talker = Talker::new(t.whisper, kibitz, t.noise, t.max_per_minute);
+        let talker = Talker::new(self.cfg.talk.max_per_minute);
         let mut g = PlayedGame::new(u, me, policy, talker);
+        g.autokibitz = class.autokibitz;
         if let Some(si) = self.play.start_info.take() {
             if si.game == u.game {
                 g.rated = si.rated;
@@ -327,7 +322,11 @@ impl Session {
                         source: MoveSource::Book,
                     });
                     let root = g.board().clone();
-                    for cmd in g.talker.on_book(now, &root, pick.mv, &pick.candidates) {
+                    let levels = Levels::played(&self.cfg.talk, g.autokibitz);
+                    for cmd in g
+                        .talker
+                        .on_book(now, levels, &root, pick.mv, &pick.candidates)
+                    {
                         out.push(Action::SendNow(cmd));
                     }
                     out.push(Action::GameLog(format!(
@@ -441,7 +440,8 @@ impl Session {
             Talker::move_text(6, root, report).unwrap_or_default()
         )));
         if !pondering {
-            for cmd in g.talker.on_iteration(now, root, report) {
+            let levels = Levels::played(&self.cfg.talk, g.autokibitz);
+            for cmd in g.talker.on_iteration(now, levels, root, report) {
                 out.push(Action::Send(cmd));
             }
         }
@@ -526,7 +526,8 @@ impl Session {
         if !r.pv.is_empty() {
             report.pv = r.pv.clone();
         }
-        let talk = g.talker.on_move(now, &s.root, &report);
+        let levels = Levels::played(&self.cfg.talk, g.autokibitz);
+        let talk = g.talker.on_move(now, levels, &s.root, &report);
         // A mate announcement goes out before the move: a mating move ends the game, and
         // nobody could hear it afterwards. Talk is rate-limited by the talker, so it may
         // travel with the moves, in order.
@@ -606,8 +607,8 @@ impl Session {
             OfferKind::Abort => "decline abort",
             OfferKind::Adjourn if self.quitting => "adjourn",
             OfferKind::Adjourn => "decline adjourn",
-            OfferKind::Takeback => self.takeback_reply(),
-            OfferKind::Other => return,
+            OfferKind::Takeback(_) => self.takeback_reply(),
+            _ => return,
         };
         out.push(Action::GameLog(format!("{from} offers {kind:?}: {reply}")));
         out.push(Action::SendNow(reply.to_string()));

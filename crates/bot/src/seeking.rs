@@ -4,7 +4,8 @@
 
 use crate::input::Action;
 use crate::state::Session;
-use config::{Dialect, SeekColor};
+use config::SeekColor;
+use ics::Dialect;
 use std::time::{Duration, Instant};
 
 impl Session {

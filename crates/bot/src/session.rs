@@ -14,8 +14,8 @@ use crate::matching::PendingChallenge;
 use crate::operator;
 use crate::play::report_of;
 use crate::state::{sanitize, Purpose};
-use config::Dialect;
 use engine::SearchInfo;
+use ics::Dialect;
 use lists::{valid_handle, ServerTitles};
 use std::time::{Duration, Instant};
 
@@ -91,7 +91,7 @@ impl Session {
             ServerEvent::LoggedIn { handle } => self.logged_in(handle, now, out),
             ServerEvent::Disconnected => self.disconnected(out),
             ServerEvent::Board(u) => match u.relation {
-                Relation::MyMove | Relation::OpponentMove => self.own_board(*u, now, out),
+                Relation::MyMove | Relation::OpponentToMove => self.own_board(*u, now, out),
                 Relation::Observing | Relation::ObservingExamined
                     if self.observing.watch.has(u.game) =>
                 {
@@ -100,7 +100,8 @@ impl Session {
                 Relation::Observing | Relation::ObservingExamined => {
                     self.observed_board(*u, now, out)
                 }
-                Relation::Other => {}
+                // Examining, isolated and initial positions: nothing for the bot.
+                Relation::Examining | Relation::IsolatedPosition | Relation::InitialPosition => {}
             },
             ServerEvent::Creating {
                 white,

@@ -10,6 +10,7 @@
 //! - 6: nearly everything: nodes, speed, selective depth, hash use, fail-highs/lows.
 
 use chess::san::line_to_san;
+use config::{ObserveSection, TalkSection, WatchSection};
 use cozy_chess::{Board, Color, Move};
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
@@ -137,22 +138,81 @@ impl RateLimit {
     }
 }
 
-/// Produces the whisper/kibitz commands for one game (played or observed).
+/// The talk levels in force for a game: read from the settings each time a line may be
+/// said, so an operator's `whisper N`, `kibitz N` or `noise N` (or a reload) takes effect
+/// at the next line. Kept nowhere else.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Levels {
+    /// Whisper level 0-6.
+    pub whisper: u8,
+    /// Kibitz level 0-6.
+    pub kibitz: u8,
+    /// Nothing is said about a search below this many nodes.
+    pub noise: u64,
+}
+
+impl Levels {
+    /// The highest level on either channel.
+    pub fn level(&self) -> u8 {
+        self.whisper.max(self.kibitz)
+    }
+
+    /// Whether a search of `nodes` nodes is worth a word (`noise`).
+    pub fn heard(&self, nodes: u64) -> bool {
+        nodes >= self.noise
+    }
+
+    /// wily's own game: `[talk]`'s levels; an opponent in `lists/AK` (`autokibitz`) is
+    /// kibitzed at least at `talk.autokibitz_level`.
+    pub fn played(talk: &TalkSection, autokibitz: bool) -> Levels {
+        Levels {
+            whisper: talk.whisper,
+            kibitz: if autokibitz {
+                talk.kibitz.max(talk.autokibitz_level)
+            } else {
+                talk.kibitz
+            },
+            noise: talk.noise,
+        }
+    }
+
+    /// A game observed for `[observe]`: its levels, `[talk]`'s noise.
+    pub fn observed(observe: &ObserveSection, talk: &TalkSection) -> Levels {
+        Levels {
+            whisper: observe.whisper,
+            kibitz: observe.kibitz,
+            noise: talk.noise,
+        }
+    }
+
+    /// A game watched for `[watch]`: its levels, `[talk]`'s noise.
+    pub fn watched(watch: &WatchSection, talk: &TalkSection) -> Levels {
+        Levels {
+            whisper: watch.whisper,
+            kibitz: watch.kibitz,
+            noise: talk.noise,
+        }
+    }
+
+    fn channels(&self) -> [(Channel, u8); 2] {
+        [
+            (Channel::Whisper, self.whisper.min(6)),
+            (Channel::Kibitz, self.kibitz.min(6)),
+        ]
+    }
+}
+
+/// Produces the whisper/kibitz commands for one game (played or observed) at the
+/// [`Levels`] its caller reads when a line is due, within the game's rate limit.
 #[derive(Debug, Clone)]
 pub struct Talker {
-    pub whisper: u8,
-    pub kibitz: u8,
-    pub noise: u64,
     limit: RateLimit,
     dropped: u64,
 }
 
 impl Talker {
-    pub fn new(whisper: u8, kibitz: u8, noise: u64, per_minute: u32) -> Talker {
+    pub fn new(per_minute: u32) -> Talker {
         Talker {
-            whisper: whisper.min(6),
-            kibitz: kibitz.min(6),
-            noise,
             limit: RateLimit {
                 per_minute: per_minute.max(1) as usize,
                 sent: VecDeque::new(),
@@ -166,17 +226,16 @@ impl Talker {
         self.dropped
     }
 
-    /// The highest level on either channel.
-    pub fn level(&self) -> u8 {
-        self.whisper.max(self.kibitz)
-    }
-
     /// Emits `text` on every channel whose level is at least `min_level`.
-    fn say(&mut self, now: Instant, min_level: u8, text: &str, out: &mut Vec<String>) {
-        for (ch, level) in [
-            (Channel::Whisper, self.whisper),
-            (Channel::Kibitz, self.kibitz),
-        ] {
+    fn say(
+        &mut self,
+        now: Instant,
+        levels: Levels,
+        min_level: u8,
+        text: &str,
+        out: &mut Vec<String>,
+    ) {
+        for (ch, level) in levels.channels() {
             if level >= min_level && !text.is_empty() {
                 if self.limit.allow(now) {
                     out.push(format!("{} {}", ch.command(), text));
@@ -224,15 +283,18 @@ impl Talker {
     }
 
     /// After the search behind wily's move (or an observed position's analysis) ends.
-    pub fn on_move(&mut self, now: Instant, root: &Board, r: &Report) -> Vec<String> {
+    pub fn on_move(
+        &mut self,
+        now: Instant,
+        levels: Levels,
+        root: &Board,
+        r: &Report,
+    ) -> Vec<String> {
         let mut out = Vec::new();
-        if r.nodes < self.noise {
+        if !levels.heard(r.nodes) {
             return out;
         }
-        for (ch, level) in [
-            (Channel::Whisper, self.whisper),
-            (Channel::Kibitz, self.kibitz),
-        ] {
+        for (ch, level) in levels.channels() {
             let Some(text) = Self::move_text(level, root, r) else {
                 continue;
             };
@@ -246,9 +308,15 @@ impl Talker {
     }
 
     /// After each finished iteration (levels 5 and 6), and on fail-high/low (level 6).
-    pub fn on_iteration(&mut self, now: Instant, root: &Board, r: &Report) -> Vec<String> {
+    pub fn on_iteration(
+        &mut self,
+        now: Instant,
+        levels: Levels,
+        root: &Board,
+        r: &Report,
+    ) -> Vec<String> {
         let mut out = Vec::new();
-        if r.nodes < self.noise || self.level() < 5 {
+        if !levels.heard(r.nodes) || levels.level() < 5 {
             return out;
         }
         let text = match r.bound {
@@ -260,7 +328,7 @@ impl Talker {
                 pv_text(root, &r.pv)
             ),
             TalkBound::Lower | TalkBound::Upper => {
-                if self.level() < 6 {
+                if levels.level() < 6 {
                     return out;
                 }
                 let first = pv_text(root, r.pv.get(..1).unwrap_or(&[]));
@@ -278,7 +346,7 @@ impl Talker {
             }
         };
         let level = if r.bound == TalkBound::Exact { 5 } else { 6 };
-        self.say(now, level, &text, &mut out);
+        self.say(now, levels, level, &text, &mut out);
         out
     }
 
@@ -286,6 +354,7 @@ impl Talker {
     pub fn on_book(
         &mut self,
         now: Instant,
+        levels: Levels,
         root: &Board,
         mv: Move,
         candidates: &str,
@@ -295,7 +364,7 @@ impl Talker {
         if !candidates.is_empty() {
             text.push_str(&format!(" ({candidates})"));
         }
-        self.say(now, 4, &text, &mut out);
+        self.say(now, levels, 4, &text, &mut out);
         out
     }
 }
@@ -371,36 +440,75 @@ mod tests {
         let b = Board::default();
         let now = Instant::now();
         let r = report(&b, TalkScore::Cp(35), 10_000, &["e2e4"]);
-        let mut t = Talker::new(3, 2, 5_000, 100);
+        let lv = |whisper, kibitz, noise| Levels {
+            whisper,
+            kibitz,
+            noise,
+        };
+        let mut t = Talker::new(100);
+        let three_two = lv(3, 2, 5_000);
         assert_eq!(
-            t.on_move(now, &b, &r),
+            t.on_move(now, three_two, &b, &r),
             vec!["whisper d12 +0.35 1.2s pv 1. e4", "kibitz d12 +0.35 1.2s"]
         );
         let quiet = report(&b, TalkScore::Cp(35), 4_999, &["e2e4"]);
         assert!(
-            t.on_move(now, &b, &quiet).is_empty(),
+            t.on_move(now, three_two, &b, &quiet).is_empty(),
             "noise keeps it silent"
         );
         assert!(
-            t.on_iteration(now, &b, &r).is_empty(),
+            t.on_iteration(now, three_two, &b, &r).is_empty(),
             "iterations only from level 5"
         );
-        let mut five = Talker::new(5, 0, 0, 100);
+        let mut five = Talker::new(100);
         assert_eq!(
-            five.on_iteration(now, &b, &r),
+            five.on_iteration(now, lv(5, 0, 0), &b, &r),
             vec!["whisper d12 +0.35 1.2s 1. e4"]
         );
         let mut fh = r.clone();
         fh.bound = TalkBound::Lower;
         assert!(
-            five.on_iteration(now, &b, &fh).is_empty(),
+            five.on_iteration(now, lv(5, 0, 0), &b, &fh).is_empty(),
             "fail highs from level 6"
         );
-        let mut six = Talker::new(6, 0, 0, 100);
+        let mut six = Talker::new(100);
         assert_eq!(
-            six.on_iteration(now, &b, &fh),
+            six.on_iteration(now, lv(6, 0, 0), &b, &fh),
             vec!["whisper d12 1. e4 fails high (+0.35)"]
         );
+    }
+
+    #[test]
+    fn autokibitz_raises_the_kibitz_level_of_played_games_only() {
+        let t = TalkSection {
+            whisper: 1,
+            kibitz: 0,
+            noise: 7,
+            autokibitz_level: 3,
+            ..TalkSection::default()
+        };
+        let plain = Levels::played(&t, false);
+        assert_eq!((plain.whisper, plain.kibitz, plain.noise), (1, 0, 7));
+        assert_eq!(Levels::played(&t, true).kibitz, 3);
+        let loud = TalkSection {
+            kibitz: 5,
+            ..t.clone()
+        };
+        assert_eq!(Levels::played(&loud, true).kibitz, 5, "never lowers it");
+        let o = ObserveSection {
+            whisper: 4,
+            kibitz: 2,
+            ..ObserveSection::default()
+        };
+        assert_eq!(
+            Levels::observed(&o, &t),
+            Levels {
+                whisper: 4,
+                kibitz: 2,
+                noise: 7
+            }
+        );
+        assert!(Levels::observed(&o, &t).heard(7) && !Levels::observed(&o, &t).heard(6));
     }
 
     #[test]
@@ -408,11 +516,16 @@ mod tests {
         let b = Board::default();
         let now = Instant::now();
         let e4 = move_from_uci(&b, "e2e4", false).unwrap();
-        assert!(Talker::new(3, 3, 0, 100)
-            .on_book(now, &b, e4, "e4 50%")
+        let lv = |whisper, kibitz| Levels {
+            whisper,
+            kibitz,
+            noise: 0,
+        };
+        assert!(Talker::new(100)
+            .on_book(now, lv(3, 3), &b, e4, "e4 50%")
             .is_empty());
         assert_eq!(
-            Talker::new(4, 0, 0, 100).on_book(now, &b, e4, "e4 50%, d4 50%"),
+            Talker::new(100).on_book(now, lv(4, 0), &b, e4, "e4 50%, d4 50%"),
             vec!["whisper book 1. e4 (e4 50%, d4 50%)"]
         );
     }
@@ -421,12 +534,17 @@ mod tests {
     fn rate_limit_drops_the_excess() {
         let b = Board::default();
         let r = report(&b, TalkScore::Cp(1), 10, &["e2e4"]);
-        let mut t = Talker::new(2, 0, 0, 3);
+        let mut t = Talker::new(3);
+        let two = Levels {
+            whisper: 2,
+            kibitz: 0,
+            noise: 0,
+        };
         let now = Instant::now();
-        let n: usize = (0..10).map(|_| t.on_move(now, &b, &r).len()).sum();
+        let n: usize = (0..10).map(|_| t.on_move(now, two, &b, &r).len()).sum();
         assert_eq!(n, 3);
         assert_eq!(t.dropped(), 7);
         let later = now + Duration::from_secs(61);
-        assert_eq!(t.on_move(later, &b, &r).len(), 1);
+        assert_eq!(t.on_move(later, two, &b, &r).len(), 1);
     }
 }

@@ -2,11 +2,11 @@
 //! acts on are kept, with boards turned into `cozy_chess` positions; everything else is
 //! dropped (and logged at trace level by the caller).
 
-use super::input::{BoardUpdate, Challenge, EndKind, OfferKind, Relation, ServerEvent, WatchRow};
+use super::input::{BoardUpdate, Challenge, EndKind, ServerEvent, WatchRow};
 use chess::castling::CastleFlags;
 use chess::fen::parse_fen;
 use cozy_chess::Board;
-use ics::events::{self, ChatKind, EndReason, Event, Rating};
+use ics::events::{self, ChatKind, EndReason, Event, OfferKind, Rating};
 use lists::ServerTitles;
 use std::time::Instant;
 
@@ -56,17 +56,11 @@ pub fn translate(ev: Event, received: Instant) -> Option<ServerEvent> {
             adjourned: m.adjourned,
         }),
         Event::IsComputer { name } => ServerEvent::IsComputer { name },
-        Event::OfferReceived { from, kind } => ServerEvent::Offer {
-            from,
-            kind: match kind {
-                events::OfferKind::Draw => OfferKind::Draw,
-                events::OfferKind::Abort => OfferKind::Abort,
-                events::OfferKind::Adjourn => OfferKind::Adjourn,
-                events::OfferKind::Takeback(_) => OfferKind::Takeback,
-                events::OfferKind::Match => return None,
-                _ => OfferKind::Other,
-            },
-        },
+        Event::OfferReceived {
+            kind: OfferKind::Match,
+            ..
+        } => return None,
+        Event::OfferReceived { from, kind } => ServerEvent::Offer { from, kind },
         Event::Chat(c) if c.kind == ChatKind::Tell => {
             let titles = chat_titles(&c.titles);
             ServerEvent::Tell {
@@ -128,7 +122,7 @@ pub fn translate(ev: Event, received: Instant) -> Option<ServerEvent> {
         Event::Tourney(n) => ServerEvent::Tourney(n),
         Event::YouAccepted {
             other,
-            kind: events::OfferKind::Match,
+            kind: OfferKind::Match,
         } => ServerEvent::YouAccepted { other },
         Event::SettingRefused { name } => ServerEvent::SettingRefused { name },
         Event::SeekRefused { text } => ServerEvent::SeekRefused { text },
@@ -189,18 +183,11 @@ pub fn style12_board(s: &events::Style12) -> Option<Board> {
 }
 
 fn board_update(s: &events::Style12, received: Instant) -> Option<BoardUpdate> {
-    let relation = match s.relation {
-        events::Relation::MyMove => Relation::MyMove,
-        events::Relation::OpponentToMove => Relation::OpponentMove,
-        events::Relation::Observing => Relation::Observing,
-        events::Relation::ObservingExamined => Relation::ObservingExamined,
-        _ => Relation::Other,
-    };
     Some(BoardUpdate {
         game: s.game,
         white: s.white.clone(),
         black: s.black.clone(),
-        relation,
+        relation: s.relation,
         board: style12_board(s)?,
         castling: CastleFlags {
             white_short: s.white_castle_short,
@@ -235,7 +222,7 @@ mod tests {
         let Some(ServerEvent::Board(u)) = b else {
             panic!("{b:?}")
         };
-        assert_eq!(u.relation, Relation::MyMove);
+        assert_eq!(u.relation, events::Relation::MyMove);
         assert_eq!(u.white_ms, 299_000);
         assert_eq!(u.last_move_verbose.as_deref(), Some("P/e7-e5"));
         assert_eq!(

@@ -99,7 +99,7 @@ pub struct WatchGame {
     /// The result when known (relay list, end line).
     pub result: Option<String>,
     pub end_text: String,
-    /// Whispers/kibitzes for this game (its own rate limit).
+    /// Whispers/kibitzes for this game (its own rate limit; the levels are `[watch]`'s).
     pub talker: Talker,
     /// The current position waits for its analysis since this time.
     pub waiting: Option<Instant>,
@@ -418,12 +418,7 @@ impl Watcher {
                 comments: Vec::new(),
                 result: None,
                 end_text: String::new(),
-                talker: Talker::new(
-                    self.cfg.whisper,
-                    self.cfg.kibitz,
-                    0,
-                    self.cfg.per_game_per_minute,
-                ),
+                talker: Talker::new(self.cfg.per_game_per_minute),
                 waiting: None,
                 talked: 0,
                 last_talk: None,
@@ -433,11 +428,6 @@ impl Watcher {
                 examined: false,
             },
         );
-    }
-
-    /// The highest talk level of game `game`'s talker.
-    pub fn talker_level(&self, game: u32) -> u8 {
-        self.games.get(&game).map_or(0, |w| w.talker.level())
     }
 
     /// Whether game `game` may be talked to now (and books it when it may).

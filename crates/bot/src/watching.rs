@@ -8,7 +8,7 @@
 
 use super::input::{Action, BoardUpdate, SearchSpec, WatchRow};
 use crate::state::{ActiveSearch, Purpose, Session};
-use crate::talk::{pv_text, white_score, Report};
+use crate::talk::{pv_text, white_score, Levels, Report};
 use crate::watch::{Source, WatchGame};
 use cozy_chess::{Board, Move};
 use engine::Limits;
@@ -301,7 +301,7 @@ impl Session {
     /// Books an analysis: the time, the PGN comment on the move that led to the
     /// analysed position, and the whisper/kibitz.
     fn watch_used(&mut self, game: u32, s: &ActiveSearch, now: Instant, out: &mut Vec<Action>) {
-        let noise = self.cfg.talk.noise;
+        let levels = Levels::watched(&self.observing.watch.cfg, &self.cfg.talk);
         let alone =
             self.observing.watch.games.len() == 1 && self.observing.observer.games.is_empty();
         let no_x = self.observing.watch.no_x_talk;
@@ -327,13 +327,13 @@ impl Session {
                 *c = Some(analysis_comment(&s.root, r));
             }
         }
-        if r.nodes < noise || !self.observing.watch.may_talk(game, now) {
+        if !levels.heard(r.nodes) || !self.observing.watch.may_talk(game, now) {
             return;
         }
         let Some(w) = self.observing.watch.games.get_mut(&game) else {
             return;
         };
-        let cmds = w.talker.on_move(now, &s.root, r);
+        let cmds = w.talker.on_move(now, levels, &s.root, r);
         for cmd in cmds {
             let Some((verb, text)) = cmd.split_once(' ') else {
                 continue;
@@ -361,17 +361,17 @@ impl Session {
         now: Instant,
         out: &mut Vec<Action>,
     ) {
-        if r.nodes < self.cfg.talk.noise || self.observing.watch.no_x_talk {
+        let levels = Levels::watched(&self.observing.watch.cfg, &self.cfg.talk);
+        if !levels.heard(r.nodes) || self.observing.watch.no_x_talk {
             return;
         }
-        if self.observing.watch.talker_level(game) < 5 || !self.observing.watch.may_talk(game, now)
-        {
+        if levels.level() < 5 || !self.observing.watch.may_talk(game, now) {
             return;
         }
         let Some(w) = self.observing.watch.games.get_mut(&game) else {
             return;
         };
-        for cmd in w.talker.on_iteration(now, root, r) {
+        for cmd in w.talker.on_iteration(now, levels, root, r) {
             if let Some((verb, text)) = cmd.split_once(' ') {
                 w.talked += 1;
                 self.observing.watch.totals.talked += 1;

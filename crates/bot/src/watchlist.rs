@@ -27,6 +27,8 @@ pub struct Observer {
     wanted_games: Vec<u32>,
     follow: Vec<String>,
     top_when_idle: bool,
+    /// The rate limit of what is said in observed games (the levels are `[observe]`'s
+    /// and the noise `[talk]`'s, read when a line is due).
     pub talker: Talker,
     last_look: Option<Instant>,
 }
@@ -38,7 +40,7 @@ impl Observer {
             wanted_games: s.games.clone(),
             follow: s.follow.clone(),
             top_when_idle: s.top_game_when_idle,
-            talker: Talker::new(s.whisper, s.kibitz, 0, 12),
+            talker: Talker::new(12),
             last_look: None,
         }
     }

@@ -4,6 +4,9 @@
 //! in centipawns unless a key says pawns. Every key is documented in the shipped
 //! `config.toml` and in `docs/bot.md` (its settings reference).
 
+use ics::Dialect;
+/// `[opponents]` is declared with the rule that reads it, in the `lists` crate.
+pub use lists::OpponentsSection;
 use serde::Deserialize;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -70,15 +73,6 @@ impl fmt::Debug for Secret {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("\"********\"")
     }
-}
-
-/// The server's command dialect.
-#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-pub enum Dialect {
-    #[default]
-    Fics,
-    Icc,
 }
 
 /// `[server]`
@@ -531,68 +525,6 @@ impl PathsSection {
             if p.is_relative() {
                 *p = base.join(&*p);
             }
-        }
-    }
-}
-
-/// `[opponents]`: how wily adapts to each opponent class (lists `GM`, `IM`, `C`, `AK`,
-/// `S`, and the titles the server shows).
-#[derive(Debug, Clone, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
-pub struct OpponentsSection {
-    /// Resign thresholds in pawns (0 = never resign).
-    pub resign_gm: u32,
-    pub resign_im: u32,
-    pub resign_default: u32,
-    /// The score must stay below the threshold this many consecutive moves.
-    pub resign_moves: u32,
-    /// Book width (number of candidate book moves kept).
-    pub book_width_titled: u32,
-    pub book_width_computer: u32,
-    pub book_width_default: u32,
-    /// Draw score in centipawns from wily's side (a positive value makes wily like
-    /// draws). Against computers the draw score is always exactly 0.
-    pub draw_score_gm: i32,
-    pub draw_score_im: i32,
-    pub draw_score_default: i32,
-    /// Anti-human contempt for opponents in the `S` list: the draw score is minus this.
-    pub special_contempt: i32,
-    /// The engine's swindle mode against people: in a root the tablebases call drawn,
-    /// play the drawing move that leaves the opponent the most ways to go wrong.
-    pub swindle_humans: bool,
-    /// ... and against computers (off: a computer rarely goes wrong, so the draw comes
-    /// at once).
-    pub swindle_computers: bool,
-    /// Offer a draw only from this move number on.
-    pub draw_offer_min_move: u32,
-    /// "Near zero": |score| at most this many centipawns.
-    pub draw_offer_margin: i32,
-    /// ... for this many consecutive moves.
-    pub draw_offer_moves: u32,
-    /// Accept an abort request only up to this move number.
-    pub abort_max_move: u32,
-}
-
-impl Default for OpponentsSection {
-    fn default() -> Self {
-        OpponentsSection {
-            resign_gm: 3,
-            resign_im: 6,
-            resign_default: 9,
-            resign_moves: 5,
-            book_width_titled: 3,
-            book_width_computer: 2,
-            book_width_default: 5,
-            draw_score_gm: 0,
-            draw_score_im: 0,
-            draw_score_default: 0,
-            special_contempt: 50,
-            swindle_humans: true,
-            swindle_computers: false,
-            draw_offer_min_move: 40,
-            draw_offer_margin: 15,
-            draw_offer_moves: 6,
-            abort_max_move: 2,
         }
     }
 }

@@ -9,7 +9,9 @@ pub enum Color {
     Black,
 }
 
-/// The relation of the viewer to a style-12 board (field 20).
+/// The relation of the viewer to a style-12 board (field 20): the one type for it in wily,
+/// read by the clients ([`Relation::from_code`]) and written by the local server
+/// ([`Relation::code`]).
 #[derive(serde::Serialize, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Relation {
     /// -4: the initial position of a game (some servers).
@@ -40,6 +42,19 @@ impl Relation {
             2 => Relation::Examining,
             _ => return None,
         })
+    }
+
+    /// The field's number (the inverse of [`Relation::from_code`]).
+    pub fn code(self) -> i32 {
+        match self {
+            Relation::InitialPosition => -4,
+            Relation::IsolatedPosition => -3,
+            Relation::ObservingExamined => -2,
+            Relation::OpponentToMove => -1,
+            Relation::Observing => 0,
+            Relation::MyMove => 1,
+            Relation::Examining => 2,
+        }
     }
 
     /// True when the viewer is one of the two players.
@@ -212,8 +227,11 @@ mod tests {
     #[test]
     fn relation_codes() {
         for c in -4..=2 {
-            assert!(Relation::from_code(c).is_some());
+            let r = Relation::from_code(c).expect("a documented code");
+            assert_eq!(r.code(), c, "{r:?}");
         }
+        assert_eq!(Relation::OpponentToMove.code(), -1);
+        assert_eq!(Relation::ObservingExamined.code(), -2);
         assert!(Relation::from_code(3).is_none());
         assert!(Relation::MyMove.is_playing());
         assert!(!Relation::Observing.is_playing());

@@ -2,8 +2,10 @@
 //! prompt, the setup commands sent after login, the quiet `set` form, the prefix that
 //! bypasses aliases, the keep-alive command, and whether timeseal applies.
 
-/// A server dialect.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// A server dialect: the one type for it in wily, from the settings file's
+/// `server.dialect = "fics"|"icc"` (the serde form) to the connection and the local server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Dialect {
     /// FICS and the servers of its lineage (lasker, rpblc, wily's own local server).
     #[default]

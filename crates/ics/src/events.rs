@@ -163,7 +163,8 @@ pub struct MatchOffer {
     pub challenger_titles: Vec<String>,
 }
 
-/// The kinds of offers players make each other.
+/// The kinds of offers players make each other: the one type for them in wily, read by
+/// the clients and kept by the local server with its pending offers.
 #[derive(serde::Serialize, Debug, Clone, PartialEq, Eq, Hash)]
 pub enum OfferKind {
     Match,
@@ -176,6 +177,25 @@ pub enum OfferKind {
     Unpause,
     Switch,
     Other(String),
+}
+
+impl OfferKind {
+    /// The word FICS uses for it (`iset pendinfo 1`'s `t=`, `accept draw`):
+    /// `match`, `draw`, `takeback`, ...; the inverse of [`crate::parse::offers::offer_kind`]
+    /// (a takeback's length is not in the word).
+    pub fn word(&self) -> &str {
+        match self {
+            OfferKind::Match => "match",
+            OfferKind::Draw => "draw",
+            OfferKind::Abort => "abort",
+            OfferKind::Adjourn => "adjourn",
+            OfferKind::Takeback(_) => "takeback",
+            OfferKind::Pause => "pause",
+            OfferKind::Unpause => "unpause",
+            OfferKind::Switch => "switch",
+            OfferKind::Other(w) => w,
+        }
+    }
 }
 
 /// A FICS pending-offer notice (`iset pendinfo 1`).

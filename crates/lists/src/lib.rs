@@ -8,6 +8,10 @@
 //! A module of its own, below the bot and the front ends, because both use it: the bot
 //! classifies its opponents, the console's `list` command edits the files, and the
 //! settings check handles with [`valid_handle`]. It imports nothing of the crate.
+//! What each class of opponent then gets (`[opponents]`) is `opponents.rs`.
+
+mod opponents;
+pub use opponents::{OpponentsSection, Tuned};
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -176,97 +180,6 @@ impl fmt::Display for Category {
             Category::Computer => "computer",
             Category::Other => "player",
         })
-    }
-}
-
-/// The numbers each class of opponent gets, as Crafty tunes them by its lists: the
-/// server bot takes them from `[opponents]`, the xboard route (zippy) uses these
-/// defaults. One place, so the two routes treat a GM, an IM or a computer alike.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ClassTuning {
-    /// Resign thresholds in pawns (0 = never).
-    pub resign_gm: u32,
-    pub resign_im: u32,
-    pub resign_default: u32,
-    /// Candidate book moves kept.
-    pub book_width_titled: u32,
-    pub book_width_computer: u32,
-    pub book_width_default: u32,
-    /// Draw scores in centipawns from wily's side.
-    pub draw_score_gm: i32,
-    pub draw_score_im: i32,
-    pub draw_score_default: i32,
-    /// Contempt against the `S` list: the draw score is minus this.
-    pub special_contempt: i32,
-    /// Swindle mode (in a root the tablebases call drawn, play the drawing move with the
-    /// most winning chances) against people, and against computers.
-    pub swindle_humans: bool,
-    pub swindle_computers: bool,
-}
-
-impl Default for ClassTuning {
-    fn default() -> Self {
-        ClassTuning {
-            resign_gm: 3,
-            resign_im: 6,
-            resign_default: 9,
-            book_width_titled: 3,
-            book_width_computer: 2,
-            book_width_default: 5,
-            draw_score_gm: 0,
-            draw_score_im: 0,
-            draw_score_default: 0,
-            special_contempt: 50,
-            swindle_humans: true,
-            swindle_computers: false,
-        }
-    }
-}
-
-/// What [`ClassTuning::tune`] gives one opponent.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Tuned {
-    /// Resign below minus this many pawns (0 = never).
-    pub resign_pawns: u32,
-    pub book_width: u32,
-    /// Value of a draw for wily, centipawns.
-    pub draw_score: i32,
-    /// The engine's swindle mode for this opponent.
-    pub swindle: bool,
-}
-
-impl ClassTuning {
-    /// The numbers for an opponent of class `c`. Against computers a draw is worth
-    /// exactly nothing either way; swindle mode has one switch for people (GMs, IMs and
-    /// everyone else) and one for computers.
-    pub fn tune(&self, c: OpponentClass) -> Tuned {
-        let resign_pawns = match c.category {
-            Category::Gm => self.resign_gm,
-            Category::Im => self.resign_im,
-            Category::Computer | Category::Other => self.resign_default,
-        };
-        let book_width = match c.category {
-            Category::Gm | Category::Im => self.book_width_titled,
-            Category::Computer => self.book_width_computer,
-            Category::Other => self.book_width_default,
-        };
-        let draw_score = match c.category {
-            Category::Computer => 0,
-            _ if c.special => -self.special_contempt,
-            Category::Gm => self.draw_score_gm,
-            Category::Im => self.draw_score_im,
-            Category::Other => self.draw_score_default,
-        };
-        let swindle = match c.category {
-            Category::Computer => self.swindle_computers,
-            _ => self.swindle_humans,
-        };
-        Tuned {
-            resign_pawns,
-            book_width,
-            draw_score,
-            swindle,
-        }
     }
 }
 

@@ -76,12 +76,14 @@ impl Core {
         let Some(o) = self.offers.iter().find(|o| o.id == id).cloned() else {
             return;
         };
-        match o.kind {
-            OfferKind::Draw => self.cmd_draw(sid),
-            OfferKind::Abort => self.cmd_abort(sid),
-            OfferKind::Adjourn => self.cmd_adjourn(sid),
-            OfferKind::Takeback(n) => self.cmd_takeback(sid, &[&n.to_string()]),
-            OfferKind::Match(t) => {
+        match (&o.kind, &o.terms) {
+            (OfferKind::Draw, _) => self.cmd_draw(sid),
+            (OfferKind::Abort, _) => self.cmd_abort(sid),
+            (OfferKind::Adjourn, _) => self.cmd_adjourn(sid),
+            (OfferKind::Takeback(n), _) => self.cmd_takeback(sid, &[&n.to_string()]),
+            // The server makes no other offers.
+            (_, None) => {}
+            (_, Some(t)) => {
                 if self.sess(sid).is_some_and(|s| s.game.is_some()) {
                     return self.reply(
                         sid,

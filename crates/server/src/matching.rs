@@ -148,13 +148,13 @@ impl Core {
         if let Some(old) = self
             .offers
             .iter()
-            .find(|o| o.from == sid && o.to == to && matches!(o.kind, OfferKind::Match(_)))
+            .find(|o| o.from == sid && o.to == to && o.kind == OfferKind::Match)
             .map(|o| o.id)
         {
             self.drop_offer(old, &mut notes);
             prefix = format!("Updating offer already made to \"{them}\".\n");
         }
-        let id = self.new_offer(OfferKind::Match(terms), sid, to, text.clone());
+        let id = self.new_match_offer(terms, sid, to, text.clone());
         self.send_issue(sid, to, id, &text, rated.then_some(cat), prefix, notes);
     }
 
@@ -235,12 +235,12 @@ impl Core {
         if let Some(old) = self
             .offers
             .iter()
-            .find(|o| o.from == sid && o.to == to && matches!(o.kind, OfferKind::Match(_)))
+            .find(|o| o.from == sid && o.to == to && o.kind == OfferKind::Match)
             .map(|o| o.id)
         {
             self.drop_offer(old, &mut notes);
         }
-        let id = self.new_offer(OfferKind::Match(terms), sid, to, text.clone());
+        let id = self.new_match_offer(terms, sid, to, text.clone());
         self.send_issue(sid, to, id, &text, None, String::new(), notes);
     }
 

@@ -4,6 +4,7 @@
 
 use super::conn::Sid;
 use cozy_chess::Color;
+pub use ics::events::OfferKind;
 
 /// Terms of a challenge.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,34 +20,13 @@ pub struct MatchTerms {
     pub chess960: bool,
 }
 
-/// What is offered.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum OfferKind {
-    Match(MatchTerms),
-    Draw,
-    Abort,
-    Adjourn,
-    /// Take back this many half-moves.
-    Takeback(u32),
-}
-
-impl OfferKind {
-    pub(super) fn word(&self) -> &'static str {
-        match self {
-            OfferKind::Match(_) => "match",
-            OfferKind::Draw => "draw",
-            OfferKind::Abort => "abort",
-            OfferKind::Adjourn => "adjourn",
-            OfferKind::Takeback(_) => "takeback",
-        }
-    }
-}
-
 /// One pending offer.
 #[derive(Debug, Clone)]
 pub struct Offer {
     pub id: u32,
     pub kind: OfferKind,
+    /// A challenge's terms: `Some` exactly when `kind` is [`OfferKind::Match`].
+    pub terms: Option<MatchTerms>,
     pub from: Sid,
     pub to: Sid,
     /// The `Challenge:` text without its final period (matches only).

@@ -6,7 +6,7 @@
 
 use super::conn::Sid;
 use super::core::Core;
-use super::offer::{Notes, Offer, OfferKind};
+use super::offer::{MatchTerms, Notes, Offer, OfferKind};
 use super::ratings::Category;
 use std::collections::HashMap;
 
@@ -33,12 +33,30 @@ pub fn wrap(line: &str, width: usize) -> String {
 }
 
 impl Core {
+    /// Records an offer; a challenge is [`Core::new_match_offer`].
     pub fn new_offer(&mut self, kind: OfferKind, from: Sid, to: Sid, text: String) -> u32 {
+        self.push_offer(kind, None, from, to, text)
+    }
+
+    /// Records a challenge with its terms.
+    pub fn new_match_offer(&mut self, terms: MatchTerms, from: Sid, to: Sid, text: String) -> u32 {
+        self.push_offer(OfferKind::Match, Some(terms), from, to, text)
+    }
+
+    fn push_offer(
+        &mut self,
+        kind: OfferKind,
+        terms: Option<MatchTerms>,
+        from: Sid,
+        to: Sid,
+        text: String,
+    ) -> u32 {
         let id = self.next_offer;
         self.next_offer = self.next_offer.wrapping_add(1).max(1);
         self.offers.push(Offer {
             id,
             kind,
+            terms,
             from,
             to,
             text,
@@ -57,7 +75,7 @@ impl Core {
             ("<pt>", o.to)
         };
         let p = match &o.kind {
-            OfferKind::Match(_) => o.text.clone(),
+            OfferKind::Match => o.text.clone(),
             _ => "#".to_string(),
         };
         format!(
@@ -98,7 +116,7 @@ impl Core {
             }
         }
         if self.icc() {
-            if matches!(o.kind, OfferKind::Match(_)) {
+            if o.kind == OfferKind::Match {
                 for s in [o.from, o.to] {
                     let t = self.icc_match_removed_text(s, &o, why);
                     if !t.is_empty() {
@@ -145,7 +163,7 @@ impl Core {
             };
             // FICS tells the other side of a challenge that its player has gone (ICC's
             // clients had DG_MATCH_REMOVED from `drop_offer`).
-            if self.icc() || !matches!(o.kind, OfferKind::Match(_)) {
+            if self.icc() || o.kind != OfferKind::Match {
                 continue;
             }
             if o.to == sid {
@@ -170,8 +188,7 @@ impl Core {
             .offers
             .iter()
             .filter(|o| {
-                !matches!(o.kind, OfferKind::Match(_))
-                    && (o.from == a || o.to == a || o.from == b || o.to == b)
+                o.kind != OfferKind::Match && (o.from == a || o.to == a || o.from == b || o.to == b)
             })
             .map(|o| o.id)
             .collect();
@@ -187,8 +204,7 @@ impl Core {
             .offers
             .iter()
             .filter(|o| {
-                matches!(o.kind, OfferKind::Match(_))
-                    && [a, b].iter().any(|p| *p == o.from || *p == o.to)
+                o.kind == OfferKind::Match && [a, b].iter().any(|p| *p == o.from || *p == o.to)
             })
             .map(|o| (o.id, o.from, o.to))
             .collect();
@@ -287,7 +303,7 @@ impl Core {
         };
         let (me, them) = (self.name_of(sid), self.name_of(o.from));
         let (mine, theirs) = match o.kind {
-            OfferKind::Match(_) => (
+            OfferKind::Match => (
                 format!("You decline the match offer from {them}.\n"),
                 format!("\n{me} declines the match offer.\n"),
             ),
@@ -324,7 +340,7 @@ impl Core {
         };
         let (me, them) = (self.name_of(sid), self.name_of(o.to));
         let (mine, theirs) = match o.kind {
-            OfferKind::Match(_) => (
+            OfferKind::Match => (
                 format!("You withdraw the match offer to {them}.\n"),
                 format!("\n{me} withdraws the match offer.\n"),
             ),
@@ -345,21 +361,22 @@ impl Core {
     }
 
     fn offer_summary(&self, o: &Offer) -> String {
+        if let Some(t) = &o.terms {
+            let cat = Category::of(t.base, t.inc);
+            return format!(
+                "{} {} {} {}",
+                if t.rated { "rated" } else { "unrated" },
+                cat.name(),
+                t.base,
+                t.inc
+            );
+        }
         match &o.kind {
-            OfferKind::Match(t) => {
-                let cat = Category::of(t.base, t.inc);
-                format!(
-                    "{} {} {} {}",
-                    if t.rated { "rated" } else { "unrated" },
-                    cat.name(),
-                    t.base,
-                    t.inc
-                )
-            }
             OfferKind::Draw => "a draw".into(),
             OfferKind::Abort => "to abort the game".into(),
             OfferKind::Adjourn => "to adjourn the game".into(),
             OfferKind::Takeback(n) => format!("to take back {n} half move(s)"),
+            k => k.word().to_string(),
         }
     }
 

@@ -123,9 +123,7 @@ impl Core {
         let declined: Vec<u32> = self
             .offers
             .iter()
-            .filter(|o| {
-                o.to == sid && Some(o.from) == opponent && !matches!(o.kind, OfferKind::Match(_))
-            })
+            .filter(|o| o.to == sid && Some(o.from) == opponent && o.kind != OfferKind::Match)
             .map(|o| o.id)
             .collect();
         let mut notes = Notes::new();

@@ -7,35 +7,9 @@ use super::conn::Sid;
 use super::game::Game;
 use super::notation::material;
 use cozy_chess::{Color, File, Piece, Rank, Square};
+use ics::board::Relation;
 use std::fmt::Write;
 use std::time::Instant;
-
-/// Relation of the receiver to the game (field 20).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Relation {
-    /// Playing, and it is the receiver's move (1).
-    MyMove,
-    /// Playing, the opponent's move (-1).
-    OpponentsMove,
-    /// Observing a played game (0).
-    Observing,
-    /// Observing an examined game (-2).
-    ObservingExamined,
-    /// Examining the game (2).
-    Examining,
-}
-
-impl Relation {
-    fn code(self) -> i32 {
-        match self {
-            Relation::MyMove => 1,
-            Relation::OpponentsMove => -1,
-            Relation::Observing => 0,
-            Relation::ObservingExamined => -2,
-            Relation::Examining => 2,
-        }
-    }
-}
 
 fn piece_char(p: Piece, c: Color) -> char {
     let ch = match p {
@@ -141,7 +115,7 @@ impl Game {
         }
         let (rel, flip) = match self.color_of(sid) {
             Some(c) if c == self.board.side_to_move() => (Relation::MyMove, c == Color::Black),
-            Some(c) => (Relation::OpponentsMove, c == Color::Black),
+            Some(c) => (Relation::OpponentToMove, c == Color::Black),
             None => (Relation::Observing, false),
         };
         style12(self, rel, flip, ms, now)

@@ -274,7 +274,7 @@ impl World {
     pub async fn bot_loop(self: Arc<Self>, pair: Arc<Pair>, opts: SoakOptions) {
         let mut cfg = bot_config(&pair.dir, &pair.bot, opts.base, opts.inc, opts.depth);
         if self.dialect == ics::Dialect::Icc {
-            cfg.server.dialect = config::Dialect::Icc;
+            cfg.server.dialect = ics::Dialect::Icc;
         }
         while !self.stopping.load(Ordering::Relaxed) {
             let done = self.journal.finished_by(&pair.bot) as u32;

@@ -3,7 +3,7 @@
 //! policy, the abort of a game whose opponent never moves, rematch, and each hook.
 
 use super::*;
-use config::Dialect;
+use ics::Dialect;
 
 fn game_over(s: &mut Session, now: Instant, result: &str) -> Vec<Action> {
     s.handle(
@@ -77,7 +77,7 @@ fn takebacks_up_to_the_limit() {
     let offer = || {
         ev(ServerEvent::Offer {
             from: "Bob".into(),
-            kind: OfferKind::Takeback,
+            kind: OfferKind::Takeback(1),
         })
     };
     let (mut s, now) = session();

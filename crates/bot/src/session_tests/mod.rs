@@ -109,7 +109,10 @@ fn answer_e4(s: &mut Session, now: Instant, ponder: Option<&str>, cp: i32) -> Ve
         },
         now,
     );
-    s.handle(board(E4, Relation::OpponentMove, Some("P/e2-e4"), now), now)
+    s.handle(
+        board(E4, Relation::OpponentToMove, Some("P/e2-e4"), now),
+        now,
+    )
 }
 
 pub(super) fn sends(a: &[Action]) -> Vec<String> {

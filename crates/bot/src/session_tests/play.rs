@@ -45,7 +45,10 @@ fn thinks_moves_ponders_and_ponder_hits() {
     );
     assert_eq!(sends(&a), vec!["MOVE e2e4"]);
     // The server echoes the move: ponder on e7e5.
-    let a = s.handle(board(E4, Relation::OpponentMove, Some("P/e2-e4"), now), now);
+    let a = s.handle(
+        board(E4, Relation::OpponentToMove, Some("P/e2-e4"), now),
+        now,
+    );
     let ponder = started(&a).expect("ponder search").clone();
     assert!(ponder.limits.ponder);
     assert!(crate::game::same_position(
@@ -169,7 +172,7 @@ fn draw_abort_takeback_offers() {
     let a = s.handle(
         ev(ServerEvent::Offer {
             from: "Bob".into(),
-            kind: OfferKind::Takeback,
+            kind: OfferKind::Takeback(1),
         }),
         now,
     );
@@ -376,7 +379,10 @@ fn swindle_mode_follows_the_opponent_class() {
         now,
     );
     // The ponder search on the expected reply, then a real search after a miss.
-    let a = s.handle(board(E4, Relation::OpponentMove, Some("P/e2-e4"), now), now);
+    let a = s.handle(
+        board(E4, Relation::OpponentToMove, Some("P/e2-e4"), now),
+        now,
+    );
     assert!(!started(&a).expect("the ponder search").swindle);
     let a = s.handle(board(E4E5, Relation::MyMove, Some("P/e7-e5"), now), now);
     assert!(!started(&a).expect("the next search").swindle);

@@ -37,7 +37,7 @@ fn disconnect_then_resume_the_adjourned_game() {
         }),
         now,
     );
-    let mut up = board(E4, Relation::OpponentMove, Some("P/e2-e4"), now);
+    let mut up = board(E4, Relation::OpponentToMove, Some("P/e2-e4"), now);
     if let Input::Server(ServerEvent::Board(u)) = &mut up {
         u.game = 3;
     }

@@ -103,7 +103,6 @@ fn observing_analyses_and_whispers() {
     c.observe.whisper = 2;
     c.talk.noise = 1000;
     let (mut s, now) = session_with(c, Box::new(NoBook));
-    s.observing.observer.talker.whisper = 2;
     let obs = |fen: &str, last: Option<&str>| {
         ev(ServerEvent::Board(Box::new(BoardUpdate {
             game: 12,
@@ -186,4 +185,73 @@ fn boards_of_games_not_observed_are_ignored() {
     );
     assert!(started(&a).is_none());
     assert!(s.active_search().is_none());
+}
+
+/// An operator's `noise N` (docs/bot.md, "Operators") governs what wily says about the
+/// games it observes, from the next analysis on: below N nodes nothing, from N on the
+/// `observe.whisper` line.
+#[test]
+fn operator_noise_applies_to_observed_games() {
+    let mut c = cfg();
+    c.observe.whisper = 2;
+    c.talk.noise = 0;
+    let (mut s, now) = session_with(c, Box::new(NoBook));
+    let obs = |fen: &str| {
+        ev(ServerEvent::Board(Box::new(BoardUpdate {
+            game: 12,
+            white: "Carl".into(),
+            black: "Dana".into(),
+            relation: Relation::Observing,
+            board: parse_fen(fen).unwrap(),
+            castling: CastleFlags::of_board(&parse_fen(fen).unwrap()),
+            white_ms: 60_000,
+            black_ms: 60_000,
+            base: 5,
+            increment: 0,
+            move_number: 1,
+            last_move_verbose: None,
+            last_move_san: None,
+            last_move_ms: 0,
+            received: now,
+        })))
+    };
+    let boss = |text: &str| {
+        ev(ServerEvent::Tell {
+            from: "Boss".into(),
+            titles: ServerTitles::default(),
+            text: text.into(),
+        })
+    };
+    // Analyses `fen` with a report of 5000 nodes; returns what the next board makes
+    // wily say about it.
+    let analyse = |s: &mut Session, fen: &str, next: &str| {
+        let a = s.handle(obs(fen), now);
+        let spec = started(&a).expect("analysis").clone();
+        let info = engine::SearchInfo {
+            depth: 9,
+            score: Score::Cp(20),
+            nodes: 5000,
+            pv: vec![],
+            time: Duration::from_millis(500),
+            multipv: 1,
+            ..Default::default()
+        };
+        s.handle(Input::Info { id: spec.id, info }, now);
+        sends(&s.handle(obs(next), now))
+    };
+    s.handle(ev(ServerEvent::ObserveStarted { game: 12 }), now);
+    assert_eq!(
+        sends(&s.handle(boss("noise 6000"), now)),
+        vec!["tell Boss noise 6000 nodes"]
+    );
+    assert!(
+        analyse(&mut s, START, E4).is_empty(),
+        "5000 nodes is below noise 6000"
+    );
+    s.handle(boss("noise 4000"), now);
+    assert_eq!(
+        analyse(&mut s, E4E5, START),
+        vec!["whisper d9 +0.20 0.5s"],
+        "5000 nodes is above noise 4000"
+    );
 }

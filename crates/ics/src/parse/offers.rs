@@ -236,6 +236,17 @@ mod tests {
     }
 
     #[test]
+    fn offer_words_both_ways() {
+        for w in [
+            "match", "draw", "abort", "adjourn", "takeback", "pause", "unpause", "switch", "simul",
+        ] {
+            assert_eq!(offer_kind(w).word(), w);
+        }
+        assert_eq!(offer_kind("challenge"), OfferKind::Match);
+        assert_eq!(OfferKind::Takeback(2).word(), "takeback");
+    }
+
+    #[test]
     fn challenges_in_every_shape() {
         let o = offer("Challenge: AlphaBot (----) [white] BetaBot (----) rated blitz 5 0.");
         assert_eq!(

@@ -1,14 +1,14 @@
 //! Crafty's server behaviour under xboard's ICS mode (zippy): the opponent xboard names
 //! (`name`, with `computer` and `ics` as xboard sends them) is looked up in the opponent
 //! lists (`lists/GM`, `IM`, `C`, `AK`, `S`) and the resign threshold, draw score and book
-//! width are tuned as `wily ics` tunes them ([`lists::ClassTuning`], the same
-//! rule); and each finished game is learned from (book, position and result learning and
+//! width are tuned as `wily ics` tunes them (the defaults of
+//! [`lists::OpponentsSection`], the same rule); and each finished game is learned from (book, position and result learning and
 //! the opponent's statistics), as the bot learns after its games.
 
 use super::state::Session;
 use cozy_chess::Board;
 use learn::{GameOutcome, GameRecord, Learner, SearchRecord};
-use lists::{ClassTuning, OpponentLists, ServerTitles};
+use lists::{OpponentLists, OpponentsSection, ServerTitles};
 
 impl Session {
     /// Loads the opponent lists (`lists/`, see [`datadir::lists_dir`]) once.
@@ -37,7 +37,7 @@ impl Session {
         let Some(class) = self.lists.as_ref().map(|l| l.classify(&name, titles)) else {
             return;
         };
-        let t = ClassTuning::default().tune(class);
+        let t = OpponentsSection::default().tune(class);
         if self.untuned_width.is_none() {
             self.untuned_width = Some(self.book.settings.width);
         }

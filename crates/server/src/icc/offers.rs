@@ -14,7 +14,7 @@ use ics::icc::numbers::*;
 impl Core {
     /// DG_MATCH of a challenge, for `sid` (either side of it); "" for other offers.
     pub fn icc_match_text(&self, sid: Sid, o: &Offer) -> String {
-        let OfferKind::Match(t) = &o.kind else {
+        let Some(t) = &o.terms else {
             return String::new();
         };
         let cat = Category::of(t.base, t.inc);
@@ -50,7 +50,7 @@ impl Core {
 
     /// DG_MATCH_REMOVED of a challenge, for `sid`, with the reason in words.
     pub fn icc_match_removed_text(&self, sid: Sid, o: &Offer, why: &str) -> String {
-        if !matches!(o.kind, OfferKind::Match(_)) {
+        if o.kind != OfferKind::Match {
             return String::new();
         }
         let dg = Dg::new(DG_MATCH_REMOVED)

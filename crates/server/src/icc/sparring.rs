@@ -8,7 +8,6 @@
 use crate::spar_input::{Asked, Board12, Input};
 use chess::castling::CastlingRooks;
 use chess::fen::parse_fen;
-use ics::board::Relation;
 use ics::events::{Event, GameResult, OfferKind};
 use ics::icc::login::{login_preamble, setup_commands, turned_on};
 use ics::icc::{Chunk, Deframer, IccReader, MoveFields};
@@ -42,18 +41,6 @@ fn result_text(r: GameResult) -> &'static str {
         GameResult::BlackWins => "0-1",
         GameResult::Draw => "1/2-1/2",
         GameResult::NoResult => "*",
-    }
-}
-
-fn relation_code(r: Relation) -> i32 {
-    match r {
-        Relation::MyMove => 1,
-        Relation::OpponentToMove => -1,
-        Relation::Observing => 0,
-        Relation::Examining => 2,
-        Relation::ObservingExamined => -2,
-        Relation::IsolatedPosition => -3,
-        Relation::InitialPosition => -4,
     }
 }
 
@@ -109,7 +96,7 @@ fn input_of(ev: Event) -> Option<Input> {
                 game: s.game,
                 white: s.white.clone(),
                 black: s.black.clone(),
-                relation: relation_code(s.relation),
+                relation: s.relation.code(),
                 white_time: s.white_clock_ms,
                 black_time: s.black_clock_ms,
                 pretty: s.last_move_san.clone().unwrap_or_else(|| "none".into()),

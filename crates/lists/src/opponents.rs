@@ -1,0 +1,118 @@
+//! What each class of opponent gets, as Crafty tunes it by its lists: the `[opponents]`
+//! section of the bot's settings ([`OpponentsSection`], its one set of defaults) and the
+//! rule that turns it into one opponent's numbers ([`OpponentsSection::tune`]). The
+//! server bot reads the section from its settings file; the xboard route (zippy) uses
+//! the defaults. One place, so the two routes treat a GM, an IM or a computer alike.
+
+use crate::{Category, OpponentClass};
+use serde::Deserialize;
+
+/// `[opponents]`: how wily adapts to each opponent class (lists `GM`, `IM`, `C`, `AK`,
+/// `S`, and the titles the server shows). The settings check (ranges) is the `config`
+/// crate's.
+#[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields, default)]
+pub struct OpponentsSection {
+    /// Resign thresholds in pawns (0 = never resign).
+    pub resign_gm: u32,
+    pub resign_im: u32,
+    pub resign_default: u32,
+    /// The score must stay below the threshold this many consecutive moves.
+    pub resign_moves: u32,
+    /// Book width (number of candidate book moves kept).
+    pub book_width_titled: u32,
+    pub book_width_computer: u32,
+    pub book_width_default: u32,
+    /// Draw score in centipawns from wily's side (a positive value makes wily like
+    /// draws). Against computers the draw score is always exactly 0.
+    pub draw_score_gm: i32,
+    pub draw_score_im: i32,
+    pub draw_score_default: i32,
+    /// Anti-human contempt for opponents in the `S` list: the draw score is minus this.
+    pub special_contempt: i32,
+    /// The engine's swindle mode against people: in a root the tablebases call drawn,
+    /// play the drawing move that leaves the opponent the most ways to go wrong.
+    pub swindle_humans: bool,
+    /// ... and against computers (off: a computer rarely goes wrong, so the draw comes
+    /// at once).
+    pub swindle_computers: bool,
+    /// Offer a draw only from this move number on.
+    pub draw_offer_min_move: u32,
+    /// "Near zero": |score| at most this many centipawns.
+    pub draw_offer_margin: i32,
+    /// ... for this many consecutive moves.
+    pub draw_offer_moves: u32,
+    /// Accept an abort request only up to this move number.
+    pub abort_max_move: u32,
+}
+
+impl Default for OpponentsSection {
+    fn default() -> Self {
+        OpponentsSection {
+            resign_gm: 3,
+            resign_im: 6,
+            resign_default: 9,
+            resign_moves: 5,
+            book_width_titled: 3,
+            book_width_computer: 2,
+            book_width_default: 5,
+            draw_score_gm: 0,
+            draw_score_im: 0,
+            draw_score_default: 0,
+            special_contempt: 50,
+            swindle_humans: true,
+            swindle_computers: false,
+            draw_offer_min_move: 40,
+            draw_offer_margin: 15,
+            draw_offer_moves: 6,
+            abort_max_move: 2,
+        }
+    }
+}
+
+/// What [`OpponentsSection::tune`] gives one opponent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tuned {
+    /// Resign below minus this many pawns (0 = never).
+    pub resign_pawns: u32,
+    pub book_width: u32,
+    /// Value of a draw for wily, centipawns.
+    pub draw_score: i32,
+    /// The engine's swindle mode for this opponent.
+    pub swindle: bool,
+}
+
+impl OpponentsSection {
+    /// The numbers for an opponent of class `c`. Against computers a draw is worth
+    /// exactly nothing either way; swindle mode has one switch for people (GMs, IMs and
+    /// everyone else) and one for computers.
+    pub fn tune(&self, c: OpponentClass) -> Tuned {
+        let resign_pawns = match c.category {
+            Category::Gm => self.resign_gm,
+            Category::Im => self.resign_im,
+            Category::Computer | Category::Other => self.resign_default,
+        };
+        let book_width = match c.category {
+            Category::Gm | Category::Im => self.book_width_titled,
+            Category::Computer => self.book_width_computer,
+            Category::Other => self.book_width_default,
+        };
+        let draw_score = match c.category {
+            Category::Computer => 0,
+            _ if c.special => -self.special_contempt,
+            Category::Gm => self.draw_score_gm,
+            Category::Im => self.draw_score_im,
+            Category::Other => self.draw_score_default,
+        };
+        let swindle = match c.category {
+            Category::Computer => self.swindle_computers,
+            _ => self.swindle_humans,
+        };
+        Tuned {
+            resign_pawns,
+            book_width,
+            draw_score,
+            swindle,
+        }
+    }
+}
