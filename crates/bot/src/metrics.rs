@@ -410,6 +410,66 @@ mod tests {
         }
     }
 
+    fn finished(result: &str, wily: cozy_chess::Color, kind: EndKind) -> FinishedGame {
+        FinishedGame {
+            record: crate::record::GameRecord {
+                event: String::new(),
+                site: String::new(),
+                date: String::new(),
+                round: String::new(),
+                white: "a".into(),
+                black: "b".into(),
+                result: result.into(),
+                white_elo: None,
+                black_elo: None,
+                time_control: "60+0".into(),
+                termination: String::new(),
+                end_text: String::new(),
+                start_fen: None,
+                variant: None,
+                first_move_number: 1,
+                first_move_white: true,
+                moves: Vec::new(),
+            },
+            start: cozy_chess::Board::default(),
+            moves: Vec::new(),
+            wily_color: wily,
+            opponent: "b".into(),
+            opponent_rating: None,
+            wily_rating: None,
+            kind,
+            searches: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn results_from_wilys_side_with_flags_and_forfeits() {
+        use cozy_chess::Color::{Black, White};
+        let m = Metrics::new();
+        m.game_finished(&finished("1-0", Black, EndKind::Time), "GM", true);
+        m.game_finished(
+            &finished("1-0", White, EndKind::Disconnection),
+            "player",
+            false,
+        );
+        m.game_finished(&finished("0-1", Black, EndKind::Time), "player", false);
+        m.game_finished(&finished("1/2-1/2", White, EndKind::Draw), "computer", true);
+        m.game_finished(&finished("*", White, EndKind::Adjourned), "player", true);
+        let text = m.render(&[]);
+        for line in [
+            "wily_games_total{result=\"loss\",class=\"GM\",rating=\"rated\"} 1",
+            "wily_games_total{result=\"win\",class=\"player\",rating=\"unrated\"} 2",
+            "wily_games_total{result=\"draw\",class=\"computer\",rating=\"rated\"} 1",
+            "wily_games_total{result=\"unfinished\",class=\"player\",rating=\"rated\"} 1",
+            "wily_flags_total{outcome=\"lost\"} 1",
+            "wily_flags_total{outcome=\"won\"} 1",
+            "wily_forfeits_total{outcome=\"won\"} 1",
+            "wily_forfeits_total{outcome=\"lost\"} 0",
+        ] {
+            assert!(text.contains(line), "{line} missing from\n{text}");
+        }
+    }
+
     #[test]
     fn render_names_every_family_with_the_prefix() {
         let m = Metrics::new();
