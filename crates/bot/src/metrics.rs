@@ -267,6 +267,22 @@ pub fn resident_bytes() -> Option<u64> {
     Some(kb * 1024)
 }
 
+/// Drops since `before` given each talker's running count `now`; a talker missing from
+/// `before` is new (all its drops count), a smaller count than before is a new talker
+/// under the same key (a new game with the same number).
+fn new_drops(before: &HashMap<(u8, u32), u64>, now: &[((u8, u32), u64)]) -> u64 {
+    now.iter()
+        .map(|(key, n)| {
+            let b = before.get(key).copied().unwrap_or(0);
+            if *n >= b {
+                n - b
+            } else {
+                *n
+            }
+        })
+        .sum()
+}
+
 /// The driver's side of the counting: what it needs to remember between inputs to turn
 /// the session's running totals into counter increments.
 #[derive(Debug)]
@@ -322,13 +338,7 @@ impl Probe {
         for (n, w) in &s.observing.watch.games {
             seen.push(((2, *n), w.talker.dropped()));
         }
-        let mut new = 0;
-        for (key, now) in &seen {
-            let before = self.dropped.get(key).copied().unwrap_or(0);
-            // A smaller count: a new talker under the same key (a new game, same number).
-            new += if *now >= before { now - before } else { *now };
-        }
-        self.metrics.talk_dropped(new);
+        self.metrics.talk_dropped(new_drops(&self.dropped, &seen));
         self.dropped = seen.into_iter().collect();
     }
 
@@ -401,6 +411,22 @@ impl Probe {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn talk_drops_count_once_across_talkers_and_games() {
+        let mut before = HashMap::new();
+        assert_eq!(new_drops(&before, &[((0, 5), 2), ((1, 0), 1)]), 3);
+        before.insert((0, 5), 2);
+        before.insert((1, 0), 1);
+        // Nothing new, then one more in game 5 and a watched game's first two.
+        assert_eq!(new_drops(&before, &[((0, 5), 2), ((1, 0), 1)]), 0);
+        assert_eq!(
+            new_drops(&before, &[((0, 5), 3), ((1, 0), 1), ((2, 9), 2)]),
+            3
+        );
+        // Game 5 again after a restart of the numbering: its new talker's count.
+        assert_eq!(new_drops(&before, &[((0, 5), 1)]), 1);
+    }
 
     #[test]
     fn resident_memory_is_read_on_linux() {
