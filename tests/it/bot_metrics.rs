@@ -5,7 +5,8 @@
 //! handle in any label); `/healthz` answers 200 while the bot is logged in and 503 with
 //! `not logged in` once the server is gone. The real binary under a fake systemd: a
 //! datagram socket bound by the test as `$NOTIFY_SOCKET` receives `READY=1`, `STATUS=`
-//! and `WATCHDOG=1` at the `$WATCHDOG_USEC` pace.
+//! and `WATCHDOG=1` at the `$WATCHDOG_USEC` pace. Two `[[accounts]]`: `/healthz` names
+//! each and is 200 only while both are logged in.
 
 use crate::bot_support;
 
@@ -307,4 +308,76 @@ fn the_binary_tells_a_fake_systemd_ready_status_and_watchdog() {
     for s in status {
         assert!(!s.contains("pass"), "{s}");
     }
+}
+
+/// Two `[[accounts]]` in one process: `/healthz` is 200 only while both are logged in,
+/// and names each; `wily`'s connections (through a proxy) are cut: 503 naming `wily`
+/// alone, then 200 again once it has reconnected.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn healthz_names_each_account_and_needs_all() {
+    std::env::set_var("WILY_TEST_HEALTH_WILY", WILY_PW);
+    std::env::set_var("WILY_TEST_HEALTH_ALPHA", "alphapass");
+    let tmp = tmpdir("health-accounts");
+    let dir = tmp.path();
+    let srv = server(None).await;
+    let addr = srv.local_addr();
+    let proxy = Proxy::start(addr).await;
+    let mut cfg = bot_config(dir, 5, 0);
+    cfg.seek.enabled = false;
+    cfg.server.reconnect_min_secs = 3;
+    cfg.server.reconnect_max_secs = 3;
+    cfg.web.enabled = true;
+    cfg.web.port = 0;
+    cfg.accounts = vec![
+        account_at(proxy.addr, "wily", "WILY_TEST_HEALTH_WILY"),
+        account_at(addr, "Alpha", "WILY_TEST_HEALTH_ALPHA"),
+    ];
+    cfg.accounts[1].hash_mb = Some(4);
+    let monitor = Monitor::new(&["wily".to_string(), "Alpha".to_string()]);
+    let dash = web::start_monitored(
+        WebOptions::from_config(&cfg).expect("options"),
+        Vec::new(),
+        Some(monitor.clone()),
+    )
+    .expect("dashboard starts");
+    let web = dash.addr();
+    let (stop, stop_rx) = watch::channel(0u32);
+    let opts = wily::bot::app::AccountsOptions {
+        shutdown: Some(stop_rx),
+        metrics: Some(monitor.metrics.clone()),
+        health: monitor.health.clone(),
+        ..Default::default()
+    };
+    let run_cfg = cfg.clone();
+    let task = tokio::spawn(async move { wily::bot::app::run_accounts(&run_cfg, opts).await });
+    let (_, body) = wait_get(web, "/healthz", 30, |c, _| c == 200).await;
+    assert_eq!(body, "wily: ok\nAlpha: ok\n");
+    proxy.drop_all();
+    let (_, body) = wait_get(web, "/healthz", 10, |c, _| c == 503).await;
+    assert_eq!(body, "wily: not logged in\nAlpha: ok\n");
+    let (_, body) = wait_get(web, "/healthz", 20, |c, _| c == 200).await;
+    assert_eq!(body, "wily: ok\nAlpha: ok\n");
+    let (_, text) = get(web, "/metrics").await;
+    let scrape = parse(&text);
+    assert_eq!(
+        value(&scrape, "wily_accounts_logged_in", &[]),
+        2.0,
+        "{text}"
+    );
+    assert!(
+        value(&scrape, "wily_reconnects_total", &[]) >= 1.0,
+        "{text}"
+    );
+    stop.send(2).expect("stop");
+    let runs = tokio::time::timeout(Duration::from_secs(20), task)
+        .await
+        .expect("the accounts stopped")
+        .expect("task");
+    assert!(runs.iter().all(|r| r.result.is_ok()), "{runs:?}");
+    let (code, body) = get(web, "/healthz").await;
+    assert_eq!(
+        (code, body.as_str()),
+        (503, "wily: stopped\nAlpha: stopped\n")
+    );
+    srv.shutdown().await;
 }
