@@ -596,9 +596,9 @@ fn main() -> ExitCode {
             games,
             wire_debug,
             quiet,
-            dashboard: Some(std::sync::Arc::new(|cfg, status| {
+            dashboard: Some(std::sync::Arc::new(|cfg, status, monitor| {
                 let opts = wily::web::WebOptions::from_config(cfg)?;
-                let server = wily::web::start(opts, status)?;
+                let server = wily::web::start_monitored(opts, status, Some(monitor))?;
                 eprintln!("wily dashboard: http://{}/", server.addr());
                 Ok(Box::new(server) as Box<dyn Send>)
             })),

@@ -3,9 +3,11 @@
 //! `[[accounts]]` in one process ([`run_accounts`]).
 
 use super::driver::{run, Commentary, RunOptions, RunReport};
+use super::health::{Health, Monitor};
 use super::hooks::{BookSource, LearnSink};
 use super::local;
 use super::logging;
+use super::metrics::Metrics;
 use super::service::{self, Reload};
 use super::status::BotStatus;
 use config::{Config, ConfigError};
@@ -21,9 +23,12 @@ use tracing::Instrument;
 /// Starts a reader of the bot's published status (the web dashboard, wired in by
 /// `main.rs` so that the bot never depends on it) when `[web] enabled`; inside the
 /// runtime. It gets one status per account (one for a single account, in the order of
-/// `[[accounts]]` otherwise). What it returns is kept alive until the bot stops.
+/// `[[accounts]]` otherwise) and the counters and health behind `/metrics` and
+/// `/healthz`. What it returns is kept alive until the bot stops.
 pub type Dashboard = Arc<
-    dyn Fn(&Config, Vec<watch::Receiver<BotStatus>>) -> Result<Box<dyn Send>, String> + Send + Sync,
+    dyn Fn(&Config, Vec<watch::Receiver<BotStatus>>, Monitor) -> Result<Box<dyn Send>, String>
+        + Send
+        + Sync,
 >;
 
 /// The `wily ics` command line.
@@ -173,14 +178,24 @@ pub fn ics_cli(args: IcsArgs) -> Result<(), String> {
         let sig = service::signals();
         let shutdown = sig.shutdown;
         let load = move || load_config(config_path.as_deref()).map_err(|e| e.to_string());
-        let (mut status_txs, _dashboard) =
-            dashboard(&args, &cfg, if accounts { cfg.accounts.len() } else { 1 })?;
+        let names: Vec<String> = if accounts {
+            cfg.accounts.iter().map(|a| a.handle.clone()).collect()
+        } else if local {
+            vec![cfg.local.handle.clone()]
+        } else {
+            vec![cfg.server.handle.clone()]
+        };
+        let monitor = Monitor::new(&names);
+        let _notifier = super::watchdog::spawn(monitor.health.clone());
+        let (mut status_txs, _dashboard) = dashboard(&args, &cfg, names.len(), &monitor)?;
         if accounts {
             let opts = AccountsOptions {
                 max_games: args.games.unwrap_or(0),
                 shutdown: Some(shutdown),
                 reloads: service::accounts_reloads(sig.hangup, load, cfg.accounts.clone()),
                 statuses: status_txs,
+                metrics: Some(monitor.metrics.clone()),
+                health: monitor.health.clone(),
             };
             let runs = run_accounts(&cfg, opts).await;
             for r in &runs {
@@ -228,6 +243,8 @@ pub fn ics_cli(args: IcsArgs) -> Result<(), String> {
                 shutdown: Some(shutdown),
                 reload: Some(reload),
                 status: status_tx,
+                metrics: monitor.metrics.clone(),
+                health: monitor.health[0].clone(),
                 ..RunOptions::new(connect)
             };
             let report = run(world.config.clone(), opts).await.map_err(|e| e.to_string())?;
@@ -247,6 +264,8 @@ pub fn ics_cli(args: IcsArgs) -> Result<(), String> {
                 shutdown: Some(shutdown),
                 reload: Some(reload),
                 status: status_tx,
+                metrics: monitor.metrics.clone(),
+                health: monitor.health[0].clone(),
                 ..RunOptions::new(connect)
             };
             let report = run(cfg, opts).await.map_err(|e| e.to_string())?;
@@ -263,11 +282,12 @@ fn dashboard(
     args: &IcsArgs,
     cfg: &Config,
     n: usize,
+    monitor: &Monitor,
 ) -> Result<(Vec<watch::Sender<BotStatus>>, Option<Box<dyn Send>>), String> {
     match (&args.dashboard, cfg.web.enabled) {
         (Some(start), true) => {
             let (txs, rxs) = (0..n).map(|_| watch::channel(BotStatus::default())).unzip();
-            Ok((txs, Some(start(cfg, rxs)?)))
+            Ok((txs, Some(start(cfg, rxs, monitor.clone())?)))
         }
         (None, true) => {
             tracing::warn!("[web] enabled, but this build has no dashboard");
@@ -296,6 +316,11 @@ pub struct AccountsOptions {
     /// Where each account publishes its status, in the order of `[[accounts]]`; empty:
     /// nowhere.
     pub statuses: Vec<watch::Sender<BotStatus>>,
+    /// The counters every account adds to (`/metrics`); `None`: counted nowhere.
+    pub metrics: Option<Arc<Metrics>>,
+    /// Each account's heartbeat and login state, in the order of `[[accounts]]`
+    /// (`/healthz`, the systemd watchdog); empty: a fresh one each.
+    pub health: Vec<Arc<Health>>,
 }
 
 /// How one account's run ended.
@@ -311,14 +336,20 @@ pub struct AccountRun {
 pub async fn run_accounts(cfg: &Config, opts: AccountsOptions) -> Vec<AccountRun> {
     let mut reloads = opts.reloads.into_iter();
     let mut statuses = opts.statuses.into_iter();
+    let mut health = opts.health.into_iter();
+    let metrics = opts.metrics.unwrap_or_default();
     let mut tasks = Vec::new();
     for a in &cfg.accounts {
         let (reload, status) = (reloads.next(), statuses.next());
+        let health = health
+            .next()
+            .unwrap_or_else(|| Arc::new(Health::new(&a.handle)));
         let acfg = a.apply(cfg);
         let mut connect = match remote_connect(&acfg) {
             Ok(c) => c,
             Err(e) => {
                 tracing::error!("account {}: {e}", a.handle);
+                health.set_stopped();
                 tasks.push((a.handle.clone(), Err(e)));
                 continue;
             }
@@ -340,6 +371,8 @@ pub async fn run_accounts(cfg: &Config, opts: AccountsOptions) -> Vec<AccountRun
             shutdown: opts.shutdown.clone(),
             reload,
             status,
+            metrics: metrics.clone(),
+            health,
             ..RunOptions::new(connect)
         };
         tracing::info!(

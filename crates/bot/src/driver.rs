@@ -5,8 +5,10 @@
 //! a received board to the move sent.
 
 use super::brain::{Brain, BrainCmd};
+use super::health::Health;
 use super::hooks::{BookSource, LearnSink};
 use super::input::{Action, Input, MoveSource, ServerEvent};
+use super::metrics::{Metrics, Probe};
 use super::reconnect::Backoff;
 use super::record::{archive_path, GameLog};
 use super::service::Reload;
@@ -42,6 +44,10 @@ pub struct RunOptions {
     pub reload: Option<mpsc::UnboundedReceiver<Reload>>,
     /// Where to publish the read-only status (the web dashboard reads it).
     pub status: Option<watch::Sender<BotStatus>>,
+    /// The counters for `/metrics`, shared by every account of the process.
+    pub metrics: Arc<Metrics>,
+    /// This account's heartbeat and login state (`/healthz`, the systemd watchdog).
+    pub health: Arc<Health>,
     pub tick: Duration,
 }
 
@@ -57,6 +63,8 @@ impl RunOptions {
             shutdown: None,
             reload: None,
             status: None,
+            metrics: Arc::new(Metrics::new()),
+            health: Arc::new(Health::new("bot")),
             tick: Duration::from_millis(100),
         }
     }
@@ -166,7 +174,13 @@ struct Driver {
     /// After a first shutdown request during a game: when to leave it anyway.
     leave_at: Option<Instant>,
     status: Option<watch::Sender<BotStatus>>,
+    /// Counts for `/metrics` and beats for `/healthz` (`metrics.rs`, `health.rs`).
+    probe: Probe,
 }
+
+/// How often the heartbeat is refreshed while no input comes (connecting, waiting to
+/// reconnect).
+const IDLE_BEAT: Duration = Duration::from_secs(1);
 
 /// Runs the bot until it quits (operator `quit`, shutdown signal, `max_games`), or the
 /// login is refused. Disconnects are followed by reconnection with backoff.
@@ -195,6 +209,7 @@ pub async fn run(cfg: Config, opts: RunOptions) -> Result<RunReport, BotError> {
         reload: opts.reload,
         leave_at: None,
         status: opts.status,
+        probe: Probe::new(opts.metrics, opts.health),
     };
     if let Some(tx) = &d.status {
         tx.send_modify(|st| st.started_unix = chrono::Utc::now().timestamp());
@@ -227,8 +242,20 @@ pub async fn run(cfg: Config, opts: RunOptions) -> Result<RunReport, BotError> {
         // FICS resets interface variables at every login: the computer-account ones
         // (`iset fr 1`) go with each login's setup, less those the server refused.
         connect_cfg.ivariables = d.session.login_ivariables();
-        match connect(connect_cfg).await {
-            Err(e) if e.is_final() => return Err(BotError::Login(e.to_string())),
+        let attempt = connect(connect_cfg);
+        tokio::pin!(attempt);
+        let mut beat = tokio::time::interval(IDLE_BEAT);
+        let attempt = loop {
+            tokio::select! {
+                r = &mut attempt => break r,
+                _ = beat.tick() => d.probe.idle_beat(),
+            }
+        };
+        match attempt {
+            Err(e) if e.is_final() => {
+                d.probe.health.set_stopped();
+                return Err(BotError::Login(e.to_string()));
+            }
             Err(e) => tracing::warn!(
                 "connection to {}:{} failed: {e}",
                 opts.connect.host,
@@ -239,6 +266,7 @@ pub async fn run(cfg: Config, opts: RunOptions) -> Result<RunReport, BotError> {
                 if connections > 1 {
                     d.report.reconnects += 1;
                 }
+                d.probe.connected(connections > 1);
                 let since = Instant::now();
                 d.connection_event("connected");
                 let outcome = d.drive(&conn, events, &mut ticker, &mut shutdown).await;
@@ -260,6 +288,7 @@ pub async fn run(cfg: Config, opts: RunOptions) -> Result<RunReport, BotError> {
             // straight back would throw them out, and a second bot would do the same.
             wait = wait.max(Duration::from_secs(cfg.server.reconnect_max_secs));
         }
+        d.probe.disconnected(connections > 0, wait);
         tracing::info!("reconnecting in {:.1} s", wait.as_secs_f64());
         d.say(&format!(
             "connection lost; reconnecting in {:.1} s",
@@ -274,6 +303,7 @@ pub async fn run(cfg: Config, opts: RunOptions) -> Result<RunReport, BotError> {
     d.report.play_ms = d.session.play_ms();
     d.report.tourney = d.session.tourney().stats();
     tracing::info!("reaction times:\n{}", d.report.reactions.report());
+    d.probe.health.set_stopped();
     Ok(d.report)
 }
 
@@ -352,9 +382,11 @@ impl Driver {
         shutdown: &mut Option<watch::Receiver<u32>>,
     ) -> bool {
         let deadline = tokio::time::Instant::now() + wait;
+        let mut beat = tokio::time::interval(IDLE_BEAT);
         loop {
             tokio::select! {
                 _ = tokio::time::sleep_until(deadline) => return self.session.finished(),
+                _ = beat.tick() => self.probe.idle_beat(),
                 Some(inp) = self.inputs.recv() => { let _ = self.session.handle(inp, Instant::now()); }
                 Some(r) = next_reload(&mut self.reload) => self.apply_reload(r),
                 n = signal(shutdown) => {
@@ -379,6 +411,9 @@ impl Driver {
                     match ev {
                         Some(ev) => {
                             tracing::trace!(kind = ev.kind(), "event");
+                            if let Event::Board(b) = &ev {
+                                self.probe.board(b);
+                            }
                             match translate(ev, received) {
                                 Some(se) => {
                                     let d = matches!(se, ServerEvent::Disconnected);
@@ -407,6 +442,7 @@ impl Driver {
             };
             let actions = self.session.handle(input, Instant::now());
             let quit = self.execute(conn, actions);
+            self.probe.after_input(&self.session);
             self.publish();
             if quit {
                 return Outcome::Quit;
@@ -441,6 +477,7 @@ impl Driver {
                     let sent = conn.send_move(&text).is_ok();
                     let took = since.elapsed();
                     if sent {
+                        self.probe.metrics.move_time(took);
                         self.report.reactions.samples.push((source, took));
                         tracing::debug!(
                             ?source,
@@ -483,7 +520,14 @@ impl Driver {
                         self.report.time_losses += 1;
                         tracing::warn!("lost on time: {} vs {}", f.record.white, f.record.black);
                     }
+                    self.probe.game_over(&f);
+                    let stored = self.learn.store_writes();
                     self.learn.game_finished(&f);
+                    let now = self.learn.store_writes();
+                    self.probe.metrics.learning(
+                        now.0.saturating_sub(stored.0),
+                        now.1.saturating_sub(stored.1),
+                    );
                     let learned = self.learn.learned_positions();
                     if !learned.is_empty() {
                         self.brain.send(BrainCmd::Learned(learned));

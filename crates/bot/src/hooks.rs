@@ -42,6 +42,12 @@ pub trait LearnSink: Send {
     fn learned_positions(&self) -> Vec<LearnedPosition> {
         Vec::new()
     }
+
+    /// Games written to the learning store so far, and those it could not take (for
+    /// `/metrics`).
+    fn store_writes(&self) -> (u64, u64) {
+        (0, 0)
+    }
 }
 
 /// Learns nothing.

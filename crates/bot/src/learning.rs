@@ -30,6 +30,8 @@ pub struct BookAndLearning {
     /// `paths.training_positions`: each finished game's positions go there
     /// (`positions.rs`).
     positions: Option<std::path::PathBuf>,
+    /// Games the learning store took, and those it refused (`/metrics`).
+    writes: (u64, u64),
 }
 
 impl BookAndLearning {
@@ -113,6 +115,7 @@ pub fn open(cfg: &Config) -> (BookHook, LearnHook) {
         evaluator: Evaluator::new(EvalParams::default()),
         book_search,
         positions: cfg.paths.training_positions.clone(),
+        writes: (0, 0),
     }));
     (BookHook(shared.clone()), LearnHook(shared))
 }
@@ -201,6 +204,7 @@ impl LearnSink for LearnHook {
             book,
             learner,
             positions,
+            writes,
             ..
         } = &mut *g;
         if let Some(path) = positions.as_deref() {
@@ -214,9 +218,19 @@ impl LearnSink for LearnHook {
         };
         let rec = learn_record(f);
         match learner.after_game(&rec, book.as_ref()) {
-            Ok(r) => tracing::info!("learned from the game against {}: {r:?}", f.opponent),
-            Err(e) => tracing::error!("learning after the game against {}: {e}", f.opponent),
+            Ok(r) => {
+                writes.0 += 1;
+                tracing::info!("learned from the game against {}: {r:?}", f.opponent)
+            }
+            Err(e) => {
+                writes.1 += 1;
+                tracing::error!("learning after the game against {}: {e}", f.opponent)
+            }
         }
+    }
+
+    fn store_writes(&self) -> (u64, u64) {
+        self.0.lock().map(|g| g.writes).unwrap_or_default()
     }
 
     fn learned_positions(&self) -> Vec<LearnedPosition> {

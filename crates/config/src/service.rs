@@ -32,6 +32,11 @@ pub struct WebSection {
     pub port: u16,
     /// How many finished games the page lists.
     pub recent_games: usize,
+    /// Serve `/metrics` (Prometheus) and `/healthz` on the same listener.
+    pub metrics: bool,
+    /// `/healthz` reports an account's event loop as stalled after this many seconds
+    /// without a heartbeat (the loop beats at least every second).
+    pub stall_secs: u64,
 }
 
 impl Default for WebSection {
@@ -41,6 +46,8 @@ impl Default for WebSection {
             bind: "127.0.0.1".into(),
             port: 8080,
             recent_games: 20,
+            metrics: true,
+            stall_secs: 30,
         }
     }
 }

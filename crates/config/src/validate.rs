@@ -155,6 +155,7 @@ pub(super) fn check(cfg: &Config) -> Vec<Problem> {
         );
     }
     c.range("web.recent_games", cfg.web.recent_games, 1, 1000);
+    c.range("web.stall_secs", cfg.web.stall_secs, 2, 3600);
     for (i, a) in cfg.accounts.iter().enumerate() {
         let key = |k: &str| format!("accounts[{i}].{k}");
         if !valid_handle(&a.handle) {

@@ -6,7 +6,10 @@
 //! archive, and a summary of the learning store. Only GET
 //! routes exist: no operator commands, and nothing from the settings (no password, no
 //! operator handles) is ever served. The bot does not know this crate; it publishes its
-//! status on a watch channel that this server reads.
+//! status on a watch channel that this server reads. With `[web] metrics` (on by default)
+//! and the bot's [`Monitor`], the same listener serves `/metrics` (the bot's counters in
+//! the Prometheus text format, rendered by the bot) and `/healthz` (200 while every
+//! account is logged in and its event loop beats, 503 with the reasons otherwise).
 //!
 //! May depend on: `bot`, `config`, `learn`. Its `Cargo.toml` lists them and the compiler
 //! keeps the wall; the crate map is `docs/modules.md`.
@@ -19,6 +22,7 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
+use bot::health::Monitor;
 use bot::status::BotStatus;
 use config::Config;
 use serde::Serialize;
@@ -45,6 +49,10 @@ pub struct WebOptions {
     pub archive: PathBuf,
     /// The learning store.
     pub learning: PathBuf,
+    /// Serve `/metrics` and `/healthz` (when a [`Monitor`] is given).
+    pub metrics: bool,
+    /// `/healthz`: an event loop silent this long counts as stalled.
+    pub stall: Duration,
 }
 
 impl WebOptions {
@@ -60,6 +68,8 @@ impl WebOptions {
             recent_games: cfg.web.recent_games,
             archive: cfg.paths.logs.join("games.pgn"),
             learning: cfg.paths.learning.clone(),
+            metrics: cfg.web.metrics,
+            stall: Duration::from_secs(cfg.web.stall_secs),
         })
     }
 }
@@ -88,6 +98,7 @@ struct AppState {
     /// One per account, in the order of `[[accounts]]`.
     status: Arc<Vec<watch::Receiver<BotStatus>>>,
     opts: Arc<WebOptions>,
+    monitor: Option<Monitor>,
 }
 
 /// What `/api/status` and each event carry: every account's status.
@@ -114,10 +125,20 @@ impl AppState {
 }
 
 /// Binds and serves in the background; call it inside a tokio runtime. `status` holds
-/// one receiver per account the process runs.
+/// one receiver per account the process runs. No `/metrics` or `/healthz`: see
+/// [`start_monitored`].
 pub fn start(
     opts: WebOptions,
     status: Vec<watch::Receiver<BotStatus>>,
+) -> Result<WebServer, String> {
+    start_monitored(opts, status, None)
+}
+
+/// As [`start`], and with `monitor` (and `opts.metrics`) also `/metrics` and `/healthz`.
+pub fn start_monitored(
+    opts: WebOptions,
+    status: Vec<watch::Receiver<BotStatus>>,
+    monitor: Option<Monitor>,
 ) -> Result<WebServer, String> {
     let fail = |e: std::io::Error| {
         format!(
@@ -129,9 +150,11 @@ pub fn start(
     std_listener.set_nonblocking(true).map_err(fail)?;
     let addr = std_listener.local_addr().map_err(fail)?;
     let listener = tokio::net::TcpListener::from_std(std_listener).map_err(fail)?;
+    let monitor = monitor.filter(|_| opts.metrics);
     let state = AppState {
         status: Arc::new(status),
         opts: Arc::new(opts),
+        monitor,
     };
     let app = Router::new()
         .route(
@@ -152,6 +175,8 @@ pub fn start(
         .route("/api/learning", get(learning))
         .route("/api/ratings", get(ratings))
         .route("/games/:file", get(game_pgn))
+        .route("/metrics", get(metrics))
+        .route("/healthz", get(healthz))
         .with_state(state);
     let task = tokio::spawn(async move {
         if let Err(e) = axum::serve(listener, app).await {
@@ -166,6 +191,43 @@ fn page(body: &'static str, kind: &'static str) -> Response {
     (
         [
             (header::CONTENT_TYPE, kind),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// The bot's counters; 404 without a monitor.
+async fn metrics(State(s): State<AppState>) -> Response {
+    match &s.monitor {
+        Some(m) => (
+            [
+                (header::CONTENT_TYPE, bot::metrics::CONTENT_TYPE),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            m.render(),
+        )
+            .into_response(),
+        None => StatusCode::NOT_FOUND.into_response(),
+    }
+}
+
+/// 200 `NAME: ok` per account while all are healthy, else 503 with each one's reason.
+async fn healthz(State(s): State<AppState>) -> Response {
+    let Some(m) = &s.monitor else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let (ok, body) = m.check(s.opts.stall);
+    let code = if ok {
+        StatusCode::OK
+    } else {
+        StatusCode::SERVICE_UNAVAILABLE
+    };
+    (
+        code,
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
             (header::CACHE_CONTROL, "no-cache"),
         ],
         body,
