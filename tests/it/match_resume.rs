@@ -155,6 +155,31 @@ fn ctrl_c_then_resume_with_the_same_options() {
 }
 
 #[test]
+fn resume_with_only_another_concurrency_keeps_the_saved_match() {
+    let dir = scratch::dir("match-resume-conc");
+    let d = dir.path();
+    let args = match_args(d, 12, "");
+    let out = start_and_stop(d, &args, 3, libc::SIGINT);
+    assert!(out.status.success(), "{:?}", text(&out));
+    // No -engine given: the saved engines, openings and games, one game at a time now.
+    let out = run_match(d, &argv(&["-resume", "state.json", "-concurrency", "1"]));
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("Match finished: 12 of 12 games"),
+        "{stdout}"
+    );
+    check_pgn(&d.join("games.pgn"), 12);
+    // The save now says -concurrency 1 after the saved options.
+    let saved = std::fs::read_to_string(d.join("state.json")).expect("state");
+    let at = saved.rfind("\"-concurrency\"").expect("concurrency saved");
+    assert!(saved[at..].contains("\"1\""), "{saved}");
+    // Anything else alone is a full set of options, and without engines it is refused.
+    let out = run_match(d, &argv(&["-resume", "state.json", "-games", "12"]));
+    assert!(!out.status.success());
+}
+
+#[test]
 fn bad_resume_files_are_refused_and_the_pgn_kept() {
     let dir = scratch::dir("match-resume-bad");
     let d = dir.path();

@@ -143,7 +143,13 @@ fn settings_with_resume(args: &[String]) -> Result<settings::MatchSettings, Stri
     let state = resume::State::load(&file)?;
     let quiet = |a: &String| ["-quiet", "--quiet", "-noprogress"].contains(&a.as_str());
     let own: Vec<String> = rest.iter().filter(|a| !quiet(a)).cloned().collect();
-    let mut s = if own.is_empty() {
+    // Options that change how the rest is run, not what is played (`-concurrency N`,
+    // `-ratinginterval N`, `-wait MS`): given alone with `-resume`, they go on top of the
+    // saved ones, so a match moved to a machine with more cores keeps its schedule.
+    let run_only = own.chunks(2).all(|pair| {
+        pair.len() == 2 && ["-concurrency", "-ratinginterval", "-wait"].contains(&pair[0].as_str())
+    });
+    let mut s = if own.is_empty() || run_only {
         // The saved options, read from the folder the match was started in.
         let cwd = std::env::current_dir().unwrap_or_default();
         if cwd != state.cwd {
@@ -157,8 +163,10 @@ fn settings_with_resume(args: &[String]) -> Result<settings::MatchSettings, Stri
         }
         let mut words = state.args.clone();
         words.extend(rest.iter().filter(|a| quiet(a)).cloned());
+        words.extend(own.iter().cloned());
         let mut s = cli::parse(&words)?;
         s.command_line = state.args.clone();
+        s.command_line.extend(own.iter().cloned());
         s
     } else {
         let mut s = cli::parse(&rest)?;
