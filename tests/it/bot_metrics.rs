@@ -18,7 +18,6 @@ use tokio::sync::watch;
 use wily::bot::driver::{run, RunOptions};
 use wily::bot::health::Monitor;
 use wily::lists::OpponentLists;
-use wily::server::{sparring_player, SparringPolicy};
 use wily::web::{self, WebOptions};
 
 /// `GET path`: (status code, body).
@@ -91,16 +90,7 @@ async fn metrics_count_the_game_and_healthz_fails_without_the_server() {
     let dir = tmp.path();
     let srv = server(None).await;
     let addr = srv.local_addr();
-    let policy = SparringPolicy {
-        chooser: suicidal(),
-        play_seeks: true,
-        accept_challenges: true,
-        games: 1,
-        timeout: Duration::from_secs(60),
-        ..SparringPolicy::default()
-    };
-    let spar =
-        tokio::spawn(async move { sparring_player(addr, "Sparring", Some(SPAR_PW), policy).await });
+    let spar = spar_one_game(addr, Duration::from_secs(60));
     let mut cfg = bot_config(dir, 1, 0);
     cfg.web.enabled = true;
     cfg.web.port = 0;

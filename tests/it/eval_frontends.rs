@@ -11,7 +11,6 @@ use bot_support::*;
 use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::Duration;
-use wily::server::{sparring_player, SparringPolicy};
 
 /// What a fresh engine of this build says about its evaluation.
 fn expected() -> String {
@@ -106,16 +105,7 @@ async fn the_bot_logs_the_embedded_evaluation_at_the_head_of_each_game() {
     let dir = tmp.path();
     let srv = server(None).await;
     let addr = srv.local_addr();
-    let policy = SparringPolicy {
-        chooser: suicidal(),
-        play_seeks: true,
-        accept_challenges: true,
-        games: 1,
-        timeout: Duration::from_secs(120),
-        ..SparringPolicy::default()
-    };
-    let spar =
-        tokio::spawn(async move { sparring_player(addr, "Sparring", Some(SPAR_PW), policy).await });
+    let spar = spar_one_game(addr, Duration::from_secs(120));
     let cfg = bot_config(dir, 1, 0);
     let report = run_bot(
         cfg,

@@ -148,6 +148,25 @@ pub fn suicidal() -> MoveChooser {
     wily::soak::suicidal()
 }
 
+/// The sparring account "Sparring", in the background: plays one game against the bot,
+/// taking its seek or its challenge, and walks into mate (see [`suicidal`]).
+pub fn spar_one_game(
+    addr: SocketAddr,
+    timeout: Duration,
+) -> tokio::task::JoinHandle<std::io::Result<server::SparringReport>> {
+    let policy = server::SparringPolicy {
+        chooser: suicidal(),
+        play_seeks: true,
+        accept_challenges: true,
+        games: 1,
+        timeout,
+        ..server::SparringPolicy::default()
+    };
+    tokio::spawn(
+        async move { server::sparring_player(addr, "Sparring", Some(SPAR_PW), policy).await },
+    )
+}
+
 /// A minimal client: logs in, sends commands, and waits for lines.
 pub struct RawClient {
     stream: TcpStream,
