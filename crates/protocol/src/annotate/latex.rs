@@ -3,15 +3,14 @@
 //! better lines after it, and a board diagram of the position the comment is about drawn
 //! with the `skak` package (`\fenboard{FEN}\showboard`); the game's own variations, nested
 //! to any depth, in parentheses with wily's notes on their moves (diagrams only for the
-//! main line's). The moves come from the walk of `line.rs`, as in the other formats.
+//! main line's). The moves come from the walk of `line.rs`, written through `markup.rs` as the HTML is.
 //! `pdflatex FILE.tex` prints it.
 
-use super::line::{walk, AnnotatedGame, Step};
+use super::line::AnnotatedGame;
+use super::markup::{render, Heading, Markup};
 use super::options::AnnotateOptions;
-use super::writer::{comment_text, mark, pgn_line, tag_value};
-use crate::output::fmt_score;
 use chess::fen::to_fen;
-use chess::san::to_san;
+use cozy_chess::Board;
 
 /// Text with LaTeX's special characters escaped.
 pub fn esc(s: &str) -> String {
@@ -33,80 +32,74 @@ pub fn esc(s: &str) -> String {
     out
 }
 
+/// LaTeX with the `skak` package.
+struct Latex;
+
+impl Markup for Latex {
+    fn esc(&self, s: &str) -> String {
+        esc(s)
+    }
+
+    fn begin(&self, opts: &AnnotateOptions) -> String {
+        format!(
+            "\\documentclass[a4paper]{{article}}\n\\usepackage[utf8]{{inputenc}}\n\
+             \\usepackage{{skak}}\n\\begin{{document}}\n\
+             \\noindent Annotated by wily {} ({}, moves {}--{}, margin {:.2}, {:.1}s per move)\n\n",
+            env!("CARGO_PKG_VERSION"),
+            esc(&opts.colors.describe()),
+            opts.first_move,
+            opts.last_move,
+            f64::from(opts.margin_cp) / 100.0,
+            opts.time.as_secs_f64()
+        )
+    }
+
+    fn heading(&self, h: &Heading<'_>) -> String {
+        format!(
+            "\\section*{{{} -- {}}}\n{}, {}, {} \\hfill \\textbf{{{}}}\n\n\\noindent ",
+            h.white, h.black, h.event, h.site, h.date, h.result
+        )
+    }
+
+    fn number(&self, number: u16, black: bool) -> String {
+        format!("{number}{}", if black { "\\ldots~" } else { ".~" })
+    }
+
+    fn noted(&self, san: &str, mark: &str, comment: &str) -> String {
+        format!("\\textbf{{{san}{mark}}} \\emph{{{comment}}} ")
+    }
+
+    fn better(&self, line: &str, score: &str) -> String {
+        format!("({line} {score}) ")
+    }
+
+    fn diagram(&self, before: &Board) -> String {
+        format!(
+            "\n\n\\fenboard{{{}}}\n\\begin{{center}}\\showboard\\end{{center}}\n\n\\noindent ",
+            to_fen(before)
+        )
+    }
+
+    fn open(&self) -> &'static str {
+        "("
+    }
+
+    fn close(&self) -> &'static str {
+        ") "
+    }
+
+    fn result(&self, result: &str) -> String {
+        format!("\\textbf{{{result}}}\n\n")
+    }
+
+    fn end(&self) -> &'static str {
+        "\\end{document}\n"
+    }
+}
+
 /// All annotated games as one LaTeX document.
 pub fn latex(games: &[AnnotatedGame], opts: &AnnotateOptions) -> String {
-    let mut out = String::from(
-        "\\documentclass[a4paper]{article}\n\\usepackage[utf8]{inputenc}\n\
-         \\usepackage{skak}\n\\begin{document}\n",
-    );
-    let who = opts.colors.describe();
-    out.push_str(&format!(
-        "\\noindent Annotated by wily {} ({}, moves {}--{}, margin {:.2}, {:.1}s per move)\n\n",
-        env!("CARGO_PKG_VERSION"),
-        esc(&who),
-        opts.first_move,
-        opts.last_move,
-        f64::from(opts.margin_cp) / 100.0,
-        opts.time.as_secs_f64()
-    ));
-    for g in games {
-        let t = |n: &str| esc(tag_value(g, n).unwrap_or("?"));
-        out.push_str(&format!(
-            "\\section*{{{} -- {}}}\n{}, {}, {} \\hfill \\textbf{{{}}}\n\n\\noindent ",
-            t("White"),
-            t("Black"),
-            t("Event"),
-            t("Site"),
-            t("Date"),
-            esc(&g.result)
-        ));
-        walk(&g.start, &g.line, &mut |step| match step {
-            Step::Number { number, black } => out.push_str(&format!(
-                "{number}{}",
-                if black { "\\ldots~" } else { ".~" }
-            )),
-            Step::Move {
-                before,
-                mv,
-                note,
-                depth,
-            } => {
-                let san = esc(&to_san(before, mv));
-                let Some(note) = note else {
-                    out.push_str(&format!("{san} "));
-                    return;
-                };
-                out.push_str(&format!(
-                    "\\textbf{{{san}{}}} \\emph{{{}}} ",
-                    mark(note.loss),
-                    esc(&comment_text(note))
-                ));
-                for (score, line) in &note.better {
-                    out.push_str(&format!(
-                        "({} {}) ",
-                        esc(&pgn_line(before, line).join(" ")),
-                        esc(&fmt_score(*score))
-                    ));
-                }
-                if depth == 0 {
-                    // The position the comment is about.
-                    out.push_str(&format!(
-                        "\n\n\\fenboard{{{}}}\n\\begin{{center}}\\showboard\\end{{center}}\n\n\\noindent ",
-                        to_fen(before)
-                    ));
-                }
-            }
-            Step::Open => out.push('('),
-            Step::Close => {
-                let end = out.trim_end().len();
-                out.truncate(end);
-                out.push_str(") ");
-            }
-        });
-        out.push_str(&format!("\\textbf{{{}}}\n\n", esc(&g.result)));
-    }
-    out.push_str("\\end{document}\n");
-    out
+    render(games, opts, &Latex)
 }
 
 #[cfg(test)]

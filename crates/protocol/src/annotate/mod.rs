@@ -17,8 +17,10 @@
 //! one walk of it. The console's command that drives it is
 //! in `console/cmd_tools.rs`; nothing here knows the console.
 
+pub mod html;
 pub mod latex;
 pub mod line;
+pub mod markup;
 pub mod options;
 pub mod writer;
 

@@ -1,7 +1,7 @@
 //! Console commands that measure or examine: perft, perf, search, test, screen, annotate.
 
 use super::state::{CmdResult, Console, Flow};
-use crate::annotate::{annotate_game, latex, output_path, parse_options, writer, Format};
+use crate::annotate::{annotate_game, html, latex, output_path, parse_options, writer, Format};
 use crate::input::InputEvent;
 use crate::output::{fmt_count, fmt_pv_as, fmt_time, header};
 use crate::runner::Ev;
@@ -383,7 +383,7 @@ fn annotate_file(c: &mut Console, args: &[&str], format: Format) -> CmdResult {
         return Err(e);
     }
     let text = match format {
-        Format::Html => writer::html(&done, &opts),
+        Format::Html => html::html(&done, &opts),
         Format::Tex => latex::latex(&done, &opts),
         Format::Can => done.iter().map(writer::pgn).collect::<Vec<_>>().join(""),
     };
