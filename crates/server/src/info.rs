@@ -286,21 +286,12 @@ impl Core {
 
     /// `moves [N|NAME]`.
     pub fn cmd_moves(&mut self, sid: Sid, args: &[&str]) {
-        let g = match args.first() {
-            Some(a) => match self.game_from_arg(sid, a) {
-                Some(g) => g,
-                None => return,
-            },
-            None => match self.current_game(sid) {
-                Some(g) => g,
-                None => {
-                    self.reply(
-                        sid,
-                        "You are neither playing, observing nor examining a game.\n",
-                    );
-                    return;
-                }
-            },
+        let Some(g) = self.game_or_current(
+            sid,
+            args,
+            "You are neither playing, observing nor examining a game.\n",
+        ) else {
+            return;
         };
         let Some(game) = self.games.get(&g) else {
             return;
@@ -345,18 +336,8 @@ impl Core {
 
     /// `time [N|NAME]`.
     pub fn cmd_time(&mut self, sid: Sid, args: &[&str]) {
-        let g = match args.first() {
-            Some(a) => match self.game_from_arg(sid, a) {
-                Some(g) => g,
-                None => return,
-            },
-            None => match self.current_game(sid) {
-                Some(g) => g,
-                None => {
-                    self.reply(sid, "You are not playing a game.\n");
-                    return;
-                }
-            },
+        let Some(g) = self.game_or_current(sid, args, "You are not playing a game.\n") else {
+            return;
         };
         let Some(game) = self.games.get(&g) else {
             return;

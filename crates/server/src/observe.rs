@@ -39,6 +39,21 @@ impl Core {
         s.game.or_else(|| s.observing.last().copied())
     }
 
+    /// The game an optional `[N|NAME]` argument names, else the one `sid` plays or
+    /// observed last; replies `none` (or the argument's reason) when there is none.
+    pub fn game_or_current(&mut self, sid: Sid, args: &[&str], none: &str) -> Option<u32> {
+        match args.first() {
+            Some(a) => self.game_from_arg(sid, a),
+            None => {
+                let g = self.current_game(sid);
+                if g.is_none() {
+                    self.reply(sid, none);
+                }
+                g
+            }
+        }
+    }
+
     /// `observe N|NAME`.
     pub fn cmd_observe(&mut self, sid: Sid, args: &[&str]) {
         let Some(arg) = args.first() else {
@@ -160,21 +175,12 @@ impl Core {
 
     /// `refresh [N|NAME]`.
     pub fn cmd_refresh(&mut self, sid: Sid, args: &[&str]) {
-        let g = match args.first() {
-            Some(a) => match self.game_from_arg(sid, a) {
-                Some(g) => g,
-                None => return,
-            },
-            None => match self.current_game(sid) {
-                Some(g) => g,
-                None => {
-                    self.reply(
-                        sid,
-                        "You are neither playing, observing nor examining a game.\n",
-                    );
-                    return;
-                }
-            },
+        let Some(g) = self.game_or_current(
+            sid,
+            args,
+            "You are neither playing, observing nor examining a game.\n",
+        ) else {
+            return;
         };
         let board = self.board_for(g, sid);
         self.notify(sid, &format!("{board}\n"));

@@ -288,68 +288,57 @@ impl Core {
 
     /// `decline [n|name|draw|abort|adjourn]`.
     pub fn cmd_decline(&mut self, sid: Sid, args: &[&str]) {
-        let id = match self.pick_offer(sid, args, true) {
-            Ok(id) => id,
-            Err("none") => return self.reply(sid, "You have no offers to decline.\n"),
-            Err("many") => {
-                return self.reply(sid, "You have more than one offer to decline.\nUse \"pending\" to see them and \"decline n\" to choose which one.\n")
-            }
-            Err(_) => return self.reply(sid, "There is no such offer.\n"),
-        };
-        let mut notes = Notes::new();
-        let why = format!("{} declines the match offer.", self.name_of(sid));
-        let Some(o) = self.drop_offer_because(id, &mut notes, &why) else {
-            return;
-        };
-        let (me, them) = (self.name_of(sid), self.name_of(o.from));
-        let (mine, theirs) = match o.kind {
-            OfferKind::Match => (
-                format!("You decline the match offer from {them}.\n"),
-                format!("\n{me} declines the match offer.\n"),
-            ),
-            k => (
-                format!("You decline the {} request from {them}.\n", k.word()),
-                format!("\n{me} declines {} request.\n", k.word()),
-            ),
-        };
-        notes.push((o.from, theirs));
-        let own: String = notes
-            .iter()
-            .filter(|(s, _)| *s == sid)
-            .map(|(_, t)| t.as_str())
-            .collect();
-        notes.retain(|(s, _)| *s != sid);
-        self.reply(sid, &format!("{mine}{own}"));
-        self.flush_notes(notes);
+        self.end_offer(sid, args, true);
     }
 
     /// `withdraw [n|name|draw|abort|adjourn]`.
     pub fn cmd_withdraw(&mut self, sid: Sid, args: &[&str]) {
-        let id = match self.pick_offer(sid, args, false) {
+        self.end_offer(sid, args, false);
+    }
+
+    /// `decline` (`received`: an offer made to `sid`) or `withdraw` (one `sid` made).
+    fn end_offer(&mut self, sid: Sid, args: &[&str], received: bool) {
+        let (verb, verbs, dir) = if received {
+            ("decline", "declines", "from")
+        } else {
+            ("withdraw", "withdraws", "to")
+        };
+        let id = match self.pick_offer(sid, args, received) {
             Ok(id) => id,
-            Err("none") => return self.reply(sid, "You have no offers to withdraw.\n"),
+            Err("none") => return self.reply(sid, &format!("You have no offers to {verb}.\n")),
             Err("many") => {
-                return self.reply(sid, "You have more than one offer to withdraw.\nUse \"pending\" to see them and \"withdraw n\" to choose which one.\n")
+                return self.reply(
+                    sid,
+                    &format!(
+                        "You have more than one offer to {verb}.\nUse \"pending\" to see them and \"{verb} n\" to choose which one.\n"
+                    ),
+                )
             }
             Err(_) => return self.reply(sid, "There is no such offer.\n"),
         };
         let mut notes = Notes::new();
-        let why = format!("{} withdraws the match offer.", self.name_of(sid));
+        let why = format!("{} {verbs} the match offer.", self.name_of(sid));
         let Some(o) = self.drop_offer_because(id, &mut notes, &why) else {
             return;
         };
-        let (me, them) = (self.name_of(sid), self.name_of(o.to));
+        let other = if received { o.from } else { o.to };
+        let (me, them) = (self.name_of(sid), self.name_of(other));
         let (mine, theirs) = match o.kind {
             OfferKind::Match => (
-                format!("You withdraw the match offer to {them}.\n"),
-                format!("\n{me} withdraws the match offer.\n"),
+                format!("You {verb} the match offer {dir} {them}.\n"),
+                format!("\n{me} {verbs} the match offer.\n"),
             ),
+            // The server says "declines draw request" but "withdraws the draw request".
             k => (
-                format!("You withdraw the {} request to {them}.\n", k.word()),
-                format!("\n{me} withdraws the {} request.\n", k.word()),
+                format!("You {verb} the {} request {dir} {them}.\n", k.word()),
+                format!(
+                    "\n{me} {verbs} {}{} request.\n",
+                    if received { "" } else { "the " },
+                    k.word()
+                ),
             ),
         };
-        notes.push((o.to, theirs));
+        notes.push((other, theirs));
         let own: String = notes
             .iter()
             .filter(|(s, _)| *s == sid)
