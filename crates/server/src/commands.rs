@@ -2,11 +2,11 @@
 //! or unique prefix) and the session-variable commands `set`, `iset`,
 //! `variables`, `promote`, plus `quit`, `help` and `date`.
 
-use super::aliases::{expand, strip_dollar};
-use super::conn::Sid;
-use super::core::Core;
-use super::lists::ListOp;
-use super::notation::looks_like_move;
+use crate::accounts::aliases::{expand, strip_dollar};
+use crate::accounts::follow::ListOp;
+use crate::conn::Sid;
+use crate::core::Core;
+use crate::games::notation::looks_like_move;
 use cozy_chess::Piece;
 
 /// Every command the server knows, in the order prefixes are resolved.

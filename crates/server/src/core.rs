@@ -4,14 +4,14 @@
 //! is dropped). This file holds that state and the output helpers every handler
 //! uses; the event loop that feeds the handlers is `events.rs`.
 
-use super::accounts::Account;
-use super::conn::{Out, Sid};
-use super::game::Game;
-use super::journal::Journal;
-use super::offer::Offer;
-use super::ratings::Ratings;
-use super::seek::Seek;
-use super::session::{LoginState, Session};
+use crate::accounts::session::{LoginState, Session};
+use crate::accounts::store::Account;
+use crate::conn::{Out, Sid};
+use crate::games::game::Game;
+use crate::games::ratings::Ratings;
+use crate::journal::Journal;
+use crate::offers::offer::Offer;
+use crate::offers::seek_ad::Seek;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use std::collections::{BTreeMap, HashMap};
@@ -62,9 +62,9 @@ pub struct Core {
     /// The server is stopping (games that end now are adjourned by the shutdown).
     pub shutting_down: bool,
     /// The relay account, when the owner configured one.
-    pub relay: Option<super::relay::Relay>,
+    pub relay: Option<crate::relay::config::Relay>,
     /// The tournament director account, when the owner configured one.
-    pub director: Option<super::director::Director>,
+    pub director: Option<crate::tourney::config::Director>,
 }
 
 /// Convert `\n` line ends to the `\n\r` the servers send.

@@ -3,9 +3,9 @@
 //! dialogue, the command table or the games' clocks; closed sessions are reaped
 //! after each event. Nothing calls back into this file.
 
-use super::conn::{Event, Sid};
-use super::core::Core;
-use super::session::{LoginState, Session};
+use crate::accounts::session::{LoginState, Session};
+use crate::conn::{Event, Sid};
+use crate::core::Core;
 use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, watch};
 

@@ -1,11 +1,11 @@
 //! Information commands of the local server: `who`, `finger`, `games`,
 //! `moves`, `time`, `stored`, and the lookups of adjourned games.
 
-use super::clock::min_sec;
-use super::conn::Sid;
-use super::core::Core;
-use super::game::Game;
-use super::ratings::{rating_text, Category};
+use crate::conn::Sid;
+use crate::core::Core;
+use crate::games::clock::min_sec;
+use crate::games::game::Game;
+use crate::games::ratings::{rating_text, Category};
 use cozy_chess::Color;
 use std::time::Instant;
 
@@ -245,7 +245,7 @@ impl Core {
                 ));
                 continue;
             }
-            let r = |side: &super::game::Side| rating_text(side.registered, side.rating);
+            let r = |side: &crate::games::game::Side| rating_text(side.registered, side.rating);
             t.push_str(&format!(
                 "{:3} {:>4} {:<11} {:>4} {:<10} {} {:>6} -{:>6} ({:2}-{:2}) {}: {:2}\n",
                 g.number,
@@ -256,8 +256,8 @@ impl Core {
                 g.type_code(),
                 min_sec(g.clock.remaining(Color::White, now)),
                 min_sec(g.clock.remaining(Color::Black, now)),
-                super::notation::material(&g.board, Color::White),
-                super::notation::material(&g.board, Color::Black),
+                crate::games::notation::material(&g.board, Color::White),
+                crate::games::notation::material(&g.board, Color::Black),
                 stm,
                 g.board.fullmove_number()
             ));
@@ -317,7 +317,8 @@ impl Core {
             game.white.name, game.black.name
         ));
         t.push_str("----  ----------------   ----------------\n");
-        let cell = |m: &super::game::MoveRecord| format!("{:<8}({})", m.san, min_sec(m.took_ms));
+        let cell =
+            |m: &crate::games::game::MoveRecord| format!("{:<8}({})", m.san, min_sec(m.took_ms));
         for (i, pair) in game.moves.chunks(2).enumerate() {
             match pair {
                 [w, b] => t.push_str(&format!(

@@ -6,7 +6,7 @@
 //! server with the same journal stored when it stopped: they are kept in memory, in this
 //! process, not on disk. Nothing is written here for a server without a journal.
 
-use super::game::{End, Game};
+use crate::games::game::{End, Game};
 use cozy_chess::Color;
 use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard};

@@ -6,62 +6,41 @@
 //! the command line with [`run_blocking`]. [`sparring_player`] is a scripted
 //! client that plays against whoever challenges it.
 //!
-//! Inside, one way down: `events.rs` (the event loop) hands lines to `login.rs` and the
-//! command table (`commands.rs`), whose handlers (`accept.rs` above `offers.rs`,
-//! `seeks.rs`, `games.rs`, ...) share `core.rs` (the state and output helpers) and the
-//! value types (`game.rs`, `offer.rs`, `seek.rs`, `session.rs`) at the bottom.
-//! `directing.rs` (with `director.rs` and `pairing.rs` below it) is a mamer-like
-//! tournament director account, `relaying.rs` a relay account; neither has a connection.
-//! `journal.rs` is what an in-process owner (the fault soak) is told of finished and
-//! adjourned games, and where adjourned games wait across a restart.
+//! Inside, one way down: `events.rs` (the event loop) hands lines to
+//! `accounts/login.rs` and the command table (`commands.rs`), whose handlers sit in one
+//! folder per concept (`accounts/`, `games/`, `offers/`, with `info.rs` and `talk.rs`)
+//! and share `core.rs` (the state and output helpers). `tourney/` is a mamer-like
+//! tournament director account, `relay/` a relay account; neither has a connection.
+//! `sparring/` is a scripted client, `icc/` the ICC dialect. `journal.rs` is what an
+//! in-process owner (the fault soak) is told of finished and adjourned games, and where
+//! adjourned games wait across a restart.
 //!
 //! May depend on: `chess`, `ics`, `link`; never the bot. Its `Cargo.toml` lists them and
 //! the compiler keeps the wall; the crate map is `docs/modules.md`.
 
-mod accept;
 mod accounts;
-mod aliases;
-mod clock;
 mod commands;
 mod conn;
 mod core;
-mod directing;
-mod director;
 mod events;
-mod examine;
-mod game;
 mod games;
 mod icc;
 mod info;
 mod journal;
-mod lists;
-mod login;
-mod matching;
-mod notation;
-mod observe;
-mod offer;
 mod offers;
-mod pairing;
-mod play;
-mod ratings;
 mod relay;
-mod relaying;
-mod seek;
-mod seeks;
-mod session;
-mod spar_input;
 mod sparring;
-mod style12;
-mod takeback;
 mod talk;
-mod variant;
+mod tourney;
 
-pub use accounts::{load_accounts, parse_accounts, valid_handle, Account, AccountLineError};
-pub use director::{DirectorConfig, PairingStyle};
+pub use accounts::store::{load_accounts, parse_accounts, valid_handle, Account, AccountLineError};
 pub use journal::{FinishedRecord, Journal, JournalCounts};
-pub use relay::{relay_name, RelayConfig};
-pub use spar_input::{parse_result, parse_style12, Board12};
-pub use sparring::{sparring_player, MoveChooser, SparringGame, SparringPolicy, SparringReport};
+pub use relay::config::{relay_name, RelayConfig};
+pub use sparring::input::{parse_result, parse_style12, Board12};
+pub use sparring::player::{
+    sparring_player, MoveChooser, SparringGame, SparringPolicy, SparringReport,
+};
+pub use tourney::config::{DirectorConfig, PairingStyle};
 
 pub use ics::Dialect;
 
@@ -136,10 +115,10 @@ pub struct ServerConfig {
     /// What the server speaks: the FICS text dialect (default) or ICC's, whose clients
     /// ask for level-2 datagrams at the login prompt (`docs/icc-local-server.md`).
     pub dialect: Dialect,
-    /// A relay account that replays PGN games as examined games (see `relay.rs`).
+    /// A relay account that replays PGN games as examined games (see `relay/config.rs`).
     /// Default: none.
     pub relay: Option<RelayConfig>,
-    /// A tournament director account in the manner of mamer (see `directing.rs`).
+    /// A tournament director account in the manner of mamer (see `tourney/director.rs`).
     /// Default: none.
     pub director: Option<DirectorConfig>,
     /// FICS's rule that `abort` before each player has made a move aborts the game at
@@ -267,10 +246,10 @@ pub async fn start(config: ServerConfig) -> Result<ServerHandle> {
         manual_seeks: config.manual_seeks,
     };
     let mut core = core::Core::new(core_cfg, config.accounts.clone());
-    core.relay = config.relay.clone().map(relay::Relay::new);
+    core.relay = config.relay.clone().map(relay::config::Relay::new);
     // The first tournament is open from the start: a player may join it at once.
     core.director = config.director.clone().map(|c| {
-        let mut d = director::Director::new(c);
+        let mut d = tourney::config::Director::new(c);
         d.open(std::time::Instant::now());
         d
     });

@@ -3,9 +3,9 @@
 //! line shapes the lasker server uses (`X tells you: ...`,
 //! `X(1500) kibitzes: ...`, `(told X)`, `kibitzed to 2.`).
 
-use super::conn::Sid;
-use super::core::Core;
-use super::icc::talk::{TELL_SAY, TELL_TELL};
+use crate::conn::Sid;
+use crate::core::Core;
+use crate::icc::talk::{TELL_SAY, TELL_TELL};
 
 /// Longest message passed on (longer text is cut).
 const MAX_TEXT: usize = 400;

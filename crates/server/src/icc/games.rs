@@ -8,7 +8,7 @@
 use super::out::{rating_type, Dg};
 use crate::conn::Sid;
 use crate::core::Core;
-use crate::game::{End, Game, MoveRecord};
+use crate::games::game::{End, Game, MoveRecord};
 use chess::fen::to_fen;
 use cozy_chess::{Board, Color, File, Rank, Square};
 use ics::icc::numbers::*;

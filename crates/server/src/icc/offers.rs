@@ -6,8 +6,8 @@
 use super::out::{rating_type, Dg};
 use crate::conn::Sid;
 use crate::core::Core;
-use crate::offer::{Offer, OfferKind};
-use crate::ratings::Category;
+use crate::games::ratings::Category;
+use crate::offers::offer::{Offer, OfferKind};
 use cozy_chess::Color;
 use ics::icc::numbers::*;
 

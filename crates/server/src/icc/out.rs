@@ -4,7 +4,7 @@
 
 use crate::conn::Sid;
 use crate::core::Core;
-use crate::ratings::Category;
+use crate::games::ratings::Category;
 use ics::icc::Datagram;
 
 /// One DG being built: its number and fields, in order, framed and quoted by the shared

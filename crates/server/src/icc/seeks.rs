@@ -5,7 +5,7 @@
 use super::out::{rating_type, Dg};
 use crate::conn::Sid;
 use crate::core::Core;
-use crate::seek::Seek;
+use crate::offers::seek_ad::Seek;
 use cozy_chess::Color;
 use ics::icc::numbers::*;
 

@@ -3,7 +3,7 @@
 //! squares are the king's, also in Chess960), then the promotion piece (`NBRQ`):
 //! `e2e4`, `e4g5p`, `e1g1c`, `f7g8nQ`.
 
-use crate::notation::is_castle;
+use crate::games::notation::is_castle;
 use cozy_chess::{Board, File, Move, Piece, Square};
 
 fn lower(p: Piece) -> char {
@@ -45,7 +45,7 @@ mod tests {
 
     fn smith(fen: &str, uci: &str) -> String {
         let b = parse_fen(fen).expect("fen");
-        let mv = crate::notation::legal_moves(&b)
+        let mv = crate::games::notation::legal_moves(&b)
             .into_iter()
             .find(|m| {
                 let mut t = format!("{}{}", m.from, m.to);

@@ -5,7 +5,7 @@
 //! the same inputs the FICS text gives. Text between the datagrams is handed back for the
 //! login dialogue.
 
-use crate::spar_input::{Asked, Board12, Input};
+use crate::sparring::input::{Asked, Board12, Input};
 use chess::castling::CastlingRooks;
 use chess::fen::parse_fen;
 use ics::events::{Event, GameResult, OfferKind};

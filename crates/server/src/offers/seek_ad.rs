@@ -1,8 +1,8 @@
 //! One seek ad on the local server, as a value, with its lasker ad line and FICS `<s>`
-//! line. The server's handling of seeks is in `seeks.rs`.
+//! line. The server's handling of seeks is in `offers/seeks.rs`.
 
-use super::conn::Sid;
-use super::ratings::Category;
+use crate::conn::Sid;
+use crate::games::ratings::Category;
 use cozy_chess::Color;
 
 /// One seek ad.

@@ -5,11 +5,11 @@
 //! removed the next). When a game starts, every other session whose list holds one of
 //! its players observes it, as if it had typed `observe NAME`. The channel list
 //! (`+channel N`, `-channel N`, `=channel`) is kept for the session only and carries the
-//! director account's channel (`directing.rs`). Other list names answer like a server
+//! director account's channel (`tourney/director.rs`). Other list names answer like a server
 //! without them: `"x" does not match any list name.`
 
-use super::conn::Sid;
-use super::core::Core;
+use crate::conn::Sid;
+use crate::core::Core;
 
 /// The account's list this server keeps.
 const FOLLOW: &str = "follow";

@@ -2,10 +2,10 @@
 //! FICS documents plus the clock-ticking flag), clocks in seconds, or in
 //! milliseconds once the client has done `iset ms 1`.
 
-use super::clock::{min_sec, min_sec_ms, whole_seconds};
-use super::conn::Sid;
-use super::game::Game;
-use super::notation::material;
+use crate::conn::Sid;
+use crate::games::clock::{min_sec, min_sec_ms, whole_seconds};
+use crate::games::game::Game;
+use crate::games::notation::material;
 use cozy_chess::{Color, File, Piece, Rank, Square};
 use ics::board::Relation;
 use std::fmt::Write;

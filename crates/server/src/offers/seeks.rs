@@ -1,15 +1,15 @@
 //! Seek ads of the local server, lasker style: `seek`, `unseek`, `sought`,
 //! `play N`, the ad lines (`  0 1500 BetaBot   5   0 rated   blitz`),
 //! `AD_DESTROY: n`, `Ads removed: n`, and FICS `<s>`/`<sr>` lines for
-//! clients that `iset seekinfo 1`. The ad itself, as a value, is in `seek.rs`.
+//! clients that `iset seekinfo 1`. The ad itself, as a value, is in `offers/seek_ad.rs`.
 
-use super::conn::Sid;
-use super::core::Core;
-use super::icc::seeks::{SEEKER_LEFT, SEEKER_PLAYING, SEEKER_REMOVED};
-use super::offer::Notes;
-use super::ratings::Category;
-use super::seek::Seek;
-use super::variant::{chess960_words, is_variant_word, join_wild_number};
+use crate::conn::Sid;
+use crate::core::Core;
+use crate::games::ratings::Category;
+use crate::games::variant::{chess960_words, is_variant_word, join_wild_number};
+use crate::icc::seeks::{SEEKER_LEFT, SEEKER_PLAYING, SEEKER_REMOVED};
+use crate::offers::offer::Notes;
+use crate::offers::seek_ad::Seek;
 use cozy_chess::Color;
 
 /// Most ads one player may have at once.

@@ -2,8 +2,8 @@
 //! who it is once logged in, its `set`/`iset` variables, and what it plays
 //! or observes.
 
-use super::conn::{Out, Sid};
-use super::icc::level2::Level2;
+use crate::conn::{Out, Sid};
+use crate::icc::level2::Level2;
 use cozy_chess::Piece;
 use std::net::SocketAddr;
 use std::time::Instant;

@@ -9,15 +9,15 @@
 //! channel, sends the standings before each round, and names the winners at the end.
 //! Like the relay account it has no connection: it lives in the core and runs on the
 //! core's clock ticks (a game's end reaches it through `Director::ended`, filled by
-//! `games.rs`, on the next tick). Its state is `director.rs`, the pairing rules
-//! `pairing.rs`.
+//! `games/lifecycle.rs`, on the next tick). Its state is `tourney/config.rs`, the pairing rules
+//! `tourney/pairing.rs`.
 
-use super::conn::Sid;
-use super::core::Core;
-use super::director::{Entrant, Pairing, PairingStyle, RoundEntry, Status, Tourney};
-use super::game::{white_score, End};
-use super::pairing::{round_robin, swiss, Pair};
-use super::ratings::Category;
+use crate::conn::Sid;
+use crate::core::Core;
+use crate::games::game::{white_score, End};
+use crate::games::ratings::Category;
+use crate::tourney::config::{Entrant, Pairing, PairingStyle, RoundEntry, Status, Tourney};
+use crate::tourney::pairing::{round_robin, swiss, Pair};
 use cozy_chess::Color;
 use std::time::Instant;
 

@@ -1,15 +1,15 @@
 //! Games in progress on the local server: creation (`Creating:` and the
 //! `{Game N ... Creating ...}` block), board updates to players and observers,
 //! and every way a game ends, worded as the lasker server words it. The game
-//! itself, as a value, is in `game.rs`.
+//! itself, as a value, is in `games/game.rs`.
 
-use super::clock::Clock;
-use super::conn::Sid;
-use super::core::Core;
-use super::director::result_suffix;
-use super::game::{white_score, End, Game, Side};
-use super::notation::has_mating_material;
-use super::ratings::{rating_text, Category};
+use crate::conn::Sid;
+use crate::core::Core;
+use crate::games::clock::Clock;
+use crate::games::game::{white_score, End, Game, Side};
+use crate::games::notation::has_mating_material;
+use crate::games::ratings::{rating_text, Category};
+use crate::tourney::config::result_suffix;
 use chess::GameHistory;
 use cozy_chess::{Board, Color};
 use std::time::Instant;
@@ -53,7 +53,7 @@ impl Core {
         }
     }
 
-    pub(super) fn free_game_number(&self) -> u32 {
+    pub(crate) fn free_game_number(&self) -> u32 {
         (1..).find(|n| !self.games.contains_key(n)).unwrap_or(1)
     }
 
@@ -88,7 +88,7 @@ impl Core {
             None => {
                 let cat = Category::of(base, inc);
                 let board = if chess960 {
-                    super::variant::random_start(&mut self.rng)
+                    crate::games::variant::random_start(&mut self.rng)
                 } else {
                     Board::default()
                 };
@@ -206,7 +206,7 @@ impl Core {
             return;
         };
         if let (Some(w), Some(b)) = (game.white.sid, game.black.sid) {
-            let mut notes = super::offer::Notes::new();
+            let mut notes = crate::offers::offer::Notes::new();
             self.remove_game_offers(w, b, &mut notes);
             self.flush_notes(notes);
         }

@@ -1,10 +1,10 @@
 //! One game on the local server, as a value: its players, board, clock, move list and
 //! observers, and every way it can end with the words the lasker server uses. The server's
-//! handling of games (creation, updates, endings) is in `games.rs`.
+//! handling of games (creation, updates, endings) is in `games/lifecycle.rs`.
 
-use super::clock::Clock;
-use super::conn::Sid;
-use super::ratings::Category;
+use crate::conn::Sid;
+use crate::games::clock::Clock;
+use crate::games::ratings::Category;
 use chess::GameHistory;
 use cozy_chess::{Board, Color};
 
@@ -167,7 +167,7 @@ impl Game {
         self.white.registered && self.black.registered
     }
 
-    pub(super) fn end_text(&self, end: End) -> (String, &'static str) {
+    pub(crate) fn end_text(&self, end: End) -> (String, &'static str) {
         let name = |c: Color| self.side(c).name.clone();
         let win = |loser: Color| if loser == Color::White { "0-1" } else { "1-0" };
         match end {
@@ -206,7 +206,7 @@ impl Game {
 }
 
 /// White's score for a decisive or drawn end (`None`: no result).
-pub(super) fn white_score(end: End) -> Option<f64> {
+pub(crate) fn white_score(end: End) -> Option<f64> {
     match end {
         End::Checkmate { loser } | End::Resign { loser } | End::Flag { loser } => {
             Some(if loser == Color::White { 0.0 } else { 1.0 })
@@ -234,8 +234,8 @@ impl Game {
         let mut history = GameHistory::new(&board);
         let mut last = None;
         for m in &self.moves {
-            let verbose = super::notation::verbose_move(&board, m.mv);
-            let pretty = super::notation::pretty_move(&board, m.mv);
+            let verbose = crate::games::notation::verbose_move(&board, m.mv);
+            let pretty = crate::games::notation::pretty_move(&board, m.mv);
             let double_push = (board.piece_on(m.mv.from) == Some(cozy_chess::Piece::Pawn)
                 && (m.mv.from.rank() as i32 - m.mv.to.rank() as i32).abs() == 2)
                 .then_some(m.mv.from.file() as u8);

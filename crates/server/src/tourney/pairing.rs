@@ -2,7 +2,7 @@
 //! entrant meets every other once; with an odd number, one bye a round) and a swiss
 //! round (players in score order, each paired with the nearest one it has not met, the
 //! bye to the lowest-placed player who has not had one). Colours go to the player who
-//! has had White less often. The director (`directing.rs`) keeps the scores and asks
+//! has had White less often. The director (`tourney/director.rs`) keeps the scores and asks
 //! for each round here.
 
 /// One pairing of a round: indices into the entrant list; `black` `None` is a bye

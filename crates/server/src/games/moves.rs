@@ -2,21 +2,21 @@
 //! with `Illegal move.` / `It is not your move.`), and the game commands
 //! `draw`, `abort`, `adjourn`, `resign`, `flag`.
 
-use super::conn::Sid;
-use super::core::Core;
-use super::game::{End, LastMove, MoveRecord};
-use super::icc::smith::smith_move;
-use super::notation::{
+use crate::conn::Sid;
+use crate::core::Core;
+use crate::games::game::{End, LastMove, MoveRecord};
+use crate::games::notation::{
     has_mating_material, legal_moves, parse_move, pretty_move, to_san, verbose_move, MoveError,
 };
-use super::offer::{Notes, OfferKind};
+use crate::icc::smith::smith_move;
+use crate::offers::offer::{Notes, OfferKind};
 use cozy_chess::{Color, Piece};
 use std::time::Instant;
 
 impl Core {
     /// The game `sid` plays, its colour and the opponent's session; replies
     /// "You are not playing a game." when there is none.
-    pub(super) fn my_game(&mut self, sid: Sid) -> Option<(u32, Color, Option<Sid>)> {
+    pub(crate) fn my_game(&mut self, sid: Sid) -> Option<(u32, Color, Option<Sid>)> {
         let found = self.sess(sid).and_then(|s| s.game).and_then(|g| {
             let game = self.games.get(&g)?;
             let c = game.color_of(sid)?;

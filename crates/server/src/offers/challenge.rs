@@ -2,12 +2,12 @@
 //! `Challenge:` lines, rating-change lines for rated games, the computer
 //! notice, lasker's line wrapping) and `resume` of adjourned games.
 
-use super::conn::Sid;
-use super::core::Core;
-use super::offer::{MatchTerms, Notes, OfferKind};
-use super::offers::wrap;
-use super::ratings::{apply_delta, delta, Category, FIRST_RATING};
-use super::variant::{chess960_words, is_variant_word, join_wild_number};
+use crate::conn::Sid;
+use crate::core::Core;
+use crate::games::ratings::{apply_delta, delta, Category, FIRST_RATING};
+use crate::games::variant::{chess960_words, is_variant_word, join_wild_number};
+use crate::offers::offer::{MatchTerms, Notes, OfferKind};
+use crate::offers::pending::wrap;
 use cozy_chess::Color;
 
 impl Core {

@@ -3,9 +3,9 @@
 //! game that starts from either, after the two players' other offers and ads are
 //! cleared. Above the offers, seeks and games it ties together.
 
-use super::conn::Sid;
-use super::core::Core;
-use super::offer::{Notes, OfferKind};
+use crate::conn::Sid;
+use crate::core::Core;
+use crate::offers::offer::{Notes, OfferKind};
 use cozy_chess::Color;
 use rand::Rng;
 use std::collections::HashMap;

@@ -1,7 +1,7 @@
 //! The relay account of the local server, as values: its settings ([`RelayConfig`]), the
 //! games it relays and how far each has got, and the names it gives players. What it
 //! does on the server (opening, moving and closing its examined games, answering
-//! `tell relay listgames`) is in `relaying.rs`.
+//! `tell relay listgames`) is in `relay/bot.rs`.
 
 use chess::pgn::PgnGame;
 use cozy_chess::Move;
@@ -43,23 +43,23 @@ impl Default for RelayConfig {
 
 /// One relayed game in progress.
 #[derive(Debug)]
-pub(super) struct Live {
-    pub(super) number: u32,
-    pub(super) moves: Vec<Move>,
-    pub(super) next: usize,
-    pub(super) next_at: Instant,
+pub(crate) struct Live {
+    pub(crate) number: u32,
+    pub(crate) moves: Vec<Move>,
+    pub(crate) next: usize,
+    pub(crate) next_at: Instant,
     /// The PGN result, shown once every move is out.
-    pub(super) result: String,
-    pub(super) eco: Option<String>,
-    pub(super) done_at: Option<Instant>,
+    pub(crate) result: String,
+    pub(crate) eco: Option<String>,
+    pub(crate) done_at: Option<Instant>,
 }
 
 /// The relay's state.
 #[derive(Debug)]
 pub struct Relay {
-    pub(super) cfg: RelayConfig,
-    pub(super) queue: VecDeque<PgnGame>,
-    pub(super) live: Vec<Live>,
+    pub(crate) cfg: RelayConfig,
+    pub(crate) queue: VecDeque<PgnGame>,
+    pub(crate) live: Vec<Live>,
 }
 
 impl Relay {

@@ -6,9 +6,9 @@
 //! as the offline opponent. It plays Chess960 too (`fr` seeks and challenges;
 //! castling rights from the flags and the rooks of each game's first board).
 
-use super::icc::sparring::{icc_login_lines, icc_setup_commands, IccSide};
-use super::notation::{legal_moves, to_wire};
-use super::spar_input::{fics_input, Asked, Board12, Input};
+use crate::games::notation::{legal_moves, to_wire};
+use crate::icc::sparring::{icc_login_lines, icc_setup_commands, IccSide};
+use crate::sparring::input::{fics_input, Asked, Board12, Input};
 use chess::castling::CastlingRooks;
 use cozy_chess::{Board, Color, Move};
 use ics::Dialect;

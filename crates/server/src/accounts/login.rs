@@ -4,10 +4,10 @@
 //! unregistered after "Press return", a wrong password answered with
 //! `**** Invalid password! ****` and the connection closed.
 
-use super::conn::{Out, Sid};
-use super::core::Core;
-use super::icc::login::*;
-use super::session::LoginState;
+use crate::accounts::session::LoginState;
+use crate::conn::{Out, Sid};
+use crate::core::Core;
+use crate::icc::login::*;
 use rand::Rng;
 
 const WILL_ECHO: [u8; 3] = [255, 251, 1];

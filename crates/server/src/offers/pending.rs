@@ -2,12 +2,12 @@
 //! `accept`, `decline`, `withdraw`, `pending`, the `Challenge:`/`Issuing:`
 //! lines, the computer notice, `<pf>`/`<pt>`/`<pr>` for `iset pendinfo 1`)
 //! and the in-game draw/abort/adjourn requests, which share the same list. The
-//! offer itself, as a value, is in `offer.rs`.
+//! offer itself, as a value, is in `offers/offer.rs`.
 
-use super::conn::Sid;
-use super::core::Core;
-use super::offer::{MatchTerms, Notes, Offer, OfferKind};
-use super::ratings::Category;
+use crate::conn::Sid;
+use crate::core::Core;
+use crate::games::ratings::Category;
+use crate::offers::offer::{MatchTerms, Notes, Offer, OfferKind};
 use std::collections::HashMap;
 
 /// Wrap a long line as the lasker server does without `iset nowrap 1`.
@@ -240,7 +240,7 @@ impl Core {
     }
 
     /// Offers to `sid` chosen by `accept`/`decline` arguments.
-    pub(super) fn pick_offer(
+    pub(crate) fn pick_offer(
         &self,
         sid: Sid,
         args: &[&str],

@@ -2,15 +2,15 @@
 //! game the session moves both sides of), a move in an examined game (the board to the
 //! examiner with relation 2 and to observers with -2, then `X moves: e4`), `unexamine`
 //! (observers read `X stopped examining game N.`, `There are no examiners.` and are
-//! taken off the game). The relay account (`relay.rs`) examines its games through the
+//! taken off the game). The relay account (`relay/config.rs`) examines its games through the
 //! same functions, with no session behind it.
 
-use super::clock::Clock;
-use super::conn::Sid;
-use super::core::Core;
-use super::game::{Examined, Game, LastMove, MoveRecord, Side};
-use super::notation::{legal_moves, pretty_move, to_san, verbose_move};
-use super::ratings::Category;
+use crate::conn::Sid;
+use crate::core::Core;
+use crate::games::clock::Clock;
+use crate::games::game::{Examined, Game, LastMove, MoveRecord, Side};
+use crate::games::notation::{legal_moves, pretty_move, to_san, verbose_move};
+use crate::games::ratings::Category;
 use cozy_chess::{Board, Move, Piece};
 
 /// The players and clock of an examined game, as the examiner names them.
@@ -83,7 +83,7 @@ impl Core {
         let verbose = verbose_move(&game.board, mv);
         let pretty = pretty_move(&game.board, mv);
         let san = to_san(&game.board, mv);
-        let smith = super::icc::smith::smith_move(&game.board, mv);
+        let smith = crate::icc::smith::smith_move(&game.board, mv);
         let double_push = (game.board.piece_on(mv.from) == Some(Piece::Pawn)
             && (mv.from.rank() as i32 - mv.to.rank() as i32).abs() == 2)
             .then_some(mv.from.file() as u8);

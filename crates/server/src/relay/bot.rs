@@ -4,12 +4,12 @@
 //! (`:There are N games in the EVENT`, `:NUM WHITE BLACK RESULT ECO`), shows a finished
 //! game's result in that list for a while, then stops examining it. It has no
 //! connection: it lives in the core and moves on the core's clock ticks. Its state is
-//! `relay.rs`.
+//! `relay/config.rs`.
 
-use super::conn::Sid;
-use super::core::Core;
-use super::examine::ExamineSetup;
-use super::relay::{rating, relay_name, Live};
+use crate::conn::Sid;
+use crate::core::Core;
+use crate::games::examine::ExamineSetup;
+use crate::relay::config::{rating, relay_name, Live};
 use std::time::Instant;
 
 impl Core {

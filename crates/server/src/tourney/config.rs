@@ -2,12 +2,12 @@
 //! ([`DirectorConfig`]), its tournaments (entrants, scores, each round's results and
 //! pairings), and the texts it shows in mamer's shapes: the announcement, the
 //! `listtourneys` table and the `:Tourney Players:` standings. What it does on the
-//! server (joins, pairing games, results, the end) is in `directing.rs`; the pairing
-//! rules are in `pairing.rs`.
+//! server (joins, pairing games, results, the end) is in `tourney/director.rs`; the pairing
+//! rules are in `tourney/pairing.rs`.
 
-use super::game::End;
-use super::pairing::{round_robin_rounds, SwissPlayer};
-use super::ratings::Category;
+use crate::games::game::End;
+use crate::games::ratings::Category;
+use crate::tourney::pairing::{round_robin_rounds, SwissPlayer};
 use std::fmt;
 use std::str::FromStr;
 use std::time::{Duration, Instant};

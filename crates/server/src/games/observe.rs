@@ -2,8 +2,8 @@
 //! a game already observed), `unobserve`, `allobservers`, and `refresh` (a fresh style 12
 //! of the game one plays or observes).
 
-use super::conn::Sid;
-use super::core::Core;
+use crate::conn::Sid;
+use crate::core::Core;
 
 /// Most games one session may observe at once.
 const MAX_OBSERVED: usize = 30;

@@ -3,8 +3,8 @@
 //! the rest of the line, otherwise the rest is appended), and the `$` prefix that
 //! sends a line past the aliases (xboard starts every session with `$`-lines).
 
-use super::conn::Sid;
-use super::core::Core;
+use crate::conn::Sid;
+use crate::core::Core;
 
 /// Most aliases one session may hold (FICS has a similar cap).
 pub const MAX_ALIASES: usize = 64;
@@ -37,7 +37,7 @@ pub fn expand(aliases: &[(String, String)], line: &str) -> Option<String> {
 
 impl Core {
     /// `alias` (list), `alias NAME` (show), `alias NAME TEXT` (set).
-    pub(super) fn cmd_alias(&mut self, sid: Sid, args: &[&str], rest: &str) {
+    pub(crate) fn cmd_alias(&mut self, sid: Sid, args: &[&str], rest: &str) {
         let Some(s) = self.sessions.get_mut(&sid) else {
             return;
         };
@@ -88,7 +88,7 @@ impl Core {
     }
 
     /// `unalias NAME`.
-    pub(super) fn cmd_unalias(&mut self, sid: Sid, args: &[&str]) {
+    pub(crate) fn cmd_unalias(&mut self, sid: Sid, args: &[&str]) {
         let Some(s) = self.sessions.get_mut(&sid) else {
             return;
         };

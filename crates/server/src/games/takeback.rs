@@ -4,9 +4,9 @@
 //! clients get DG_TAKEBACK, fresh clocks and DG_MY_TURN; style 12 clients a new board.
 //! `rematch` challenges the last opponent again with the last game's terms.
 
-use super::conn::Sid;
-use super::core::Core;
-use super::offer::{Notes, OfferKind};
+use crate::conn::Sid;
+use crate::core::Core;
+use crate::offers::offer::{Notes, OfferKind};
 use std::time::Instant;
 
 impl Core {

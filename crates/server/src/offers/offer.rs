@@ -1,8 +1,8 @@
 //! An offer between two players on the local server, as a value: a match challenge with
 //! its terms, or an in-game draw, abort or adjourn request. The server's handling of
-//! offers is in `offers.rs`.
+//! offers is in `offers/pending.rs`.
 
-use super::conn::Sid;
+use crate::conn::Sid;
 use cozy_chess::Color;
 pub use ics::events::OfferKind;
 

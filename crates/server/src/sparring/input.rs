@@ -200,7 +200,7 @@ pub fn parse_result(line: &str) -> Option<(u32, String, String, String, String)>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::legal_moves;
+    use crate::games::notation::legal_moves;
     use cozy_chess::Color;
 
     #[test]
