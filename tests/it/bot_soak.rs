@@ -35,4 +35,12 @@ async fn a_small_soak_with_every_fault_passes() {
     assert!(r.proxy.drops > 0, "{r}");
     assert_eq!(r.unfired, 0, "every planned fault found a game: {r}");
     assert!(r.rss_start_kib > 0 && r.rss_end_kib > 0, "{r}");
+    // The bots' /metrics, read back: problems() already held them against the bots' own
+    // totals; here, that they counted something at all.
+    let c = &r.counters;
+    assert!(!c.unreadable, "{r}");
+    assert_eq!(c.games, u64::from(r.bot_games), "{r}");
+    assert!(c.games >= r.completed as u64, "{r}");
+    assert!(c.reconnects >= 1, "the dropped connections were counted: {r}");
+    assert!(c.learn_writes >= r.completed as u64, "{r}");
 }

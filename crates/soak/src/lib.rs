@@ -19,13 +19,14 @@
 //!
 //! Inside, one way down: this file (options, the run, the command) on top of `faults.rs`
 //! (the trouble maker), `world.rs` (server, pairs, supervisors), `check.rs` (the
-//! cross-checks, memory), `report.rs` (the figures), `proxy.rs` and `chooser.rs`.
+//! cross-checks, memory), `counters.rs` (the bots' `/metrics` read back), `report.rs` (the figures), `proxy.rs` and `chooser.rs`.
 //!
 //! May depend on: `bot`, `server`, `config`, `link`, `ics`, `chess` (its `Cargo.toml`; the
 //! crate map is `docs/modules.md`).
 
 pub mod check;
 pub mod chooser;
+pub mod counters;
 pub mod faults;
 pub mod options;
 pub mod proxy;
@@ -105,7 +106,7 @@ pub async fn run(opts: SoakOptions) -> Result<SoakReport, String> {
         opts.restarts,
     );
     let injector = tokio::spawn(faults::run(world.clone(), plan, opts.seed));
-    let warmup_games = (opts.games / 20).max(opts.pairs).min(opts.games);
+    let warmup_games = (opts.games / 10).min(100).max(opts.pairs).min(opts.games);
     let mut rss_warm = 0;
     let mut next_progress = opts.progress_every;
     let deadline = tokio::time::Instant::now() + opts.time_limit;
@@ -209,6 +210,7 @@ fn figures(world: &World, opts: &SoakOptions) -> SoakReport {
         }
         r.reactions = reactions.report();
     }
+    r.counters = counters::Counters::scrape(&world.metrics);
     for p in &world.pairs {
         let c = p.proxy.counts();
         r.proxy.garbage += c.garbage;

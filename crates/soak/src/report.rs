@@ -70,6 +70,8 @@ pub struct SoakReport {
     pub wall: Duration,
     /// The time limit ran out before the games were played.
     pub timed_out: bool,
+    /// The bots' `/metrics` counters, read back at the end.
+    pub counters: crate::counters::Counters,
 }
 
 impl SoakReport {
@@ -91,6 +93,27 @@ impl SoakReport {
         must(self.missing_store, "games missing from the learning store");
         must(self.unreadable, "unreadable PGN games or store rows");
         must(self.unresumed, "adjourned games never resumed");
+        p.extend(self.counters.disagreements(&crate::counters::Seen {
+            games: u64::from(self.bot_games),
+            wins: u64::from(self.wins),
+            draws: u64::from(self.draws),
+            losses: u64::from(self.losses),
+            reconnects: u64::from(self.reconnects),
+            time_losses: u64::from(self.bot_time_losses),
+        }));
+        // Memory: the end within 1.5 times what it was after the warm-up games (the first
+        // 100 of a long run; a short run's warm-up is too early to hold it to).
+        if self.games_target >= 200
+            && self.rss_warm_kib > 0
+            && self.rss_end_kib * 2 > self.rss_warm_kib * 3
+        {
+            p.push(format!(
+                "memory grew from {} after {} games to {} at the end (more than 1.5 times)",
+                mib(self.rss_warm_kib),
+                self.warmup_games,
+                mib(self.rss_end_kib)
+            ));
+        }
         if self.completed < self.games_target as usize {
             p.push(format!(
                 "only {} of {} games finished{}",
@@ -182,6 +205,20 @@ impl fmt::Display for SoakReport {
             f,
             "  never resumed          {} adjourned games (must be 0)",
             self.unresumed
+        )?;
+        let c = &self.counters;
+        writeln!(
+            f,
+            "  counters (/metrics)    games {} (+{} ={} -{}), reconnects {}, lost on time {}, learning writes {} (errors {}, must be 0){}",
+            c.games,
+            c.wins,
+            c.draws,
+            c.losses,
+            c.reconnects,
+            c.time_losses,
+            c.learn_writes,
+            c.learn_errors,
+            if c.unreadable { ", UNREADABLE" } else { "" }
         )?;
         writeln!(
             f,

@@ -160,6 +160,8 @@ pub struct World {
     /// Planned faults not yet fired (the fault injector keeps it up to date).
     pub planned_left: AtomicU32,
     pub tally: Mutex<BotTally>,
+    /// The counters every bot adds to, as behind `/metrics` (read back by `counters.rs`).
+    pub metrics: Arc<bot::metrics::Metrics>,
 }
 
 impl World {
@@ -206,6 +208,7 @@ impl World {
             restarts: AtomicU32::new(0),
             planned_left: AtomicU32::new(u32::MAX),
             tally: Mutex::new(BotTally::default()),
+            metrics: Arc::new(bot::metrics::Metrics::new()),
         }))
     }
 
@@ -300,6 +303,7 @@ impl World {
                 max_games: left,
                 shutdown: Some(stop_rx),
                 status: Some(status_tx),
+                metrics: self.metrics.clone(),
                 ..RunOptions::new({
                     let mut c = soak_connect(pair.proxy.addr, &pair.bot, BOT_PW);
                     c.dialect = self.dialect;
