@@ -175,6 +175,9 @@ pub enum ServerEvent {
         name: String,
         titles: ServerTitles,
     },
+    /// The players of a game that starts, with their titles (ICC's game-start datagrams
+    /// name them, so a game begun by a seek is classified by them too).
+    PlayersTitles(Vec<(String, ServerTitles)>),
     IllegalMove {
         text: String,
     },
