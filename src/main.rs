@@ -344,6 +344,10 @@ enum IcsAction {
         /// The server's dialect: fics or icc (icc reads level-2 datagrams).
         #[arg(long, default_value = "fics")]
         dialect: String,
+        /// Print every ICC datagram instead (number, name, each field typed), announced
+        /// game or not, with level-1 unit headers and the text lines between them.
+        #[arg(long)]
+        datagrams: bool,
     },
 }
 
@@ -580,9 +584,14 @@ fn main() -> ExitCode {
         Some(Command::Books(cmd)) => wily::tools::book::run_books(cmd).map(|s| print!("{s}")),
         Some(Command::Learn(cmd)) => wily::tools::learn::run_learn(cmd).map(|s| print!("{s}")),
         Some(Command::Ics {
-            action: Some(IcsAction::Replay { file, dialect }),
+            action:
+                Some(IcsAction::Replay {
+                    file,
+                    dialect,
+                    datagrams,
+                }),
             ..
-        }) => wily::bot::replay::run(&file, &dialect, &mut std::io::stdout().lock()),
+        }) => wily::bot::replay::run(&file, &dialect, datagrams, &mut std::io::stdout().lock()),
         Some(Command::Ics {
             action: None,
             config,

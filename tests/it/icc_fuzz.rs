@@ -1,12 +1,16 @@
 //! The ICC datagram path against random, truncated and mutated bytes: the deframer, the
-//! datagram reader, the whole level-2 pipeline and the replay printer must never panic,
-//! and a valid datagram after garbage is still read.
+//! datagram reader, the whole level-2 pipeline and both replay printers (events and
+//! `--datagrams`) must never panic, and a valid datagram after garbage is still read. The
+//! hostile fields go to every datagram wily turns on and every one with a printed form.
 
 use wily::ics::dialect::Dialect;
 use wily::ics::events::Event;
 use wily::ics::icc::datagram::{deframe, Chunk, Datagram};
+use wily::ics::icc::login::turned_on;
+use wily::ics::icc::schema::{form, MODIFIERS};
+use wily::ics::icc::MoveFields;
 use wily::ics::pipeline::{events_of, PipelineOptions};
-use wily::ics::replay::{replay, ReplayOptions};
+use wily::ics::replay::{replay, replay_datagrams, ReplayOptions};
 
 struct Rng(u64);
 
@@ -86,6 +90,7 @@ fn every_truncation_and_mutation_of_a_game_is_survived() {
     for cut in 0..cap.len() {
         let _ = events_of(&cap[..cut], &[5], opts());
         let _ = replay(&cap[..cut], ReplayOptions::new(Dialect::Icc));
+        let _ = replay_datagrams(&cap[..cut]);
     }
     let mut rng = Rng(42);
     for _ in 0..500 {
@@ -104,6 +109,9 @@ fn every_truncation_and_mutation_of_a_game_is_survived() {
             }
         }
         let _ = events_of(&m, &[1 + rng.below(64) as usize], opts());
+        for line in replay_datagrams(&m) {
+            serde_json::from_str::<serde_json::Value>(&line).expect("every line is JSON");
+        }
         for line in replay(&m, ReplayOptions::new(Dialect::Icc)) {
             serde_json::from_str::<serde_json::Value>(&line).expect("every line is JSON");
         }
@@ -113,12 +121,18 @@ fn every_truncation_and_mutation_of_a_game_is_survived() {
 #[test]
 fn hostile_fields_in_known_datagrams_are_survived() {
     let mut rng = Rng(7);
-    let codes = [
-        0u16, 15, 16, 18, 21, 22, 24, 26, 29, 30, 31, 38, 42, 43, 50, 51, 56, 61, 101, 103, 139,
-        144,
-    ];
-    for _ in 0..3000 {
-        let code = codes[rng.below(codes.len() as u64) as usize];
+    // Every datagram wily turns on, and every one the `--datagrams` printer has a form for.
+    let mut codes: Vec<u16> = turned_on()
+        .into_iter()
+        .filter(|c| !MODIFIERS.contains(c))
+        .collect();
+    codes.extend((0..=200).filter(|&c| form(&Datagram::new(c), MoveFields::default()).is_some()));
+    codes.sort_unstable();
+    codes.dedup();
+    assert!(codes.len() >= 60, "{codes:?}");
+    for i in 0..3000 {
+        // Each datagram in turn, so every one gets about fifty sets of hostile fields.
+        let code = codes[i % codes.len()];
         let mut d = Datagram::new(code);
         for _ in 0..rng.below(24) {
             d = d.with(match rng.below(8) {
@@ -140,5 +154,8 @@ fn hostile_fields_in_known_datagrams_are_survived() {
             "{d:?}"
         );
         let _ = events_of(&bytes, &[bytes.len()], opts());
+        for line in replay_datagrams(&bytes) {
+            serde_json::from_str::<serde_json::Value>(&line).expect("every line is JSON");
+        }
     }
 }

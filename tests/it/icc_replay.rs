@@ -13,7 +13,7 @@ fn capture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/icc/game_capture.bin")
 }
 
-fn wily(args: &[&str], stdin: Option<&[u8]>) -> (bool, String, String) {
+pub(crate) fn wily(args: &[&str], stdin: Option<&[u8]>) -> (bool, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_wily"))
         .args(args)
         .stdin(Stdio::piped())
@@ -35,7 +35,7 @@ fn wily(args: &[&str], stdin: Option<&[u8]>) -> (bool, String, String) {
     )
 }
 
-fn json_lines(s: &str) -> Vec<Value> {
+pub(crate) fn json_lines(s: &str) -> Vec<Value> {
     s.lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
         .collect()

@@ -9,6 +9,7 @@ use wily::ics::events::{title, Event, OfferKind, Rating};
 use wily::ics::icc::datagram::{deframe, Chunk};
 use wily::ics::icc::login::turned_on;
 use wily::ics::icc::numbers::{self, parse_level2settings};
+use wily::ics::icc::{IccInfo, UnitHeader};
 use wily::ics::pipeline::{events_of, PipelineOptions};
 use wily::ics::Color;
 
@@ -35,12 +36,31 @@ fn legacy() -> HashMap<String, Vec<u8>> {
         .collect()
 }
 
-fn events(bytes: &[u8]) -> Vec<Event> {
+fn all_events(bytes: &[u8]) -> Vec<Event> {
     let opts = PipelineOptions {
         icc_level2: true,
         ..Default::default()
     };
     events_of(bytes, &[3], opts).0
+}
+
+/// The events shared with FICS (what ICC says beyond them is [`icc`]).
+fn events(bytes: &[u8]) -> Vec<Event> {
+    all_events(bytes)
+        .into_iter()
+        .filter(|e| !matches!(e, Event::Icc(_)))
+        .collect()
+}
+
+/// What ICC says beyond the shared events, level-1 units included.
+fn icc(bytes: &[u8]) -> Vec<IccInfo> {
+    all_events(bytes)
+        .into_iter()
+        .filter_map(|e| match e {
+            Event::Icc(i) => Some(*i),
+            _ => None,
+        })
+        .collect()
 }
 
 #[test]
@@ -53,6 +73,22 @@ fn icclegacy_login_vectors() {
             name: "uuzz".into(),
             unregistered: false
         }]
+    );
+    // The level-1 unit the vector wraps it in, and the titles (formats.txt: myname titles).
+    assert_eq!(
+        icc(&v["who-am-i"]),
+        vec![
+            IccInfo::Unit(UnitHeader {
+                command: Some(10),
+                issuer: "*".into(),
+                tag: None
+            }),
+            IccInfo::Me {
+                name: "uuzz".into(),
+                titles: ["TM", "C", "H", "GM"].map(String::from).to_vec()
+            },
+            IccInfo::UnitEnd
+        ]
     );
     // Code 11 is "Invalid password" in formats.txt's DG_LOGIN_FAILED table.
     assert_eq!(events(&v["login-failed"]), vec![Event::InvalidPassword]);
@@ -77,6 +113,9 @@ fn icclegacy_match_vectors() {
     assert_eq!((m.base_minutes, m.increment_secs), (20, 30));
     assert_eq!(m.other_clock, Some((40, 50)));
     assert_eq!(m.challenger_color, Some(Color::White));
+    // formats.txt: [assess-loss assess-draw assess-win] fancy-time-control.
+    assert_eq!(m.assess, Some([-30, -10, -20]));
+    assert_eq!(m.fancy_time_control, "fancy-time-control");
     assert_eq!(
         ev.get(1),
         Some(&Event::IsComputer {
@@ -93,6 +132,11 @@ fn icclegacy_match_vectors() {
             kind: OfferKind::Match
         }]
     );
+    assert!(icc(&v["match-removed"]).contains(&IccInfo::MatchRemoved {
+        challenger: "challenger-name".into(),
+        receiver: "receiver-name".into(),
+        text: "Explanation".into()
+    }));
 }
 
 #[test]

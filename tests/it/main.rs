@@ -66,6 +66,7 @@ mod icc_helper;
 mod icc_local_games;
 mod icc_local_server;
 mod icc_replay;
+mod icc_replay_datagrams;
 mod icc_vectors;
 mod ics_connect;
 mod ics_fuzz;

@@ -469,6 +469,22 @@ impl Driver {
                         tracing::debug!("not sent (connection closed): {cmd}");
                     }
                 }
+                Action::SendTopical {
+                    text,
+                    game,
+                    position,
+                } => {
+                    let topic = ics::outqueue::Topic {
+                        subject: u64::from(game),
+                        version: position,
+                    };
+                    if conn.send_topical(&text, topic).is_err() {
+                        tracing::debug!("not sent (connection closed): {text}");
+                    }
+                }
+                Action::Expire { game } => {
+                    let _ = conn.expire(u64::from(game));
+                }
                 Action::SendMove {
                     text,
                     since,

@@ -175,6 +175,9 @@ pub enum ServerEvent {
         name: String,
         titles: ServerTitles,
     },
+    /// The players of a game that starts, with their titles (ICC's game-start datagrams
+    /// name them, so a game begun by a seek is classified by them too).
+    PlayersTitles(Vec<(String, ServerTitles)>),
     IllegalMove {
         text: String,
     },
@@ -317,6 +320,20 @@ pub enum Action {
         text: String,
         since: Instant,
         source: MoveSource,
+    },
+    /// A line about game `game` in the position `position` (an iteration whisper):
+    /// rate-limited like [`Action::Send`], and dropped instead of going out late once the
+    /// game's position has moved on (a later line about another position, or
+    /// [`Action::Expire`]).
+    SendTopical {
+        text: String,
+        game: u32,
+        position: u64,
+    },
+    /// Game `game`'s position moves on (a move of ours goes out, a new board is analysed):
+    /// its topical lines still waiting are stale.
+    Expire {
+        game: u32,
     },
     StartSearch(Box<SearchSpec>),
     /// Stop search `id` (its result will be ignored).

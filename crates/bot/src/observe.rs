@@ -78,6 +78,10 @@ impl Session {
         if !matches!(s.purpose, Purpose::Analyse { .. }) {
             return;
         }
+        if let Purpose::Analyse { game } = s.purpose {
+            // The position moved on: iteration lines still waiting are stale.
+            out.push(Action::Expire { game });
+        }
         if let Some(r) = &s.last_report {
             let levels = Levels::observed(&self.cfg.observe, &self.cfg.talk);
             for cmd in self
@@ -101,13 +105,21 @@ impl Session {
         out: &mut Vec<Action>,
     ) {
         let levels = Levels::observed(&self.cfg.observe, &self.cfg.talk);
-        for cmd in self
+        let game = match self.search.as_ref().map(|s| &s.purpose) {
+            Some(Purpose::Analyse { game }) => *game,
+            _ => return,
+        };
+        for text in self
             .observing
             .observer
             .talker
             .on_iteration(now, levels, root, r)
         {
-            out.push(Action::Send(cmd));
+            out.push(Action::SendTopical {
+                text,
+                game,
+                position: root.hash(),
+            });
         }
     }
 

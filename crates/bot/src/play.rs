@@ -110,7 +110,9 @@ impl Session {
             self.players.history.record(opponent, now);
             let hello = self.cfg.talk.greeting.replace("{opponent}", opponent);
             if !hello.trim().is_empty() {
-                out.push(Action::Send(format!("say {}", sanitize(&hello))));
+                // With the moves, not behind the rate-limited chat: the greeting goes out
+                // before the first move and its whisper (which travel the same way).
+                out.push(Action::SendNow(format!("say {}", sanitize(&hello))));
             }
         }
         out.push(Action::GameLogOpen {
@@ -316,6 +318,7 @@ impl Session {
             if let Some(pick) = self.book.pick(g.board(), width) {
                 if g.board().is_legal(pick.mv) {
                     let text = to_ics_move(g.board(), pick.mv);
+                    out.push(Action::Expire { game: g.number });
                     out.push(Action::SendMove {
                         text,
                         since: u.received,
@@ -441,8 +444,12 @@ impl Session {
         )));
         if !pondering {
             let levels = Levels::played(&self.cfg.talk, g.autokibitz);
-            for cmd in g.talker.on_iteration(now, levels, root, report) {
-                out.push(Action::Send(cmd));
+            for text in g.talker.on_iteration(now, levels, root, report) {
+                out.push(Action::SendTopical {
+                    text,
+                    game: g.number,
+                    position: root.hash(),
+                });
             }
         }
     }
@@ -537,6 +544,8 @@ impl Session {
         }
         let (repetition_coming, claim_after) = g.after_move(best);
         let move_number = g.board().fullmove_number() as u32;
+        // The iteration lines still waiting are about the position this move leaves.
+        out.push(Action::Expire { game: g.number });
         out.push(Action::SendMove {
             text: to_ics_move(g.board(), best),
             since: s.since,

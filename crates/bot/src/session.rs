@@ -206,6 +206,11 @@ impl Session {
                 }
             }
             ServerEvent::Titles { name, titles } => self.players.remember_titles(&name, titles),
+            ServerEvent::PlayersTitles(players) => {
+                for (name, titles) in players {
+                    self.players.remember_titles(&name, titles);
+                }
+            }
             ServerEvent::AdjournedGames { count } => {
                 if count > 0 {
                     self.resume.hint = true;

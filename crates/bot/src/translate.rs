@@ -7,6 +7,7 @@ use chess::castling::CastleFlags;
 use chess::fen::parse_fen;
 use cozy_chess::Board;
 use ics::events::{self, ChatKind, EndReason, Event, OfferKind, Rating};
+use ics::icc::IccInfo;
 use lists::ServerTitles;
 use std::time::Instant;
 
@@ -93,6 +94,21 @@ pub fn translate(ev: Event, received: Instant) -> Option<ServerEvent> {
                 titles,
             }
         }
+        Event::Icc(info) => match *info {
+            // ICC's game start names both players with their titles (GM, IM, C, ...).
+            IccInfo::Game(g) => {
+                let players: Vec<(String, ServerTitles)> = [g.white, g.black]
+                    .into_iter()
+                    .map(|p| (p.name, chat_titles(&p.titles)))
+                    .filter(|(_, t)| *t != ServerTitles::default())
+                    .collect();
+                if players.is_empty() {
+                    return None;
+                }
+                ServerEvent::PlayersTitles(players)
+            }
+            _ => return None,
+        },
         Event::Arrival { name, adjourned } => ServerEvent::Arrival { name, adjourned },
         Event::AdjournedGames { count } => ServerEvent::AdjournedGames { count },
         Event::AdjournedOnline { names } => ServerEvent::AdjournedOnline { names },

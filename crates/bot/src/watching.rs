@@ -375,7 +375,11 @@ impl Session {
             if let Some((verb, text)) = cmd.split_once(' ') {
                 w.talked += 1;
                 self.observing.watch.totals.talked += 1;
-                out.push(Action::Send(format!("x{verb} {game} {text}")));
+                out.push(Action::SendTopical {
+                    text: format!("x{verb} {game} {text}"),
+                    game,
+                    position: root.hash(),
+                });
             }
         }
     }

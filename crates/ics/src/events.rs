@@ -161,6 +161,12 @@ pub struct MatchOffer {
     /// The challenger's titles where the server lists them (ICC's `DG_MATCH`: `GM`, `C`,
     /// `TD`, ...); empty from FICS text, whose computer notice is [`Event::IsComputer`].
     pub challenger_titles: Vec<String>,
+    /// ICC's `DG_MATCH` with `DG_MATCH_ASSESSMENT` on: the challenger's rating change on a
+    /// loss, a draw and a win.
+    pub assess: Option<[i32; 3]>,
+    /// ICC's fancy time control (`40/5400+30:900+30`), overriding the minutes and
+    /// increment when not empty; empty elsewhere.
+    pub fancy_time_control: String,
 }
 
 /// The kinds of offers players make each other: the one type for them in wily, read by
@@ -233,6 +239,8 @@ pub struct SeekAd {
     pub formula: bool,
     /// Came from `<sn>` (a new seek shown because of a notify setting).
     pub notify: bool,
+    /// ICC's fancy time control, overriding the minutes and increment when not empty.
+    pub fancy_time_control: String,
 }
 
 /// Title bits used in [`SeekAd::titles`].
@@ -590,6 +598,9 @@ pub enum Event {
     /// A tournament director's notice (announcements, notes, `listtourneys` rows, byes,
     /// the tournament flag): see [`crate::tourney`].
     Tourney(TourneyNotice),
+    /// What an ICC datagram says beyond the events above (titles, ratings, ECO, level-1
+    /// units): see [`crate::icc::info`].
+    Icc(Box<crate::icc::IccInfo>),
     /// A line no parser recognised (kept so nothing is lost; never an error).
     Unknown(String),
 }
@@ -690,6 +701,7 @@ impl Event {
             Event::ExaminerLeft { .. } => "examiner-left",
             Event::NoExaminers => "no-examiners",
             Event::Tourney(_) => "tourney",
+            Event::Icc(_) => "icc",
             Event::Unknown(_) => "unknown",
         }
     }

@@ -1,7 +1,9 @@
 //! The outgoing queue: a token bucket limits how fast ordinary lines (whispers, tells,
 //! seeks) go out, so a burst cannot get the account kicked for flooding; urgent lines
-//! (moves, timeseal ping replies) jump the queue and are never held. Pure: the caller
-//! passes the time in.
+//! (moves, timeseal ping replies) jump the queue and are never held. A line about a
+//! position (an iteration whisper) may carry a [`Topic`]: once the position has moved on it
+//! is stale and is dropped instead of going out late ([`OutQueue::push_topical`],
+//! [`OutQueue::expire`]). Pure: the caller passes the time in.
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
@@ -35,6 +37,15 @@ pub struct OutLine {
     pub secret: bool,
 }
 
+/// What a line is about: `subject` (a game) in the state `version` (its position). A line
+/// is stale once a line of the same subject in another version is queued, or the subject
+/// is expired.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Topic {
+    pub subject: u64,
+    pub version: u64,
+}
+
 /// The queue.
 #[derive(Debug)]
 pub struct OutQueue {
@@ -42,8 +53,9 @@ pub struct OutQueue {
     tokens: f64,
     last: Instant,
     urgent: VecDeque<OutLine>,
-    normal: VecDeque<OutLine>,
+    normal: VecDeque<(OutLine, Option<Topic>)>,
     dropped: u64,
+    stale: u64,
 }
 
 impl OutQueue {
@@ -64,6 +76,7 @@ impl OutQueue {
             urgent: VecDeque::new(),
             normal: VecDeque::new(),
             dropped: 0,
+            stale: 0,
         }
     }
 
@@ -79,12 +92,36 @@ impl OutQueue {
             self.urgent.push_back(line);
             return true;
         }
+        self.push_normal(line, None)
+    }
+
+    fn push_normal(&mut self, line: OutLine, topic: Option<Topic>) -> bool {
         if self.normal.len() >= self.limit.max_queue {
             self.dropped += 1;
             return false;
         }
-        self.normal.push_back(line);
+        self.normal.push_back((line, topic));
         true
+    }
+
+    /// Queues an ordinary line about `topic`; the lines still waiting about the same
+    /// subject in another version are stale and dropped first. Returns false when the
+    /// queue was full.
+    pub fn push_topical(&mut self, line: OutLine, topic: Topic) -> bool {
+        self.drop_stale(|t| t.subject == topic.subject && t.version != topic.version);
+        self.push_normal(line, Some(topic))
+    }
+
+    /// The subject moved on (a move was made in the game): every line still waiting about
+    /// it is dropped.
+    pub fn expire(&mut self, subject: u64) {
+        self.drop_stale(|t| t.subject == subject);
+    }
+
+    fn drop_stale(&mut self, stale: impl Fn(&Topic) -> bool) {
+        let before = self.normal.len();
+        self.normal.retain(|(_, t)| !t.as_ref().is_some_and(&stale));
+        self.stale += (before - self.normal.len()) as u64;
     }
 
     /// The next line that may go out now: urgent lines always (they still use up a token,
@@ -97,7 +134,7 @@ impl OutQueue {
             return Some(line);
         }
         if self.tokens >= 1.0 {
-            if let Some(line) = self.normal.pop_front() {
+            if let Some((line, _)) = self.normal.pop_front() {
                 self.tokens -= 1.0;
                 return Some(line);
             }
@@ -135,6 +172,11 @@ impl OutQueue {
     /// Ordinary lines dropped because the queue was full.
     pub fn dropped(&self) -> u64 {
         self.dropped
+    }
+
+    /// Lines dropped because their topic moved on before they could go out.
+    pub fn stale(&self) -> u64 {
+        self.stale
     }
 }
 
@@ -243,5 +285,56 @@ mod tests {
         assert!(q.push(line("a"), false));
         assert_eq!(drain(&mut q, t0), vec!["a"]);
         assert!(q.is_empty());
+    }
+
+    #[test]
+    fn stale_topical_lines_are_dropped_not_sent_late() {
+        let t0 = Instant::now();
+        let mut q = OutQueue::new(
+            RateLimit {
+                per_second: 1.0,
+                burst: 1,
+                max_queue: 100,
+            },
+            t0,
+        );
+        let game = |version| Topic {
+            subject: 7,
+            version,
+        };
+        let other = Topic {
+            subject: 9,
+            version: 1,
+        };
+        // A fast game: the move and its whisper take every token, the iteration lines of
+        // position 1 wait.
+        q.push(line("e2e4"), true);
+        q.push_topical(line("whisper d1 pos1"), game(1));
+        q.push_topical(line("whisper d2 pos1"), game(1));
+        q.push_topical(line("whisper d1 game9"), other);
+        q.push(line("tell boss hi"), false);
+        assert_eq!(drain(&mut q, t0), vec!["e2e4"]);
+        // Position 2: its iteration line makes those of position 1 stale.
+        q.push_topical(line("whisper d1 pos2"), game(2));
+        assert_eq!(q.stale(), 2);
+        // The move of position 2 goes out: the game's lines are all stale now.
+        q.push(line("d2d4"), true);
+        q.expire(7);
+        assert_eq!(q.stale(), 3);
+        assert_eq!(drain(&mut q, t0 + Duration::from_secs(10)), vec!["d2d4"]);
+        assert_eq!(
+            drain(&mut q, t0 + Duration::from_secs(20)),
+            vec!["whisper d1 game9"]
+        );
+        assert_eq!(
+            drain(&mut q, t0 + Duration::from_secs(30)),
+            vec!["tell boss hi"]
+        );
+        assert!(q.is_empty());
+        assert_eq!(
+            q.dropped(),
+            0,
+            "stale lines are not counted as a full queue"
+        );
     }
 }

@@ -13,6 +13,7 @@
 
 use crate::events::Event;
 use crate::icc::datagram::{Chunk, Deframer};
+use crate::icc::info::IccInfo;
 use crate::icc::parse::{covered_by_datagrams, IccReader, MoveFields};
 use crate::lines::{LineSplitter, Piece};
 use crate::parse::{ClockUnit, Parser};
@@ -152,6 +153,8 @@ impl Pipeline {
                         Chunk::Overflow => out.warnings.push(
                             "the server discarded output that overflowed its buffer (^Z)".into(),
                         ),
+                        Chunk::Unit(h) => l2.reader.unit(IccInfo::Unit(h.clone()), &mut out.events),
+                        Chunk::UnitEnd => l2.reader.unit(IccInfo::UnitEnd, &mut out.events),
                     }
                 }
                 l2.chunks = chunks;
@@ -177,8 +180,10 @@ impl Pipeline {
             let mut chunks = Vec::new();
             l2.deframer.finish(&mut chunks);
             for c in chunks {
-                if let Chunk::Bad(b) = c {
-                    out.warnings.push(format!("ICC datagram {b}; skipped"));
+                match c {
+                    Chunk::Bad(b) => out.warnings.push(format!("ICC datagram {b}; skipped")),
+                    Chunk::Unit(h) => l2.reader.unit(IccInfo::Unit(h), &mut out.events),
+                    _ => {}
                 }
             }
         }

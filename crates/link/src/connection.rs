@@ -32,7 +32,7 @@ use ics::dialect::Dialect;
 use ics::events::Event;
 use ics::icc;
 use ics::login::{Login, LoginFlow, Step};
-use ics::outqueue::{OutLine, OutQueue};
+use ics::outqueue::{OutLine, OutQueue, Topic};
 use ics::pipeline::{Output, Pipeline, PipelineOptions};
 use ics::timeseal;
 
@@ -87,6 +87,25 @@ impl Connection {
                 text: sanitize(cmd),
                 urgent: false,
             })
+            .map_err(|_| Closed)
+    }
+
+    /// Queues a command about `topic` (rate-limited): it is dropped instead of going out
+    /// late once a line about the same subject in another version is queued or the subject
+    /// is expired (an iteration whisper about a position that is gone).
+    pub fn send_topical(&self, cmd: &str, topic: Topic) -> Result<(), Closed> {
+        self.tx
+            .send(Command::Topical {
+                text: sanitize(cmd),
+                topic,
+            })
+            .map_err(|_| Closed)
+    }
+
+    /// The subject moved on: its topical lines still waiting are dropped.
+    pub fn expire(&self, subject: u64) -> Result<(), Closed> {
+        self.tx
+            .send(Command::Expire { subject })
             .map_err(|_| Closed)
     }
 

@@ -16,7 +16,7 @@ use crate::settings::KeepAlive;
 use crate::wirelog::WireLog;
 use ics::dialect::Dialect;
 use ics::events::{DisconnectReason, Event};
-use ics::outqueue::{OutLine, OutQueue};
+use ics::outqueue::{OutLine, OutQueue, Topic};
 use ics::pipeline::{Output, Pipeline};
 use ics::timeseal;
 
@@ -27,7 +27,19 @@ const HOLD_FLUSH: Duration = Duration::from_millis(150);
 
 /// What a [`Connection`](crate::Connection) asks of its task.
 pub(super) enum Command {
-    Line { text: String, urgent: bool },
+    Line {
+        text: String,
+        urgent: bool,
+    },
+    /// An ordinary line about a topic: dropped if the topic moves on before it goes out.
+    Topical {
+        text: String,
+        topic: Topic,
+    },
+    /// The subject moved on: its waiting topical lines are stale.
+    Expire {
+        subject: u64,
+    },
     Close,
 }
 
@@ -35,6 +47,8 @@ impl fmt::Debug for Command {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Command::Line { urgent, .. } => write!(f, "Line(urgent={urgent})"),
+            Command::Topical { topic, .. } => write!(f, "Topical({topic:?})"),
+            Command::Expire { subject } => write!(f, "Expire({subject})"),
             Command::Close => f.write_str("Close"),
         }
     }
@@ -248,6 +262,19 @@ impl Task {
                         );
                     }
                 }
+                Wake::Cmd(Some(Command::Topical { text, topic })) => {
+                    let line = OutLine {
+                        text,
+                        secret: false,
+                    };
+                    if !self.queue.push_topical(line, topic) {
+                        tracing::warn!(
+                            dropped = self.queue.dropped(),
+                            "ics: outgoing queue full; line dropped"
+                        );
+                    }
+                }
+                Wake::Cmd(Some(Command::Expire { subject })) => self.queue.expire(subject),
                 Wake::Cmd(Some(Command::Close)) | Wake::Cmd(None) => {
                     self.quit().await;
                     return DisconnectReason::ClosedByClient;

@@ -119,6 +119,7 @@ pub(super) fn sends(a: &[Action]) -> Vec<String> {
     a.iter()
         .filter_map(|x| match x {
             Action::Send(s) | Action::SendNow(s) => Some(s.clone()),
+            Action::SendTopical { text, .. } => Some(text.clone()),
             Action::SendMove { text, .. } => Some(format!("MOVE {text}")),
             _ => None,
         })

@@ -396,3 +396,30 @@ fn swindle_settings_turn_it_around() {
     let a = start_game(&mut s, now);
     assert!(!started(&a).expect("a search").swindle);
 }
+
+#[test]
+fn icc_game_start_titles_classify_an_opponent_met_by_a_seek() {
+    use ics::pipeline::{events_of, PipelineOptions};
+    // Written by hand from ICC's formats.txt: DG_MY_GAME_STARTED (15) of a game no challenge
+    // announced (a seek was accepted); field 16 is the black titles: Bob is a GM.
+    let bytes =
+        b"\x19(15 7 wily Bob 0 Blitz 0 1 0 1 0 1 {} 1500 2500 1234 {C} {GM} 0 0 0 {} 0\x19)";
+    let opts = PipelineOptions {
+        icc_level2: true,
+        ..Default::default()
+    };
+    let (events, _) = events_of(bytes, &[bytes.len()], opts);
+    let (mut s, now) = session();
+    let mut told = false;
+    for e in events {
+        if let Some(se) = crate::translate::translate(e, now) {
+            told |= matches!(&se, ServerEvent::PlayersTitles(p)
+                if p.iter().any(|(n, t)| n == "Bob" && t.gm && !t.computer));
+            s.handle(ev(se), now);
+        }
+    }
+    assert!(told, "the game start's titles reach the bot");
+    start_game(&mut s, now);
+    let g = s.play.game.as_ref().expect("the game is played");
+    assert_eq!(g.policy.profile().class.category, lists::Category::Gm);
+}

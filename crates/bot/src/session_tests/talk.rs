@@ -2,6 +2,7 @@
 //! and observed games (analysis, whispers, boards of games not observed).
 
 use super::*;
+use ics::outqueue::{OutLine, OutQueue, RateLimit, Topic};
 
 fn challenge(
     name: &str,
@@ -254,4 +255,111 @@ fn operator_noise_applies_to_observed_games() {
         vec!["whisper d9 +0.20 0.5s"],
         "5000 nodes is above noise 4000"
     );
+}
+
+/// Puts actions on the link's outgoing queue the way the driver hands them over: `Send`
+/// rate-limited, `SendNow` and `SendMove` urgent, `SendTopical` rate-limited about a
+/// position, `Expire` dropping a game's waiting topical lines.
+fn queue(q: &mut OutQueue, actions: &[Action]) {
+    for a in actions {
+        let line = |text: &str| OutLine {
+            text: text.into(),
+            secret: false,
+        };
+        match a {
+            Action::Send(t) => {
+                q.push(line(t), false);
+            }
+            Action::SendNow(t) | Action::SendMove { text: t, .. } => {
+                q.push(line(t), true);
+            }
+            Action::SendTopical {
+                text,
+                game,
+                position,
+            } => {
+                let topic = Topic {
+                    subject: u64::from(*game),
+                    version: *position,
+                };
+                q.push_topical(line(text), topic);
+            }
+            Action::Expire { game } => q.expire(u64::from(*game)),
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn greeting_goes_first_and_stale_iteration_lines_are_dropped() {
+    let mut c = cfg();
+    c.talk.greeting = "Hello {opponent}".into();
+    c.talk.whisper = 5;
+    c.talk.noise = 0;
+    let (mut s, now) = session_with(c, Box::new(NoBook));
+    // A fast game: the link's queue has little room for chat.
+    let limit = RateLimit {
+        per_second: 1.0,
+        burst: 2,
+        max_queue: 100,
+    };
+    let mut q = OutQueue::new(limit, now);
+    let a = s.handle(
+        ev(ServerEvent::GameStart {
+            game: 7,
+            white: "wily".into(),
+            black: "Bob".into(),
+            continuing: false,
+            rated: false,
+            category: "lightning".into(),
+        }),
+        now,
+    );
+    queue(&mut q, &a);
+    let a = s.handle(board(START, Relation::MyMove, None, now), now);
+    queue(&mut q, &a);
+    let id = started(&a).expect("wily thinks").id;
+    let start = parse_fen(START).unwrap();
+    for depth in [1, 2] {
+        let info = engine::SearchInfo {
+            depth,
+            score: Score::Cp(20),
+            nodes: 5000,
+            pv: vec![move_from_uci(&start, "e2e4", false).unwrap()],
+            time: Duration::from_millis(10),
+            multipv: 1,
+            ..Default::default()
+        };
+        let a = s.handle(Input::Info { id, info }, now);
+        assert!(
+            a.iter().any(|x| matches!(x, Action::SendTopical { .. })),
+            "level 5 says each iteration: {a:?}"
+        );
+        queue(&mut q, &a);
+    }
+    let a = s.handle(
+        Input::Done {
+            id,
+            result: result(&start, "e2e4", None, 20),
+        },
+        now,
+    );
+    queue(&mut q, &a);
+    let out: Vec<String> = std::iter::from_fn(|| q.pop(now)).map(|l| l.text).collect();
+    assert_eq!(
+        out.first().map(String::as_str),
+        Some("say Hello Bob"),
+        "{out:?}"
+    );
+    assert_eq!(out.get(1).map(String::as_str), Some("e2e4"), "{out:?}");
+    assert!(
+        out.get(2).is_some_and(|w| w.starts_with("whisper d10")),
+        "the move's whisper follows it: {out:?}"
+    );
+    // The iteration lines were about the position the move left: dropped, never late.
+    let later: Vec<String> = std::iter::from_fn(|| q.pop(now + Duration::from_secs(60)))
+        .map(|l| l.text)
+        .collect();
+    assert!(later.is_empty(), "{later:?}");
+    assert_eq!(q.stale(), 2);
 }

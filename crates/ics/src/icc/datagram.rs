@@ -6,9 +6,10 @@
 //! open parenthesis), the datagram number, blank-separated fields, then `^Y)`. A field
 //! holding blanks is quoted `{like this}`; one that may hold braces too is quoted
 //! `^Y{like {this}^Y}`. Datagrams come between and inside ordinary text lines and prompts.
-//! Level-1 unit markers (`^Y[` and its header line, `^Y]`, `^Y<`, `^Y>`) are dropped, so a
-//! server that brackets its output still reads as plain text. A `^Z` is the server saying it
-//! threw away output that overflowed its buffer.
+//! Level-1 units (section 3: `^Y[` and a header line `command-number issuer [tag]`, the
+//! output, `^Y]`) become [`Chunk::Unit`] and [`Chunk::UnitEnd`], so what a datagram answers
+//! can be told; `^Y<` and `^Y>` are dropped, and the text inside a unit reads as plain
+//! text. A `^Z` is the server saying it threw away output that overflowed its buffer.
 //!
 //! Bad input is never fatal: a datagram cut short (a new `^Y(` before the `^Y)`, the stream
 //! ending, the server's `^Z`), one longer than [`MAX_DATAGRAM`], or one whose body does not
@@ -35,6 +36,32 @@ pub struct Datagram {
     pub fields: Vec<String>,
 }
 
+/// A level-1 unit header (`formats.txt` section 3): the output up to the matching `^Y]`
+/// answers command `command` (a `CN_` number of its Appendix 1) typed by `issuer` (`*`:
+/// this client; `%` another player with level1 & 8; sometimes `$server$`), and `tag` is the
+/// word a client put between backquotes before the command (level1 & 5).
+#[derive(serde::Serialize, Debug, Clone, PartialEq, Eq, Default)]
+pub struct UnitHeader {
+    /// `None` when the header does not start with a number (it is still a unit).
+    pub command: Option<u32>,
+    pub issuer: String,
+    pub tag: Option<String>,
+}
+
+impl UnitHeader {
+    /// Reads the header line (without `^Y[` and the line end).
+    pub fn parse(line: &[u8]) -> UnitHeader {
+        let text = text_of(line);
+        let mut words = text.split_whitespace();
+        let first = words.next().unwrap_or_default();
+        UnitHeader {
+            command: first.parse().ok(),
+            issuer: words.next().unwrap_or_default().to_string(),
+            tag: words.next().map(str::to_string),
+        }
+    }
+}
+
 /// A datagram that could not be read, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BadDatagram {
@@ -58,6 +85,10 @@ pub enum Chunk {
     Bad(BadDatagram),
     /// The server's `^Z`: some of its output was thrown away.
     Overflow,
+    /// A level-1 unit begins (`^Y[` and its header line).
+    Unit(UnitHeader),
+    /// The innermost open level-1 unit ends (`^Y]`).
+    UnitEnd,
 }
 
 impl Datagram {
@@ -243,7 +274,7 @@ pub struct Deframer {
     ctrl: bool,
     text: Vec<u8>,
     body: Vec<u8>,
-    header_len: usize,
+    header: Vec<u8>,
 }
 
 impl Default for Deframer {
@@ -259,7 +290,7 @@ impl Deframer {
             ctrl: false,
             text: Vec::new(),
             body: Vec::new(),
-            header_len: 0,
+            header: Vec::new(),
         }
     }
 
@@ -283,6 +314,14 @@ impl Deframer {
         }));
     }
 
+    /// The level-1 header line is complete (or cut short): hand it on.
+    fn end_header(&mut self, out: &mut Vec<Chunk>) {
+        self.state = State::Text;
+        let line = std::mem::take(&mut self.header);
+        let line = line.strip_suffix(b"\r").unwrap_or(&line);
+        out.push(Chunk::Unit(UnitHeader::parse(line)));
+    }
+
     /// A mark (`^Y` and `c`) met in text.
     fn text_mark(&mut self, c: u8, out: &mut Vec<Chunk>) {
         match c {
@@ -292,10 +331,15 @@ impl Deframer {
                 self.state = State::Datagram;
             }
             b'[' => {
-                self.header_len = 0;
+                self.flush_text(out);
+                self.header.clear();
                 self.state = State::L1Header;
             }
-            b']' | b'<' | b'>' => {}
+            b']' => {
+                self.flush_text(out);
+                out.push(Chunk::UnitEnd);
+            }
+            b'<' | b'>' => {}
             CTRL_Y => self.ctrl = true,
             CTRL_Z => {
                 self.flush_text(out);
@@ -313,8 +357,10 @@ impl Deframer {
             if self.ctrl {
                 self.ctrl = false;
                 match self.state {
-                    State::Text | State::L1Header => {
-                        self.state = State::Text;
+                    State::Text => self.text_mark(b, out),
+                    State::L1Header => {
+                        // A mark before the header line ended: the header is what came.
+                        self.end_header(out);
                         self.text_mark(b, out);
                     }
                     State::Datagram => match b {
@@ -366,9 +412,10 @@ impl Deframer {
                     }
                 }
                 State::L1Header => {
-                    self.header_len += 1;
-                    if b == b'\n' || self.header_len > MAX_L1_HEADER {
-                        self.state = State::Text;
+                    if b == b'\n' || self.header.len() >= MAX_L1_HEADER {
+                        self.end_header(out);
+                    } else {
+                        self.header.push(b);
                     }
                 }
                 State::Datagram => {
@@ -394,6 +441,9 @@ impl Deframer {
         self.ctrl = false;
         if self.state == State::Datagram {
             self.bad("cut short: the connection ended inside a datagram", out);
+        }
+        if self.state == State::L1Header {
+            self.end_header(out);
         }
         self.state = State::Text;
         self.flush_text(out);
@@ -470,7 +520,14 @@ mod tests {
                         .with(0)
                         .with(300)
                 ),
-                Chunk::Text(b"Hello\r\nunit text".to_vec()),
+                Chunk::Text(b"Hello\r\n".to_vec()),
+                Chunk::Unit(UnitHeader {
+                    command: Some(10),
+                    issuer: "*".into(),
+                    tag: None,
+                }),
+                Chunk::Text(b"unit text".to_vec()),
+                Chunk::UnitEnd,
                 Chunk::Datagram(Datagram::new(139).with(7)),
                 Chunk::Text(b"aics% ".to_vec()),
             ]
@@ -498,6 +555,7 @@ mod tests {
                 Chunk::Datagram(d) => format!("dg {}", d.code),
                 Chunk::Bad(b) => format!("bad {}", b.reason),
                 Chunk::Overflow => "overflow".into(),
+                Chunk::Unit(_) | Chunk::UnitEnd => "unit".into(),
             })
             .collect();
         assert_eq!(kinds.len(), 6, "{kinds:?}");
@@ -530,6 +588,58 @@ mod tests {
         assert_eq!(d.num::<u32>(4), Some(1));
         assert_eq!(d.flag(4), Some(true));
         assert_eq!(d.field(9), None);
+    }
+
+    #[test]
+    fn level1_headers_are_read_as_formats_txt_writes_them() {
+        // formats.txt section 3: "^Y[<command-number> <player-name-field> <arbitrary-word>\n"
+        // and its nesting example (328 by fishbait, 199 and 101 by the client).
+        let stream =
+            dg("^[121 * asdf\n^(30 Bob wily {withdrawn}^)^]^[328 fishbait\r\ntext\n^[199 *\n^]^]");
+        let whole = normal(deframe(&stream));
+        assert_eq!(
+            whole,
+            vec![
+                Chunk::Unit(UnitHeader {
+                    command: Some(121),
+                    issuer: "*".into(),
+                    tag: Some("asdf".into()),
+                }),
+                Chunk::Datagram(Datagram::new(30).with("Bob").with("wily").with("withdrawn")),
+                Chunk::UnitEnd,
+                Chunk::Unit(UnitHeader {
+                    command: Some(328),
+                    issuer: "fishbait".into(),
+                    tag: None,
+                }),
+                Chunk::Text(b"text\n".to_vec()),
+                Chunk::Unit(UnitHeader {
+                    command: Some(199),
+                    issuer: "*".into(),
+                    tag: None,
+                }),
+                Chunk::UnitEnd,
+                Chunk::UnitEnd,
+            ]
+        );
+        for size in 1..6 {
+            let mut d = Deframer::new();
+            let mut out = Vec::new();
+            for part in stream.chunks(size) {
+                d.feed(part, &mut out);
+            }
+            d.finish(&mut out);
+            assert_eq!(normal(out), whole, "reads of {size}");
+        }
+        // A header cut by the end of the stream is still a unit.
+        assert_eq!(
+            deframe(&dg("^[12 $server$")),
+            vec![Chunk::Unit(UnitHeader {
+                command: Some(12),
+                issuer: "$server$".into(),
+                tag: None,
+            })]
+        );
     }
 
     #[test]

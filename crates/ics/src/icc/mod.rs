@@ -4,6 +4,10 @@
 //!   with text and split across reads) and the encoder the local ICC server shares.
 //! - [`parse`]: datagrams to the same [`crate::Event`]s as FICS text, with
 //!   [`game`] keeping each game's position (ICC sends moves, not boards).
+//! - [`info`]: what the datagrams say beyond the shared events (titles, ratings, ECO,
+//!   level-1 unit headers), as [`crate::Event::Icc`].
+//! - [`schema`]: every datagram's field names and types from `formats.txt`, for
+//!   `wily ics replay --datagrams`.
 //! - [`login`]: the datagrams wily turns on, at login and after, and why.
 //! - [`numbers`]: the datagram numbers of ICC's `formats.txt` and the `level2settings=`
 //!   bit string.
@@ -12,9 +16,12 @@
 
 pub mod datagram;
 pub mod game;
+pub mod info;
 pub mod login;
 pub mod numbers;
 pub mod parse;
+pub mod schema;
 
-pub use datagram::{BadDatagram, Chunk, Datagram, Deframer};
+pub use datagram::{BadDatagram, Chunk, Datagram, Deframer, UnitHeader};
+pub use info::IccInfo;
 pub use parse::{IccReader, MoveFields};

@@ -90,6 +90,8 @@ fn match_offer(line: &str) -> Option<Event> {
         variant: c.get(13).map(|m| m.as_str().to_string()),
         adjourned: c.get(14).is_some(),
         challenger_titles: Vec::new(),
+        assess: None,
+        fancy_time_control: String::new(),
     };
     Some(if &c[1] == "Challenge" {
         Event::Challenge(offer)

@@ -77,6 +77,7 @@ fn sought_line(line: &str) -> Option<Event> {
         automatic: !flags.contains('m'),
         formula: flags.contains('f'),
         notify: false,
+        fancy_time_control: String::new(),
     }))
 }
 
@@ -106,6 +107,7 @@ fn announcement(line: &str) -> Option<Event> {
         automatic: !words.contains(&"m"),
         formula: words.contains(&"f"),
         notify: false,
+        fancy_time_control: String::new(),
     }))
 }
 
@@ -127,6 +129,7 @@ fn seek_info(tag: &str, rest: &str) -> Option<Event> {
         automatic: true,
         formula: false,
         notify: tag == "<sn>",
+        fancy_time_control: String::new(),
     };
     let mut seen_name = false;
     for w in words {

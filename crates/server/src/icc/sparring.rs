@@ -68,6 +68,7 @@ impl IccSide {
                 Chunk::Datagram(dg) => self.reader.datagram(&dg, &mut events),
                 Chunk::Bad(b) => tracing::warn!("sparring: bad datagram: {b}"),
                 Chunk::Overflow => tracing::warn!("sparring: the server dropped output"),
+                Chunk::Unit(_) | Chunk::UnitEnd => {}
             }
         }
         // A read ends every update the server sent with it.

@@ -1,12 +1,14 @@
 //! A game's life as datagrams tell it: started (played, observed, examined or an isolated
-//! board), its start position, its result, and our relation to it ending.
+//! board), its start position, its result, and our relation to it ending. Every field of a
+//! start and of a result also goes out as [`IccInfo`].
 
 use crate::board::Relation;
 use crate::events::{EndReason, Event, GameEnd, GameResult};
 use crate::icc::datagram::Datagram;
 use crate::icc::game::GameState;
+use crate::icc::info::{GameInfo, GameTie, IccInfo, ResultInfo, SideInfo};
 use crate::icc::numbers::*;
-use crate::icc::parse::fields::titles_of;
+use crate::icc::parse::fields::{rating_of, titles_of};
 use crate::icc::parse::reader::IccReader;
 
 impl IccReader {
@@ -20,6 +22,9 @@ impl IccReader {
         if dg.fields.len() < 11 {
             return self.warn(dg, "too few fields");
         }
+        out.push(Event::Icc(Box::new(IccInfo::Game(Box::new(game_info(
+            dg, game,
+        ))))));
         let Ok(game) = u32::try_from(game) else {
             // sposition/smoves boards are numbered -1: nothing to follow.
             return;
@@ -104,9 +109,17 @@ impl IccReader {
         let score = dg.field(3).unwrap_or_default().trim().to_string();
         let text = dg.field(4).unwrap_or_default().trim().to_string();
         let examined = dg.flag(1).unwrap_or(false);
+        let info = Event::Icc(Box::new(IccInfo::Result(ResultInfo {
+            game,
+            become_examined: examined,
+            code: code.clone(),
+            score: score.clone(),
+            description: text.clone(),
+            eco: dg.field(5).unwrap_or_default().trim().to_string(),
+        })));
         let (white, black) = match self.games.get(&game) {
             Some(g) => (g.white.clone(), g.black.clone()),
-            None if dg.code == DG_GAME_RESULT => return,
+            None if dg.code == DG_GAME_RESULT => return out.push(info),
             None => (String::new(), String::new()),
         };
         let result = if score == "aborted" {
@@ -133,6 +146,7 @@ impl IccReader {
             text,
             tourney: None,
         }));
+        out.push(info);
         if !examined {
             self.games.remove(&game);
         }
@@ -153,6 +167,44 @@ impl IccReader {
                 }
             }
         }
+    }
+}
+
+/// Every field of a game-start datagram (the form of `DG_GAME_STARTED`).
+fn game_info(dg: &Datagram, game: i64) -> GameInfo {
+    let f = |i: usize| dg.field(i).unwrap_or_default().to_string();
+    let flag = |i: usize| dg.flag(i).unwrap_or(false);
+    let side = |name: usize, rating: usize, titles: usize, init: usize, inc: usize| {
+        let titles = titles_of(&f(titles));
+        SideInfo {
+            name: f(name),
+            rating: rating_of(dg.num(rating), None, titles.iter().any(|t| t == "U")),
+            titles,
+            initial_minutes: dg.num(init).unwrap_or(0),
+            increment_secs: dg.num(inc).unwrap_or(0),
+        }
+    };
+    GameInfo {
+        tie: match dg.code {
+            DG_STARTED_OBSERVING => GameTie::Observing,
+            DG_ISOLATED_BOARD => GameTie::Isolated,
+            DG_MY_GAME_CHANGE => GameTie::Changed,
+            _ => GameTie::Mine,
+        },
+        game,
+        white: side(1, 12, 15, 6, 7),
+        black: side(2, 13, 16, 8, 9),
+        wild: dg.num(3).unwrap_or(0),
+        rating_type: f(4),
+        rated: flag(5),
+        played: dg.flag(10).unwrap_or(true),
+        ex_string: f(11),
+        game_id: dg.num(14),
+        irregular_legality: flag(17),
+        irregular_semantics: flag(18),
+        uses_plunkers: flag(19),
+        fancy_time_control: f(20),
+        promote_to_king: flag(21),
     }
 }
 

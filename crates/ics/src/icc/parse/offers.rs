@@ -4,6 +4,7 @@
 use crate::board::Color;
 use crate::events::{Event, MatchOffer, OfferKind, PlayerRating, SeekAd, TourneyNotice};
 use crate::icc::datagram::Datagram;
+use crate::icc::info::IccInfo;
 use crate::icc::parse::fields::{category_of, rating_of, titles_of, variant_of};
 use crate::icc::parse::reader::IccReader;
 use crate::parse::seeks::title_bits;
@@ -75,7 +76,8 @@ impl IccReader {
 
     pub(super) fn match_offer(&mut self, dg: &Datagram, out: &mut Vec<Event>) {
         // (challenger c-rating c-annotation c-titles receiver r-rating r-annotation r-titles
-        //  wild rating-type rated adjourned c-time c-inc r-time r-inc color [assess x3] fancy)
+        //  wild rating-type rated adjourned c-time c-inc r-time r-inc color
+        //  [assess-loss assess-draw assess-win] fancy-time-control)
         if dg.fields.len() < 17 {
             return self.warn(dg, "too few fields");
         }
@@ -110,6 +112,16 @@ impl IccReader {
             challenger_titles: c_titles.clone(),
             challenger,
             receiver,
+            // The assessment (three numbers) is there only with DG_MATCH_ASSESSMENT on;
+            // the fancy time control is always the last field.
+            assess: match (dg.fields.len() >= 21, dg.num(17), dg.num(18), dg.num(19)) {
+                (true, Some(l), Some(d), Some(w)) => Some([l, d, w]),
+                _ => None,
+            },
+            fancy_time_control: match dg.fields.len() {
+                18 | 21 => f(dg.fields.len() - 1),
+                _ => String::new(),
+            },
         };
         let computer = c_titles.iter().any(|t| t == "C");
         let name = offer.challenger.name.clone();
@@ -135,6 +147,11 @@ impl IccReader {
             other: other.to_string(),
             kind: OfferKind::Match,
         });
+        out.push(Event::Icc(Box::new(IccInfo::MatchRemoved {
+            challenger: challenger.to_string(),
+            receiver: receiver.to_string(),
+            text: dg.field(2).unwrap_or_default().trim().to_string(),
+        })));
     }
 
     pub(super) fn seek(&mut self, dg: &Datagram, out: &mut Vec<Event>) {
@@ -173,6 +190,7 @@ impl IccReader {
             automatic: dg.flag(13).unwrap_or(true),
             formula: dg.flag(14).unwrap_or(false),
             notify: false,
+            fancy_time_control: dg.field(15).unwrap_or_default().to_string(),
         }));
     }
 

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use crate::events::{Creating, Event, GameStart, Rating, RatingFlag};
 use crate::icc::datagram::Datagram;
 use crate::icc::game::GameState;
+use crate::icc::info::IccInfo;
 use crate::icc::numbers::*;
 use crate::icc::parse::fields::{category_of, variant_of};
 
@@ -101,6 +102,13 @@ impl IccReader {
     /// moment of silence).
     pub fn has_held(&self) -> bool {
         !self.held.is_empty()
+    }
+
+    /// A level-1 unit begins or ends: a held update is complete (a unit holds one
+    /// command's whole output), then the unit goes out as [`IccInfo`].
+    pub fn unit(&mut self, info: IccInfo, out: &mut Vec<Event>) {
+        self.settle(out);
+        out.push(Event::Icc(Box::new(info)));
     }
 
     /// Hands on every held board update and game start.

@@ -1,8 +1,9 @@
 //! Login and session datagrams: `DG_WHO_AM_I` (our handle, at the end of login) and
-//! `DG_LOGIN_FAILED`.
+//! `DG_LOGIN_FAILED`. Our titles come as [`IccInfo::Me`] after the session start.
 
 use crate::events::Event;
 use crate::icc::datagram::Datagram;
+use crate::icc::info::IccInfo;
 use crate::icc::parse::fields::titles_of;
 use crate::icc::parse::reader::IccReader;
 
@@ -17,6 +18,10 @@ impl IccReader {
             name: name.to_string(),
             unregistered: titles.iter().any(|t| t == "U"),
         });
+        out.push(Event::Icc(Box::new(IccInfo::Me {
+            name: name.to_string(),
+            titles,
+        })));
     }
 
     pub(super) fn login_failed(&mut self, dg: &Datagram, out: &mut Vec<Event>) {
