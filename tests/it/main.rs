@@ -54,6 +54,7 @@ mod console_testsuite;
 mod crate_layers;
 mod endgame_mates;
 mod engine_bench;
+mod engine_extensions;
 mod engine_perft;
 mod engine_search;
 mod engine_syzygy;
