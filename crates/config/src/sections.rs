@@ -484,8 +484,10 @@ pub struct PathsSection {
     pub book: PathBuf,
     pub learning: PathBuf,
     pub logs: PathBuf,
-    /// The learning log: each game's learned book line appended in Crafty's `book.lrn`
-    /// format, for sharing (none by default).
+    /// The learning log, as Crafty writes after every game: each game's learned book line
+    /// appended to this file in Crafty's `book.lrn` format, and the positions it taught to
+    /// `position.lrn` beside it. Absent: `book.lrn` in the `book` folder; `""`: off (see
+    /// [`PathsSection::learning_log_file`]).
     pub learning_log: Option<PathBuf>,
     /// Training positions: each finished game's searched positions appended to this
     /// `.wpos` file for `wily nnue train` (none by default).
@@ -506,6 +508,16 @@ impl Default for PathsSection {
 }
 
 impl PathsSection {
+    /// The learning log's `book.lrn` (its `position.lrn` is beside it): `book.lrn` in the
+    /// `book` folder unless `learning_log` names another file; `None` when it is `""`.
+    pub fn learning_log_file(&self) -> Option<PathBuf> {
+        match &self.learning_log {
+            None => Some(self.book.join("book.lrn")),
+            Some(p) if p.as_os_str().is_empty() => None,
+            Some(p) => Some(p.clone()),
+        }
+    }
+
     /// Makes every relative path relative to `base`.
     pub fn resolve(&mut self, base: &Path) {
         for p in [
@@ -522,7 +534,8 @@ impl PathsSection {
             .into_iter()
             .flatten()
         {
-            if p.is_relative() {
+            // An empty path is "off", not the settings file's folder.
+            if p.is_relative() && !p.as_os_str().is_empty() {
                 *p = base.join(&*p);
             }
         }
