@@ -46,6 +46,7 @@ mod console_analyze;
 mod console_annotate;
 mod console_crafty_commands;
 mod console_crafty_more;
+mod console_crafty_rest;
 mod console_files;
 mod console_game;
 mod console_garbage;
