@@ -162,7 +162,7 @@ mod tests {
     }
 
     #[test]
-    fn learning_log_defaults_to_the_book_folder_and_an_empty_value_turns_it_off() {
+    fn learning_log_defaults_to_the_stores_folder_and_an_empty_value_turns_it_off() {
         // Read as `Config::load` reads a settings file in /srv/wily.
         let dir = Path::new("/srv/wily");
         let read = |text: &str| {
@@ -172,8 +172,8 @@ mod tests {
         };
         assert_eq!(read(""), Some(dir.join("book").join("book.lrn")));
         assert_eq!(
-            read("[paths]\nbook = \"books\"\n"),
-            Some(dir.join("books").join("book.lrn"))
+            read("[paths]\nlearning = \"data/wily.db\"\n"),
+            Some(dir.join("data").join("book.lrn"))
         );
         assert_eq!(
             read("[paths]\nlearning_log = \"shared/crafty.lrn\"\n"),

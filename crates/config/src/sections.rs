@@ -486,8 +486,8 @@ pub struct PathsSection {
     pub logs: PathBuf,
     /// The learning log, as Crafty writes after every game: each game's learned book line
     /// appended to this file in Crafty's `book.lrn` format, and the positions it taught to
-    /// `position.lrn` beside it. Absent: `book.lrn` in the `book` folder; `""`: off (see
-    /// [`PathsSection::learning_log_file`]).
+    /// `position.lrn` beside it. Absent: `book.lrn` beside the learning store
+    /// (`learning`); `""`: off (see [`PathsSection::learning_log_file`]).
     pub learning_log: Option<PathBuf>,
     /// Training positions: each finished game's searched positions appended to this
     /// `.wpos` file for `wily nnue train` (none by default).
@@ -509,10 +509,11 @@ impl Default for PathsSection {
 
 impl PathsSection {
     /// The learning log's `book.lrn` (its `position.lrn` is beside it): `book.lrn` in the
-    /// `book` folder unless `learning_log` names another file; `None` when it is `""`.
+    /// learning store's folder (`book/` by default) unless `learning_log` names another
+    /// file; `None` when it is `""`.
     pub fn learning_log_file(&self) -> Option<PathBuf> {
         match &self.learning_log {
-            None => Some(self.book.join("book.lrn")),
+            None => Some(self.learning.with_file_name("book.lrn")),
             Some(p) if p.as_os_str().is_empty() => None,
             Some(p) => Some(p.clone()),
         }
