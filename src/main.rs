@@ -11,7 +11,7 @@ use std::process::ExitCode;
     about = "wily: chess engine and chess-server bot"
 )]
 struct Cli {
-    /// Reload the last game's moves (as `crafty c`).
+    /// Reload the last game's moves (as `crafty c`; `wily c` works too).
     #[arg(long)]
     resume: bool,
     /// Console startup command file (default: $WILY_RC, else .wilyrc in the working directory).
@@ -385,12 +385,14 @@ fn parse_tc(tc: &str) -> Result<(u32, u32), String> {
 
 /// Crafty's path settings, given on the command line only: `bookpath=DIR` (the book
 /// folder), `tbpath=DIR[:DIR...]` (Syzygy tablebases, console), `logpath=DIR` (log and
-/// game files). Taken out of the arguments before clap reads the rest.
+/// game files). Taken out of the arguments before clap reads the rest, with Crafty's `c`
+/// as the first argument (`crafty c`: go on with the last game, as `--resume`).
 #[derive(Default)]
 struct CraftyPaths {
     book: Option<String>,
     tb: Option<String>,
     log: Option<String>,
+    resume: bool,
 }
 
 fn crafty_paths(args: Vec<std::ffi::OsString>) -> (Vec<std::ffi::OsString>, CraftyPaths) {
@@ -405,6 +407,7 @@ fn crafty_paths(args: Vec<std::ffi::OsString>) -> (Vec<std::ffi::OsString>, Craf
                 paths.tb = Some(v.trim_start_matches('(').trim_end_matches(')').to_string())
             }
             Some(("logpath", v)) if i > 0 => paths.log = Some(v.to_string()),
+            _ if i == 1 && text.as_deref() == Some("c") => paths.resume = true,
             _ => rest.push(a),
         }
     }
@@ -434,7 +437,7 @@ fn main() -> ExitCode {
     let log_dir = cli.log_dir.or(paths.log.map(PathBuf::from));
     let result = match cli.command {
         None => wily::protocol::console::run(wily::protocol::console::ConsoleOptions {
-            resume: cli.resume,
+            resume: cli.resume || paths.resume,
             rc_file: cli.rc,
             log_dir,
             startup_commands: paths.tb.iter().map(|t| format!("tbpath {t}")).collect(),

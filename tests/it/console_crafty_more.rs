@@ -111,6 +111,9 @@ fn display_moves_shows_each_root_move_as_it_is_searched() {
         l.contains("display:") && l.contains(" moves") && !l.contains("nomoves")
     });
     w.send("output long");
+    // A three-ply search stays below the default noise level (100000 nodes), which would
+    // hold every root move back.
+    w.send("noise 0");
     w.send("sd 3");
     w.send("e4");
     // Black's 20 replies, each told with its place among them (`N/20`), in long notation.

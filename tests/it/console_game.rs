@@ -100,8 +100,11 @@ fn force_mode_and_take_backs() {
     w.expect("1. e4", 10);
     w.send("display");
     w.expect("Black to move", 10);
+    // Crafty's reset keeps the side on move: after 1... Nf6 White is to move, and White to
+    // move at move 1 is the start.
+    w.send("Nf6");
     w.send("reset 1");
-    w.expect("reset to move 1", 10);
+    w.expect("reset to move 1, White to move", 10);
     w.send("savepos pos.txt");
     w.send("echo done");
     w.expect("done", 10);

@@ -10,11 +10,25 @@ use console_child::{temp_dir, Wily};
 /// Black to move with an extra queen: far better for Black.
 const BLACK_WINS: &str = "4k3/8/8/8/8/8/q7/4K3 b - - 0 1";
 
-/// The score column of a finished-iteration line (`  3->  0.00  -16.04  1. ... Kf7`).
+/// The score column of a finished-iteration line (`  3->  0.00  -16.04  1. ... Kf7`) in
+/// pawns, also
+/// when the line follows a prompt on the same line (`analyze.Black(1):   12->  ...`: with
+/// the default noise level the first line shown is a deep one, printed after the prompt).
 fn iteration_score(line: &str) -> f64 {
     let f: Vec<&str> = line.split_whitespace().collect();
-    f[2].parse()
-        .unwrap_or_else(|_| panic!("no score in {line:?}"))
+    let at = f
+        .iter()
+        .position(|t| t.ends_with("->"))
+        .unwrap_or_else(|| panic!("no iteration in {line:?}"));
+    // A mate (`Mat06`, `-Mat03`) counts as 1000 pawns for the side it favours.
+    let mate = |s: &str| match s.strip_prefix('-') {
+        Some(m) if m.starts_with("Mat") => Some(-1000.0),
+        _ if s.starts_with("Mat") => Some(1000.0),
+        _ => None,
+    };
+    f.get(at + 2)
+        .and_then(|s| s.parse().ok().or_else(|| mate(s)))
+        .unwrap_or_else(|| panic!("no score in {line:?}"))
 }
 
 /// The `{S/D T}` comment after the first move in a game file.

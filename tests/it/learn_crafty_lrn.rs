@@ -115,6 +115,48 @@ fn each_games_learned_line_is_appended_to_the_log() {
     assert!(s.skipped.is_empty(), "{s:?}");
 }
 
+#[test]
+fn each_games_learned_positions_go_to_position_lrn_beside_the_log() {
+    let tmp = scratch::dir("learn-crafty-poslog");
+    let dir = tmp.path();
+    let log = dir.join("book.lrn");
+    let mut l = Learner::open(&dir.join("l.db")).expect("open");
+    l.settings.lrn_log = Some(log.clone());
+    // wily (Black): -40 at ply 5, then -120 at ply 7 (after 4. Ba4, it plays 4... Nf6): a
+    // drop of 80 centipawns at depth 11, which position learning keeps.
+    let (moves, boards) = play("e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6");
+    let mut rec = GameRecord::new(moves, Color::Black, GameOutcome::WhiteWins, "resignation");
+    rec.book_exit_ply = Some(5);
+    rec.searches = [(5, -40), (7, -120)]
+        .iter()
+        .map(|&(ply, score)| SearchRecord {
+            ply,
+            score,
+            depth: 11,
+            best: None,
+        })
+        .collect();
+    rec.opponent = "someone".into();
+    l.after_game(&rec, None).expect("learn");
+    let pos_log = dir.join("position.lrn");
+    let text = std::fs::read_to_string(&pos_log).expect("position.lrn beside book.lrn");
+    let fen = wily::chess::fen::to_fen(&boards[7]);
+    assert!(
+        text.contains(&format!("position {fen}\nmove Nf6\nvalue -120\ndepth 11\n")),
+        "{text}"
+    );
+    // It reads back through `import`.
+    let mut fresh = Learner::open(&dir.join("fresh.db")).expect("open");
+    let s = fresh.import(&pos_log, false).expect("import position.lrn");
+    assert_eq!(s.positions, 1, "{s:?}");
+    // Without a learning log nothing is written.
+    let tmp2 = scratch::dir("learn-crafty-nolog");
+    let mut quiet = Learner::open(&tmp2.path().join("l.db")).expect("open");
+    quiet.after_game(&rec, None).expect("learn");
+    assert!(!tmp2.path().join("position.lrn").exists());
+    assert!(!tmp2.path().join("book.lrn").exists());
+}
+
 /// Two games that teach book values: wily (Black) against a stronger GM after 2... Nc6,
 /// and wily (White) against a weaker player after 3. Nc3.
 fn two_games() -> Vec<GameRecord> {

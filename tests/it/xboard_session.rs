@@ -203,6 +203,9 @@ fn ics_mode_whispers_kibitzes_and_server_commands() {
     w.send("new");
     w.send("ics freechess.org");
     w.send("name someone");
+    // These searches are short: below the default noise (100000 nodes, Crafty's) nothing
+    // would be said.
+    w.send("noise 0");
     w.send("kibitz 3");
     w.send("sd 4");
     w.send("usermove e2e4");

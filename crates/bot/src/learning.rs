@@ -84,7 +84,7 @@ pub fn open(cfg: &Config) -> (BookHook, LearnHook) {
                 if let Err(e) = l.set_mode(cfg.engine.learn) {
                     tracing::warn!("learning: {e}");
                 }
-                l.settings.lrn_log = cfg.paths.learning_log.clone();
+                l.settings.lrn_log = cfg.paths.learning_log_file();
                 Some(l)
             }
             Err(e) => {

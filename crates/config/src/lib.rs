@@ -162,6 +162,27 @@ mod tests {
     }
 
     #[test]
+    fn learning_log_defaults_to_the_stores_folder_and_an_empty_value_turns_it_off() {
+        // Read as `Config::load` reads a settings file in /srv/wily.
+        let dir = Path::new("/srv/wily");
+        let read = |text: &str| {
+            let mut c = parse(text).unwrap();
+            c.paths.resolve(dir);
+            c.paths.learning_log_file()
+        };
+        assert_eq!(read(""), Some(dir.join("book").join("book.lrn")));
+        assert_eq!(
+            read("[paths]\nlearning = \"data/wily.db\"\n"),
+            Some(dir.join("data").join("book.lrn"))
+        );
+        assert_eq!(
+            read("[paths]\nlearning_log = \"shared/crafty.lrn\"\n"),
+            Some(dir.join("shared").join("crafty.lrn"))
+        );
+        assert_eq!(read("[paths]\nlearning_log = \"\"\n"), None);
+    }
+
+    #[test]
     fn unknown_key_is_named() {
         let e = parse("[talk]\nwisper = 3\n").unwrap_err();
         let s = e.to_string();

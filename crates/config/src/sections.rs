@@ -484,8 +484,10 @@ pub struct PathsSection {
     pub book: PathBuf,
     pub learning: PathBuf,
     pub logs: PathBuf,
-    /// The learning log: each game's learned book line appended in Crafty's `book.lrn`
-    /// format, for sharing (none by default).
+    /// The learning log, as Crafty writes after every game: each game's learned book line
+    /// appended to this file in Crafty's `book.lrn` format, and the positions it taught to
+    /// `position.lrn` beside it. Absent: `book.lrn` beside the learning store
+    /// (`learning`); `""`: off (see [`PathsSection::learning_log_file`]).
     pub learning_log: Option<PathBuf>,
     /// Training positions: each finished game's searched positions appended to this
     /// `.wpos` file for `wily nnue train` (none by default).
@@ -506,6 +508,17 @@ impl Default for PathsSection {
 }
 
 impl PathsSection {
+    /// The learning log's `book.lrn` (its `position.lrn` is beside it): `book.lrn` in the
+    /// learning store's folder (`book/` by default) unless `learning_log` names another
+    /// file; `None` when it is `""`.
+    pub fn learning_log_file(&self) -> Option<PathBuf> {
+        match &self.learning_log {
+            None => Some(self.learning.with_file_name("book.lrn")),
+            Some(p) if p.as_os_str().is_empty() => None,
+            Some(p) => Some(p.clone()),
+        }
+    }
+
     /// Makes every relative path relative to `base`.
     pub fn resolve(&mut self, base: &Path) {
         for p in [
@@ -522,7 +535,8 @@ impl PathsSection {
             .into_iter()
             .flatten()
         {
-            if p.is_relative() {
+            // An empty path is "off", not the settings file's folder.
+            if p.is_relative() && !p.as_os_str().is_empty() {
                 *p = base.join(&*p);
             }
         }

@@ -242,6 +242,11 @@ impl Engine {
         Arc::make_mut(&mut self.sp).set(name, value)
     }
 
+    /// The value of one of the search's tunable constants by name (ASCII case ignored).
+    pub fn search_param(&self, name: &str) -> Option<i32> {
+        self.sp.get(&name.to_ascii_lowercase())
+    }
+
     pub fn set_move_overhead(&mut self, ms: u64) {
         self.options.move_overhead_ms = ms.min(60_000);
     }

@@ -9,6 +9,7 @@
 pub mod checks;
 mod correction;
 pub mod eval;
+mod extend;
 mod facade;
 pub mod history;
 mod keyahead;

@@ -4,6 +4,7 @@
 //! (finished lines, fail highs and lows, the root move being searched) and the main
 //! thread's per-iteration time decisions.
 
+use super::extend;
 use super::history::Played;
 use super::searcher::Searcher;
 use super::types::{Bound, Score, SearchInfo, INF, MAX_PLY, TB_WIN_BOUND};
@@ -144,6 +145,12 @@ impl<'a> Searcher<'a> {
         self.pv_len[0] = 0;
         self.hist.clear_killers(2);
         let start = self.pv_idx;
+        let root_ext =
+            if self.sp.ext_onerep > 0 && !board.checkers().is_empty() && extend::one_reply(board) {
+                self.sp.ext_onerep
+            } else {
+                0
+            };
         for i in start..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
             if self.on_root_move.is_some() {
@@ -157,12 +164,27 @@ impl<'a> Searcher<'a> {
             let mut child = board.clone();
             child.play_unchecked(mv);
             let gives_check = !child.checkers().is_empty();
-            let new_depth = depth - 1 + gives_check as i32;
+            // Crafty's extensions that the root knows of (`extend.rs`): the check (a ply by
+            // default), and, when set, the one reply to a check and a passed pawn's push.
+            let mut amount = root_ext;
+            if gives_check {
+                amount += self.sp.ext_incheck;
+            }
+            if self.sp.ext_pushpp > 0 && extend::passed_pawn_push(board, mv, piece, us) {
+                amount += self.sp.ext_pushpp;
+            }
+            let (extension, carry) = extend::add_fraction(0, amount);
+            let new_depth = depth - 1 + extension;
             self.stack[0].played = Some(Played {
                 color: us,
                 piece,
                 to: mv.to,
             });
+            self.stack[0].captured = board
+                .piece_on(mv.to)
+                .filter(|_| board.colors(!us).has(mv.to));
+            self.stack[0].recaptured = false;
+            self.stack[1].ext_carry = carry;
             self.stack[0].null = false;
             self.push_key(child.hash());
             if self.trace_ply > 0 {

@@ -10,12 +10,13 @@
 
 use super::checks::CheckInfo;
 use super::correction::Correction;
+use super::extend;
 use super::history::{History, Played};
 use super::keyahead::key_after;
 use super::searcher::{with_correction, Searcher, TbOutcome};
 use super::see::{captured_piece, is_capture, see_ge_known};
 use super::tt::TtBound;
-use super::types::{INF, MATE, MAX_PLY, NO_EVAL, TB_WIN_BOUND};
+use super::types::{INF, MATE, MATE_BOUND, MAX_PLY, NO_EVAL, TB_WIN_BOUND};
 use cozy_chess::{Board, Move, Piece};
 
 impl<'a> Searcher<'a> {
@@ -66,6 +67,8 @@ impl<'a> Searcher<'a> {
         // A singular-extension search of this node without one move: no shortcut that
         // speaks for the node with every move may end it.
         let excluded = self.stack[ply].excluded;
+        // The fraction of a ply of extension the line has carried to here (`extend.rs`).
+        let carry = self.stack[ply].ext_carry;
         // Step 3. Position learning: a learned result deep enough for this node ends it, also on
         // the principal variation (see `learned.rs`).
         if let Some(l) = self.learned.probe(key, ply).filter(|_| excluded.is_none()) {
@@ -129,6 +132,8 @@ impl<'a> Searcher<'a> {
             && (self.stack[ply - 2].eval == NO_EVAL || static_eval > self.stack[ply - 2].eval);
         self.hist.clear_killers(ply + 2);
 
+        // Whether passing would be mated (the null move below says): the mate extension.
+        let mut mate_threat = false;
         if !PV && !in_check && excluded.is_none() {
             // Step 7. Reverse futility pruning (static null move): near the leaves, a static score
             // above beta by a margin for each remaining ply (one ply less while improving)
@@ -169,6 +174,7 @@ impl<'a> Searcher<'a> {
                         + ((eval - beta) / self.sp.nmp_eval_div).min(2);
                     self.stack[ply].played = None;
                     self.stack[ply].null = true;
+                    self.stack[ply + 1].ext_carry = carry;
                     let saved_floor = self.rep_floor;
                     self.push_key(child.hash());
                     self.rep_floor = self.keys.len() - 1;
@@ -189,6 +195,7 @@ impl<'a> Searcher<'a> {
                     if v >= beta {
                         return if v >= TB_WIN_BOUND { beta } else { v };
                     }
+                    mate_threat = v <= -MATE_BOUND;
                 }
             }
         }
@@ -246,6 +253,18 @@ impl<'a> Searcher<'a> {
         let mut check_info: Option<CheckInfo> = None;
         let non_pawn = Self::has_non_pawn_material(board);
         let mut quiets_skipped = false;
+        // Crafty's extensions other than the check (off by default): what the node knows
+        // of them before its moves.
+        let one_reply = in_check && self.sp.ext_onerep > 0 && extend::one_reply(board);
+        let node_ext = if one_reply { self.sp.ext_onerep } else { 0 }
+            + if mate_threat { self.sp.ext_mate } else { 0 };
+        let prev = if ply >= 1 && !self.stack[ply - 1].recaptured {
+            self.stack[ply - 1]
+                .played
+                .map(|p| (p, self.stack[ply - 1].captured))
+        } else {
+            None
+        };
 
         while let Some(mv) = self.pickers[ply].next(board, self.hist, &ctx) {
             if Some(mv) == excluded {
@@ -304,12 +323,32 @@ impl<'a> Searcher<'a> {
             child.play_unchecked(mv);
             let gives_check = !child.checkers().is_empty();
 
-            // Step 14. Extensions: the singular hash move, and checks within twice the
-            // iteration's depth.
+            // Step 14. Extensions: the singular hash move, and within twice the iteration's
+            // depth Crafty's kinds (`extend.rs`): checks (a ply by default), and, when set,
+            // the one reply to a check, a mate threat, a recapture and a passed pawn's push.
+            let mut recaptured = false;
+            let mut child_carry = carry;
             let extension = if Some(mv) == tt_move && singular_ext > 0 {
                 singular_ext
-            } else if gives_check && ply < 2 * self.root_depth as usize {
-                1
+            } else if ply < 2 * self.root_depth as usize {
+                let mut amount = node_ext;
+                if gives_check {
+                    amount += self.sp.ext_incheck;
+                }
+                if self.sp.ext_recapture > 0 {
+                    if let Some((p, taken)) = prev {
+                        if extend::is_recapture(mv, victim, p.piece, p.to, taken) {
+                            amount += self.sp.ext_recapture;
+                            recaptured = true;
+                        }
+                    }
+                }
+                if self.sp.ext_pushpp > 0 && extend::passed_pawn_push(board, mv, piece, us) {
+                    amount += self.sp.ext_pushpp;
+                }
+                let (plies, left) = extend::add_fraction(carry, amount);
+                child_carry = left;
+                plies
             } else {
                 0
             };
@@ -319,6 +358,9 @@ impl<'a> Searcher<'a> {
                 piece,
                 to: mv.to,
             });
+            self.stack[ply].captured = victim;
+            self.stack[ply].recaptured = recaptured;
+            self.stack[ply + 1].ext_carry = child_carry;
             self.push_key(child.hash());
             if ply < self.trace_ply {
                 self.trace_line[ply] = mv;

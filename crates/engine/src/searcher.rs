@@ -45,6 +45,13 @@ pub struct StackEntry {
     pub null: bool,
     /// The move a singular-extension search leaves out at this ply.
     pub excluded: Option<Move>,
+    /// The piece the move played from this ply took (with `played`, for recaptures).
+    pub captured: Option<Piece>,
+    /// Whether that move was extended as a recapture (one in two plies at most).
+    pub recaptured: bool,
+    /// The fraction of a ply of extension carried into this ply (hundredths; `extend.rs`),
+    /// written by the node above before it searches this one.
+    pub ext_carry: i32,
 }
 
 /// The moves a node searched without raising alpha, for the history penalties when a

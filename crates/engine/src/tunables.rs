@@ -7,6 +7,9 @@
 //! settable changed nothing (the bench signature stayed the same each time); the defaults
 //! of the first 26 are the values two `wily spsa` runs found, each accepted by an SPRT
 //! (docs/tuning.md, "Search constants"); the history bonus's four are still the hand-set values.
+//! The last five are the amounts of Crafty's extensions (`extend.rs`, the console's
+//! `extensions`), in hundredths of a ply: the check extension at a ply (as before they were
+//! settable), the other four off.
 
 /// One tunable constant: its name (also the UCI option's), default, range and SPSA step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,6 +100,11 @@ tunables! {
     hist_bonus_lin = 32, 0, 100, 5, "History bonus for a cutoff: this times depth.";
     hist_bonus_max = 2000, 800, 4000, 150, "History bonus for a cutoff: its cap.";
     hist_malus_pct = 100, 40, 200, 8, "History malus of the moves tried before a cutoff, percent of the bonus.";
+    ext_incheck = 100, 0, 100, 10, "Check extension: hundredths of a ply for a move that gives check (Crafty's extensions incheck).";
+    ext_onerep = 0, 0, 100, 10, "One-reply extension: hundredths of a ply for the only legal move out of check (Crafty's onerep; off).";
+    ext_pushpp = 0, 0, 100, 10, "Passed pawn extension: hundredths of a ply for a passed pawn's push to the 6th or 7th rank without queens (Crafty's pushpp; off).";
+    ext_recapture = 0, 0, 100, 10, "Recapture extension: hundredths of a ply for taking back an equal piece on its square (Crafty's recapture; off).";
+    ext_mate = 0, 0, 100, 10, "Mate threat extension: hundredths of a ply for every move of a node whose null move is mated (Crafty's mate; off).";
 }
 
 impl Default for SearchParams {

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 /// Help lines for the commands handled here.
 pub const HELP: &str = "\
 learn                         show the learning settings and what is stored
-learn N                       learning modes: 1 book, 2 position, 4 result (sum; default 7)
+learn N, learn=N              learning modes: 1 book, 2 position, 4 result (sum; default 7; 0 off)
 learn clear [book|position|result|all]
                               forget learned values (games and samples are kept)
 learn export [DIR]            write DIR/book.lrn and DIR/position.lrn (default: beside the store)
@@ -23,7 +23,7 @@ pub fn handles(line: &str) -> bool {
     matches!(
         line.split_whitespace().next(),
         Some("learn") | Some("import")
-    )
+    ) || line.trim_start().starts_with("learn=")
 }
 
 fn usage(msg: &str) -> LearnError {
@@ -68,7 +68,11 @@ pub fn status(learner: &Learner) -> Result<String, LearnError> {
 
 /// Runs one learning command.
 pub fn command(learner: &mut Learner, line: &str) -> Result<String, LearnError> {
-    let words: Vec<&str> = line.split_whitespace().collect();
+    let mut words: Vec<&str> = line.split_whitespace().collect();
+    // Crafty's `learn=N` form (the bits as with `learn N`).
+    if let Some(n) = words.first().and_then(|w| w.strip_prefix("learn=")) {
+        words.splice(0..1, ["learn", n]);
+    }
     match words.as_slice() {
         ["learn"] => status(learner),
         ["learn", "clear", rest @ ..] => {

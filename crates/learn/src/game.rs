@@ -286,6 +286,40 @@ fn append_lrn(
     f.write_all(line.to_text().as_bytes())
 }
 
+/// Where the learning log's positions go: `position.lrn` in the folder of the book log
+/// (Crafty keeps `book.lrn` and `position.lrn` side by side).
+pub fn position_log_path(book_log: &std::path::Path) -> std::path::PathBuf {
+    book_log.with_file_name("position.lrn")
+}
+
+/// Appends the positions a game taught to `position.lrn` in the blocks `learn export` and
+/// `import` use (`position FEN`, `move SAN`, `value CP`, `depth N`), in one write.
+fn append_positions(path: &std::path::Path, positions: &[PositionLearned]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut text = String::new();
+    for p in positions {
+        let Ok(board) = parse_fen(&p.fen) else {
+            continue;
+        };
+        let _ = write!(
+            text,
+            "position {}\nmove {}\nvalue {}\ndepth {}\n\n",
+            p.fen,
+            to_san(&board, p.seed.mv),
+            p.seed.score,
+            p.seed.depth
+        );
+    }
+    if text.is_empty() {
+        return Ok(());
+    }
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)?;
+    f.write_all(text.as_bytes())
+}
+
 impl Learner {
     /// Learns from a finished game: stores the game (opponent statistics), and, as the
     /// `learn` bits allow, book, position and result learning and training samples, all
@@ -303,6 +337,12 @@ impl Learner {
             // to append is reported and learning goes on.
             if let Err(e) = append_lrn(path, rec, ply, value, depth) {
                 tracing::warn!("learning log {}: {e}", path.display());
+            }
+        }
+        if let Some(path) = &self.settings.lrn_log {
+            let pos_path = position_log_path(path);
+            if let Err(e) = append_positions(&pos_path, &plan.positions) {
+                tracing::warn!("learning log {}: {e}", pos_path.display());
             }
         }
         // Only after the commit: mirror the changes in memory.

@@ -66,7 +66,9 @@ pub struct LearnSettings {
     /// Most positions kept (oldest replaced first).
     pub max_positions: usize,
     /// The learning log: each game's learned book line appended in Crafty's `book.lrn`
-    /// format (players, date, `{value, depth, rating_difference}`), for sharing.
+    /// format (players, date, `{value, depth, rating_difference}`), for sharing, and the
+    /// positions it taught to `position.lrn` in the same folder
+    /// ([`game::position_log_path`]).
     pub lrn_log: Option<std::path::PathBuf>,
 }
 

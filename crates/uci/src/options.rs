@@ -223,7 +223,7 @@ pub const OPTIONS: &[EngineOption] = &[
         Opt::Noise,
         None,
         Some("Noise (nodes)"),
-        spin(0, 0, 1_000_000_000),
+        spin(100_000, 0, 1_000_000_000),
         "ICS whispers and kibitzes only about searches of at least this many nodes",
     ),
     row(

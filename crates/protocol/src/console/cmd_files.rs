@@ -1,8 +1,8 @@
 //! Console commands that read and write files: read/reada, savegame, savepos, input, log,
 //! pgn/tags and `--resume`.
 
-use super::loadgame::{load, replay};
-use super::state::{CmdResult, Console, Flow};
+use super::loadgame::{load, parse, replay, LoadedGame};
+use super::state::{Awaiting, CmdResult, Console, Flow};
 use crate::gamefiles::{last_game_file, write_atomic};
 use crate::record::{valid_tag_name, write_pgn};
 use chess::fen::to_fen;
@@ -262,6 +262,17 @@ fn default_read_path(c: &Console) -> Result<PathBuf, String> {
 /// Plays the moves of `path` after an optional reset to its start position.
 fn read_into(c: &mut Console, path: &Path, from_start: bool) -> Result<usize, String> {
     let loaded = load(path)?;
+    play_loaded(c, &loaded, from_start, &path.display().to_string())
+}
+
+/// Plays the moves of a game read from `source` after an optional reset to its start
+/// position (and its tags).
+fn play_loaded(
+    c: &mut Console,
+    loaded: &LoadedGame,
+    from_start: bool,
+    source: &str,
+) -> Result<usize, String> {
     if from_start {
         let start = loaded.start.clone().unwrap_or_default();
         c.new_game_from(start);
@@ -276,33 +287,70 @@ fn read_into(c: &mut Console, path: &Path, from_start: bool) -> Result<usize, St
         c.play_move(*mv, None)?;
     }
     if let Some(e) = err {
-        c.say(&format!("{}: stopped at {e}", path.display()));
+        c.say(&format!("{source}: stopped at {e}"));
     }
     Ok(moves.len())
 }
 
 pub fn read(c: &mut Console, args: &[&str]) -> CmdResult {
-    c.stop_pondering();
-    let path = match args {
-        [] => default_read_path(c)?,
-        [p] => PathBuf::from(p),
-        _ => return Err("usage: read [FILE]".into()),
-    };
-    let n = read_into(c, &path, true)?;
-    c.note(&format!("read {n} moves from {}", path.display()));
-    Ok(Flow::Continue)
+    read_command(c, args, true)
 }
 
 pub fn reada(c: &mut Console, args: &[&str]) -> CmdResult {
+    read_command(c, args, false)
+}
+
+/// `read [FILE]` / `reada [FILE]`: with a file, its moves at once; without one, as Crafty,
+/// the lines typed at the console (or the rest of a command file) until `exit`.
+fn read_command(c: &mut Console, args: &[&str], from_start: bool) -> CmdResult {
+    let name = if from_start { "read" } else { "reada" };
     c.stop_pondering();
-    let path = match args {
-        [] => default_read_path(c)?,
-        [p] => PathBuf::from(p),
-        _ => return Err("usage: reada [FILE]".into()),
-    };
-    let n = read_into(c, &path, false)?;
-    c.note(&format!("appended {n} moves from {}", path.display()));
+    match args {
+        [] => {
+            c.say(&format!(
+                "{name}: type the game (PGN tags and moves), then 'exit' on a line of its own"
+            ));
+            c.awaiting = Some(Awaiting::Read {
+                from_start,
+                text: String::new(),
+            });
+        }
+        [p] => {
+            let path = PathBuf::from(p);
+            let loaded = load(&path)?;
+            let n = play_loaded(c, &loaded, from_start, &path.display().to_string())?;
+            let what = if from_start { "read" } else { "appended" };
+            c.note(&format!("{what} {n} moves from {}", path.display()));
+        }
+        _ => return Err(format!("usage: {name} [FILE]")),
+    }
     Ok(Flow::Continue)
+}
+
+/// One line for a bare `read`/`reada`: kept, or at `exit` (or the end of input, `None`)
+/// the text read as a game and its moves played.
+pub fn read_line(c: &mut Console, line: Option<&str>) {
+    let Some(Awaiting::Read {
+        from_start,
+        mut text,
+    }) = c.awaiting.take()
+    else {
+        return;
+    };
+    if let Some(l) = line.filter(|l| l.trim() != "exit") {
+        text.push_str(l);
+        text.push('\n');
+        c.awaiting = Some(Awaiting::Read { from_start, text });
+        return;
+    }
+    let result = parse(&text).and_then(|g| play_loaded(c, &g, from_start, "input"));
+    match result {
+        Ok(n) => {
+            let what = if from_start { "read" } else { "appended" };
+            c.say(&format!("{what} {n} moves from the console"));
+        }
+        Err(e) => c.say(&format!("read: {e}")),
+    }
 }
 
 /// `wily --resume`: reloads the moves of the newest game file and keeps writing to it.

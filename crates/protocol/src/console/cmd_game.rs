@@ -1,7 +1,7 @@
 //! Console commands that drive the game: new, go/move, force, back, reset, white/black,
 //! setboard, edit, wild, load, analyze, and leaving (quit/end/exit, xboard, uci).
 
-use super::state::{CmdResult, Console, Flow};
+use super::state::{Awaiting, CmdResult, Console, Flow};
 use super::think;
 use crate::edit::Editor;
 use chess::chess960;
@@ -62,8 +62,26 @@ pub fn go(c: &mut Console, args: &[&str]) -> CmdResult {
     Ok(Flow::Think)
 }
 
+/// Whether the last move played is the computer's (so `force` may replace it).
+fn computer_moved_last(c: &Console) -> bool {
+    c.computer
+        .is_some_and(|comp| c.game.side_to_move() != comp && !c.game.moves().is_empty())
+}
+
 pub fn force(c: &mut Console, args: &[&str]) -> CmdResult {
     match args {
+        // Crafty: without a move, it asks for the move to play instead of its own; with no
+        // move of the computer's to replace, force mode (the computer plays neither side).
+        [] if computer_moved_last(c) && c.game.outcome.is_none() => {
+            tournament_guard(c, "force")?;
+            c.stop_pondering();
+            let shown = c.game.sans().last().cloned().unwrap_or_default();
+            c.say(&format!(
+                "force: type the move to play instead of {shown} (the computer's last move)"
+            ));
+            c.awaiting = Some(Awaiting::ForceMove);
+            Ok(Flow::Continue)
+        }
         [] => {
             c.stop_pondering();
             c.computer = None;
@@ -72,13 +90,13 @@ pub fn force(c: &mut Console, args: &[&str]) -> CmdResult {
         }
         [text] => {
             tournament_guard(c, "force MOVE")?;
-            let Some(comp) = c.computer else {
+            if c.computer.is_none() {
                 return Err(
                     "force MOVE replaces the computer's move; in force mode just type the move"
                         .into(),
                 );
-            };
-            if c.game.side_to_move() == comp || c.game.moves().is_empty() {
+            }
+            if !computer_moved_last(c) {
                 return Err(
                     "force MOVE needs the computer's move to be the last one played".into(),
                 );
@@ -128,9 +146,11 @@ pub fn back(c: &mut Console, args: &[&str]) -> CmdResult {
     Ok(Flow::Continue)
 }
 
+/// `reset N` (Crafty's): the game at move N with the same side to move as now, back
+/// through the moves played or forward through the moves taken back since.
 pub fn reset(c: &mut Console, args: &[&str]) -> CmdResult {
     let [n] = args else {
-        return Err("usage: reset N (the move number to go back to)".into());
+        return Err("usage: reset N (the move number to go to, the same side to move)".into());
     };
     let n: u16 = n
         .parse()
@@ -138,24 +158,74 @@ pub fn reset(c: &mut Console, args: &[&str]) -> CmdResult {
         .filter(|&n| n >= 1)
         .ok_or_else(|| format!("reset: '{n}' is not a move number"))?;
     tournament_guard(c, "reset")?;
-    let start = c.game.start().fullmove_number();
-    if n < start || (n == start && c.game.start().side_to_move() == Color::Black) {
-        return Err(format!("reset: the game starts at move {start}"));
+    let side = c.game.side_to_move();
+    let side_name = if side == Color::White {
+        "White"
+    } else {
+        "Black"
+    };
+    let start = c.game.start();
+    let black = |s: Color| i64::from(s == Color::Black);
+    // Plies from the start to move N with `side` to move.
+    let target = (i64::from(n) - i64::from(start.fullmove_number())) * 2 + black(side)
+        - black(start.side_to_move());
+    if target < 0 {
+        return Err(format!(
+            "reset: the game starts at move {} ({side_name} to move at move {n} is before it)",
+            start.fullmove_number()
+        ));
     }
-    if n > c.game.move_number() {
-        return Err(format!("reset: the game has not reached move {n}"));
+    let target = target as usize;
+    let played = c.game.moves().len();
+    if target > played + c.taken_back.len() {
+        return Err(format!(
+            "reset: the game has not reached move {n} with {side_name} to move"
+        ));
     }
     c.stop_pondering();
-    while c.game.move_number() > n
-        || (c.game.move_number() == n && c.game.side_to_move() == Color::Black)
-    {
+    while c.game.moves().len() > target {
         if c.undo_move().is_none() {
             break;
         }
     }
+    while c.game.moves().len() < target {
+        let Some(mv) = c.taken_back.last().copied() else {
+            break;
+        };
+        c.play_move(mv, None)?;
+    }
     c.ponder_move = None;
-    c.note(&format!("reset to move {n}"));
+    c.note(&format!("reset to move {n}, {side_name} to move"));
     Ok(Flow::Continue)
+}
+
+/// `undo` (xboard's, which Crafty's console takes too): take back one ply, as `back 1`.
+pub fn undo(c: &mut Console, args: &[&str]) -> CmdResult {
+    no_args("undo", args)?;
+    back(c, &[])
+}
+
+/// `remove` (xboard's): take back two plies, the opponent's move and the computer's.
+pub fn remove(c: &mut Console, args: &[&str]) -> CmdResult {
+    no_args("remove", args)?;
+    back(c, &["2"])
+}
+
+/// `hint`: the move wily expects the side to move to play (its last search's prediction,
+/// or the move set by `ponder MOVE`), as `Hint: MOVE`.
+pub fn hint(c: &mut Console, args: &[&str]) -> CmdResult {
+    no_args("hint", args)?;
+    let board = c.game.board().clone();
+    match c.ponder_move.filter(|m| board.is_legal(*m)) {
+        Some(mv) => {
+            let text = crate::output::fmt_move(&board, mv, c.settings.long_output);
+            c.say(&format!("Hint: {text}"));
+            Ok(Flow::Continue)
+        }
+        None => {
+            Err("hint: no move expected yet (the computer has not searched this position)".into())
+        }
+    }
 }
 
 /// Sets the side to move (keeping the pieces) and the computer's colour.

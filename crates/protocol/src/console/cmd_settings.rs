@@ -204,16 +204,6 @@ pub fn mode(c: &mut Console, args: &[&str]) -> CmdResult {
     )
 }
 
-pub fn name(c: &mut Console, args: &[&str]) -> CmdResult {
-    if args.is_empty() {
-        return Err("usage: name NAME".into());
-    }
-    let n: String = args.join(" ").chars().take(64).collect();
-    c.settings.opponent_name = Some(n.clone());
-    c.set_player_tags();
-    done(c, format!("opponent: {n}"))
-}
-
 pub fn operator(c: &mut Console, args: &[&str]) -> CmdResult {
     let [a] = args else {
         return Err(

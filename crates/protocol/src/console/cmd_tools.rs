@@ -119,6 +119,7 @@ fn run_position(
     };
     c.runner.engine.new_game();
     c.runner.start_with(req, c.reports());
+    c.held_back = None;
     let mut last_depth = 0;
     let mut streak = 0u32;
     let started = Instant::now();
@@ -139,7 +140,10 @@ fn run_position(
             }
             Some(Ev::RootMove(rm)) => c.show_root_move(&p.board, &rm),
             Some(Ev::Trace(t)) => c.show_trace(&p.board, t.as_ref()),
-            Some(Ev::Finished(r)) => break r,
+            Some(Ev::Finished(r)) => {
+                c.show_held_back(&p.board);
+                break r;
+            }
             Some(Ev::Input(InputEvent::Line(l))) => match l.trim() {
                 "exit" => {
                     c.runner.abandon();

@@ -1,10 +1,11 @@
 //! The console's command table: every command's name, arguments, help line and handler.
-//! `help` prints this table; `help NAME` prints one entry (its handler is here, beside the
-//! table it reads).
+//! `help` prints this table; `help NAME` prints one entry and the manual's text about the
+//! command (`helptext.rs`; the handler is here, beside the table it reads).
 
 use super::state::{CmdResult, Console, Flow};
 use super::{
-    book, cmd_draw, cmd_egtb, cmd_eval, cmd_files, cmd_game, cmd_info, cmd_settings, cmd_tools,
+    book, cmd_draw, cmd_egtb, cmd_eval, cmd_extensions, cmd_files, cmd_game, cmd_info,
+    cmd_opponent, cmd_settings, cmd_tools,
 };
 
 /// A command handler: the console and the words after the command name.
@@ -54,12 +55,14 @@ pub static COMMANDS: &[Command] = &[
     cmd!("end", "", "leave wily (same as quit)", cmd_game::quit),
     cmd!("evaluation", "[asymmetry|bscale|kscale|tropism|pscale|ppscale N]", "adjust evaluation scale knobs (percent, 100 = normal)", cmd_eval::evaluation),
     cmd!("exit", "", "leave analyze mode, or stop reading an input file", cmd_game::exit),
+    cmd!("extensions", "[incheck|onerep|pushpp|recapture|mate PLIES]", "show how far the search extends each kind of move, or set one in plies (extensions incheck 1.0; at most a ply)", cmd_extensions::extensions),
     cmd!("flag", "on|off", "claim a win when the opponent's clock runs out", cmd_settings::flag),
-    cmd!("force", "[MOVE]", "without a move: force mode (the computer plays neither side); with one: replace the computer's last move", cmd_game::force),
+    cmd!("force", "[MOVE]", "replace the computer's last move with MOVE (without MOVE: asked for next); with no computer move to replace, force mode (the computer plays neither side)", cmd_game::force),
     cmd!("go", "", "the computer plays the side to move and moves now", cmd_game::go),
     cmd!("hash", "N[K|M|G]", "transposition table size (hash=64M)", cmd_settings::hash),
     cmd!("hashp", "N[K|M]", "pawn hash table size (hashp=4M)", cmd_settings::hashp),
     cmd!("help", "[COMMAND]", "list the commands, or explain one", help),
+    cmd!("hint", "", "the move wily expects the side to move to play (Hint: MOVE)", cmd_game::hint),
     cmd!("history", "", "list the game's moves", cmd_info::history),
     cmd!("import", "FILE [clear]", "import learned data (book.lrn or position.lrn text)", book::command),
     cmd!("info", "", "show the current settings", cmd_info::info),
@@ -74,7 +77,7 @@ pub static COMMANDS: &[Command] = &[
     cmd!("mode", "tournament|normal", "tournament mode refuses take-backs and position changes", cmd_settings::mode),
     cmd!("move", "", "the computer moves now (same as go; during a search: move now)", cmd_game::go),
     cmd!("mt", "N", "search threads (Crafty's short form of smpmt; mt=2)", cmd_settings::mt),
-    cmd!("name", "NAME", "the opponent's name (for the game file)", cmd_settings::name),
+    cmd!("name", "NAME", "the opponent's name: looked up in the opponent lists (GM, IM, C, S) to set the resign threshold, book width and draw score; not written to the game file", cmd_opponent::name),
     cmd!("new", "[N|FEN]", "start a new game (the computer plays Black); with a number 0-959 or a FEN, a Chess960 game from that position", cmd_game::new),
     cmd!("noise", "N", "print search output only after N nodes", cmd_settings::noise),
     cmd!("operator", "MINUTES", "minutes of the clock kept back for the operator (minutes or hh:mm)", cmd_settings::operator),
@@ -86,9 +89,10 @@ pub static COMMANDS: &[Command] = &[
     cmd!("ponder", "on|off|MOVE", "think on the opponent's time, or set the move to ponder", cmd_settings::ponder),
     cmd!("quit", "", "leave wily", cmd_game::quit),
     cmd!("rating", "WILY OPPONENT", "wily's and the opponent's ratings: the game file's Elo tags, and with 'draw dynamic 1' the draw score (an eighth of the difference, at most 300 points)", cmd_draw::rating),
-    cmd!("read", "[FILE]", "play the moves of a game file from the start (default: the last game file)", cmd_files::read),
-    cmd!("reada", "[FILE]", "play the moves of a file from the current position", cmd_files::reada),
-    cmd!("reset", "N", "go back to move N (White to move)", cmd_game::reset),
+    cmd!("read", "[FILE]", "play the moves of a game file from the start; without FILE, of the game typed next (ended by 'exit')", cmd_files::read),
+    cmd!("reada", "[FILE]", "play the moves of a file (or of the lines typed next, until 'exit') from the current position", cmd_files::reada),
+    cmd!("remove", "", "take back two plies (xboard's remove)", cmd_game::remove),
+    cmd!("reset", "N", "go to move N with the same side to move (back, or forward through moves taken back)", cmd_game::reset),
     cmd!("resign", "N", "resign when N pawns down for several moves (0 = never)", cmd_settings::resign),
     cmd!("savegame", "FILE", "write the game as PGN", cmd_files::savegame),
     cmd!("savepos", "FILE", "write the position as a 'setboard FEN' line", cmd_files::savepos),
@@ -111,6 +115,7 @@ pub static COMMANDS: &[Command] = &[
     cmd!("timebook", "FACTOR MOVES", "FACTOR percent extra time (0-500) on the first move out of book, decaying to none over MOVES moves (0-30)", cmd_settings::timebook),
     cmd!("trace", "N", "print the search tree to ply N as it is searched (0: off)", cmd_settings::trace),
     cmd!("uci", "", "switch to the UCI protocol", cmd_game::uci),
+    cmd!("undo", "", "take back one ply (xboard's undo; back 1)", cmd_game::undo),
     cmd!("usage", "N", "use N percent more (or less, N < 0) time per move", cmd_settings::usage),
     cmd!("whisper", "N", "whisper level 0-6 (what is whispered in ICS mode)", cmd_settings::whisper),
     cmd!("white", "", "White to move; the computer plays Black", cmd_game::white),
@@ -187,9 +192,20 @@ pub fn help(c: &mut Console, args: &[&str]) -> CmdResult {
         }
         [name] => {
             let name = name.split('=').next().unwrap_or(name);
+            if let Some(why) = not_for_wily(name) {
+                c.say(&format!("{name}: not needed in wily: {why}"));
+                for l in super::helptext::full_help(name) {
+                    c.say(&l);
+                }
+                return Ok(Flow::Continue);
+            }
             let cmd = find(name)
                 .ok_or_else(|| format!("help: no command '{name}' (type 'help' for the list)"))?;
             c.say(&help_line(cmd));
+            // The manual's text about it (docs/console.md), compiled in.
+            for l in super::helptext::full_help(cmd.name) {
+                c.say(&l);
+            }
         }
         _ => return Err("usage: help [COMMAND]".into()),
     }

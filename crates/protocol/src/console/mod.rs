@@ -14,12 +14,15 @@ pub mod book;
 pub mod cmd_draw;
 pub mod cmd_egtb;
 pub mod cmd_eval;
+pub mod cmd_extensions;
 pub mod cmd_files;
 pub mod cmd_game;
 pub mod cmd_info;
+pub mod cmd_opponent;
 pub mod cmd_settings;
 pub mod cmd_tools;
 pub mod commands;
+pub mod helptext;
 pub mod loadgame;
 pub mod rcfile;
 pub mod settings;
@@ -32,12 +35,26 @@ use crate::runner::Ev;
 use crate::xboard::state::XbConfig;
 use crate::xboard::Carried;
 
-pub use state::{CmdResult, Console, ConsoleOptions, Flow, LineHandler};
+pub use state::{Awaiting, CmdResult, Console, ConsoleOptions, Flow, LineHandler};
 
 impl Console {
     /// Runs one line of input: edit sub-mode, a command, or a move.
     pub fn handle_line(&mut self, raw: &str) -> Flow {
         let line = raw.trim();
+        match self.awaiting {
+            Some(Awaiting::Read { .. }) => {
+                cmd_files::read_line(self, Some(line));
+                return Flow::Continue;
+            }
+            Some(Awaiting::ForceMove) => {
+                self.awaiting = None;
+                if let Err(msg) = cmd_game::force(self, &[line]) {
+                    self.say(&msg);
+                }
+                return Flow::Continue;
+            }
+            None => {}
+        }
         if let Some(editor) = self.editor.as_mut() {
             if line == "quit" || line == "end" {
                 self.quit = true;
@@ -126,6 +143,10 @@ impl Console {
         }
         let prompt = if self.editor.is_some() {
             "edit: ".to_string()
+        } else if self.awaiting == Some(Awaiting::ForceMove) {
+            "move: ".to_string()
+        } else if matches!(self.awaiting, Some(Awaiting::Read { .. })) {
+            "read: ".to_string()
         } else {
             self.prompt()
         };
@@ -162,6 +183,8 @@ impl Console {
                 return Flow::Quit;
             }
             let Some(line) = self.next_line() else {
+                // A bare `read` ends with the input too.
+                cmd_files::read_line(self, None);
                 self.stop_pondering();
                 return Flow::Quit;
             };

@@ -157,7 +157,7 @@ impl Default for Settings {
             draw_score: 0,
             resign: 9,
             resign_count: 5,
-            noise: 0,
+            noise: 100_000,
             whisper: 0,
             kibitz: 0,
             display: Display::default(),

@@ -47,6 +47,16 @@ pub enum Flow {
 /// Result of a command handler: what to do next, or a message for the user.
 pub type CmdResult = Result<Flow, String>;
 
+/// A command that goes on over the next input lines, as Crafty's do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Awaiting {
+    /// Bare `force` after the computer's move: the next line is the move to play instead.
+    ForceMove,
+    /// Bare `read` (`from_start`) or `reada`: the lines typed until `exit` (or the end of
+    /// input), read as a game or a move list.
+    Read { from_start: bool, text: String },
+}
+
 /// The console's whole state.
 pub struct Console {
     pub game: Game,
@@ -64,6 +74,11 @@ pub struct Console {
     pub pending: VecDeque<(String, u32)>,
     /// Board editor while in the `edit` sub-mode.
     pub editor: Option<Editor>,
+    /// A command waiting for more input lines (bare `force`, `read`, `reada`).
+    pub awaiting: Option<Awaiting>,
+    /// Moves taken back since the last move played, the next one forward last (what
+    /// `reset N` goes forward through, as Crafty's game history allows).
+    pub taken_back: Vec<Move>,
     /// The move to ponder on (predicted by the last search or set by `ponder MOVE`).
     pub ponder_move: Option<Move>,
     /// A pondering search is running on `ponder_move`.
@@ -72,6 +87,8 @@ pub struct Console {
     pub searchmoves: Vec<Move>,
     /// Last search score, from White's point of view.
     pub last_score: Option<Score>,
+    /// The search's last finished iteration while it is still below the noise level.
+    pub held_back: Option<engine::SearchInfo>,
     /// When the side to move started thinking (for the human's clock).
     pub turn_started: Instant,
     pub analyzing: bool,
@@ -131,9 +148,12 @@ impl Console {
             policy: Policy::default(),
             pending: VecDeque::new(),
             editor: None,
+            awaiting: None,
+            taken_back: Vec::new(),
             ponder_move: None,
             pondering: false,
             searchmoves: Vec::new(),
+            held_back: None,
             last_score: None,
             turn_started: Instant::now(),
             analyzing: false,
@@ -199,13 +219,10 @@ impl Console {
         self.set_player_tags();
     }
 
-    /// Puts wily's and the opponent's names into the White/Black tags.
+    /// Puts wily's and the opponent's names into the White/Black tags; the opponent is
+    /// `human` (Crafty keeps `name NAME` out of the game file; `pgn White NAME` sets it).
     pub fn set_player_tags(&mut self) {
-        let opp = self
-            .settings
-            .opponent_name
-            .clone()
-            .unwrap_or_else(|| "human".to_string());
+        let opp = "human".to_string();
         let me = format!("wily {}", env!("CARGO_PKG_VERSION"));
         let (w, b) = match self.computer {
             Some(Color::White) => (me, opp),
@@ -239,6 +256,7 @@ impl Console {
     pub fn new_game_from(&mut self, board: Board) {
         self.stop_pondering();
         self.game = Game::new(board);
+        self.taken_back.clear();
         self.comments.clear();
         self.clocks = Clocks::new(&self.settings.tc);
         self.policy.new_game();
@@ -261,6 +279,12 @@ impl Console {
             ));
         }
         self.game.play(mv)?;
+        // The moves taken back stay available to `reset` while the game goes the same way.
+        if self.taken_back.last() == Some(&mv) {
+            self.taken_back.pop();
+        } else {
+            self.taken_back.clear();
+        }
         if self.computer != Some(!self.game.side_to_move()) {
             // The opponent moved instead of accepting: wily's offer lapses.
             self.draw_offered = false;
@@ -277,6 +301,7 @@ impl Console {
     /// Takes back the last move.
     pub fn undo_move(&mut self) -> Option<Move> {
         let mv = self.game.undo()?;
+        self.taken_back.push(mv);
         self.comments.truncate(self.game.moves().len());
         let side = self.game.side_to_move();
         self.clocks.unmake(side);

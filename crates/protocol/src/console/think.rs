@@ -86,18 +86,27 @@ impl Console {
 
     /// Prints one progress report of the search on `board`.
     pub fn show_info(&mut self, board: &Board, info: &SearchInfo, last_depth: &mut u32) {
+        let finished = info.bound == Bound::Exact && info.depth > *last_depth;
+        if finished {
+            *last_depth = info.depth;
+        }
+        if info.bound == Bound::Exact {
+            self.last_score = Some(info.score.white_pov(board.side_to_move()));
+        }
         if info.nodes < self.settings.noise {
+            // Below the noise level: nothing yet; a search that ends before reaching it
+            // still shows its last finished iteration ([`Console::show_held_back`]).
+            if finished {
+                self.held_back = Some(info.clone());
+            }
             return;
         }
-        let finished = info.bound == Bound::Exact && info.depth > *last_depth;
+        self.held_back = None;
         let show = if finished {
             self.settings.display.variation
         } else {
             self.settings.display.changes
         };
-        if finished {
-            *last_depth = info.depth;
-        }
         if show {
             let line = info_line_as(
                 board,
@@ -108,8 +117,23 @@ impl Console {
             );
             self.say(&line);
         }
-        if info.bound == Bound::Exact {
-            self.last_score = Some(info.score.white_pov(board.side_to_move()));
+    }
+
+    /// At the end of a search that stayed below the noise level: its last finished
+    /// iteration, so that a quick search still shows what it found.
+    pub fn show_held_back(&mut self, board: &Board) {
+        let Some(info) = self.held_back.take() else {
+            return;
+        };
+        if self.settings.display.variation {
+            let line = info_line_as(
+                board,
+                &info,
+                true,
+                self.settings.display.movenum,
+                self.settings.long_output,
+            );
+            self.say(&line);
         }
     }
 
@@ -219,6 +243,7 @@ fn computer_move(c: &mut Console, pondered: Option<Instant>) -> bool {
         c.runner.start_with(req, c.reports());
     }
     c.say(&header());
+    c.held_back = None;
     let mut last_depth = 0;
     let mut last_info: Option<SearchInfo> = None;
     let result = loop {
@@ -229,7 +254,10 @@ fn computer_move(c: &mut Console, pondered: Option<Instant>) -> bool {
             }
             Some(Ev::RootMove(rm)) => c.show_root_move(&board, &rm),
             Some(Ev::Trace(t)) => c.show_trace(&board, t.as_ref()),
-            Some(Ev::Finished(r)) => break r,
+            Some(Ev::Finished(r)) => {
+                c.show_held_back(&board);
+                break r;
+            }
             Some(Ev::Input(InputEvent::Line(l))) => {
                 let t = l.trim();
                 match t {

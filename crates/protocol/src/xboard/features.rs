@@ -59,7 +59,7 @@ mod tests {
             "Syzygy probe depth -spin 1",
             "Strength (Elo, 0 off) -spin 0 0 2600",
             "Resign threshold (pawns) -spin 9 0 100",
-            "Noise (nodes) -spin 0 0 1000000000",
+            "Noise (nodes) -spin 100000 0 1000000000",
             "Clear Hash -button",
         ] {
             assert!(all.contains(f), "{f} missing");

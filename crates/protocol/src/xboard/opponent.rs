@@ -3,7 +3,8 @@
 //! lists (`lists/GM`, `IM`, `C`, `AK`, `S`) and the resign threshold, draw score and book
 //! width are tuned as `wily ics` tunes them (the defaults of
 //! [`lists::OpponentsSection`], the same rule); and each finished game is learned from (book, position and result learning and
-//! the opponent's statistics), as the bot learns after its games.
+//! the opponent's statistics), as the bot learns after its games, with the learning log
+//! (`book.lrn`, `position.lrn`) written beside the store it creates.
 
 use super::state::Session;
 use cozy_chess::Board;
@@ -82,7 +83,12 @@ impl Session {
                 let _ = std::fs::create_dir_all(dir);
             }
             match Learner::open(&path) {
-                Ok(l) => self.learner = Some(l),
+                Ok(mut l) => {
+                    // As Crafty after every game on a server: book.lrn and position.lrn
+                    // in the book folder, beside the store.
+                    l.settings.lrn_log = Some(path.with_file_name("book.lrn"));
+                    self.learner = Some(l);
+                }
                 Err(e) => self.send(&format!("# learn: {e}")),
             }
         }

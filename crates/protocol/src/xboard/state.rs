@@ -42,7 +42,7 @@ impl Default for XbConfig {
             resign_count: 5,
             whisper: 0,
             kibitz: 0,
-            noise: 0,
+            noise: 100_000,
             pgn_scores: engine::ScoreView::Mover,
         }
     }
