@@ -97,6 +97,7 @@ mod server_follow;
 mod server_games;
 mod server_interop;
 mod server_login;
+mod server_notes;
 mod server_robust;
 mod server_social;
 mod server_sparring;

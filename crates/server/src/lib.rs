@@ -38,6 +38,7 @@ mod lists;
 mod login;
 mod matching;
 mod notation;
+mod notes;
 mod observe;
 mod offer;
 mod offers;
