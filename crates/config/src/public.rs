@@ -89,6 +89,12 @@ pub(crate) fn problems(
         }
         for (i, l) in lines.iter().enumerate() {
             let key = format!("{notes_key}[{i}]");
+            if l.trim().is_empty() {
+                out.push((
+                    key.clone(),
+                    "is empty (a server keeps no blank note of its own)".into(),
+                ));
+            }
             if l.chars().any(|c| c.is_control() || c == ';') {
                 out.push((
                     key.clone(),
