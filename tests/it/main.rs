@@ -30,6 +30,7 @@ mod bot_games;
 mod bot_learning;
 mod bot_live;
 mod bot_metrics;
+mod bot_public;
 mod bot_reconnect;
 mod bot_restart;
 mod bot_service;
