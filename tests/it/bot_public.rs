@@ -3,8 +3,9 @@
 //! description to an account without notes and `finger` shows it; an account with its
 //! operator's own notes keeps them; configured notes replace what differs. Anyone, a guest
 //! too on the FICS dialect (the bot's `set tell 1`), gets answers to `help`, `info`,
-//! `seeks`, `games` and `record` (the learning store's results after a game), `eval` is
-//! refused for a game people play, and a handle over its limit gets no answer.
+//! `seeks`, `games` and `record` (the learning store's results after a game), a handle
+//! over its limit gets no answer, and `eval` gives wily's analysis of a relayed game it
+//! watches but is refused for a game people play.
 
 use crate::bot_support;
 
@@ -242,5 +243,111 @@ async fn record_after_a_game_and_default_notes() {
         "{record}"
     );
     stop(tx, task).await;
+    srv.shutdown().await;
+}
+
+/// Paris 1858, Morphy against the Duke of Brunswick and Count Isouard (a public game).
+const OPERA: &str = r#"[Event "Paris casual"]
+[Site "Paris FRA"]
+[Date "1858.11.02"]
+[Round "-"]
+[White "Morphy, Paul"]
+[Black "Brunswick and Isouard"]
+[Result "1-0"]
+
+1. e4 e5 2. Nf3 d6 3. d4 Bg4 4. dxe5 Bxf3 5. Qxf3 dxe5 6. Bc4 Nf6 7. Qb3 Qe7
+8. Nc3 c6 9. Bg5 b5 10. Nxb5 cxb5 11. Bxb5+ Nbd7 12. O-O-O Rd8 13. Rxd7 Rxd7
+14. Rd1 Qe6 15. Bxd7+ Nxd7 16. Qb8+ Nxb8 17. Rd8# 1-0
+"#;
+
+/// wily watches a relayed game and a game two people play (`[watch]`); a guest's `eval`
+/// gets wily's analysis of the relayed game and a refusal for the people's game.
+#[tokio::test]
+async fn eval_of_a_relayed_game_never_of_people_playing() {
+    use wily::chess::pgn::PgnReader;
+    use wily::server::RelayConfig;
+    let dir = tmpdir("public-eval");
+    let games: Vec<_> = PgnReader::new(OPERA.as_bytes())
+        .filter_map(Result::ok)
+        .collect();
+    let relay = RelayConfig {
+        name: "relay".into(),
+        event: "Wily Test Relay - Round 1".into(),
+        games,
+        at_once: 1,
+        move_interval: Duration::from_millis(1500),
+        linger: Duration::from_secs(4),
+        wait_for_observer: true,
+    };
+    let sc = ServerConfig {
+        relay: Some(relay),
+        ..ServerConfig::local(0)
+            .with_account(Account::new("wily", WILY_PW).computer())
+            .with_account(Account::new("Alpha", "alphapass"))
+            .with_account(Account::new("Beta", "betapass"))
+    };
+    let srv = wily::server::start(sc).await.expect("server starts");
+    let addr = srv.local_addr();
+    let (alpha, beta) = alpha_beta_game(addr, (41, 42), Duration::from_millis(700), 30).await;
+    let mut cfg = bot_config(dir.path(), 5, 0);
+    cfg.seek.enabled = false;
+    cfg.watch.enabled = true;
+    cfg.watch.top = vec!["blitz".into()];
+    cfg.watch.relay = vec!["relay".into()];
+    cfg.watch.max_games = 2;
+    cfg.watch.min_score = 0;
+    cfg.watch.poll_secs = 1;
+    cfg.watch.analysis_ms = 200;
+    cfg.watch.kibitz = 0;
+    cfg.watch.whisper = 0;
+    cfg.public.per_handle_per_minute = 120;
+    cfg.public.per_minute = 120;
+    let (tx, task) = start_bot(cfg, addr, Dialect::Fics, false);
+    let mut guest = RawClient::login(addr, "Visitor", None).await;
+    // Both games observed: `games` names them.
+    let mut observed = Vec::new();
+    for _ in 0..40 {
+        if let Some(g) = ask_when_up(&mut guest, "games", 5).await {
+            if let Some((_, list)) = g.split_once("observing game(s) ") {
+                observed = list
+                    .split(';')
+                    .next()
+                    .unwrap_or("")
+                    .split(", ")
+                    .filter_map(|n| n.trim().parse::<u32>().ok())
+                    .collect();
+                if observed.len() == 2 {
+                    break;
+                }
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    assert_eq!(observed.len(), 2, "{:?}", guest.seen);
+    // The relayed game (number 1): wily's analysis, White's view.
+    let mut eval = None;
+    for _ in 0..30 {
+        let a = ask(&mut guest, "eval 1", 5).await.expect("eval answered");
+        if a.contains(" at depth ") || a.contains("my last analysis") {
+            eval = Some(a);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    let eval = eval.expect("an evaluation of the relayed game");
+    assert!(eval.starts_with("game 1 Morphy-"), "{eval}");
+    // The people's game: refused, and nothing about its score.
+    let people = *observed.iter().find(|n| **n != 1).expect("the played game");
+    let a = ask(&mut guest, &format!("eval {people}"), 5)
+        .await
+        .expect("answered");
+    assert!(
+        a.contains("only relayed games and games between computers") && !a.contains("depth"),
+        "{a}"
+    );
+    stop(tx, task).await;
+    // The people's game is not this test's: its players go with the server.
+    alpha.abort();
+    beta.abort();
     srv.shutdown().await;
 }
