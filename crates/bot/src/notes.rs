@@ -164,6 +164,11 @@ impl Session {
 
     /// A finger display: wily's own at login, or the read-back after writing.
     pub(crate) fn finger_notes(&mut self, name: &str, shown: &[String], out: &mut Vec<Action>) {
+        tracing::debug!(
+            "finger of {name}: {} note line(s) ({:?})",
+            shown.len(),
+            self.notes.stage
+        );
         if !self.is_me(name) {
             return;
         }
