@@ -41,6 +41,9 @@ async fn a_small_soak_with_every_fault_passes() {
     assert!(!c.unreadable, "{r}");
     assert_eq!(c.games, u64::from(r.bot_games), "{r}");
     assert!(c.games >= r.completed as u64, "{r}");
-    assert!(c.reconnects >= 1, "the dropped connections were counted: {r}");
+    assert!(
+        c.reconnects >= 1,
+        "the dropped connections were counted: {r}"
+    );
     assert!(c.learn_writes >= r.completed as u64, "{r}");
 }

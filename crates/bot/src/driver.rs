@@ -211,6 +211,8 @@ pub async fn run(cfg: Config, opts: RunOptions) -> Result<RunReport, BotError> {
         status: opts.status,
         probe: Probe::new(opts.metrics, opts.health),
     };
+    let eval = d.brain.eval.clone();
+    d.session.set_eval(&eval);
     if let Some(tx) = &d.status {
         tx.send_modify(|st| st.started_unix = chrono::Utc::now().timestamp());
     }

@@ -20,6 +20,22 @@ pub struct BookPick {
 pub trait BookSource: Send {
     /// A move for `board` among the first `width` candidates, or `None` out of book.
     fn pick(&mut self, board: &Board, width: u32) -> Option<BookPick>;
+
+    /// The learning store's results, from wily's side: of every game (`None`) or of the
+    /// games against one opponent; `None` without a store (the public `record`
+    /// command). The book and the store are one collaborator (`learning.rs`).
+    fn results(&mut self, _opponent: Option<&str>) -> Option<Results> {
+        None
+    }
+}
+
+/// Games, wins, draws and losses, from wily's side.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Results {
+    pub games: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
 }
 
 /// No book at all.

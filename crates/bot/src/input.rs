@@ -152,6 +152,11 @@ pub enum ServerEvent {
         titles: ServerTitles,
         text: String,
     },
+    /// A `finger` display and its note lines.
+    FingerNotes {
+        name: String,
+        notes: Vec<String>,
+    },
     Arrival {
         name: String,
         adjourned: bool,

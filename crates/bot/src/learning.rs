@@ -7,7 +7,7 @@
 //! transaction). A missing or damaged book or store is logged and the bot plays on
 //! without it.
 
-use super::hooks::{BookPick, BookSource, LearnSink};
+use super::hooks::{BookPick, BookSource, LearnSink, Results};
 use super::input::{EndKind, FinishedGame};
 use book::{Book, BookPaths, BookTable, ChooseHooks, LearnedValues, NoLearning};
 use config::Config;
@@ -145,6 +145,22 @@ impl BookSource for BookHook {
             candidates,
             searched,
         })
+    }
+
+    fn results(&mut self, opponent: Option<&str>) -> Option<Results> {
+        let g = self.0.lock().ok()?;
+        match g.learner.as_ref()?.results(opponent) {
+            Ok(s) => Some(Results {
+                games: s.games.max(0) as u64,
+                wins: s.wins.max(0) as u64,
+                draws: s.draws.max(0) as u64,
+                losses: s.losses.max(0) as u64,
+            }),
+            Err(e) => {
+                tracing::warn!("learning store: {e}");
+                None
+            }
+        }
     }
 }
 

@@ -13,6 +13,7 @@ use crate::input::{Action, Challenge, Input, ServerEvent};
 use crate::matching::PendingChallenge;
 use crate::operator;
 use crate::play::report_of;
+use crate::public;
 use crate::state::{sanitize, Purpose};
 use engine::SearchInfo;
 use ics::Dialect;
@@ -167,6 +168,7 @@ impl Session {
                 self.players.remember_titles(&from, titles);
                 self.tell(&from, &text, now, out);
             }
+            ServerEvent::FingerNotes { name, notes } => self.finger_notes(&name, &notes, out),
             ServerEvent::Arrival { name, adjourned } => {
                 let ours = self
                     .resume
@@ -289,6 +291,13 @@ impl Session {
         for cmd in self.tourney.login(now) {
             out.push(Action::Send(cmd));
         }
+        // Guests' tells are heard only with `set tell 1` (FICS, lasker), and the public
+        // commands answer guests too.
+        let p = &self.cfg.public;
+        if p.enabled && p.guests && self.cfg.server.dialect == Dialect::Fics {
+            out.push(Action::Send("set tell 1".into()));
+        }
+        self.notes_login(out);
         self.login_hooks(now, out);
         self.maybe_seek(now, true, out);
     }
@@ -418,10 +427,38 @@ impl Session {
             tracing::info!("operator {from}: {text}");
             let reply = match operator::parse(text) {
                 Ok(cmd) => self.operator_command(cmd, now, out),
+                // An operator may use the public commands too (no rate limit).
+                Err(_) if public::parse(text).is_some_and(|c| self.cfg.public.allows(c.word())) => {
+                    if let Some(cmd) = public::parse(text) {
+                        self.public_command(cmd, from, out);
+                    }
+                    return;
+                }
                 Err(e) => format!("{e}. {}", operator::HELP),
             };
             for line in reply.lines() {
                 out.push(Action::Send(format!("tell {from} {}", sanitize(line))));
+            }
+            return;
+        }
+        let guest_heard = self.cfg.public.guests || !from.to_ascii_lowercase().starts_with("guest");
+        if let Some(cmd) = public::parse(text).filter(|c| self.cfg.public.allows(c.word())) {
+            if !guest_heard {
+                tracing::debug!(
+                    "public {} from guest {from} ignored (public.guests = false)",
+                    cmd.word()
+                );
+                return;
+            }
+            let p = &self.cfg.public;
+            let (per_handle, all) = (p.per_handle_per_minute, p.per_minute);
+            if self.public.allow(from, now, per_handle, all) {
+                self.public_command(cmd, from, out);
+            } else {
+                tracing::debug!(
+                    "public {} from {from} over the rate limit; ignored",
+                    cmd.word()
+                );
             }
             return;
         }

@@ -75,6 +75,10 @@ pub struct Session {
     pub(crate) tourney: TourneyPlay,
     /// The operator hooks' rate limit and idle timer.
     pub(crate) hooks: HookRunner,
+    /// The account's finger notes (`notes.rs`).
+    pub(crate) notes: crate::notes::Notes,
+    /// The public commands' rate limits (`public.rs`).
+    pub(crate) public: crate::public::PublicLimits,
 }
 
 impl Session {
@@ -100,7 +104,15 @@ impl Session {
             resume: Resume::default(),
             quitting: false,
             hooks: HookRunner::default(),
+            notes: crate::notes::Notes::default(),
+            public: crate::public::PublicLimits::default(),
         }
+    }
+
+    /// The evaluation the engine uses, as the engine describes it (`{eval}` in the
+    /// finger notes, the public `info`).
+    pub fn set_eval(&mut self, eval: &str) {
+        self.notes.eval = eval.to_string();
     }
 
     pub fn config(&self) -> &Config {

@@ -141,6 +141,7 @@ pub fn translate(ev: Event, received: Instant) -> Option<ServerEvent> {
             kind: OfferKind::Match,
         } => ServerEvent::YouAccepted { other },
         Event::SettingRefused { name } => ServerEvent::SettingRefused { name },
+        Event::FingerNotes { name, notes } => ServerEvent::FingerNotes { name, notes },
         Event::SeekRefused { text } => ServerEvent::SeekRefused { text },
         _ => return None,
     })

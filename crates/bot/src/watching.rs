@@ -91,7 +91,8 @@ pub fn watch_pgn(w: &WatchGame, site: &str) -> String {
 }
 
 impl Session {
-    fn computer(&self, name: &str) -> bool {
+    /// A computer by the lists (`C`) or the server's `(C)` title wily has seen.
+    pub(crate) fn computer(&self, name: &str) -> bool {
         let titles: ServerTitles = self
             .players
             .titles

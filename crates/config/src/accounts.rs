@@ -1,6 +1,6 @@
 //! `[[accounts]]`: several server accounts run by one `wily ics` process. Each entry
 //! names its own server (defaults: `[server]`), handle, password variable, opponent
-//! lists, seek ads and engine budget (threads, hash); everything else comes from the rest
+//! lists, seek ads, engine budget (threads, hash) and finger notes; everything else comes from the rest
 //! of the file. All accounts share the one learning store (`paths.learning`). The entry's
 //! shape, [`AccountSection`], is in `sections.rs` with the other sections.
 
@@ -33,6 +33,9 @@ impl AccountSection {
         }
         if let Some(h) = self.hash_mb {
             c.engine.hash_mb = h;
+        }
+        if let Some(n) = &self.notes {
+            c.server.notes = Some(n.clone());
         }
         c
     }

@@ -11,6 +11,7 @@
 
 mod accounts;
 mod hooks;
+mod public;
 mod sections;
 mod service;
 mod strength;
@@ -21,6 +22,9 @@ mod watch;
 pub use hooks::{
     fields_of as hook_fields, HooksSection, GAME_END_FIELDS, GAME_START_FIELDS, IDLE_FIELDS,
     LOGIN_FIELDS,
+};
+pub use public::{
+    PublicSection, DEFAULT_NOTES, MAX_NOTES, MAX_NOTE_LEN, NOTE_FIELDS, PUBLIC_COMMANDS,
 };
 pub use sections::*;
 pub use service::{ServiceSection, WebSection};

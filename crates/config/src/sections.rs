@@ -50,6 +50,8 @@ pub struct Config {
     pub tourney: super::tourney::TourneySection,
     /// Operator hooks: commands sent at login, game start and end, and when idle.
     pub hooks: super::hooks::HooksSection,
+    /// The commands anyone may tell wily (`help`, `info`, `record`, ...).
+    pub public: super::public::PublicSection,
     /// Several accounts in one process (empty: the one account of `[server]`).
     pub accounts: Vec<AccountSection>,
 }
@@ -108,6 +110,10 @@ pub struct ServerSection {
     /// With `helper`: the helper opens this port on 127.0.0.1 and wily connects to it
     /// (unset: wily talks through the helper's standard input and output).
     pub helper_port: Option<u16>,
+    /// The account's finger notes, one string a line (fields: `public.rs`'s
+    /// `NOTE_FIELDS`). Unset: the default description, written only to an account that
+    /// has no notes; `[]`: wily leaves the notes alone.
+    pub notes: Option<Vec<String>>,
 }
 
 impl Default for ServerSection {
@@ -129,6 +135,7 @@ impl Default for ServerSection {
             icc_level2: true,
             helper: None,
             helper_port: None,
+            notes: None,
         }
     }
 }
@@ -607,4 +614,7 @@ pub struct AccountSection {
     pub threads: Option<usize>,
     #[serde(default)]
     pub hash_mb: Option<usize>,
+    /// This account's finger notes; `server.notes` when absent.
+    #[serde(default)]
+    pub notes: Option<Vec<String>>,
 }

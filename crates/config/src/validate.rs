@@ -181,6 +181,16 @@ pub(super) fn check(cfg: &Config) -> Vec<Problem> {
         for (j, ad) in a.seek_ads.iter().flatten().enumerate() {
             check_ad(&mut c, j, ad);
         }
+        for (k, m) in super::public::problems(a.notes.as_deref(), &key("notes"), None) {
+            c.bad(k, m);
+        }
+    }
+    for (k, m) in super::public::problems(
+        cfg.server.notes.as_deref(),
+        "server.notes",
+        Some(&cfg.public),
+    ) {
+        c.bad(k, m);
     }
     let mut handles: Vec<String> = cfg
         .accounts

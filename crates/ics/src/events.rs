@@ -511,6 +511,12 @@ pub enum Event {
     AdjournedOnline {
         names: Vec<String>,
     },
+    /// A `finger` display (`Statistics for X ...`) and its note lines (` 1: text` ..),
+    /// in order, ended by the prompt; empty when X has no notes.
+    FingerNotes {
+        name: String,
+        notes: Vec<String>,
+    },
     /// `Stored games for X:` and its rows (`   white vs. black`), the answer to `stored`
     /// (the count line after them is [`Event::AdjournedGames`]).
     StoredGames {
@@ -680,6 +686,7 @@ impl Event {
             Event::AdjournedGames { .. } => "adjourned-games",
             Event::AdjournedOnline { .. } => "adjourned-online",
             Event::StoredGames { .. } => "stored-games",
+            Event::FingerNotes { .. } => "finger-notes",
             Event::IllegalMove { .. } => "illegal-move",
             Event::NotYourMove => "not-your-move",
             Event::NotPlaying => "not-playing",

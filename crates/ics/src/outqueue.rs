@@ -142,6 +142,14 @@ impl OutQueue {
         None
     }
 
+    /// Every waiting line, urgent ones first, whatever the rate limit: at logout, what
+    /// was said before `quit` (a goodbye, a tournament withdrawal) still goes out.
+    pub fn drain(&mut self) -> Vec<OutLine> {
+        let mut v: Vec<OutLine> = self.urgent.drain(..).collect();
+        v.extend(self.normal.drain(..).map(|(line, _)| line));
+        v
+    }
+
     /// When the next waiting line may go out (`None`: nothing waiting).
     pub fn next_due(&self, now: Instant) -> Option<Instant> {
         if !self.urgent.is_empty() {
@@ -193,6 +201,31 @@ mod tests {
 
     fn drain(q: &mut OutQueue, now: Instant) -> Vec<String> {
         std::iter::from_fn(|| q.pop(now)).map(|l| l.text).collect()
+    }
+
+    #[test]
+    fn logout_takes_every_waiting_line_urgent_first() {
+        let t0 = Instant::now();
+        let mut q = OutQueue::new(
+            RateLimit {
+                per_second: 1.0,
+                burst: 1,
+                max_queue: 100,
+            },
+            t0,
+        );
+        q.push(line("a"), false);
+        q.push(line("b"), false);
+        q.push(line("tell mamer withdraw 1"), false);
+        q.push(line("resign"), true);
+        assert_eq!(
+            drain(&mut q, t0),
+            vec!["resign"],
+            "the rate limit holds the rest"
+        );
+        let left: Vec<String> = q.drain().into_iter().map(|l| l.text).collect();
+        assert_eq!(left, vec!["a", "b", "tell mamer withdraw 1"]);
+        assert!(q.is_empty());
     }
 
     #[test]

@@ -607,6 +607,37 @@ impl Learner {
         Ok(report)
     }
 
+    /// Results of every game in the store (`None`), or of those against one opponent
+    /// (its handle in any case), from wily's side.
+    pub fn results(&self, opponent: Option<&str>) -> Result<OpponentStats, LearnError> {
+        let path = self.store.path().to_path_buf();
+        self.store
+            .conn
+            .query_row(
+                "SELECT count(*),
+                    coalesce(sum((result = '1-0' AND wily_color = 'white')
+                              OR (result = '0-1' AND wily_color = 'black')), 0),
+                    coalesce(sum(result = '1/2-1/2'), 0),
+                    coalesce(sum((result = '0-1' AND wily_color = 'white')
+                              OR (result = '1-0' AND wily_color = 'black')), 0),
+                    max(date)
+                 FROM games WHERE ?1 IS NULL OR opponent = ?1 COLLATE NOCASE",
+                params![opponent],
+                |r| {
+                    Ok(OpponentStats {
+                        games: r.get(0)?,
+                        wins: r.get(1)?,
+                        draws: r.get(2)?,
+                        losses: r.get(3)?,
+                        last: r.get(4)?,
+                    })
+                },
+            )
+            .optional()
+            .map_err(|e| sql_err(&path, "read results", e))
+            .map(|o| o.unwrap_or_default())
+    }
+
     /// Results against one opponent, from wily's side.
     pub fn opponent_stats(&self, opponent: &str) -> Result<OpponentStats, LearnError> {
         let path = self.store.path().to_path_buf();

@@ -17,6 +17,9 @@ use crate::wirelog::WireLog;
 use ics::dialect::Dialect;
 use ics::events::{DisconnectReason, Event};
 use ics::outqueue::{OutLine, OutQueue, Topic};
+
+/// At logout at most this many waiting lines are still sent before `quit`.
+const QUIT_FLUSH: usize = 32;
 use ics::pipeline::{Output, Pipeline};
 use ics::timeseal;
 
@@ -177,7 +180,14 @@ impl Task {
         true
     }
 
+    /// Logs out: the lines still waiting in the queue go first (at most
+    /// [`QUIT_FLUSH`] of them, past the rate limit: the session ends anyway), then `quit`.
     async fn quit(&mut self) {
+        for line in self.queue.drain().into_iter().take(QUIT_FLUSH) {
+            if self.link.write_line(&line).await.is_err() {
+                return;
+            }
+        }
         let _ = self
             .link
             .write_line(&OutLine {

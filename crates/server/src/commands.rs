@@ -270,6 +270,11 @@ impl Core {
             self.reply(sid, SET_USAGE);
             return;
         };
+        if let Ok(n) = var.parse::<usize>() {
+            let msg = self.cmd_set_note(sid, n, rest);
+            self.reply(sid, if quiet { "" } else { &msg });
+            return;
+        }
         let value = args.get(1).copied().unwrap_or("");
         let flag = on_off(value);
         let icc = self.icc();

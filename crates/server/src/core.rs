@@ -54,6 +54,8 @@ pub struct Core {
     /// Follow lists by lower-case handle; kept when the player logs out (lasker keeps
     /// them in the account).
     pub follow_lists: HashMap<String, Vec<String>>,
+    /// Finger notes by lower-case handle (`notes.rs`); kept when the player logs out.
+    pub notes: HashMap<String, Vec<String>>,
     pub rng: StdRng,
     /// Sessions closed since the loop last reaped them.
     pub(super) dead: Vec<Sid>,
@@ -97,6 +99,7 @@ impl Core {
             next_offer: 1,
             ratings,
             follow_lists: HashMap::new(),
+            notes: HashMap::new(),
             rng,
             dead: Vec::new(),
             journal: None,

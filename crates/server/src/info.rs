@@ -184,6 +184,7 @@ impl Core {
                     "\nTimeseal: {}\n",
                     if s.timeseal { "On" } else { "no" }
                 ));
+                t.push_str(&self.notes_text(&s.handle));
                 t
             }
             None => {
@@ -193,8 +194,9 @@ impl Core {
                         let handle = a.handle.clone();
                         let name = format!("{}{}", a.handle, a.title_suffix());
                         format!(
-                            "\nStatistics for {name:<17}(Not logged in.)\n{}\n",
-                            table(self, &handle)
+                            "\nStatistics for {name:<17}(Not logged in.)\n{}{}\n",
+                            table(self, &handle),
+                            self.notes_text(&handle)
                         )
                     }
                     None => format!("There is no player matching the name {n}.\n"),

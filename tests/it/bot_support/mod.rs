@@ -177,6 +177,17 @@ pub struct RawClient {
 impl RawClient {
     /// Logs in as `name` (with `password`, or unregistered when `None`).
     pub async fn login(addr: SocketAddr, name: &str, password: Option<&str>) -> RawClient {
+        RawClient::login_prompt(addr, name, password, "fics%").await
+    }
+
+    /// As [`RawClient::login`] on a server whose prompt is `prompt` (the ICC dialect's
+    /// `aics%`: a text client, no datagrams).
+    pub async fn login_prompt(
+        addr: SocketAddr,
+        name: &str,
+        password: Option<&str>,
+        prompt: &str,
+    ) -> RawClient {
         let stream = TcpStream::connect(addr).await.expect("connect");
         let mut c = RawClient {
             stream,
@@ -195,7 +206,7 @@ impl RawClient {
                 c.send("").await;
             }
         }
-        c.wait_raw("fics%").await;
+        c.wait_raw(prompt).await;
         c.send("set style 12").await;
         c
     }

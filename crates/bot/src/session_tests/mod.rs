@@ -4,6 +4,7 @@
 
 mod account;
 mod play;
+mod public;
 mod resume;
 mod talk;
 

@@ -21,10 +21,17 @@ fn login_posts_the_seeks() {
         }),
         Instant::now(),
     );
-    // The follow list is read back even when nothing is followed (old entries go).
+    // The follow list is read back even when nothing is followed (old entries go);
+    // guests' tells are heard (public commands) and the finger notes read.
     assert_eq!(
         sends(&a),
-        vec!["=follow", "seek 3 0 rated m", "seek 5 2 rated m"]
+        vec![
+            "=follow",
+            "set tell 1",
+            "finger",
+            "seek 3 0 rated m",
+            "seek 5 2 rated m"
+        ]
     );
 }
 

@@ -3,11 +3,12 @@
 //! a line stream needs: joining wrapped lines with their `\` continuation, dropping the
 //! repeated `Continuing` line some servers send when an adjourned game resumes, and
 //! collecting the entries of a display that follow its header line (`=follow`, the
-//! players online with an adjourned game, the stored games).
+//! players online with an adjourned game, the stored games, the notes of a `finger`).
 //!
 //! No parser ever panics on input; a line nobody recognises becomes [`Event::Unknown`].
 
 pub mod chat;
+pub mod finger;
 pub mod game;
 pub mod games;
 pub mod lists;
@@ -75,6 +76,10 @@ enum Display {
         player: String,
         games: Vec<(String, String)>,
     },
+    /// A `finger` display: whose, and its note lines so far. Other lines (the statistics,
+    /// or an event that arrives in the middle) go to the parsers as usual and leave the
+    /// display open; the prompt ends it.
+    Finger { name: String, notes: Vec<String> },
 }
 
 impl Display {
@@ -93,10 +98,22 @@ impl Display {
                 names: Vec::new(),
             });
         }
+        if let Some(name) = finger::header(line) {
+            return Some(Display::Finger {
+                name,
+                notes: Vec::new(),
+            });
+        }
         lists::stored_header(line).map(|player| Display::Stored {
             player,
             games: Vec::new(),
         })
+    }
+
+    /// True for a display that other lines do not end (only the prompt or another
+    /// display's header does).
+    fn stays_open(&self) -> bool {
+        matches!(self, Display::Finger { .. })
     }
 
     /// Takes `line` when it belongs to the display; false when it is other output.
@@ -121,6 +138,13 @@ impl Display {
                 Some(None) => true,
                 _ => false,
             },
+            Display::Finger { notes, .. } => match finger::note(line) {
+                Some((n, text)) if n == notes.len() + 1 && n <= MAX_NOTES => {
+                    notes.push(text);
+                    true
+                }
+                _ => false,
+            },
         }
     }
 
@@ -130,7 +154,7 @@ impl Display {
             Display::List { count, names, .. } | Display::AdjournedOnline { count, names } => {
                 names.len() >= *count
             }
-            Display::Stored { .. } => false,
+            Display::Stored { .. } | Display::Finger { .. } => false,
         }
     }
 
@@ -139,12 +163,15 @@ impl Display {
             Display::List { list, names, .. } => Event::ListMembers { list, names },
             Display::AdjournedOnline { names, .. } => Event::AdjournedOnline { names },
             Display::Stored { player, games } => Event::StoredGames { player, games },
+            Display::Finger { name, notes } => Event::FingerNotes { name, notes },
         }
     }
 }
 
 /// A stored-games display never holds more rows than this (the rest is other output).
 const MAX_ROWS: usize = 1000;
+/// A finger display never holds more notes than this.
+const MAX_NOTES: usize = 99;
 
 /// The stateful line parser of one connection.
 #[derive(Default)]
@@ -226,6 +253,9 @@ impl Parser {
                     self.finish_list(out);
                 }
                 return true;
+            }
+            if d.stays_open() && Display::start(line).is_none() {
+                return false;
             }
             self.finish_list(out);
         }
@@ -407,6 +437,49 @@ mod tests {
             Some(Event::Board(b)) => assert_eq!(b.white_clock_ms, 45_000),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn finger_notes_are_collected_until_the_prompt() {
+        let mut p = Parser::new(ClockUnit::Auto);
+        let mut out = Vec::new();
+        for l in [
+            "Statistics for wily(C)          On for: 3 secs   Idle: 0 secs",
+            "",
+            "         rating     RD     win   loss   draw  total   best",
+            "Blitz     1500    350.0      0      0      0      0      0",
+            "",
+            "Timeseal: On",
+            "",
+            " 1: first note",
+            "Bob tells you: hi",
+            " 2:",
+            " 3: third note",
+        ] {
+            p.line(l, &mut out);
+        }
+        p.prompt(Prompt::Command, &mut out);
+        let notes: Vec<&Event> = out
+            .iter()
+            .filter(|e| matches!(e, Event::FingerNotes { .. }))
+            .collect();
+        assert_eq!(
+            notes,
+            vec![&Event::FingerNotes {
+                name: "wily".into(),
+                notes: vec!["first note".into(), String::new(), "third note".into()],
+            }]
+        );
+        // The tell in the middle is not lost.
+        assert!(out
+            .iter()
+            .any(|e| matches!(e, Event::Chat(c) if c.from == "Bob" && c.text == "hi")));
+        // A finger without notes says so.
+        let out = feed(&["Statistics for Alpha     (Not logged in.)", "Timeseal: no"]);
+        assert!(out.contains(&Event::FingerNotes {
+            name: "Alpha".into(),
+            notes: Vec::new()
+        }));
     }
 
     #[test]

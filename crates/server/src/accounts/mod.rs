@@ -3,5 +3,6 @@
 pub(crate) mod aliases;
 pub(crate) mod follow;
 pub(crate) mod login;
+pub(crate) mod notes;
 pub(crate) mod session;
 pub(crate) mod store;

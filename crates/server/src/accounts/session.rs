@@ -62,7 +62,9 @@ impl Default for Vars {
             defprompt: false,
             lock: false,
             kibitz: true,
-            tell: true,
+            // lasker's default (`variables` shows `tell=0`): guests' tells are not heard
+            // until `set tell 1`.
+            tell: false,
             shout: true,
             rated: true,
             time: 2,
