@@ -602,7 +602,7 @@ fn main() -> ExitCode {
             games,
             wire_debug,
             quiet,
-        }) => wily::bot::app::ics_cli(wily::bot::app::IcsArgs {
+        }) => wily::bot::run::app::ics_cli(wily::bot::run::app::IcsArgs {
             config,
             local,
             games,

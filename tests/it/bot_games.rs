@@ -27,7 +27,7 @@ async fn play_one(
     zero_base_ms: Option<u64>,
 ) -> (
     String,
-    wily::bot::driver::RunReport,
+    wily::bot::run::driver::RunReport,
     wily::server::SparringReport,
 ) {
     let tmp = tmpdir(tag);

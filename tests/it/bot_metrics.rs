@@ -15,8 +15,8 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::watch;
-use wily::bot::driver::{run, RunOptions};
-use wily::bot::health::Monitor;
+use wily::bot::run::driver::{run, RunOptions};
+use wily::bot::run::health::Monitor;
 use wily::lists::OpponentLists;
 use wily::web::{self, WebOptions};
 
@@ -332,14 +332,14 @@ async fn healthz_names_each_account_and_needs_all() {
     .expect("dashboard starts");
     let web = dash.addr();
     let (stop, stop_rx) = watch::channel(0u32);
-    let opts = wily::bot::app::AccountsOptions {
+    let opts = wily::bot::run::app::AccountsOptions {
         shutdown: Some(stop_rx),
         metrics: Some(monitor.metrics.clone()),
         health: monitor.health.clone(),
         ..Default::default()
     };
     let run_cfg = cfg.clone();
-    let task = tokio::spawn(async move { wily::bot::app::run_accounts(&run_cfg, opts).await });
+    let task = tokio::spawn(async move { wily::bot::run::app::run_accounts(&run_cfg, opts).await });
     let (_, body) = wait_get(web, "/healthz", 30, |c, _| c == 200).await;
     assert_eq!(body, "wily: ok\nAlpha: ok\n");
     proxy.drop_all();

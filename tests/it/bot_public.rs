@@ -40,7 +40,7 @@ fn start_bot(
     learning: bool,
 ) -> (
     watch::Sender<u32>,
-    tokio::task::JoinHandle<wily::bot::driver::RunReport>,
+    tokio::task::JoinHandle<wily::bot::run::driver::RunReport>,
 ) {
     let mut cfg = cfg;
     cfg.server.dialect = dialect;
@@ -59,7 +59,10 @@ fn start_bot(
     (tx, task)
 }
 
-async fn stop(tx: watch::Sender<u32>, task: tokio::task::JoinHandle<wily::bot::driver::RunReport>) {
+async fn stop(
+    tx: watch::Sender<u32>,
+    task: tokio::task::JoinHandle<wily::bot::run::driver::RunReport>,
+) {
     tx.send_modify(|n| *n += 2);
     task.await.expect("the bot task");
 }

@@ -1,7 +1,7 @@
 //! One score convention per output kind, through the real binary: search lines, analysis
 //! and annotations show White's view (Crafty's convention since version 18); the game
 //! file's `{score/depth time}` move comments show the mover's view unless `pgnscores
-//! white` asks for White's. (Whispers and kibitzes: `bot::talk` and `bot::record` unit
+//! white` asks for White's. (Whispers and kibitzes: `bot::talk` and `bot::play::record` unit
 //! tests; xboard's thinking output keeps the protocol's engine's-side view.)
 
 use crate::console_child;

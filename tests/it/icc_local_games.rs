@@ -21,7 +21,7 @@ async fn icc_games(tag: &str, games: u32, base: u32, inc: u32) {
     let srv = wily::server::start(sc).await.expect("server starts");
     let addr = srv.local_addr();
     let policy = SparringPolicy {
-        chooser: wily::bot::local::engine_chooser(1),
+        chooser: wily::bot::run::local::engine_chooser(1),
         play_seeks: true,
         accept_challenges: true,
         think: Duration::from_millis(50),

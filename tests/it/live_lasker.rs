@@ -12,7 +12,7 @@ use crate::bot_support;
 use bot_support::*;
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::time::Duration;
-use wily::bot::driver::{run, RunOptions};
+use wily::bot::run::driver::{run, RunOptions};
 use wily::learn::Learner;
 use wily::lists::OpponentLists;
 use wily::server::{sparring_player, SparringPolicy};
@@ -77,7 +77,7 @@ async fn plays_a_challenge_and_a_seek_on_a_real_server() {
     tokio::time::sleep(Duration::from_secs(2)).await;
     // Game 1: the opponent challenges.
     let challenge = SparringPolicy {
-        chooser: wily::bot::local::engine_chooser(1),
+        chooser: wily::bot::run::local::engine_chooser(1),
         challenge: Some((l.handle.clone(), 2, 0)),
         think: Duration::from_millis(200),
         games: 1,
@@ -92,13 +92,13 @@ async fn plays_a_challenge_and_a_seek_on_a_real_server() {
     // server for the seeks and plays wily's.
     let lists = OpponentLists::load(&seek_cfg.paths.lists).0;
     reload
-        .send(wily::bot::service::Reload {
+        .send(wily::bot::run::service::Reload {
             cfg: seek_cfg,
             lists,
         })
         .expect("reload");
     let seeker = SparringPolicy {
-        chooser: wily::bot::local::engine_chooser(1),
+        chooser: wily::bot::run::local::engine_chooser(1),
         play_seeks: true,
         think: Duration::from_millis(200),
         games: 1,

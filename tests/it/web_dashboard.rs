@@ -19,8 +19,8 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::watch;
 use tokio_tungstenite::tungstenite::Message;
-use wily::bot::driver::{run, RunOptions};
-use wily::bot::status::BotStatus;
+use wily::bot::run::driver::{run, RunOptions};
+use wily::bot::run::status::BotStatus;
 use wily::config::Secret;
 use wily::lists::OpponentLists;
 use wily::server::{sparring_player, SparringPolicy};
@@ -228,7 +228,7 @@ async fn the_page_follows_a_live_game_in_chromium() {
     let srv = server(None).await;
     let addr = srv.local_addr();
     let policy = SparringPolicy {
-        chooser: wily::bot::local::engine_chooser(2),
+        chooser: wily::bot::run::local::engine_chooser(2),
         play_seeks: true,
         think: Duration::from_millis(700),
         games: 1,
@@ -389,7 +389,7 @@ async fn one_page_shows_every_account_in_chromium() {
         .expect("dashboard starts");
     let web_addr = dash.addr();
     let think = Duration::from_millis(400);
-    let chooser = || wily::bot::local::engine_chooser(2);
+    let chooser = || wily::bot::run::local::engine_chooser(2);
     let spar = challenger(
         addr,
         "Sparring",

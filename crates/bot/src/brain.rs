@@ -3,7 +3,7 @@
 //! that may block (starting a search waits for the previous one to wind down) never run
 //! on the async driver's threads.
 
-use super::input::{Input, SearchSpec};
+use crate::input::{Input, SearchSpec};
 use engine::{Engine, EngineOptions, LearnedPosition, SearchControl, SearchInfo, SearchRequest};
 use std::sync::mpsc as std_mpsc;
 use tokio::sync::mpsc;

@@ -3,10 +3,10 @@
 //! variant words, castling rights worked out from the flags and the start's rooks, `o-o`
 //! sent and echoed, and no book move outside the standard start.
 
-use super::input::*;
-use super::session_tests::{cfg, result, sends, session_with, started, OneMoveBook};
-use super::translate::translate;
 use crate::hooks::NoBook;
+use crate::input::*;
+use crate::session_tests::{cfg, result, sends, session_with, started, OneMoveBook};
+use crate::translate::translate;
 use cozy_chess::{Color, File};
 use ics::parse::{ClockUnit, Parser};
 use std::time::{Duration, Instant};

@@ -2,8 +2,8 @@
 //! name the server knows wily by, the site the game records name, whether a connection
 //! is up, whether a newer login of the account took it over, and the interface
 //! variables this server refused. Set at login and disconnect (`session.rs`); read by
-//! every handler (`is_me`), the records (`play.rs`, `watching.rs`), the status
-//! (`status.rs`) and the account rules (`account.rs`).
+//! every handler (`is_me`), the records (`play/handle.rs`, `watch/handle.rs`), the status
+//! (`run/status.rs`) and the account rules (`ops/account.rs`).
 
 use std::collections::HashSet;
 

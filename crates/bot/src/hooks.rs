@@ -2,7 +2,7 @@
 //! them: the opening book (a move for a position, within a book width) and the learning
 //! hooks run after every game.
 
-use super::input::FinishedGame;
+use crate::input::FinishedGame;
 use cozy_chess::{Board, Move};
 use engine::LearnedPosition;
 

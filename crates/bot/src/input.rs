@@ -1,11 +1,11 @@
 //! What goes into the session state machine ([`Input`]) and what comes out ([`Action`]).
 //!
 //! Server events arrive in the bot's own small vocabulary ([`ServerEvent`]), translated
-//! from the protocol layer's typed events by [`super::translate`]; search progress and
+//! from the protocol layer's typed events by [`crate::translate`]; search progress and
 //! results come from the engine thread; ticks and shutdown requests from the driver.
 //! Keeping this vocabulary separate lets the session be tested without sockets.
 
-use super::record::GameRecord;
+use crate::play::record::GameRecord;
 use chess::castling::CastleFlags;
 use cozy_chess::{Board, Color, Move};
 use engine::{Limits, SearchInfo, SearchResult};

@@ -7,8 +7,8 @@
 //! transaction). A missing or damaged book or store is logged and the bot plays on
 //! without it.
 
-use super::hooks::{BookPick, BookSource, LearnSink, Results};
-use super::input::{EndKind, FinishedGame};
+use crate::hooks::{BookPick, BookSource, LearnSink, Results};
+use crate::input::{EndKind, FinishedGame};
 use book::{Book, BookPaths, BookTable, ChooseHooks, LearnedValues, NoLearning};
 use config::Config;
 use cozy_chess::{Board, Move};
@@ -28,7 +28,7 @@ pub struct BookAndLearning {
     /// game's engine is busy on its own thread) searching only the kept book moves.
     book_search: Option<(Engine, Duration)>,
     /// `paths.training_positions`: each finished game's positions go there
-    /// (`positions.rs`).
+    /// (`play/positions.rs`).
     positions: Option<std::path::PathBuf>,
     /// Games the learning store took, and those it refused (`/metrics`).
     writes: (u64, u64),
@@ -224,7 +224,7 @@ impl LearnSink for LearnHook {
             ..
         } = &mut *g;
         if let Some(path) = positions.as_deref() {
-            match super::positions::append_game(path, f) {
+            match crate::play::positions::append_game(path, f) {
                 Ok(n) => tracing::info!("{n} training positions appended to {}", path.display()),
                 Err(e) => tracing::error!("training positions: {e}"),
             }

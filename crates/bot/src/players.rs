@@ -1,10 +1,10 @@
 //! What the bot knows of other players ([`Players`], the `players` part of the session):
 //! the ratings and titles the server showed, the games played against each opponent
 //! (for the rematch and repeat-game rules), and when each stranger last got the reply to
-//! a tell. Used by `session.rs` (challenges, tells), `play.rs` (a game's ratings and
-//! opponent), `account.rs`, `command.rs` and `watching.rs`.
+//! a tell. Used by `session.rs` (challenges, tells), `play/handle.rs` (a game's ratings and
+//! opponent), `ops/account.rs`, `ops/command.rs` and `watch/handle.rs`.
 
-use crate::challenge::OpponentHistory;
+use crate::find::challenge::OpponentHistory;
 use lists::ServerTitles;
 use std::collections::HashMap;
 use std::time::Instant;

@@ -2,18 +2,18 @@
 //! of its own (the caller passes `now`). Login → idle/seeking → playing | observing.
 //!
 //! This file is the entry point ([`Session::handle`]) and the dispatch: each input goes
-//! down to the handler that owns it: the game in progress to [`crate::play`],
-//! observed games and their analysis to [`crate::observe`], operator tells to
-//! [`crate::command`], seeks to [`crate::seeking`]; login, challenges, tells,
+//! down to the handler that owns it: the game in progress to [`crate::play::handle`],
+//! observed games and their analysis to [`crate::watch::observe`], operator tells to
+//! [`crate::ops::command`], seeks to [`crate::find::seeking`]; login, challenges, tells,
 //! timers and shutdown are handled here. The state they share is [`crate::state`].
 //! Nothing below this file calls back into it.
 
-use crate::challenge::{judge, ChallengeInfo};
+use crate::find::challenge::{judge, ChallengeInfo};
+use crate::find::state::PendingChallenge;
 use crate::input::{Action, Challenge, Input, ServerEvent};
-use crate::matching::PendingChallenge;
-use crate::operator;
-use crate::play::report_of;
-use crate::public;
+use crate::ops::parse as operator;
+use crate::play::handle::report_of;
+use crate::public::parse as public;
 use crate::state::{sanitize, Purpose};
 use engine::SearchInfo;
 use ics::Dialect;

@@ -2,25 +2,25 @@
 //! (search ids, stopping the search, status). The session holds the settings, lists and
 //! book, the running search, the tournament manager and the operator hooks, and its named
 //! parts, each a type in its own file with the handlers that use it named there:
-//! `conn` ([`crate::connection`]), `matching` ([`crate::matching`]), `play`
-//! ([`crate::playing`]), `resume` ([`crate::resume`]), `observing`
-//! ([`crate::observing`]) and `players` ([`crate::players`]). The state
+//! `conn` ([`crate::connection`]), `matching` ([`crate::find::state`]), `play`
+//! ([`crate::play::state`]), `resume` ([`crate::play::resume`]), `observing`
+//! ([`crate::watch::state`]) and `players` ([`crate::players`]). The state
 //! machine's entry point and dispatch are in `session.rs`, which hands each input down to
-//! the handlers of `play.rs`, `observe.rs`, `command.rs` and `seeking.rs`; those build on
+//! the handlers of `play/handle.rs`, `watch/observe.rs`, `ops/command.rs` and `find/seeking.rs`; those build on
 //! this file and never on `session.rs`.
 
 use crate::connection::Connection;
+use crate::find::state::Matching;
 use crate::hooks::BookSource;
 use crate::input::{Action, MoveSource};
-use crate::matching::Matching;
-use crate::observing::Observing;
-use crate::operator_hooks::HookRunner;
+use crate::ops::hooks::HookRunner;
+use crate::play::resume::Resume;
+use crate::play::state::Playing;
+pub use crate::play::state::Totals;
 use crate::players::Players;
-use crate::playing::Playing;
-pub use crate::playing::Totals;
-use crate::resume::Resume;
 use crate::talk::Report;
 use crate::tourney::TourneyPlay;
+use crate::watch::state::Observing;
 use config::Config;
 use cozy_chess::{Board, Move};
 use lists::OpponentLists;
@@ -58,27 +58,27 @@ pub struct Session {
     pub(crate) book: Box<dyn BookSource>,
     /// Who wily is on which server, and whether the connection is up (`connection.rs`).
     pub(crate) conn: Connection,
-    /// Seeking, accepting and the challenge waiting to be judged (`matching.rs`).
+    /// Seeking, accepting and the challenge waiting to be judged (`find/state.rs`).
     pub(crate) matching: Matching,
-    /// wily's own game and the totals of its games (`playing.rs`).
+    /// wily's own game and the totals of its games (`play/state.rs`).
     pub(crate) play: Playing,
     /// Ratings, titles and past games of other players (`players.rs`).
     pub(crate) players: Players,
-    /// Observed, watched and followed games (`observing.rs`).
+    /// Observed, watched and followed games (`watch/state.rs`).
     pub(crate) observing: Observing,
     pub(crate) search: Option<ActiveSearch>,
     pub(crate) next_id: u64,
-    /// The adjourned game and what was asked to get it back (`resume.rs`).
+    /// The adjourned game and what was asked to get it back (`play/resume.rs`).
     pub(crate) resume: Resume,
     pub(crate) quitting: bool,
     /// Tournaments run by a director bot (`[tourney]`).
     pub(crate) tourney: TourneyPlay,
     /// The operator hooks' rate limit and idle timer.
     pub(crate) hooks: HookRunner,
-    /// The account's finger notes (`notes.rs`).
-    pub(crate) notes: crate::notes::Notes,
-    /// The public commands' rate limits (`public.rs`).
-    pub(crate) public: crate::public::PublicLimits,
+    /// The account's finger notes (`ops/notes.rs`).
+    pub(crate) notes: crate::ops::notes::Notes,
+    /// The public commands' rate limits (`public/parse.rs`).
+    pub(crate) public: crate::public::parse::PublicLimits,
 }
 
 impl Session {
@@ -104,8 +104,8 @@ impl Session {
             resume: Resume::default(),
             quitting: false,
             hooks: HookRunner::default(),
-            notes: crate::notes::Notes::default(),
-            public: crate::public::PublicLimits::default(),
+            notes: crate::ops::notes::Notes::default(),
+            public: crate::public::parse::PublicLimits::default(),
         }
     }
 

@@ -2,7 +2,7 @@
 //! acts on are kept, with boards turned into `cozy_chess` positions; everything else is
 //! dropped (and logged at trace level by the caller).
 
-use super::input::{BoardUpdate, Challenge, EndKind, ServerEvent, WatchRow};
+use crate::input::{BoardUpdate, Challenge, EndKind, ServerEvent, WatchRow};
 use chess::castling::CastleFlags;
 use chess::fen::parse_fen;
 use cozy_chess::Board;

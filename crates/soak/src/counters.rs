@@ -4,7 +4,7 @@
 //! checked against what the soak saw the bots do (their own game totals, reconnections
 //! and time losses) and against the learning stores (no write errors).
 
-use bot::metrics::Metrics;
+use bot::run::metrics::Metrics;
 use prometheus_parse::{Scrape, Value};
 
 /// What the counters say, summed over every bot of the soak.

@@ -196,7 +196,7 @@ fn figures(world: &World, opts: &SoakOptions) -> SoakReport {
         let t = world.tally.lock().unwrap_or_else(|e| e.into_inner());
         r.bot_runs = t.runs;
         r.crashes = t.panics + t.failures;
-        let mut reactions = bot::driver::Reactions::default();
+        let mut reactions = bot::run::driver::Reactions::default();
         for (_, rep) in &t.reports {
             reactions
                 .samples

@@ -8,8 +8,8 @@
 use super::chooser::suicidal_seeded;
 use super::options::SoakOptions;
 use super::proxy::Proxy;
-use bot::driver::{run, RunOptions, RunReport};
-use bot::status::BotStatus;
+use bot::run::driver::{run, RunOptions, RunReport};
+use bot::run::status::BotStatus;
 use config::{Config, SeekAd, SeekColor};
 use ics::{Login, Password};
 use link::ConnectConfig;
@@ -161,7 +161,7 @@ pub struct World {
     pub planned_left: AtomicU32,
     pub tally: Mutex<BotTally>,
     /// The counters every bot adds to, as behind `/metrics` (read back by `counters.rs`).
-    pub metrics: Arc<bot::metrics::Metrics>,
+    pub metrics: Arc<bot::run::metrics::Metrics>,
 }
 
 impl World {
@@ -208,7 +208,7 @@ impl World {
             restarts: AtomicU32::new(0),
             planned_left: AtomicU32::new(u32::MAX),
             tally: Mutex::new(BotTally::default()),
-            metrics: Arc::new(bot::metrics::Metrics::new()),
+            metrics: Arc::new(bot::run::metrics::Metrics::new()),
         }))
     }
 

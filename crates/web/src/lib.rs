@@ -22,8 +22,8 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
-use bot::health::Monitor;
-use bot::status::BotStatus;
+use bot::run::health::Monitor;
+use bot::run::status::BotStatus;
 use config::Config;
 use serde::Serialize;
 use std::convert::Infallible;
@@ -203,7 +203,7 @@ async fn metrics(State(s): State<AppState>) -> Response {
     match &s.monitor {
         Some(m) => (
             [
-                (header::CONTENT_TYPE, bot::metrics::CONTENT_TYPE),
+                (header::CONTENT_TYPE, bot::run::metrics::CONTENT_TYPE),
                 (header::CACHE_CONTROL, "no-cache"),
             ],
             m.render(),

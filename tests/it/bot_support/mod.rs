@@ -11,8 +11,8 @@ use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::sync::{mpsc, watch};
-use wily::bot::driver::{run, RunOptions, RunReport};
-use wily::bot::service::Reload;
+use wily::bot::run::driver::{run, RunOptions, RunReport};
+use wily::bot::run::service::Reload;
 use wily::config::Config;
 use wily::link::ConnectConfig;
 use wily::lists::OpponentLists;
@@ -322,9 +322,9 @@ pub fn account_at(addr: SocketAddr, handle: &str, var: &str) -> wily::config::Ac
 
 /// Waits up to `secs` until the published status satisfies `done`; false on timeout.
 pub async fn wait_status(
-    rx: &watch::Receiver<wily::bot::status::BotStatus>,
+    rx: &watch::Receiver<wily::bot::run::status::BotStatus>,
     secs: u64,
-    done: impl Fn(&wily::bot::status::BotStatus) -> bool,
+    done: impl Fn(&wily::bot::run::status::BotStatus) -> bool,
 ) -> bool {
     for _ in 0..secs * 10 {
         if done(&rx.borrow()) {
@@ -374,7 +374,7 @@ pub fn start_bot(
     wire: &std::path::Path,
 ) -> (
     watch::Sender<u32>,
-    tokio::task::JoinHandle<wily::bot::driver::RunReport>,
+    tokio::task::JoinHandle<wily::bot::run::driver::RunReport>,
 ) {
     let mut connect = connect_config(addr, "wily", WILY_PW);
     connect.wire_log = Some(wire.to_path_buf());
@@ -390,8 +390,8 @@ pub fn start_bot(
 /// one to stop at once; returns its report.
 pub async fn stop_bot(
     stop: watch::Sender<u32>,
-    bot: tokio::task::JoinHandle<wily::bot::driver::RunReport>,
-) -> wily::bot::driver::RunReport {
+    bot: tokio::task::JoinHandle<wily::bot::run::driver::RunReport>,
+) -> wily::bot::run::driver::RunReport {
     // Let the bot read what the server last sent (a game's end) first.
     tokio::time::sleep(Duration::from_millis(500)).await;
     let _ = stop.send(1);
@@ -454,11 +454,11 @@ pub async fn alpha_beta_game(
 /// A run of `cfg`'s `[[accounts]]` in the background (the library's entry point), with
 /// one published status per account.
 pub struct AccountsRun {
-    pub statuses: Vec<watch::Receiver<wily::bot::status::BotStatus>>,
+    pub statuses: Vec<watch::Receiver<wily::bot::run::status::BotStatus>>,
     /// Shutdown requests (1: finish the games, 2: now).
     pub stop: watch::Sender<u32>,
     /// Every account's result, within `limit`.
-    pub task: tokio::task::JoinHandle<Vec<wily::bot::app::AccountRun>>,
+    pub task: tokio::task::JoinHandle<Vec<wily::bot::run::app::AccountRun>>,
 }
 
 /// Starts every account of `cfg`, each stopping after `max_games`, and waits until the
@@ -472,10 +472,10 @@ pub async fn start_accounts(
     let (txs, statuses): (Vec<_>, Vec<_>) = cfg
         .accounts
         .iter()
-        .map(|_| watch::channel(wily::bot::status::BotStatus::default()))
+        .map(|_| watch::channel(wily::bot::run::status::BotStatus::default()))
         .unzip();
     let (stop, stop_rx) = watch::channel(0u32);
-    let opts = wily::bot::app::AccountsOptions {
+    let opts = wily::bot::run::app::AccountsOptions {
         max_games,
         shutdown: Some(stop_rx),
         statuses: txs,
@@ -483,7 +483,7 @@ pub async fn start_accounts(
     };
     let cfg = cfg.clone();
     let task = tokio::spawn(async move {
-        tokio::time::timeout(limit, wily::bot::app::run_accounts(&cfg, opts))
+        tokio::time::timeout(limit, wily::bot::run::app::run_accounts(&cfg, opts))
             .await
             .expect("the accounts stopped in time")
     });

@@ -1,6 +1,6 @@
 //! Unit tests of the session state machine: inputs in, actions out, no sockets. This file
 //! holds the shared fixtures (configuration, boards, search results, a one-move book); the
-//! tests live by topic in `play.rs`, `talk.rs` and `resume.rs`.
+//! tests live by topic in `play/handle.rs`, `talk.rs` and `play/resume.rs`.
 
 mod account;
 mod play;
@@ -8,8 +8,8 @@ mod public;
 mod resume;
 mod talk;
 
-use super::hooks::{BookPick, BookSource, NoBook};
-use super::input::*;
+use crate::hooks::{BookPick, BookSource, NoBook};
+use crate::input::*;
 use crate::session::Session;
 use chess::castling::CastleFlags;
 use chess::{move_from_uci, parse_fen};

@@ -58,7 +58,7 @@ fn thinks_moves_ponders_and_ponder_hits() {
     );
     let ponder = started(&a).expect("ponder search").clone();
     assert!(ponder.limits.ponder);
-    assert!(crate::game::same_position(
+    assert!(crate::play::game::same_position(
         &ponder.board,
         &parse_fen(E4E5).unwrap()
     ));

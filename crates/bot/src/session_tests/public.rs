@@ -1,5 +1,5 @@
-//! Finger notes at login (`notes.rs`) and the public commands (`public.rs`,
-//! `public_answers.rs`): what the session sends, from the documented rules.
+//! Finger notes at login (`ops/notes.rs`) and the public commands (`public/parse.rs`,
+//! `public/answers.rs`): what the session sends, from the documented rules.
 
 use super::*;
 

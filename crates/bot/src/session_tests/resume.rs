@@ -232,7 +232,7 @@ fn without_an_answer_to_stored_wily_asks_to_resume() {
     mate_sent_then_cut_off(&mut s, now);
     let a = s.handle(Input::Tick, now + Duration::from_secs(2));
     assert!(!sends(&a).iter().any(|c| c.starts_with("match")));
-    let a = s.handle(Input::Tick, now + crate::interrupted::STORED_WAIT);
+    let a = s.handle(Input::Tick, now + crate::play::interrupted::STORED_WAIT);
     assert!(
         sends(&a).contains(&"match Bob".to_string()),
         "{:?}",

@@ -1,6 +1,6 @@
 //! The games wily watches: games by number, followed players and the top game when idle,
 //! the server commands that start observing them, and the talker that comments on them.
-//! The session's handling of observed boards (analysis, whispers) is in `observe.rs`.
+//! The session's handling of observed boards (analysis, whispers) is in `watch/observe.rs`.
 
 use crate::talk::Talker;
 use config::ObserveSection;
@@ -46,7 +46,7 @@ impl Observer {
     }
 
     /// Commands after logging in: observe the configured games and the followed players'
-    /// games in progress (the account's follow state is [`crate::follow`]'s). Counts
+    /// games in progress (the account's follow state is [`crate::ops::follow`]'s). Counts
     /// as the first idle look, so the same `observe` is not sent twice (lasker's `observe`
     /// toggles).
     pub fn login_commands(&mut self, now: Instant) -> Vec<String> {

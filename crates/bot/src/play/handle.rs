@@ -2,11 +2,11 @@
 //! moves (book, ponder hit, search), draw/resign/abort decisions, offers, illegal-move
 //! recovery, flagging, and the end of the game.
 
-use super::game::{same_position, PlayedGame, StartInfo, Sync};
-use super::input::{Action, BoardUpdate, EndKind, MoveSource, OfferKind, Relation, SearchSpec};
-use super::opponent::OpponentProfile;
-use super::policy::{GamePolicy, MATE_CP};
-use super::record::search_comment;
+use crate::input::{Action, BoardUpdate, EndKind, MoveSource, OfferKind, Relation, SearchSpec};
+use crate::play::game::{same_position, PlayedGame, StartInfo, Sync};
+use crate::play::opponent::OpponentProfile;
+use crate::play::policy::{GamePolicy, MATE_CP};
+use crate::play::record::search_comment;
 use crate::state::{sanitize, ActiveSearch, Purpose, Session};
 use crate::talk::{Levels, Report, TalkBound, TalkScore, Talker};
 use chess::san::to_ics_move;

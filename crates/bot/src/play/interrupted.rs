@@ -10,8 +10,8 @@
 //! [`STORED_WAIT`] (a server whose `stored` wily cannot read) it asks to resume, as
 //! before.
 
-use super::input::Action;
-use super::state::Session;
+use crate::input::Action;
+use crate::state::Session;
 use lists::valid_handle;
 use std::time::{Duration, Instant};
 

@@ -2,14 +2,14 @@
 //! the configured server, offline against the in-process local server, or as several
 //! `[[accounts]]` in one process ([`run_accounts`]).
 
-use super::driver::{run, Commentary, RunOptions, RunReport};
-use super::health::{Health, Monitor};
-use super::hooks::{BookSource, LearnSink};
-use super::local;
-use super::logging;
-use super::metrics::Metrics;
-use super::service::{self, Reload};
-use super::status::BotStatus;
+use crate::hooks::{BookSource, LearnSink};
+use crate::run::driver::{run, Commentary, RunOptions, RunReport};
+use crate::run::health::{Health, Monitor};
+use crate::run::local;
+use crate::run::logging;
+use crate::run::metrics::Metrics;
+use crate::run::service::{self, Reload};
+use crate::run::status::BotStatus;
 use config::{Config, ConfigError};
 use ics::{Dialect, Login, Password};
 use link::{ConnectConfig, KeepAlive};
@@ -127,7 +127,7 @@ fn wire_log(cfg: &Config) -> Option<PathBuf> {
 
 /// The book and learning hooks for a run.
 fn hooks(cfg: &Config) -> (Box<dyn BookSource>, Box<dyn LearnSink>) {
-    let (book, learn) = super::learning::open(cfg);
+    let (book, learn) = crate::learning::open(cfg);
     (Box::new(book), Box::new(learn))
 }
 
@@ -186,7 +186,7 @@ pub fn ics_cli(args: IcsArgs) -> Result<(), String> {
             vec![cfg.server.handle.clone()]
         };
         let monitor = Monitor::new(&names);
-        let _notifier = super::watchdog::spawn(monitor.health.clone());
+        let _notifier = crate::run::watchdog::spawn(monitor.health.clone());
         let (mut status_txs, _dashboard) = dashboard(&args, &cfg, names.len(), &monitor)?;
         if accounts {
             let opts = AccountsOptions {

@@ -1,11 +1,11 @@
 //! The bot's resume state ([`Resume`], the `resume` part of the session): the adjourned
 //! (or interrupted) game waiting to be resumed, what was asked of the server on this
 //! connection to get a game back (`resume`, `match NAME`, `stored`), and how long seeks
-//! wait for it. The handlers that use it are `interrupted.rs` (a game cut off by a lost
+//! wait for it. The handlers that use it are `play/interrupted.rs` (a game cut off by a lost
 //! connection), `session.rs` (login, the server's notices of adjourned games),
-//! `play.rs` (a game adjourned, or resumed) and `seeking.rs` (seeks wait for it).
+//! `play/handle.rs` (a game adjourned, or resumed) and `find/seeking.rs` (seeks wait for it).
 
-use crate::game::PlayedGame;
+use crate::play::game::PlayedGame;
 use std::time::{Duration, Instant};
 
 /// Seeks wait this long for an adjourned game to be resumed.
@@ -29,7 +29,7 @@ pub(crate) struct Resume {
     /// again after each game, in case another game started in its place.
     pub hint: bool,
     /// `stored` was sent at this time to learn whether the interrupted game ended as the
-    /// connection went (see [`crate::interrupted`]).
+    /// connection went (see [`crate::play::interrupted`]).
     pub stored_check: Option<Instant>,
 }
 

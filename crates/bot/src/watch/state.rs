@@ -1,13 +1,13 @@
 //! What the bot watches ([`Observing`], the `observing` part of the session): the games
 //! it observes for its followed players and lists ([`Observer`], `[observe]`), the
 //! relayed, tournament and top games ([`Watcher`], `[watch]`), and the account's follow
-//! list on the server ([`FollowSync`]). Used by `observe.rs` and `watching.rs` (the
-//! handlers), `session.rs` (login, disconnect, the server's notices), `command.rs`
-//! (operator commands) and `play.rs`.
+//! list on the server ([`FollowSync`]). Used by `watch/observe.rs` and `watch/handle.rs` (the
+//! handlers), `session.rs` (login, disconnect, the server's notices), `ops/command.rs`
+//! (operator commands) and `play/handle.rs`.
 
-use crate::follow::FollowSync;
-use crate::watch::Watcher;
-use crate::watchlist::Observer;
+use crate::ops::follow::FollowSync;
+use crate::watch::candidates::Watcher;
+use crate::watch::list::Observer;
 use config::Config;
 use ics::Dialect;
 

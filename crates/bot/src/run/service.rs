@@ -3,7 +3,7 @@
 //! `[[accounts]]`, every account's entry applied again on top of the new file) and the signal
 //! sources of `wily ics` (SIGTERM/SIGINT count shutdown requests, SIGHUP asks for a
 //! reload). How a shutdown request ends the game in progress is in `session.rs` (no new
-//! seeks, an adjournment offered) and `driver.rs` (the `[service] shutdown_limit_secs`).
+//! seeks, an adjournment offered) and `run/driver.rs` (the `[service] shutdown_limit_secs`).
 
 use crate::state::Session;
 use config::{AccountSection, Config};

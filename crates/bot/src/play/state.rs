@@ -1,11 +1,11 @@
 //! The bot's own games ([`Playing`], the `play` part of the session): the game in
 //! progress, what its start told (until the first board), whether the next search starts
 //! a new game for the engine, the engine time spent on wily's moves, and the running
-//! totals ([`Totals`]) that `status` shows. `play.rs` (the handlers of wily's games) owns
-//! it; `session.rs`, `account.rs`, `command.rs`, `observe.rs`, `watching.rs`,
-//! `seeking.rs`, `interrupted.rs` and `status.rs` read whether a game is on.
+//! totals ([`Totals`]) that `status` shows. `play/handle.rs` (the handlers of wily's games) owns
+//! it; `session.rs`, `ops/account.rs`, `ops/command.rs`, `watch/observe.rs`, `watch/handle.rs`,
+//! `find/seeking.rs`, `play/interrupted.rs` and `run/status.rs` read whether a game is on.
 
-use crate::game::{PlayedGame, StartInfo};
+use crate::play::game::{PlayedGame, StartInfo};
 
 /// Running totals for `status`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -1,9 +1,9 @@
 //! How the bot finds games ([`Matching`], the `matching` part of the session): whether it
 //! seeks and accepts challenges (operators and settings reloads switch them), when its
 //! seek ads last went out, whether they carry FICS's manual flag, and the challenge that
-//! waits a moment for its `--** X is a computer **--` line. Used by `seeking.rs` (the ads),
-//! `session.rs` (challenges), `account.rs` (the computer-account rules), `command.rs`
-//! (operator switches), `service.rs` (reloads) and `status.rs`.
+//! waits a moment for its `--** X is a computer **--` line. Used by `find/seeking.rs` (the ads),
+//! `session.rs` (challenges), `ops/account.rs` (the computer-account rules), `ops/command.rs`
+//! (operator switches), `run/service.rs` (reloads) and `run/status.rs`.
 
 use crate::input::Challenge;
 use std::time::Instant;

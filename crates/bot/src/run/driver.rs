@@ -4,17 +4,17 @@
 //! records to disk, learning hooks, commentary. It also measures the reaction time from
 //! a received board to the move sent.
 
-use super::brain::{Brain, BrainCmd};
-use super::health::Health;
-use super::hooks::{BookSource, LearnSink};
-use super::input::{Action, Input, MoveSource, ServerEvent};
-use super::metrics::{Metrics, Probe};
-use super::reconnect::Backoff;
-use super::record::{archive_path, GameLog};
-use super::service::Reload;
-use super::status::{BotStatus, ConnectionEvent, MAX_EVENTS};
-use super::translate::translate;
+use crate::brain::{Brain, BrainCmd};
+use crate::hooks::{BookSource, LearnSink};
+use crate::input::{Action, Input, MoveSource, ServerEvent};
+use crate::play::record::{archive_path, GameLog};
+use crate::run::health::Health;
+use crate::run::metrics::{Metrics, Probe};
+use crate::run::reconnect::Backoff;
+use crate::run::service::Reload;
+use crate::run::status::{BotStatus, ConnectionEvent, MAX_EVENTS};
 use crate::session::{Session, Totals};
+use crate::translate::translate;
 use config::Config;
 use engine::EngineOptions;
 use ics::Event;
@@ -56,8 +56,8 @@ impl RunOptions {
         RunOptions {
             connect,
             lists: OpponentLists::default(),
-            book: Box::new(super::hooks::NoBook),
-            learn: Box::new(super::hooks::NoLearning),
+            book: Box::new(crate::hooks::NoBook),
+            learn: Box::new(crate::hooks::NoLearning),
             max_games: 0,
             commentary: None,
             shutdown: None,
@@ -131,7 +131,7 @@ pub struct RunReport {
     /// The game in progress was left (adjourned) because the shutdown limit ran out.
     pub left_at_limit: bool,
     /// What the watcher (`[watch]`) did.
-    pub watch: super::watch::WatchTotals,
+    pub watch: crate::watch::candidates::WatchTotals,
     /// Time the engine spent choosing and pondering wily's own moves, milliseconds.
     pub play_ms: u64,
     /// Tournaments joined, their games, byes, withdrawals (`[tourney]`).
@@ -174,7 +174,7 @@ struct Driver {
     /// After a first shutdown request during a game: when to leave it anyway.
     leave_at: Option<Instant>,
     status: Option<watch::Sender<BotStatus>>,
-    /// Counts for `/metrics` and beats for `/healthz` (`metrics.rs`, `health.rs`).
+    /// Counts for `/metrics` and beats for `/healthz` (`run/metrics.rs`, `run/health.rs`).
     probe: Probe,
 }
 
@@ -530,7 +530,7 @@ impl Driver {
                             tracing::error!("cannot append the game to {}: {e}", path.display())
                         }
                     }
-                    let lost_on_time = f.kind == super::input::EndKind::Time
+                    let lost_on_time = f.kind == crate::input::EndKind::Time
                         && ((f.record.result == "1-0" && f.wily_color == cozy_chess::Color::Black)
                             || (f.record.result == "0-1"
                                 && f.wily_color == cozy_chess::Color::White));
@@ -564,7 +564,7 @@ impl Driver {
                 Action::Commentary(line) => self.say(&line),
                 Action::SaveObserved(pgn) => {
                     let path = self.cfg.paths.logs.join("observed.pgn");
-                    if let Err(e) = super::record::append_text(&path, &pgn) {
+                    if let Err(e) = crate::play::record::append_text(&path, &pgn) {
                         tracing::error!(
                             "cannot append the observed game to {}: {e}",
                             path.display()

@@ -1,4 +1,4 @@
-//! The session's side of the watcher (`watch.rs`): asking for the lists, reading their
+//! The session's side of the watcher (`watch/candidates.rs`): asking for the lists, reading their
 //! rows into candidates, observing the chosen games, following their boards (played
 //! games, relation 0, and examined ones, relation -2), analysing each new position on
 //! its own time budget while wily has no game of its own (its own game always wins the
@@ -6,10 +6,10 @@
 //! into its game (`xwhisper N` / `xkibitz N`, the `[talk]` noise filter and a per-game
 //! rate limit), and saving each finished game with its analysis as annotated PGN.
 
-use super::input::{Action, BoardUpdate, SearchSpec, WatchRow};
+use crate::input::{Action, BoardUpdate, SearchSpec, WatchRow};
 use crate::state::{ActiveSearch, Purpose, Session};
 use crate::talk::{pv_text, white_score, Levels, Report};
-use crate::watch::{Source, WatchGame};
+use crate::watch::candidates::{Source, WatchGame};
 use cozy_chess::{Board, Move};
 use engine::Limits;
 use lists::{Category, ServerTitles};
@@ -22,7 +22,7 @@ fn move_between(from: &Board, to: &Board) -> Option<Move> {
         for m in ms {
             let mut b = from.clone();
             b.play_unchecked(m);
-            if super::game::same_position(&b, to) {
+            if crate::play::game::same_position(&b, to) {
                 found = Some(m);
                 return true;
             }
@@ -81,7 +81,7 @@ pub fn watch_pgn(w: &WatchGame, site: &str) -> String {
     if w.base > 0 || w.increment > 0 {
         tags.push((
             "TimeControl".into(),
-            super::record::time_control(w.base, w.increment),
+            crate::play::record::time_control(w.base, w.increment),
         ));
     }
     tags.push(("Annotator".into(), "wily".into()));
@@ -203,7 +203,7 @@ impl Session {
         }
         match w.board.clone() {
             None => w.start = Some(u.board.clone()),
-            Some(prev) if super::game::same_position(&prev, &u.board) => return,
+            Some(prev) if crate::play::game::same_position(&prev, &u.board) => return,
             Some(prev) => match move_between(&prev, &u.board) {
                 Some(m) => {
                     w.moves.push(m);
@@ -263,7 +263,7 @@ impl Session {
             root: board.clone(),
             since: now,
             started: now,
-            source: super::input::MoveSource::Search,
+            source: crate::input::MoveSource::Search,
             last_report: None,
         });
         out.push(Action::StartSearch(Box::new(SearchSpec {
@@ -319,7 +319,7 @@ impl Session {
         // move that interrupted it.
         let plies = w.moves.len();
         let at = match &w.board {
-            Some(b) if super::game::same_position(b, &s.root) => Some(plies),
+            Some(b) if crate::play::game::same_position(b, &s.root) => Some(plies),
             _ if plies >= 1 => Some(plies - 1),
             _ => None,
         };
@@ -448,7 +448,7 @@ impl Session {
     }
 
     /// What the watcher did so far.
-    pub fn watch_totals(&self) -> crate::watch::WatchTotals {
+    pub fn watch_totals(&self) -> crate::watch::candidates::WatchTotals {
         self.observing.watch.totals
     }
 

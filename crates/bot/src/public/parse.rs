@@ -1,7 +1,7 @@
 //! Public commands (`[public]`): the small set of tells anyone may send wily, registered
 //! or guest: `help`, `info`, `record`, `games`, `seeks`, `eval [N]`. This file parses a
 //! tell into a [`PublicCommand`] and keeps the rate limits (per handle and for everyone
-//! together); the answers are built in `public_answers.rs`.
+//! together); the answers are built in `public/answers.rs`.
 //!
 //! A tell is data: only its first word picks a command from the closed list, and the
 //! one argument `eval` takes is a game number. Nothing of it is ever sent back to the

@@ -2,7 +2,7 @@
 //! and whether an abort request is acceptable. Pure logic over the scores wily's own
 //! searches reported (centipawns from wily's side; mates as large values).
 
-use super::opponent::OpponentProfile;
+use crate::play::opponent::OpponentProfile;
 use config::OpponentsSection;
 
 /// Scores at or beyond this magnitude are mate scores.

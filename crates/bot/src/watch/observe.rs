@@ -1,12 +1,12 @@
 //! Observing: games by number, followed players, the top game when idle; infinite
 //! analysis restarted on every update of an observed game (relation 0), whispered or
 //! kibitzed by level and noise; stopped when the game ends. Which games are watched is
-//! `watchlist.rs`.
+//! `watch/list.rs`.
 
-use super::input::{Action, BoardUpdate, SearchSpec};
+use crate::input::{Action, BoardUpdate, SearchSpec};
 use crate::state::{ActiveSearch, Purpose, Session};
 use crate::talk::{Levels, Report};
-use crate::watchlist::Watched;
+use crate::watch::list::Watched;
 use cozy_chess::Board;
 use engine::Limits;
 use std::time::Instant;
@@ -38,7 +38,7 @@ impl Session {
         let changed = w
             .board
             .as_ref()
-            .is_none_or(|b| !super::game::same_position(b, &u.board));
+            .is_none_or(|b| !crate::play::game::same_position(b, &u.board));
         w.board = Some(u.board.clone());
         if self.play.game.is_some() || !changed {
             return;
@@ -55,7 +55,7 @@ impl Session {
             root: u.board.clone(),
             since: u.received,
             started: now,
-            source: super::input::MoveSource::Search,
+            source: crate::input::MoveSource::Search,
             last_report: None,
         });
         out.push(Action::StartSearch(Box::new(SearchSpec {

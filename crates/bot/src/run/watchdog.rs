@@ -2,12 +2,12 @@
 //! `contrib/wily.service`): `READY=1` once every account's first connection attempt is
 //! over (logged in, or its reconnect loop began: a server that is down does not keep the
 //! unit "activating"), `WATCHDOG=1` every half of `$WATCHDOG_USEC` while every account's
-//! event loop beats (`health.rs`), so a hung loop stops the pings and systemd restarts
+//! event loop beats (`run/health.rs`), so a hung loop stops the pings and systemd restarts
 //! the service, and `STATUS=` with each account's status line when it changes. Without
 //! `$NOTIFY_SOCKET` nothing is started. The decisions are [`Notifier::step`]'s, tested
 //! without a socket; `sd-notify` sends them.
 
-use crate::health::Health;
+use crate::run::health::Health;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 

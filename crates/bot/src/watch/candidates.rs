@@ -1,7 +1,7 @@
 //! The watcher's state: candidate games read from the server's lists (relayed games,
 //! a tournament's games, the `games` list), their scores, the games observed because of
 //! them, and the choice of what to observe next. The session's handling of their boards,
-//! analysis, talk and records is in `watching.rs`.
+//! analysis, talk and records is in `watch/handle.rs`.
 //!
 //! Scoring follows what FICS's WatchBot is documented to weigh: both players' ratings,
 //! whether they are computers, the time control, whether the game is rated, and the

@@ -8,7 +8,7 @@
 //! opened. A new network is never switched on in a running bot: it must pass its SPRT
 //! first (docs/nnue.md).
 
-use super::input::FinishedGame;
+use crate::input::FinishedGame;
 use engine::nnue::data::{open_for_append, worth_keeping, Outcome, Record};
 use std::collections::HashMap;
 use std::io::Write;
@@ -66,7 +66,7 @@ pub fn append_game(path: &Path, f: &FinishedGame) -> Result<usize, String> {
 mod tests {
     use super::*;
     use crate::input::EndKind;
-    use crate::record::GameRecord;
+    use crate::play::record::GameRecord;
     use cozy_chess::{Board, Color, Move};
 
     /// 1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 with wily Black, scored on its moves.

@@ -3,10 +3,10 @@
 //! position), the position history (repetitions, the engine's history), the move record
 //! for the PGN archive, clocks, and the per-game policy and talk state.
 
-use super::input::{BoardUpdate, EndKind, FinishedGame};
-use super::policy::{Clocks, GamePolicy};
-use super::record::{time_control, GameRecord, RecordedMove};
-use crate::challenge::Variant;
+use crate::find::challenge::Variant;
+use crate::input::{BoardUpdate, EndKind, FinishedGame};
+use crate::play::policy::{Clocks, GamePolicy};
+use crate::play::record::{time_control, GameRecord, RecordedMove};
 use crate::talk::Talker;
 use chess::castling::CastlingRooks;
 use chess::fen::to_fen;
@@ -484,7 +484,7 @@ impl PlayedGame {
 mod tests {
     use super::*;
     use crate::input::Relation;
-    use crate::opponent::OpponentProfile;
+    use crate::play::opponent::OpponentProfile;
     use config::OpponentsSection;
     use lists::{Category, OpponentClass};
 

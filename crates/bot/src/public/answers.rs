@@ -1,4 +1,4 @@
-//! The answers to the public commands (parsed and rate-limited in `public.rs`): one line
+//! The answers to the public commands (parsed and rate-limited in `public/parse.rs`): one line
 //! each, from the bot's own state and settings and the learning store.
 //!
 //! Fair play: `eval` gives an evaluation only of a game wily observes that is relayed
@@ -9,10 +9,10 @@
 
 use crate::hooks::Results;
 use crate::input::Action;
-use crate::public::PublicCommand;
+use crate::public::parse::PublicCommand;
 use crate::state::{sanitize, Purpose, Session};
 use crate::talk::white_score;
-use crate::watch::Source;
+use crate::watch::candidates::Source;
 use lists::ListKind;
 
 fn record_text(r: &Results) -> String {

@@ -73,7 +73,7 @@ impl Session {
                 }
                 if self.matching.manual_seeks && self.cfg.server.dialect == Dialect::Fics {
                     // FICS's manual flag: answers come as match requests, judged by
-                    // `[accept]` (see `account.rs` for servers that refuse it). ICC's
+                    // `[accept]` (see `ops/account.rs` for servers that refuse it). ICC's
                     // seek words differ; its ads go out as before.
                     s.push_str(" m");
                 }

@@ -3,11 +3,11 @@
 //! while it connects or waits to reconnect, whether the account is logged in, whether its
 //! first connection attempt is over, and a short status line (`logged in as X`,
 //! `playing game 12`, `reconnecting in 30 s`). The dashboard's `/healthz`
-//! ([`Monitor::check`]) and the systemd watchdog (`watchdog.rs`) read it; neither
+//! ([`Monitor::check`]) and the systemd watchdog (`run/watchdog.rs`) read it; neither
 //! reaches the bot. [`Monitor`] bundles every account's health with the shared
 //! [`Metrics`].
 
-use crate::metrics::Metrics;
+use crate::run::metrics::Metrics;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};

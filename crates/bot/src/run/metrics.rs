@@ -8,8 +8,8 @@
 //! classes (`GM`, `IM`, `C`, `player`, a list's name): never a handle, a tell or a
 //! setting. Built on `prometheus-client`, the Prometheus project's Rust client.
 
-use crate::health::Health;
 use crate::input::{EndKind, FinishedGame};
+use crate::run::health::Health;
 use crate::state::Session;
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
@@ -438,7 +438,7 @@ mod tests {
 
     fn finished(result: &str, wily: cozy_chess::Color, kind: EndKind) -> FinishedGame {
         FinishedGame {
-            record: crate::record::GameRecord {
+            record: crate::play::record::GameRecord {
                 event: String::new(),
                 site: String::new(),
                 date: String::new(),

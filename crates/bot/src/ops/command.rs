@@ -1,9 +1,9 @@
-//! Carrying out operator commands (parsed by [`super::operator`]) on the session; each
+//! Carrying out operator commands (parsed by [`crate::ops::parse`]) on the session; each
 //! returns the one-line answer told back to the operator.
 
-use super::input::Action;
-use super::operator::{ObserveTarget, OpCommand, SettingClass, HELP};
-use super::opponent::OpponentProfile;
+use crate::input::Action;
+use crate::ops::parse::{ObserveTarget, OpCommand, SettingClass, HELP};
+use crate::play::opponent::OpponentProfile;
 use crate::state::Session;
 use std::time::Instant;
 

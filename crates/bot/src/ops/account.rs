@@ -5,9 +5,9 @@
 //! flag; `rematch` within the per-opponent limits; aborting a game whose opponent never
 //! makes a first move; the takeback policy; and when each `[hooks]` hook fires.
 
-use crate::challenge::{OpponentHistory, Variant};
+use crate::find::challenge::{OpponentHistory, Variant};
 use crate::input::{Action, Challenge, EndKind};
-use crate::operator_hooks::Hook;
+use crate::ops::hooks::Hook;
 use crate::state::Session;
 use config::AcceptSection;
 use ics::Dialect;

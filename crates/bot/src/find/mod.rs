@@ -1,0 +1,5 @@
+//! How the bot finds games: seeking, challenge filters, and the state of both.
+
+pub mod challenge;
+pub mod seeking;
+pub mod state;
