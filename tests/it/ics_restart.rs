@@ -156,6 +156,10 @@ fn bot(follow: &[&str]) -> Session {
     c.observe.follow = follow.iter().map(|h| h.to_string()).collect();
     c.observe.whisper = 2;
     c.paths.lists = "/proc/wily-ics-restart-no-lists".into();
+    // The follow list alone: no finger notes and no public commands (`set tell 1`) at
+    // login, which bot_public.rs tests.
+    c.server.notes = Some(Vec::new());
+    c.public.enabled = false;
     Session::new(c, OpponentLists::default(), Box::new(NoBook))
 }
 

@@ -54,7 +54,7 @@ async fn protocol_layer_logs_in_and_sets_up() {
                 Event::CommandNotFound { command } => panic!("setup command refused: {command}"),
                 Event::SettingRefused { name } => panic!("setting refused: {name}"),
                 Event::SettingAck { .. } => acks += 1,
-                Event::Unknown(l) if l.contains("Statistics for AlphaBot") => break,
+                Event::FingerNotes { name, .. } if name == "AlphaBot" => break,
                 _ => {}
             }
         }
