@@ -82,6 +82,25 @@ pub struct Tuned {
     pub swindle: bool,
 }
 
+impl Tuned {
+    /// What the front ends tell the user: `GM (special), resign at -5, book width 3,
+    /// draw score -50` for an opponent of class `c`.
+    pub fn describe(&self, c: OpponentClass) -> String {
+        format!(
+            "{}{}, resign {}, book width {}, draw score {}",
+            c.category,
+            if c.special { " (special)" } else { "" },
+            if self.resign_pawns == 0 {
+                "never".to_string()
+            } else {
+                format!("at -{}", self.resign_pawns)
+            },
+            self.book_width,
+            self.draw_score
+        )
+    }
+}
+
 impl OpponentsSection {
     /// The numbers for an opponent of class `c`. Against computers a draw is worth
     /// exactly nothing either way; swindle mode has one switch for people (GMs, IMs and
@@ -114,5 +133,36 @@ impl OpponentsSection {
             draw_score,
             swindle,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tuning_is_described_as_the_front_ends_print_it() {
+        let t = Tuned {
+            resign_pawns: 5,
+            book_width: 3,
+            draw_score: -50,
+            swindle: false,
+        };
+        let gm = OpponentClass {
+            special: true,
+            ..OpponentClass::of(Category::Gm)
+        };
+        assert_eq!(
+            t.describe(gm),
+            "GM (special), resign at -5, book width 3, draw score -50"
+        );
+        let never = Tuned {
+            resign_pawns: 0,
+            ..t
+        };
+        assert_eq!(
+            never.describe(OpponentClass::of(Category::Computer)),
+            "computer, resign never, book width 3, draw score -50"
+        );
     }
 }

@@ -33,17 +33,6 @@ pub fn name(c: &mut Console, args: &[&str]) -> CmdResult {
     }
     c.settings.draw_score = t.draw_score;
     c.apply_draw_score();
-    c.say(&format!(
-        "opponent {n}: {}{}, resign {}, book width {}, draw score {}",
-        class.category,
-        if class.special { " (special)" } else { "" },
-        if t.resign_pawns == 0 {
-            "never".to_string()
-        } else {
-            format!("at -{}", t.resign_pawns)
-        },
-        t.book_width,
-        t.draw_score
-    ));
+    c.say(&format!("opponent {n}: {}", t.describe(class)));
     Ok(Flow::Continue)
 }

@@ -45,18 +45,7 @@ impl Session {
         self.book.settings.width = t.book_width.clamp(1, 99) as usize;
         self.runner.engine.set_draw_score(t.draw_score);
         self.tuned = Some(t);
-        self.send(&format!(
-            "# opponent {name}: {}{}, resign {}, book width {}, draw score {}",
-            class.category,
-            if class.special { " (special)" } else { "" },
-            if t.resign_pawns == 0 {
-                "never".to_string()
-            } else {
-                format!("at -{}", t.resign_pawns)
-            },
-            t.book_width,
-            t.draw_score
-        ));
+        self.send(&format!("# opponent {name}: {}", t.describe(class)));
     }
 
     /// Back to the settings' own values.
