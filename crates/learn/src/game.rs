@@ -610,48 +610,40 @@ impl Learner {
     /// Results of every game in the store (`None`), or of those against one opponent
     /// (its handle in any case), from wily's side.
     pub fn results(&self, opponent: Option<&str>) -> Result<OpponentStats, LearnError> {
-        let path = self.store.path().to_path_buf();
-        self.store
-            .conn
-            .query_row(
-                "SELECT count(*),
-                    coalesce(sum((result = '1-0' AND wily_color = 'white')
-                              OR (result = '0-1' AND wily_color = 'black')), 0),
-                    coalesce(sum(result = '1/2-1/2'), 0),
-                    coalesce(sum((result = '0-1' AND wily_color = 'white')
-                              OR (result = '1-0' AND wily_color = 'black')), 0),
-                    max(date)
-                 FROM games WHERE ?1 IS NULL OR opponent = ?1 COLLATE NOCASE",
-                params![opponent],
-                |r| {
-                    Ok(OpponentStats {
-                        games: r.get(0)?,
-                        wins: r.get(1)?,
-                        draws: r.get(2)?,
-                        losses: r.get(3)?,
-                        last: r.get(4)?,
-                    })
-                },
-            )
-            .optional()
-            .map_err(|e| sql_err(&path, "read results", e))
-            .map(|o| o.unwrap_or_default())
+        self.stats(
+            "?1 IS NULL OR opponent = ?1 COLLATE NOCASE",
+            opponent,
+            "read results",
+        )
     }
 
     /// Results against one opponent, from wily's side.
     pub fn opponent_stats(&self, opponent: &str) -> Result<OpponentStats, LearnError> {
+        self.stats("opponent = ?1", Some(opponent), "read opponent statistics")
+    }
+
+    /// Wins, draws, losses and the last date of the games `filter` (an SQL condition on
+    /// `?1`, the opponent) keeps.
+    fn stats(
+        &self,
+        filter: &str,
+        opponent: Option<&str>,
+        what: &'static str,
+    ) -> Result<OpponentStats, LearnError> {
         let path = self.store.path().to_path_buf();
         self.store
             .conn
             .query_row(
-                "SELECT count(*),
+                &format!(
+                    "SELECT count(*),
                     coalesce(sum((result = '1-0' AND wily_color = 'white')
                               OR (result = '0-1' AND wily_color = 'black')), 0),
                     coalesce(sum(result = '1/2-1/2'), 0),
                     coalesce(sum((result = '0-1' AND wily_color = 'white')
                               OR (result = '1-0' AND wily_color = 'black')), 0),
                     max(date)
-                 FROM games WHERE opponent = ?1",
+                 FROM games WHERE {filter}"
+                ),
                 params![opponent],
                 |r| {
                     Ok(OpponentStats {
@@ -664,7 +656,7 @@ impl Learner {
                 },
             )
             .optional()
-            .map_err(|e| sql_err(&path, "read opponent statistics", e))
+            .map_err(|e| sql_err(&path, what, e))
             .map(|o| o.unwrap_or_default())
     }
 }
