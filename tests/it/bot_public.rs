@@ -11,8 +11,10 @@ use crate::bot_support;
 
 use bot_support::*;
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::watch;
+use wily::bot::run::metrics::Metrics;
 use wily::ics::Dialect;
 use wily::server::{Account, ServerConfig, ServerHandle};
 
@@ -38,6 +40,7 @@ fn start_bot(
     addr: SocketAddr,
     dialect: Dialect,
     learning: bool,
+    metrics: Option<Arc<Metrics>>,
 ) -> (
     watch::Sender<u32>,
     tokio::task::JoinHandle<wily::bot::run::driver::RunReport>,
@@ -53,6 +56,7 @@ fn start_bot(
     let extras = BotExtras {
         stop: Some(rx),
         learning,
+        metrics,
         ..BotExtras::default()
     };
     let task = tokio::spawn(run_bot_with(cfg, connect, extras, Duration::from_secs(120)));
@@ -120,7 +124,7 @@ async fn notes_and_commands(dialect: Dialect) {
     let mut cfg = bot_config(dir.path(), 1, 0);
     cfg.seek.enabled = false;
     cfg.public.per_handle_per_minute = 3;
-    let (tx, task) = start_bot(cfg.clone(), addr, dialect, false);
+    let (tx, task) = start_bot(cfg.clone(), addr, dialect, false, None);
     let mut alpha = RawClient::login_prompt(addr, "Alpha", Some("alphapass"), p).await;
     let help = ask_when_up(&mut alpha, "help", 15)
         .await
@@ -145,7 +149,7 @@ async fn notes_and_commands(dialect: Dialect) {
         "wily {version} on {threads} threads, {hash} MB".into(),
         "tell me help".into(),
     ]);
-    let (tx, task) = start_bot(cfg2, addr, dialect, false);
+    let (tx, task) = start_bot(cfg2, addr, dialect, false, None);
     let want = format!(" 1: wily {} on 2 threads, 32 MB", env!("CARGO_PKG_VERSION"));
     let lines = finger_until(&mut alpha, &want, 20)
         .await
@@ -155,7 +159,8 @@ async fn notes_and_commands(dialect: Dialect) {
     stop(tx, task).await;
 
     // Public commands: info, seeks, games, eval (refused), the per-handle limit.
-    let (tx, task) = start_bot(cfg, addr, dialect, false);
+    let metrics = Arc::new(Metrics::new());
+    let (tx, task) = start_bot(cfg, addr, dialect, false, Some(metrics.clone()));
     // Another player sees the bot answer first, so Alpha's count starts at 0.
     let mut other = RawClient::login_prompt(addr, "Sparring", Some(SPAR_PW), p).await;
     ask_when_up(&mut other, "help", 15)
@@ -193,6 +198,22 @@ async fn notes_and_commands(dialect: Dialect) {
         assert!(help.starts_with("I am wily"), "{help}");
     }
     stop(tx, task).await;
+    // `/metrics` counts the answers by command and the one over the limit.
+    let text = metrics.render(&[]);
+    let value = |series: &str| -> f64 {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(series))
+            .unwrap_or_else(|| panic!("{series} missing from\n{text}"));
+        line[series.len()..].trim().parse().expect("a number")
+    };
+    for word in ["info", "seeks", "eval"] {
+        let series = format!("wily_public_answers_total{{command=\"{word}\"}}");
+        assert_eq!(value(&series), 1.0, "{word}\n{text}");
+    }
+    assert!(value("wily_public_answers_total{command=\"help\"}") >= 1.0);
+    assert_eq!(value("wily_public_answers_total{command=\"games\"}"), 0.0);
+    assert_eq!(value("wily_public_dropped_total"), 1.0, "{text}");
     srv.shutdown().await;
 }
 
@@ -219,7 +240,7 @@ async fn record_after_a_game_and_default_notes() {
         cfg.engine.threads, cfg.engine.hash_mb
     );
     let spar = spar_one_game(addr, Duration::from_secs(90));
-    let (tx, task) = start_bot(cfg, addr, Dialect::Fics, true);
+    let (tx, task) = start_bot(cfg, addr, Dialect::Fics, true, None);
     spar.await.expect("sparring task").expect("one game");
     let mut alpha = RawClient::login(addr, "Alpha", Some("alphapass")).await;
     let lines = finger_until(&mut alpha, " 1: wily ", 10)
@@ -305,7 +326,7 @@ async fn eval_of_a_relayed_game_never_of_people_playing() {
     cfg.watch.whisper = 0;
     cfg.public.per_handle_per_minute = 120;
     cfg.public.per_minute = 120;
-    let (tx, task) = start_bot(cfg, addr, Dialect::Fics, false);
+    let (tx, task) = start_bot(cfg, addr, Dialect::Fics, false, None);
     let mut guest = RawClient::login(addr, "Visitor", None).await;
     // Both games observed: `games` names them.
     let mut observed = Vec::new();

@@ -78,6 +78,8 @@ pub struct BotExtras {
     pub stop: Option<watch::Receiver<u32>>,
     /// The reload channel (SIGHUP's stand-in).
     pub reload: Option<mpsc::UnboundedReceiver<Reload>>,
+    /// The counters behind `/metrics` to count into (else the run's own).
+    pub metrics: Option<std::sync::Arc<wily::bot::run::metrics::Metrics>>,
 }
 
 /// Runs the bot with `extras` until it stops by itself, within `limit`.
@@ -95,6 +97,9 @@ pub async fn run_bot_with(
         reload: extras.reload,
         ..RunOptions::new(connect)
     };
+    if let Some(m) = extras.metrics {
+        opts.metrics = m;
+    }
     if extras.learning {
         let (book, learn) = wily::bot::learning::open(&cfg);
         opts.book = Box::new(book);

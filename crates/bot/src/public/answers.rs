@@ -39,6 +39,7 @@ impl Session {
             PublicCommand::Eval(n) => self.public_eval(n),
         };
         tracing::info!("public {} from {from}", cmd.word());
+        self.public.answered[cmd.index()] += 1;
         out.push(Action::Send(format!("tell {from} {}", sanitize(&answer))));
     }
 

@@ -24,6 +24,18 @@ pub enum PublicCommand {
 
 impl PublicCommand {
     /// Its word in `public.commands`.
+    /// Its place in `config::PUBLIC_COMMANDS` (the words, declared once there).
+    pub fn index(self) -> usize {
+        match self {
+            PublicCommand::Help => 0,
+            PublicCommand::Info => 1,
+            PublicCommand::Record => 2,
+            PublicCommand::Games => 3,
+            PublicCommand::Seeks => 4,
+            PublicCommand::Eval(_) => 5,
+        }
+    }
+
     pub fn word(self) -> &'static str {
         match self {
             PublicCommand::Help => "help",
@@ -83,6 +95,8 @@ pub(crate) struct PublicLimits {
     by_handle: HashMap<String, VecDeque<Instant>>,
     /// Tells not answered because of a limit.
     pub dropped: u64,
+    /// Answers given, by command ([`PublicCommand::index`]); `/metrics` counts them.
+    pub answered: [u64; 6],
 }
 
 impl PublicLimits {
@@ -144,6 +158,21 @@ mod tests {
             "info; quit",
         ] {
             assert_eq!(parse(not), None, "{not:?}");
+        }
+    }
+
+    #[test]
+    fn words_and_indexes_agree() {
+        for cmd in [
+            PublicCommand::Help,
+            PublicCommand::Info,
+            PublicCommand::Record,
+            PublicCommand::Games,
+            PublicCommand::Seeks,
+            PublicCommand::Eval(Some(3)),
+        ] {
+            assert_eq!(config::PUBLIC_COMMANDS[cmd.index()], cmd.word());
+            assert_eq!(parse(cmd.word()).map(|c| c.index()), Some(cmd.index()));
         }
     }
 

@@ -1,7 +1,8 @@
 //! The bot's counters for `/metrics` ([`Metrics`]): games by result, opponent class and
 //! rating, games decided on time and by forfeit, reconnects and the time spent
 //! disconnected, the lag the server reports for wily's moves, wily's own time per move,
-//! whispers/kibitzes dropped by the rate limit, learning-store writes and their errors,
+//! whispers/kibitzes dropped by the rate limit, public commands answered (by command)
+//! and dropped by their rate limits, learning-store writes and their errors,
 //! and the process's resident memory. One value per process, shared (`Arc`) by every
 //! account's driver, which counts the events where they happen ([`Probe`]); readers
 //! (the web dashboard) only call [`Metrics::render`]. Labels are fixed words and opponent
@@ -37,6 +38,12 @@ struct GameLabels {
     rating: String,
 }
 
+/// A public command's word.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct CommandLabels {
+    command: String,
+}
+
 /// Who a decided game went to.
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct OutcomeLabels {
@@ -55,6 +62,8 @@ pub struct Metrics {
     lag: Histogram,
     move_time: Histogram,
     talk_dropped: Counter,
+    public_answers: Family<CommandLabels, Counter>,
+    public_dropped: Counter,
     learn_writes: Counter,
     learn_errors: Counter,
     memory: Gauge,
@@ -93,6 +102,8 @@ impl Metrics {
             lag: Histogram::new(LAG_BUCKETS),
             move_time: Histogram::new(MOVE_TIME_BUCKETS),
             talk_dropped: Counter::default(),
+            public_answers: Family::default(),
+            public_dropped: Counter::default(),
             learn_writes: Counter::default(),
             learn_errors: Counter::default(),
             memory: Gauge::default(),
@@ -105,6 +116,11 @@ impl Metrics {
             };
             let _ = m.flags.get_or_create(&l);
             let _ = m.forfeits.get_or_create(&l);
+        }
+        for command in config::PUBLIC_COMMANDS {
+            let _ = m.public_answers.get_or_create(&CommandLabels {
+                command: command.to_string(),
+            });
         }
         let r = &mut m.registry;
         r.register(
@@ -146,6 +162,16 @@ impl Metrics {
             "talk_dropped",
             "Whispers and kibitzes dropped by the rate limit",
             m.talk_dropped.clone(),
+        );
+        r.register(
+            "public_answers",
+            "Public commands answered, by command word",
+            m.public_answers.clone(),
+        );
+        r.register(
+            "public_dropped",
+            "Public commands not answered because of the rate limits",
+            m.public_dropped.clone(),
         );
         r.register(
             "learning_writes",
@@ -242,6 +268,22 @@ impl Metrics {
         }
     }
 
+    /// New public answers (`answered[i]` of `config::PUBLIC_COMMANDS[i]`) and drops.
+    pub fn public(&self, answered: &[u64], dropped: u64) {
+        for (word, n) in config::PUBLIC_COMMANDS.iter().zip(answered) {
+            if *n > 0 {
+                self.public_answers
+                    .get_or_create(&CommandLabels {
+                        command: word.to_string(),
+                    })
+                    .inc_by(*n);
+            }
+        }
+        if dropped > 0 {
+            self.public_dropped.inc_by(dropped);
+        }
+    }
+
     pub fn learning(&self, writes: u64, errors: u64) {
         if writes > 0 {
             self.learn_writes.inc_by(writes);
@@ -299,6 +341,8 @@ pub struct Probe {
     down_since: Option<Instant>,
     /// The last board whose lag was counted: (game, move number, side to move).
     last_lag: Option<(u32, u32, bool)>,
+    /// The session's public answers (by command) and drops last seen.
+    public: ([u64; 6], u64),
 }
 
 impl Probe {
@@ -310,6 +354,7 @@ impl Probe {
             game: None,
             down_since: None,
             last_lag: None,
+            public: ([0; 6], 0),
         }
     }
 
@@ -340,6 +385,15 @@ impl Probe {
         }
         self.metrics.talk_dropped(new_drops(&self.dropped, &seen));
         self.dropped = seen.into_iter().collect();
+        let (answered, dropped) = (s.public.answered, s.public.dropped);
+        let since = |now: u64, before: u64| if now >= before { now - before } else { now };
+        let new: Vec<u64> = answered
+            .iter()
+            .zip(self.public.0)
+            .map(|(n, b)| since(*n, b))
+            .collect();
+        self.metrics.public(&new, since(dropped, self.public.1));
+        self.public = (answered, dropped);
     }
 
     /// The heartbeat while no input comes (connecting, waiting to reconnect); counts the
@@ -497,6 +551,23 @@ mod tests {
     }
 
     #[test]
+    fn public_answers_by_command_and_drops() {
+        let m = Metrics::new();
+        m.public(&[2, 0, 1, 0, 0, 0], 3);
+        m.public(&[1, 0, 0, 0, 0, 4], 0);
+        let text = m.render(&[]);
+        for line in [
+            "wily_public_answers_total{command=\"help\"} 3",
+            "wily_public_answers_total{command=\"record\"} 1",
+            "wily_public_answers_total{command=\"eval\"} 4",
+            "wily_public_answers_total{command=\"info\"} 0",
+            "wily_public_dropped_total 3",
+        ] {
+            assert!(text.contains(line), "{line} missing from\n{text}");
+        }
+    }
+
+    #[test]
     fn render_names_every_family_with_the_prefix() {
         let m = Metrics::new();
         m.reconnected();
@@ -513,6 +584,8 @@ mod tests {
             "wily_learning_writes_total 2",
             "wily_learning_write_errors_total 1",
             "wily_talk_dropped_total 0",
+            "wily_public_answers_total{command=\"eval\"} 0",
+            "wily_public_dropped_total 0",
             "wily_accounts_logged_in 0",
             "wily_flags_total{outcome=\"won\"} 0",
             "wily_forfeits_total{outcome=\"lost\"} 0",
