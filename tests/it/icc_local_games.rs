@@ -96,22 +96,3 @@ async fn two_quick_games_over_datagrams() {
 async fn twenty_games_over_datagrams() {
     icc_games("icc-twenty", 20, 1, 0).await;
 }
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "a soak over ICC datagrams, a few minutes: cargo test --test it icc_local_games -- --ignored"]
-async fn a_small_soak_over_datagrams() {
-    let opts = wily::soak::SoakOptions {
-        pairs: 2,
-        drops: 1,
-        cut_drops: 0,
-        adjourns: 1,
-        restarts: 0,
-        time_limit: Duration::from_secs(300),
-        dialect: Dialect::Icc,
-        ..wily::soak::SoakOptions::for_games(6)
-    };
-    let r = wily::soak::run(opts).await.expect("the soak runs");
-    println!("{r}");
-    assert!(r.problems().is_empty(), "{:?}", r.problems());
-    assert!(r.completed >= 6, "{r}");
-}

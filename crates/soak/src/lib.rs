@@ -28,6 +28,7 @@ pub mod check;
 pub mod chooser;
 pub mod counters;
 pub mod faults;
+pub mod icc_scan;
 pub mod options;
 pub mod proxy;
 pub mod report;
@@ -183,6 +184,7 @@ fn figures(world: &World, opts: &SoakOptions) -> SoakReport {
         inc: opts.inc,
         depth: opts.depth,
         seed: opts.seed,
+        icc: opts.dialect == ics::Dialect::Icc,
         completed: finished.len(),
         resumptions: counts.resumptions,
         finished_after_resume: finished.iter().filter(|f| f.resumed > 0).count(),
@@ -218,6 +220,9 @@ fn figures(world: &World, opts: &SoakOptions) -> SoakReport {
         r.proxy.cut_resumed += c.cut_resumed;
         r.proxy.cut_dropped += c.cut_dropped;
         r.proxy.drops += c.drops;
+        r.proxy.dg_malformed += c.dg_malformed;
+        r.proxy.dg_unknown += c.dg_unknown;
+        r.proxy.dg_out_of_order += c.dg_out_of_order;
         let mine: Vec<_> = finished
             .iter()
             .filter(|f| {

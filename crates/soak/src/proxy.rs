@@ -5,7 +5,13 @@
 //! back for a while (a lag spike), or drops every connection through it. The server it
 //! forwards to can change (a restarted server on a new port). Each fault is counted when
 //! it is actually applied to a stream.
+//!
+//! Speaking ICC's level 2 (`Proxy::try_start_for` with `Dialect::Icc`) the faults are
+//! ICC's: the garbage is datagrams (malformed ones, unknown numbers, and datagrams of a
+//! game that was never started, out of order), put between datagrams and text lines,
+//! never inside one; and a cut falls inside a datagram (`icc_scan.rs` finds the places).
 
+use super::icc_scan::{IccFault, IccScan, ICC_GARBAGE};
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -44,10 +50,17 @@ pub struct ProxyCounts {
     pub cut_dropped: u64,
     /// `drop_all` calls that closed at least one connection.
     pub drops: u64,
+    /// ICC: malformed datagrams, datagrams of unknown numbers, datagrams of a game never
+    /// started (out of order) put into the stream (`garbage` counts them too).
+    pub dg_malformed: u64,
+    pub dg_unknown: u64,
+    pub dg_out_of_order: u64,
 }
 
 struct Shared {
     target: Mutex<SocketAddr>,
+    /// The stream is ICC's level 2: datagram faults.
+    icc: bool,
     garbage: AtomicU64,
     lag_ms: AtomicU64,
     cut: AtomicU8,
@@ -81,6 +94,14 @@ impl Proxy {
 
     /// As [`Proxy::start`], with the bind error returned.
     pub async fn try_start(target: SocketAddr) -> std::io::Result<Proxy> {
+        Proxy::try_start_for(target, ics::Dialect::Fics).await
+    }
+
+    /// As [`Proxy::try_start`], with the faults of `dialect` (ICC: datagram faults).
+    pub async fn try_start_for(
+        target: SocketAddr,
+        dialect: ics::Dialect,
+    ) -> std::io::Result<Proxy> {
         let listener = TcpListener::bind("127.0.0.1:0").await?;
         let addr = listener.local_addr()?;
         let (drop_now, drop_rx) = watch::channel(0u64);
@@ -89,6 +110,7 @@ impl Proxy {
             addr,
             shared: Arc::new(Shared {
                 target: Mutex::new(target),
+                icc: dialect == ics::Dialect::Icc,
                 garbage: AtomicU64::new(0),
                 lag_ms: AtomicU64::new(0),
                 cut: AtomicU8::new(CUT_NONE),
@@ -246,6 +268,7 @@ async fn pump(
         let mut b = [0u8; 4096];
         let mut k = 0usize;
         let mut at_line_start = true;
+        let mut scan = IccScan::default();
         loop {
             let n = match ur.read(&mut b).await {
                 Ok(0) | Err(_) => break,
@@ -258,23 +281,59 @@ async fn pump(
                 tokio::time::sleep(Duration::from_millis(lag)).await;
             }
             let mut data = chunk.to_vec();
+            // ICC: the clean places and the first whole datagram of the chunk, read before
+            // anything is put in (the scan's state carries over to the next chunk).
+            let icc = shared.icc.then(|| scan.feed(chunk));
             if shared.garbage.load(Ordering::Relaxed) > 0 {
-                if let Some(at) = boundary(chunk, at_line_start) {
+                let at = match &icc {
+                    Some(found) => found.clean,
+                    None => boundary(chunk, at_line_start),
+                };
+                if let Some(at) = at {
                     shared.garbage.fetch_sub(1, Ordering::Relaxed);
-                    shared.count(|c| c.garbage += 1);
-                    let g = format!("{}\n\r", GARBAGE[k % GARBAGE.len()]);
+                    let g: Vec<u8> = if shared.icc {
+                        let (kind, bytes) = ICC_GARBAGE[k % ICC_GARBAGE.len()];
+                        shared.count(|c| {
+                            c.garbage += 1;
+                            match kind {
+                                IccFault::Malformed => c.dg_malformed += 1,
+                                IccFault::Unknown => c.dg_unknown += 1,
+                                IccFault::OutOfOrder => c.dg_out_of_order += 1,
+                            }
+                        });
+                        bytes.to_vec()
+                    } else {
+                        shared.count(|c| c.garbage += 1);
+                        format!("{}\n\r", GARBAGE[k % GARBAGE.len()]).into_bytes()
+                    };
                     k += 1;
-                    data.splice(at..at, g.bytes());
+                    data.splice(at..at, g);
                 }
             }
             at_line_start = matches!(chunk.last(), Some(b'\n' | b'\r'));
-            let cut = if data.len() >= 2 {
-                shared.cut.swap(CUT_NONE, Ordering::Relaxed)
-            } else {
-                CUT_NONE
+            // ICC: a cut waits for a chunk with a whole datagram in it, and falls in its
+            // middle (the garbage went in before it, so the datagram moved by its length).
+            let icc_cut = icc.as_ref().map(|found| {
+                found.datagram.map(|(from, to)| {
+                    let shift = match found.clean {
+                        Some(at) if data.len() > chunk.len() && at <= from => {
+                            data.len() - chunk.len()
+                        }
+                        _ => 0,
+                    };
+                    shift + from + (to - from) / 2
+                })
+            });
+            let cut = match icc_cut {
+                Some(None) => CUT_NONE,
+                _ if data.len() >= 2 => shared.cut.swap(CUT_NONE, Ordering::Relaxed),
+                _ => CUT_NONE,
             };
             if cut != CUT_NONE {
-                let at = cut_point(&data);
+                let at = match icc_cut {
+                    Some(Some(at)) => at,
+                    _ => cut_point(&data),
+                };
                 if !write(&mut cw, &data[..at]).await {
                     break;
                 }

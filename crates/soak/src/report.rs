@@ -15,6 +15,8 @@ pub struct SoakReport {
     pub inc: u32,
     pub depth: u32,
     pub seed: u64,
+    /// The soak spoke ICC's level 2 (its faults are datagrams).
+    pub icc: bool,
     /// Games the server scored (a result other than `*`).
     pub completed: usize,
     /// The bots' own totals over all their runs.
@@ -146,8 +148,13 @@ impl fmt::Display for SoakReport {
         let secs = self.wall.as_secs_f64();
         writeln!(
             f,
-            "wily soak: {} games asked, {} pairs, {}+{}, bot depth {}, seed {}",
+            "wily soak: {} games asked, {}, {} pairs, {}+{}, bot depth {}, seed {}",
             self.games_target,
+            if self.icc {
+                "ICC level-2 datagrams"
+            } else {
+                "FICS text"
+            },
             self.pairs,
             self.base,
             self.inc,
@@ -229,10 +236,20 @@ impl fmt::Display for SoakReport {
             mib(self.rss_end_kib)
         )?;
         let c = &self.proxy;
+        let (garbage, cut) = if self.icc {
+            (
+                format!(
+                    "datagrams malformed {}, unknown {}, out of order {}",
+                    c.dg_malformed, c.dg_unknown, c.dg_out_of_order
+                ),
+                "datagrams",
+            )
+        } else {
+            (format!("garbage lines {}", c.garbage), "lines")
+        };
         writeln!(
             f,
-            "  faults injected        garbage lines {}, lag spikes {}, lines cut (rest followed) {}, lines cut then dropped {}, connections dropped mid-game {}, adjournments asked {}, server restarts {}{}",
-            c.garbage,
+            "  faults injected        {garbage}, lag spikes {}, {cut} cut (rest followed) {}, {cut} cut then dropped {}, connections dropped mid-game {}, adjournments asked {}, server restarts {}{}",
             c.lag_spikes,
             c.cut_resumed,
             c.cut_dropped,

@@ -183,7 +183,7 @@ impl World {
             let pdir = dir.join(format!("Wily{}", letter(i)));
             std::fs::create_dir_all(pdir.join("lists"))
                 .map_err(|e| format!("{}: {e}", pdir.display()))?;
-            let proxy = Proxy::try_start(addr)
+            let proxy = Proxy::try_start_for(addr, opts.dialect)
                 .await
                 .map_err(|e| format!("proxy: {e}"))?;
             // The games shared out as evenly as they go.
