@@ -54,8 +54,6 @@ fn wily_config(dir: &std::path::Path) -> wily::config::Config {
     // Tournament play alone: the finger notes and public commands (`set tell 1`) add
     // login lines to the rate-limited queue, and with them the shutdown withdrawal was
     // not heard in two loaded runs out of four (bot_public.rs tests those lines).
-    cfg.server.notes = Some(Vec::new());
-    cfg.public.enabled = false;
     cfg
 }
 
@@ -241,8 +239,9 @@ async fn a_shutdown_withdraws_from_a_tournament_that_never_fills() {
             .wait_line("wily has withdrawn from tourney #1", 10)
             .await
             .is_some(),
-        "the director heard the withdrawal: {:?}",
-        watcher.seen
+        "the director heard the withdrawal: {:?}\nwire:\n{}",
+        watcher.seen,
+        std::fs::read_to_string(&wire).unwrap_or_default()
     );
     let report = bot.await.expect("the bot task");
     let w = std::fs::read_to_string(&wire).unwrap_or_default();

@@ -20,6 +20,9 @@ use ics::outqueue::{OutLine, OutQueue, Topic};
 
 /// At logout at most this many waiting lines are still sent before `quit`.
 const QUIT_FLUSH: usize = 32;
+/// After `quit`, the server's answers are read (and logged) for at most this long, until
+/// it closes the connection.
+const QUIT_LINGER: Duration = Duration::from_secs(2);
 use ics::pipeline::{Output, Pipeline};
 use ics::timeseal;
 
@@ -182,6 +185,10 @@ impl Task {
 
     /// Logs out: the lines still waiting in the queue go first (at most
     /// [`QUIT_FLUSH`] of them, past the rate limit: the session ends anyway), then `quit`.
+    /// Then the socket stays open for reading until the server closes it (at most
+    /// [`QUIT_LINGER`]): a socket closed while the server's answers to those lines are on
+    /// their way is reset, and a server that meets the reset before it has read every
+    /// line loses the rest (a tournament withdrawal sent at shutdown was lost so).
     async fn quit(&mut self) {
         for line in self.queue.drain().into_iter().take(QUIT_FLUSH) {
             if self.link.write_line(&line).await.is_err() {
@@ -196,6 +203,15 @@ impl Task {
             })
             .await;
         let _ = self.link.writer.shutdown().await;
+        let linger = async {
+            loop {
+                match self.reader.read(&mut self.buf).await {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => self.link.wire.received(&self.buf[..n]),
+                }
+            }
+        };
+        let _ = tokio::time::timeout(QUIT_LINGER, linger).await;
     }
 
     pub(super) async fn run(mut self, early: Vec<Event>) {
