@@ -3,7 +3,7 @@
 //! the section's struct (serde: unknown keys refused, missing keys defaulted), its
 //! `Default`, its range check (the dotted key spelled from the section's and the field's
 //! names) and its reference rows ([`Setting`]: key, default as text, range, doc), which
-//! `wily config keys` prints and `tests/it/config_docs.rs` holds against `docs/`.
+//! `wily ics keys` prints and `tests/it/config_docs.rs` holds against `docs/`.
 //! Checks that tie keys together stay in `validate.rs`.
 
 use super::sections::Config;
@@ -224,6 +224,28 @@ impl Config {
         ]
         .concat()
     }
+
+    /// [`Config::settings`] as a Markdown table (`wily ics keys`): key, default, range
+    /// (`lowest to highest`, or empty) and doc, one row a key.
+    pub fn settings_table() -> String {
+        let mut out =
+            String::from("| key | default | range | meaning |\n| --- | --- | --- | --- |\n");
+        for s in Config::settings() {
+            let range = s
+                .range
+                .map(|(lo, hi)| format!("{lo} to {hi}"))
+                .unwrap_or_default();
+            let cell = |t: &str| t.replace('|', "\\|");
+            out.push_str(&format!(
+                "| `{}` | `{}` | {} | {} |\n",
+                s.key,
+                cell(&s.default),
+                range,
+                cell(&s.doc)
+            ));
+        }
+        out
+    }
 }
 
 #[cfg(test)]
@@ -261,6 +283,19 @@ mod tests {
                 r.doc
             );
         }
+    }
+
+    #[test]
+    fn the_table_has_a_row_per_key() {
+        let table = Config::settings_table();
+        let lines: Vec<&str> = table.lines().collect();
+        assert_eq!(lines.len(), Config::settings().len() + 2);
+        assert_eq!(lines[0], "| key | default | range | meaning |");
+        assert!(
+            lines.contains(&"| `engine.threads` | `1` | 1 to 256 | Search threads. |"),
+            "{table}"
+        );
+        assert!(lines.contains(&"| `engine.ponder` | `true` |  | Think on the opponent's time. |"));
     }
 
     #[test]
