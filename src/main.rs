@@ -337,6 +337,9 @@ impl DirectorArgs {
 
 #[derive(Subcommand)]
 enum IcsAction {
+    /// Print the settings reference as a Markdown table: every key declared in the
+    /// settings code, with its default, its legal range and what it does.
+    Keys,
     /// Print what a server sent as typed events, one JSON object a line: FILE is a wire
     /// log (`--wire-debug`) or a raw capture, `-` reads standard input.
     Replay {
@@ -586,6 +589,13 @@ fn main() -> ExitCode {
         Some(Command::Book(cmd)) => wily::tools::book::run_book(cmd).map(|s| print!("{s}")),
         Some(Command::Books(cmd)) => wily::tools::book::run_books(cmd).map(|s| print!("{s}")),
         Some(Command::Learn(cmd)) => wily::tools::learn::run_learn(cmd).map(|s| print!("{s}")),
+        Some(Command::Ics {
+            action: Some(IcsAction::Keys),
+            ..
+        }) => {
+            print!("{}", wily::config::Config::settings_table());
+            Ok(())
+        }
         Some(Command::Ics {
             action:
                 Some(IcsAction::Replay {

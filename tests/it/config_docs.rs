@@ -8,7 +8,7 @@
 //! with serde's list of the section's fields, and each field is then tried as a table,
 //! an array of tables or a plain value. No list of keys is kept by hand here.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use wily::config::{Config, ConfigError};
 
@@ -110,6 +110,10 @@ struct Documented {
     page: String,
     keys: BTreeSet<String>,
     wildcards: BTreeSet<String>,
+    /// The default column of a key's rows (in tables whose second column is `default`):
+    /// the row's one value in backticks, the value at the key's place when the row names
+    /// as many keys as values, or else the cell's text.
+    defaults: BTreeMap<String, Vec<String>>,
 }
 
 /// The names in the first cell of every row of every `| key |` table in `docs/*.md`.
@@ -121,6 +125,7 @@ fn documented() -> Documented {
         page: String::new(),
         keys: BTreeSet::new(),
         wildcards: BTreeSet::new(),
+        defaults: BTreeMap::new(),
     };
     let dir = root().join("docs");
     let mut pages: Vec<PathBuf> = std::fs::read_dir(&dir)
@@ -132,10 +137,12 @@ fn documented() -> Documented {
     for page in pages {
         let text = std::fs::read_to_string(&page).expect("page");
         let mut in_table = false;
+        let mut with_defaults = false;
         for line in text.lines() {
             let cells: Vec<&str> = line.split('|').map(str::trim).collect();
             if line.starts_with('|') && cells.get(1) == Some(&"key") {
                 in_table = true;
+                with_defaults = cells.get(2) == Some(&"default");
                 doc.page.push_str(&format!("{} ", page.display()));
                 continue;
             }
@@ -147,6 +154,7 @@ fn documented() -> Documented {
                 continue;
             }
             let mut table = String::new();
+            let mut row_keys = Vec::new();
             for name in cells[1].split('`').skip(1).step_by(2) {
                 if let Some(t) = name.strip_prefix("[[").and_then(|n| n.strip_suffix("]]")) {
                     table = t.to_string();
@@ -156,13 +164,27 @@ fn documented() -> Documented {
                     doc.wildcards.insert(t.to_string());
                 } else if let Some((t, _)) = name.rsplit_once('.') {
                     table = t.to_string();
-                    doc.keys.insert(name.to_string());
+                    row_keys.push(name.to_string());
                 } else if !table.is_empty() {
-                    doc.keys.insert(format!("{table}.{name}"));
+                    row_keys.push(format!("{table}.{name}"));
                 } else {
-                    doc.keys.insert(name.to_string());
+                    row_keys.push(name.to_string());
                 }
             }
+            let cell = cells.get(2).copied().unwrap_or("");
+            let values: Vec<&str> = cell.split('`').skip(1).step_by(2).collect();
+            for (i, key) in row_keys.iter().enumerate().filter(|_| with_defaults) {
+                let value = match values.len() {
+                    1 => values[0],
+                    n if n == row_keys.len() => values[i],
+                    _ => cell,
+                };
+                doc.defaults
+                    .entry(key.clone())
+                    .or_default()
+                    .push(value.to_string());
+            }
+            doc.keys.extend(row_keys);
         }
     }
     doc
@@ -252,4 +274,76 @@ fn every_key_of_the_shipped_config_toml_is_accepted_and_documented() {
             "config.toml sets {key}, which no `| key |` table in docs/ documents"
         );
     }
+}
+
+/// A default as the reference writes it: as in `config.toml`, or a string without its
+/// quotes (`wild fr` for `"wild fr"`).
+fn same_default(documented: &str, default: &str) -> bool {
+    let bare = default
+        .strip_prefix('"')
+        .and_then(|d| d.strip_suffix('"'))
+        .filter(|d| !d.is_empty());
+    documented == default || Some(documented) == bare
+}
+
+#[test]
+fn every_declared_setting_has_its_default_in_the_reference() {
+    let doc = documented();
+    let rows = Config::settings();
+    assert!(rows.iter().any(|r| r.key == "engine.threads"), "{rows:?}");
+    let mut wrong = Vec::new();
+    for r in &rows {
+        let Some(documented) = doc.defaults.get(r.key) else {
+            wrong.push(format!(
+                "{}: no row of its own (default {})",
+                r.key, r.default
+            ));
+            continue;
+        };
+        for d in documented.iter().filter(|d| !same_default(d, &r.default)) {
+            wrong.push(format!(
+                "{}: the reference says {d:?}, the default is {}",
+                r.key, r.default
+            ));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "docs/ disagrees with the settings' declarations (`settings!` in crates/config; \
+         `wily ics keys` prints them):\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn a_changed_default_would_be_caught() {
+    // The comparison itself: a quoted string matches its bare form, nothing else does.
+    assert!(same_default("wild fr", "\"wild fr\""));
+    assert!(same_default("\"mamer\"", "\"mamer\""));
+    assert!(same_default("\"\"", "\"\""));
+    assert!(!same_default("", "\"\""));
+    assert!(!same_default("600", "60"));
+    assert!(!same_default("[\"chess\"]", "[]"));
+}
+
+#[test]
+fn wily_ics_keys_prints_the_declared_settings() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_wily"))
+        .args(["ics", "keys"])
+        .output()
+        .expect("run wily");
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    assert!(
+        text.starts_with("| key | default | range | meaning |\n"),
+        "{text}"
+    );
+    for r in Config::settings() {
+        let row = text
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{}` |", r.key)))
+            .unwrap_or_else(|| panic!("no row for {}: {text}", r.key));
+        assert!(row.contains(&format!("`{}`", r.default)), "{row}");
+    }
+    assert!(text.contains("| `talk.whisper` | `2` | 0 to 6 |"), "{text}");
 }

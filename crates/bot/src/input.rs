@@ -370,3 +370,12 @@ pub enum Action {
     /// Log out and exit.
     Quit,
 }
+
+/// The outgoing queue's topic of an [`Action::SendTopical`] line about game `game` in
+/// position `position`: the game is the subject, the position its version.
+pub fn queue_topic(game: u32, position: u64) -> ics::outqueue::Topic {
+    ics::outqueue::Topic {
+        subject: u64::from(game),
+        version: position,
+    }
+}

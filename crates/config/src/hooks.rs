@@ -5,7 +5,7 @@
 //! tell; the fields the bot fills in from server data are sanitised when sent (see
 //! `bot/operator_hooks.rs`).
 
-use serde::Deserialize;
+use super::settings::settings;
 
 /// The fields a hook command may use, by hook.
 pub const LOGIN_FIELDS: &[&str] = &["me"];
@@ -15,35 +15,23 @@ pub const GAME_END_FIELDS: &[&str] = &[
 ];
 pub const IDLE_FIELDS: &[&str] = &["me", "minutes"];
 
-/// `[hooks]`
-#[derive(Debug, Clone, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
-pub struct HooksSection {
-    /// Sent after every login (and re-login), after wily's own setup commands.
-    pub login: Vec<String>,
-    /// Sent when one of wily's games starts (not when an adjourned game resumes).
-    pub game_start: Vec<String>,
-    /// Sent when one of wily's games ends (adjournments included).
-    pub game_end: Vec<String>,
-    /// Sent when wily has been idle (connected, no game) this many minutes; again after
-    /// each further spell of as many minutes. 0 turns the idle hook off.
-    pub idle_minutes: u64,
-    pub idle: Vec<String>,
-    /// At most this many hook commands in any minute; the rest are dropped with a
-    /// warning (a typo in a hook never floods the server).
-    pub max_per_minute: u32,
-}
-
-impl Default for HooksSection {
-    fn default() -> Self {
-        HooksSection {
-            login: Vec::new(),
-            game_start: Vec::new(),
-            game_end: Vec::new(),
-            idle_minutes: 0,
-            idle: Vec::new(),
-            max_per_minute: 10,
-        }
+settings! {
+    /// `[hooks]`
+    pub struct HooksSection in "hooks" {
+        /// Sent after every login (and re-login), after wily's own setup commands.
+        login: Vec<String> = Vec::new();
+        /// Sent when one of wily's games starts (not when an adjourned game resumes).
+        game_start: Vec<String> = Vec::new();
+        /// Sent when one of wily's games ends (adjournments included).
+        game_end: Vec<String> = Vec::new();
+        /// Sent when wily has been idle (connected, no game) this many minutes; again after
+        /// each further spell of as many minutes. 0 turns the idle hook off.
+        idle_minutes: u64 = 0, range 0..=10_080;
+        /// Sent when idle (see `idle_minutes`).
+        idle: Vec<String> = Vec::new();
+        /// At most this many hook commands in any minute; the rest are dropped with a
+        /// warning (a typo in a hook never floods the server).
+        max_per_minute: u32 = 10, range 1..=60;
     }
 }
 

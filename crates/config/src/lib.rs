@@ -1,8 +1,11 @@
 //! The bot's settings file (`config.toml`): loading, defaults and validation.
 //!
-//! The settings' shape, [`Config`] and every section, lives in `sections.rs`; `validate.rs`
-//! checks ranges and cross-key rules and names the offending key in its message; this
-//! file loads a file through both. Unknown keys are rejected by serde
+//! The settings' shape, [`Config`] and every section, lives in `sections.rs` (and a file
+//! per larger section); the plain sections declare each key once with `settings.rs`'s
+//! `settings!` (type, default, range, doc: the struct, its `Default`, its range check and
+//! its reference rows, [`Config::settings`], come from that one line). `validate.rs`
+//! checks what ties keys together and what a range cannot say, and names the offending
+//! key in its message; this file loads a file through both. Unknown keys are rejected by serde
 //! (`deny_unknown_fields`), so a typo is an error at start-up, never a silent default.
 //! Nothing here panics on a bad file: every problem comes back as a [`ConfigError`].
 //!
@@ -14,6 +17,7 @@ mod hooks;
 mod public;
 mod sections;
 mod service;
+mod settings;
 mod strength;
 mod tourney;
 mod validate;
@@ -28,6 +32,7 @@ pub use public::{
 };
 pub use sections::*;
 pub use service::{ServiceSection, WebSection};
+pub use settings::{DefaultText, Setting};
 pub use strength::{RatingRule, StrengthSection, ELO_RANGE};
 pub use tourney::TourneySection;
 pub use validate::Problem;

@@ -4,7 +4,7 @@
 //! tell it, and their rate limits). The bot carries both out (`bot/notes.rs`,
 //! `bot/public.rs`); this file holds the settings, their defaults and their checks.
 
-use serde::Deserialize;
+use super::settings::settings;
 
 /// The fields a finger note may use.
 pub const NOTE_FIELDS: &[&str] = &[
@@ -29,32 +29,20 @@ pub const DEFAULT_NOTES: &[&str] = &[
 /// The public commands, in the order `help` lists them.
 pub const PUBLIC_COMMANDS: &[&str] = &["help", "info", "record", "games", "seeks", "eval"];
 
-/// `[public]`: the commands anyone (registered or guest) may tell wily.
-#[derive(Debug, Clone, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
-pub struct PublicSection {
-    /// Answer public commands at all (off: strangers get `operators.stranger_reply`).
-    pub enabled: bool,
-    /// The commands answered (any of [`PUBLIC_COMMANDS`]); one left out is answered like
-    /// an unknown word.
-    pub commands: Vec<String>,
-    /// Listen to guests' tells too (FICS-lineage servers: `set tell 1` at login).
-    pub guests: bool,
-    /// At most this many answers to one handle in any minute (more are ignored).
-    pub per_handle_per_minute: u32,
-    /// At most this many answers to everyone together in any minute.
-    pub per_minute: u32,
-}
-
-impl Default for PublicSection {
-    fn default() -> Self {
-        PublicSection {
-            enabled: true,
-            commands: PUBLIC_COMMANDS.iter().map(|s| s.to_string()).collect(),
-            guests: true,
-            per_handle_per_minute: 4,
-            per_minute: 30,
-        }
+settings! {
+    /// `[public]`: the commands anyone (registered or guest) may tell wily.
+    pub struct PublicSection in "public" {
+        /// Answer public commands at all (off: strangers get `operators.stranger_reply`).
+        enabled: bool = true;
+        /// The commands answered (any of [`PUBLIC_COMMANDS`]); one left out is answered like
+        /// an unknown word.
+        commands: Vec<String> = PUBLIC_COMMANDS.iter().map(|s| s.to_string()).collect();
+        /// Listen to guests' tells too (FICS-lineage servers: `set tell 1` at login).
+        guests: bool = true;
+        /// At most this many answers to one handle in any minute (more are ignored).
+        per_handle_per_minute: u32 = 4, range 1..=120;
+        /// At most this many answers to everyone together in any minute.
+        per_minute: u32 = 30, range 1..=120;
     }
 }
 
@@ -137,14 +125,7 @@ pub(crate) fn problems(
                 ));
             }
         }
-        for (key, v) in [
-            ("public.per_handle_per_minute", p.per_handle_per_minute),
-            ("public.per_minute", p.per_minute),
-        ] {
-            if !(1..=120).contains(&v) {
-                out.push((key.into(), format!("must be between 1 and 120 (got {v})")));
-            }
-        }
+        out.extend(p.range_problems());
     }
     out
 }

@@ -1,9 +1,12 @@
-//! The sections of `config.toml`, each a serde struct with its defaults.
+//! The sections of `config.toml`, each a serde struct with its defaults; the plain
+//! sections are declared with [`settings!`](super::settings), one line per key (type,
+//! default, range, doc).
 //!
 //! Units follow the chess servers: base times in minutes, increments in seconds; scores
 //! in centipawns unless a key says pawns. Every key is documented in the shipped
 //! `config.toml` and in `docs/bot.md` (its settings reference).
 
+use super::settings::{settings, DefaultText};
 use ics::Dialect;
 /// `[opponents]` is declared with the rule that reads it, in the `lists` crate.
 pub use lists::OpponentsSection;
@@ -77,105 +80,74 @@ impl fmt::Debug for Secret {
     }
 }
 
-/// `[server]`
-#[derive(Debug, Clone, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
-pub struct ServerSection {
-    /// Play offline on the in-process local server instead of connecting anywhere.
-    pub local: bool,
-    pub host: String,
-    pub port: u16,
-    pub dialect: Dialect,
-    pub timeseal: bool,
-    /// Login name; `guest` logs in anonymously.
-    pub handle: String,
-    pub password: Option<Secret>,
-    /// Name of an environment variable holding the password.
-    pub password_env: Option<String>,
-    pub connect_timeout_secs: u64,
-    /// Send a harmless command after this many idle seconds (0 = never).
-    pub keepalive_secs: u64,
-    pub reconnect_min_secs: u64,
-    pub reconnect_max_secs: u64,
-    /// The words that ask this server for a Chess960 game in `seek` and `match`: `wild
-    /// fr` on FICS, `fr` on lasker 2.2 / capablanca servers (whose `wild fr` is another
-    /// game), `w22` on ICC.
-    pub chess960: String,
-    /// ICC only: read the game through ICC's level-2 datagrams (turned on at login);
-    /// `false` reads style-12 text as on FICS.
-    pub icc_level2: bool,
-    /// A helper program wily talks to the server through, as xboard's `-icshelper`: ICC's
-    /// `timestamp` (lag compensation). Started as `PROGRAM HOST PORT`.
-    pub helper: Option<PathBuf>,
-    /// With `helper`: the helper opens this port on 127.0.0.1 and wily connects to it
-    /// (unset: wily talks through the helper's standard input and output).
-    pub helper_port: Option<u16>,
-    /// The account's finger notes, one string a line (fields: `public.rs`'s
-    /// `NOTE_FIELDS`). Unset: the default description, written only to an account that
-    /// has no notes; `[]`: wily leaves the notes alone.
-    pub notes: Option<Vec<String>>,
-}
-
-impl Default for ServerSection {
-    fn default() -> Self {
-        ServerSection {
-            local: true,
-            host: "freechess.org".into(),
-            port: 5000,
-            dialect: Dialect::Fics,
-            timeseal: true,
-            handle: "guest".into(),
-            password: None,
-            password_env: None,
-            connect_timeout_secs: 30,
-            keepalive_secs: 600,
-            reconnect_min_secs: 5,
-            reconnect_max_secs: 600,
-            chess960: "wild fr".into(),
-            icc_level2: true,
-            helper: None,
-            helper_port: None,
-            notes: None,
-        }
+settings! {
+    /// `[server]`
+    pub struct ServerSection in "server" {
+        /// Play offline on the in-process local server instead of connecting anywhere.
+        local: bool = true;
+        /// The server's host name.
+        host: String = "freechess.org".into();
+        /// The server's TCP port.
+        port: u16 = 5000;
+        /// `fics` (FICS and its lineage) or `icc`.
+        dialect: Dialect = Dialect::Fics;
+        /// Timeseal v1 on FICS.
+        timeseal: bool = true;
+        /// Login name; `guest` logs in anonymously.
+        handle: String = "guest".into();
+        /// The password (or `password_env`, not both).
+        password: Option<Secret> = None;
+        /// Name of an environment variable holding the password.
+        password_env: Option<String> = None;
+        /// Give up a connection attempt after this many seconds.
+        connect_timeout_secs: u64 = 30, range 1..=600;
+        /// Send a harmless command after this many idle seconds (0 = never).
+        keepalive_secs: u64 = 600;
+        /// Reconnection backoff: the first wait, seconds.
+        reconnect_min_secs: u64 = 5, range 1..=3600;
+        /// Reconnection backoff: the longest wait, seconds.
+        reconnect_max_secs: u64 = 600, range 1..=86_400;
+        /// The words that ask this server for a Chess960 game in `seek` and `match`: `wild
+        /// fr` on FICS, `fr` on lasker 2.2 / capablanca servers (whose `wild fr` is another
+        /// game), `w22` on ICC.
+        chess960: String = "wild fr".into();
+        /// ICC only: read the game through ICC's level-2 datagrams (turned on at login);
+        /// `false` reads style-12 text as on FICS.
+        icc_level2: bool = true;
+        /// A helper program wily talks to the server through, as xboard's `-icshelper`: ICC's
+        /// `timestamp` (lag compensation). Started as `PROGRAM HOST PORT`.
+        helper: Option<PathBuf> = None;
+        /// With `helper`: the helper opens this port on 127.0.0.1 and wily connects to it
+        /// (unset: wily talks through the helper's standard input and output).
+        helper_port: Option<u16> = None;
+        /// The account's finger notes, one string a line (fields: `public.rs`'s
+        /// `NOTE_FIELDS`). Unset: the default description, written only to an account that
+        /// has no notes; `[]`: wily leaves the notes alone.
+        notes: Option<Vec<String>> = None;
     }
 }
 
-/// `[local]`: the offline setup of `wily ics --local`.
-#[derive(Debug, Clone, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
-pub struct LocalSection {
-    /// TCP port on 127.0.0.1 (0 = any free port).
-    pub port: u16,
-    /// Handle wily uses on the local server.
-    pub handle: String,
-    /// Handle of the sparring partner.
-    pub sparring_handle: String,
-    /// The sparring partner's search depth (plies); it is wily at reduced strength.
-    pub sparring_depth: u32,
-    /// Time control of the local games.
-    pub base: u32,
-    pub increment: u32,
-    /// Stop after this many games (0 = play until interrupted).
-    pub games: u32,
-    /// Print a running commentary (moves, scores, results) to stdout.
-    pub commentary: bool,
-    /// `chess` or `chess960`: what wily seeks on the local server.
-    pub variant: String,
-}
-
-impl Default for LocalSection {
-    fn default() -> Self {
-        LocalSection {
-            port: 0,
-            handle: "wily".into(),
-            sparring_handle: "Sparring".into(),
-            sparring_depth: 2,
-            base: 2,
-            increment: 1,
-            games: 0,
-            commentary: true,
-            variant: "chess".into(),
-        }
+settings! {
+    /// `[local]`: the offline setup of `wily ics --local`.
+    pub struct LocalSection in "local" {
+        /// TCP port on 127.0.0.1 (0 = any free port).
+        port: u16 = 0;
+        /// Handle wily uses on the local server.
+        handle: String = "wily".into();
+        /// Handle of the sparring partner.
+        sparring_handle: String = "Sparring".into();
+        /// The sparring partner's search depth (plies); it is wily at reduced strength.
+        sparring_depth: u32 = 2, range 1..=64;
+        /// Base time of the local games, minutes.
+        base: u32 = 2, range 0..=600;
+        /// Increment of the local games, seconds.
+        increment: u32 = 1, range 0..=600;
+        /// Stop after this many games (0 = play until interrupted).
+        games: u32 = 0;
+        /// Print a running commentary (moves, scores, results) to stdout.
+        commentary: bool = true;
+        /// `chess` or `chess960`: what wily seeks on the local server.
+        variant: String = "chess".into();
     }
 }
 
@@ -222,37 +194,29 @@ impl Default for SeekAd {
     }
 }
 
-/// `[seek]`
-#[derive(Debug, Clone, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
-pub struct SeekSection {
-    pub enabled: bool,
-    /// Post the ads again after every game.
-    pub reseek_after_game: bool,
-    /// While idle, post the ads again after this many seconds (0 = only once).
-    pub interval_secs: u64,
-    /// Manual seeks (FICS's `m` flag): an answer arrives as a match request that the
-    /// `[accept]` filters judge, instead of starting a game at once.
-    pub manual: bool,
-    pub ads: Vec<SeekAd>,
-}
-
-impl Default for SeekSection {
-    fn default() -> Self {
-        SeekSection {
-            enabled: true,
-            reseek_after_game: true,
-            interval_secs: 600,
-            manual: true,
-            ads: vec![
-                SeekAd::default(),
-                SeekAd {
-                    base: 5,
-                    increment: 2,
-                    ..SeekAd::default()
-                },
-            ],
-        }
+settings! {
+    /// `[seek]`
+    pub struct SeekSection in "seek" {
+        /// Post the seek ads while idle.
+        enabled: bool = true;
+        /// Post the ads again after every game.
+        reseek_after_game: bool = true;
+        /// While idle, post the ads again after this many seconds (0 = only once).
+        interval_secs: u64 = 600;
+        /// Manual seeks (FICS's `m` flag): an answer arrives as a match request that the
+        /// `[accept]` filters judge, instead of starting a game at once.
+        manual: bool = true;
+    }
+    tables {
+        /// The seek ads (`[[seek.ads]]`).
+        ads: Vec<SeekAd> = vec![
+            SeekAd::default(),
+            SeekAd {
+                base: 5,
+                increment: 2,
+                ..SeekAd::default()
+            },
+        ];
     }
 }
 
@@ -295,222 +259,150 @@ impl Default for DeclineMessages {
     }
 }
 
-/// `[accept]`: the challenge filters.
-#[derive(Debug, Clone, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
-pub struct AcceptSection {
-    pub enabled: bool,
-    /// Base time range in minutes.
-    pub min_base: u32,
-    pub max_base: u32,
-    /// Increment range in seconds.
-    pub min_increment: u32,
-    pub max_increment: u32,
-    pub rated: bool,
-    pub unrated: bool,
-    /// `chess` (lightning, blitz, standard, untimed, non-standard) and/or `chess960`.
-    pub variants: Vec<String>,
-    /// Opponent rating range (registered players).
-    pub min_rating: u32,
-    pub max_rating: u32,
-    pub humans: bool,
-    pub computers: bool,
-    /// Unregistered players (rating `++++`).
-    pub guests: bool,
-    /// When not empty, only these handles may challenge.
-    pub allow: Vec<String>,
-    pub block: Vec<String>,
-    /// At most this many games in a row against the same opponent (0 = no limit).
-    pub max_in_row: u32,
-    /// At most this many games per hour against the same opponent (0 = no limit).
-    pub max_per_hour: u32,
-    /// After a finished game, offer the same opponent another (`rematch`), within the
-    /// block list and the per-opponent limits above.
-    pub rematch: bool,
-    /// Abort a game whose opponent has not made a first move after this many seconds
-    /// (0 = never).
-    pub abort_idle_secs: u64,
-    /// Accept up to this many takeback requests per game (0 = decline them all).
-    pub takebacks: u32,
-    pub decline: DeclineMessages,
-}
-
-impl Default for AcceptSection {
-    fn default() -> Self {
-        AcceptSection {
-            enabled: true,
-            min_base: 1,
-            max_base: 60,
-            min_increment: 0,
-            max_increment: 30,
-            rated: true,
-            unrated: true,
-            variants: vec!["chess".into()],
-            min_rating: 0,
-            max_rating: 9999,
-            humans: true,
-            computers: true,
-            guests: true,
-            allow: Vec::new(),
-            block: Vec::new(),
-            max_in_row: 5,
-            max_per_hour: 8,
-            rematch: false,
-            abort_idle_secs: 0,
-            takebacks: 0,
-            decline: DeclineMessages::default(),
-        }
+settings! {
+    /// `[accept]`: the challenge filters.
+    pub struct AcceptSection in "accept" {
+        /// Accept challenges at all.
+        enabled: bool = true;
+        /// Shortest base time accepted, minutes.
+        min_base: u32 = 1;
+        /// Longest base time accepted, minutes.
+        max_base: u32 = 60, range 0..=600;
+        /// Smallest increment accepted, seconds.
+        min_increment: u32 = 0;
+        /// Largest increment accepted, seconds.
+        max_increment: u32 = 30, range 0..=600;
+        /// Accept rated games.
+        rated: bool = true;
+        /// Accept unrated games.
+        unrated: bool = true;
+        /// `chess` (lightning, blitz, standard, untimed, non-standard) and/or `chess960`.
+        variants: Vec<String> = vec!["chess".into()];
+        /// Lowest opponent rating accepted (registered players).
+        min_rating: u32 = 0;
+        /// Highest opponent rating accepted (registered players).
+        max_rating: u32 = 9999;
+        /// Accept challenges from people.
+        humans: bool = true;
+        /// Accept challenges from computers.
+        computers: bool = true;
+        /// Unregistered players (rating `++++`).
+        guests: bool = true;
+        /// When not empty, only these handles may challenge.
+        allow: Vec<String> = Vec::new();
+        /// These handles may never challenge.
+        block: Vec<String> = Vec::new();
+        /// At most this many games in a row against the same opponent (0 = no limit).
+        max_in_row: u32 = 5;
+        /// At most this many games per hour against the same opponent (0 = no limit).
+        max_per_hour: u32 = 8;
+        /// After a finished game, offer the same opponent another (`rematch`), within the
+        /// block list and the per-opponent limits above.
+        rematch: bool = false;
+        /// Abort a game whose opponent has not made a first move after this many seconds
+        /// (0 = never).
+        abort_idle_secs: u64 = 0, range 0..=86_400;
+        /// Accept up to this many takeback requests per game (0 = decline them all).
+        takebacks: u32 = 0, range 0..=100;
+    }
+    tables {
+        /// What wily tells a declined challenger (`[accept.decline]`).
+        decline: DeclineMessages = DeclineMessages::default();
     }
 }
 
-/// `[engine]`
-#[derive(Debug, Clone, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
-pub struct EngineSection {
-    pub threads: usize,
-    pub hash_mb: usize,
-    /// Think on the opponent's time.
-    pub ponder: bool,
-    /// Milliseconds kept in reserve per move for lag and transmission.
-    pub move_overhead_ms: u64,
-    /// Play book moves while in book.
-    pub book: bool,
-    /// Learning switches as `learn N`: 1 book, 2 position, 4 result (0 = off).
-    pub learn: u8,
-    /// Book move choice: 0 = weighted random draw (`book random 1`); N > 0 = a search of
-    /// N milliseconds among the book moves picks one (`book random 0`).
-    pub book_search_ms: u64,
-    /// Fixed search depth (plies); 0 = no limit. Meant for reduced-strength sparring.
-    pub depth_limit: u32,
-    /// Syzygy tablebase folders, `:`-separated; empty = none.
-    pub syzygy_path: String,
-}
-
-impl Default for EngineSection {
-    fn default() -> Self {
-        EngineSection {
-            threads: 1,
-            hash_mb: 64,
-            ponder: true,
-            move_overhead_ms: 300,
-            book: true,
-            learn: 7,
-            book_search_ms: 0,
-            depth_limit: 0,
-            syzygy_path: String::new(),
-        }
+settings! {
+    /// `[engine]`
+    pub struct EngineSection in "engine" {
+        /// Search threads.
+        threads: usize = 1, range 1..=256;
+        /// Hash table size, MiB.
+        hash_mb: usize = 64, range 1..=65_536;
+        /// Think on the opponent's time.
+        ponder: bool = true;
+        /// Milliseconds kept in reserve per move for lag and transmission.
+        move_overhead_ms: u64 = 300, range 0..=10_000;
+        /// Play book moves while in book.
+        book: bool = true;
+        /// Learning switches as `learn N`: 1 book, 2 position, 4 result (0 = off).
+        learn: u8 = 7, range 0..=7;
+        /// Book move choice: 0 = weighted random draw (`book random 1`); N > 0 = a search of
+        /// N milliseconds among the book moves picks one (`book random 0`).
+        book_search_ms: u64 = 0, range 0..=10_000;
+        /// Fixed search depth (plies); 0 = no limit. Meant for reduced-strength sparring.
+        depth_limit: u32 = 0, range 0..=128;
+        /// Syzygy tablebase folders, `:`-separated; empty = none.
+        syzygy_path: String = String::new();
     }
 }
 
-/// `[talk]`
-#[derive(Debug, Clone, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
-pub struct TalkSection {
-    /// Whisper level 0-6 (0 silent, 1 mates, 2 +time/score/depth, 3 +PV, 4 +book,
-    /// 5 PV every iteration, 6 nearly everything).
-    pub whisper: u8,
-    /// Kibitz level, same scale.
-    pub kibitz: u8,
-    /// Stay silent until a search has visited this many nodes.
-    pub noise: u64,
-    /// Said at the start of each game (`{opponent}` is replaced); empty = nothing.
-    pub greeting: String,
-    /// Said at the end of each game; empty = nothing.
-    pub goodbye: String,
-    /// Kibitz level used against opponents in the AK list.
-    pub autokibitz_level: u8,
-    /// At most this many whispers/kibitzes per minute.
-    pub max_per_minute: u32,
-}
-
-impl Default for TalkSection {
-    fn default() -> Self {
-        TalkSection {
-            whisper: 2,
-            kibitz: 0,
-            noise: 100_000,
-            greeting: "Hello {opponent}, good luck and have fun!".into(),
-            goodbye: "Thanks for the game, {opponent}.".into(),
-            autokibitz_level: 3,
-            max_per_minute: 12,
-        }
+settings! {
+    /// `[talk]`
+    pub struct TalkSection in "talk" {
+        /// Whisper level 0-6 (0 silent, 1 mates, 2 +time/score/depth, 3 +PV, 4 +book,
+        /// 5 PV every iteration, 6 nearly everything).
+        whisper: u8 = 2, range 0..=6;
+        /// Kibitz level, same scale.
+        kibitz: u8 = 0, range 0..=6;
+        /// Stay silent until a search has visited this many nodes.
+        noise: u64 = 100_000;
+        /// Said at the start of each game (`{opponent}` is replaced); empty = nothing.
+        greeting: String = "Hello {opponent}, good luck and have fun!".into();
+        /// Said at the end of each game; empty = nothing.
+        goodbye: String = "Thanks for the game, {opponent}.".into();
+        /// Kibitz level used against opponents in the AK list.
+        autokibitz_level: u8 = 3, range 0..=6;
+        /// At most this many whispers/kibitzes per minute.
+        max_per_minute: u32 = 12, range 1..=120;
     }
 }
 
-/// `[observe]`
-#[derive(Debug, Clone, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
-pub struct ObserveSection {
-    /// Game numbers to observe after logging in.
-    pub games: Vec<u32>,
-    /// Handles whose games wily follows.
-    pub follow: Vec<String>,
-    /// When idle, observe the highest-rated game in progress.
-    pub top_game_when_idle: bool,
-    /// Whisper and kibitz levels for observed games (same scale as `[talk]`).
-    pub whisper: u8,
-    pub kibitz: u8,
-}
-
-impl Default for ObserveSection {
-    fn default() -> Self {
-        ObserveSection {
-            games: Vec::new(),
-            follow: Vec::new(),
-            top_game_when_idle: false,
-            whisper: 2,
-            kibitz: 0,
-        }
+settings! {
+    /// `[observe]`
+    pub struct ObserveSection in "observe" {
+        /// Game numbers to observe after logging in.
+        games: Vec<u32> = Vec::new();
+        /// Handles whose games wily follows.
+        follow: Vec<String> = Vec::new();
+        /// When idle, observe the highest-rated game in progress.
+        top_game_when_idle: bool = false;
+        /// Whisper level for observed games (same scale as `[talk]`).
+        whisper: u8 = 2, range 0..=6;
+        /// Kibitz level for observed games (same scale as `[talk]`).
+        kibitz: u8 = 0, range 0..=6;
     }
 }
 
-/// `[operators]`
-#[derive(Debug, Clone, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
-pub struct OperatorsSection {
-    /// Handles allowed to command the bot by tell.
-    pub handles: Vec<String>,
-    /// The one line anyone else gets in answer to a tell; empty = no answer.
-    pub stranger_reply: String,
-}
-
-impl Default for OperatorsSection {
-    fn default() -> Self {
-        OperatorsSection {
-            handles: Vec::new(),
-            stranger_reply: "Hi! I am wily, a computer program. Challenge me to a game!".into(),
-        }
+settings! {
+    /// `[operators]`
+    pub struct OperatorsSection in "operators" {
+        /// Handles allowed to command the bot by tell.
+        handles: Vec<String> = Vec::new();
+        /// The one line anyone else gets in answer to a tell; empty = no answer.
+        stranger_reply: String =
+            "Hi! I am wily, a computer program. Challenge me to a game!".into();
     }
 }
 
-/// `[paths]`; relative paths are taken from the settings file's folder.
-#[derive(Debug, Clone, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
-pub struct PathsSection {
-    pub lists: PathBuf,
-    pub book: PathBuf,
-    pub learning: PathBuf,
-    pub logs: PathBuf,
-    /// The learning log, as Crafty writes after every game: each game's learned book line
-    /// appended to this file in Crafty's `book.lrn` format, and the positions it taught to
-    /// `position.lrn` beside it. Absent: `book.lrn` beside the learning store
-    /// (`learning`); `""`: off (see [`PathsSection::learning_log_file`]).
-    pub learning_log: Option<PathBuf>,
-    /// Training positions: each finished game's searched positions appended to this
-    /// `.wpos` file for `wily nnue train` (none by default).
-    pub training_positions: Option<PathBuf>,
-}
-
-impl Default for PathsSection {
-    fn default() -> Self {
-        PathsSection {
-            lists: PathBuf::from("lists"),
-            book: PathBuf::from("book"),
-            learning: PathBuf::from("book/learn.db"),
-            logs: PathBuf::from("logs"),
-            learning_log: None,
-            training_positions: None,
-        }
+settings! {
+    /// `[paths]`; relative paths are taken from the settings file's folder.
+    pub struct PathsSection in "paths" {
+        /// Folder of the opponent lists.
+        lists: PathBuf = PathBuf::from("lists");
+        /// Folder of the opening book.
+        book: PathBuf = PathBuf::from("book");
+        /// The learning store.
+        learning: PathBuf = PathBuf::from("book/learn.db");
+        /// Folder of the log files.
+        logs: PathBuf = PathBuf::from("logs");
+        /// The learning log, as Crafty writes after every game: each game's learned book line
+        /// appended to this file in Crafty's `book.lrn` format, and the positions it taught to
+        /// `position.lrn` beside it. Absent: `book.lrn` beside the learning store
+        /// (`learning`); `""`: off (see [`PathsSection::learning_log_file`]).
+        learning_log: Option<PathBuf> = None;
+        /// Training positions: each finished game's searched positions appended to this
+        /// `.wpos` file for `wily nnue train` (none by default).
+        training_positions: Option<PathBuf> = None;
     }
 }
 
@@ -550,21 +442,21 @@ impl PathsSection {
     }
 }
 
-/// `[log]`
-#[derive(Debug, Clone, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
-pub struct LogSection {
-    /// `error`, `warn`, `info`, `debug` or `trace` (or a tracing filter string).
-    pub level: String,
-    /// Also write daily log files into `paths.logs`.
-    pub files: bool,
-    /// Log every line sent and received (passwords masked).
-    pub wire_debug: bool,
-    /// Write one log file per game with the search output.
-    pub game_logs: bool,
-    /// Whose view the `{score/depth time}` comments of the game files take: `mover`
-    /// (the side that moved, as PGN tools read them; default) or `white`.
-    pub pgn_scores: PgnScores,
+settings! {
+    /// `[log]`
+    pub struct LogSection in "log" {
+        /// `error`, `warn`, `info`, `debug` or `trace` (or a tracing filter string).
+        level: String = "info".into();
+        /// Also write daily log files into `paths.logs`.
+        files: bool = true;
+        /// Log every line sent and received (passwords masked).
+        wire_debug: bool = false;
+        /// Write one log file per game with the search output.
+        game_logs: bool = true;
+        /// Whose view the `{score/depth time}` comments of the game files take: `mover`
+        /// (the side that moved, as PGN tools read them; default) or `white`.
+        pgn_scores: PgnScores = PgnScores::Mover;
+    }
 }
 
 /// `log.pgn_scores`: whose view the game files' move comments take.
@@ -578,15 +470,19 @@ pub enum PgnScores {
     White,
 }
 
-impl Default for LogSection {
-    fn default() -> Self {
-        LogSection {
-            level: "info".into(),
-            files: true,
-            wire_debug: false,
-            game_logs: true,
-            pgn_scores: PgnScores::Mover,
+impl DefaultText for PgnScores {
+    fn default_text(&self) -> String {
+        match self {
+            PgnScores::Mover => "\"mover\"",
+            PgnScores::White => "\"white\"",
         }
+        .into()
+    }
+}
+
+impl DefaultText for Secret {
+    fn default_text(&self) -> String {
+        "\"********\"".into()
     }
 }
 

@@ -29,6 +29,13 @@ impl Checker {
         });
     }
 
+    /// Problems found elsewhere, as (key, message).
+    fn extend(&mut self, problems: Vec<(String, String)>) {
+        for (key, message) in problems {
+            self.bad(key, message);
+        }
+    }
+
     fn range<T: PartialOrd + std::fmt::Display + Copy>(&mut self, key: &str, v: T, lo: T, hi: T) {
         if v < lo || v > hi {
             self.bad(key, format!("must be between {lo} and {hi} (got {v})"));
@@ -84,14 +91,7 @@ pub(super) fn check(cfg: &Config) -> Vec<Problem> {
             );
         }
     }
-    c.range(
-        "server.connect_timeout_secs",
-        s.connect_timeout_secs,
-        1,
-        600,
-    );
-    c.range("server.reconnect_min_secs", s.reconnect_min_secs, 1, 3600);
-    c.range("server.reconnect_max_secs", s.reconnect_max_secs, 1, 86_400);
+    c.extend(s.range_problems());
     if s.reconnect_min_secs > s.reconnect_max_secs {
         c.bad(
             "server.reconnect_min_secs",
@@ -130,10 +130,8 @@ pub(super) fn check(cfg: &Config) -> Vec<Problem> {
     if l.handle.eq_ignore_ascii_case(&l.sparring_handle) {
         c.bad("local.sparring_handle", "must differ from local.handle");
     }
-    c.range("local.sparring_depth", l.sparring_depth, 1, 64);
+    c.extend(l.range_problems());
     check_variant(&mut c, "local.variant", &l.variant);
-    c.range("local.base", l.base, 0, 600);
-    c.range("local.increment", l.increment, 0, 600);
     if l.base == 0 && l.increment == 0 {
         c.bad("local.base", "base and increment cannot both be 0");
     }
@@ -142,20 +140,14 @@ pub(super) fn check(cfg: &Config) -> Vec<Problem> {
         check_ad(&mut c, i, ad);
     }
 
-    c.range(
-        "service.shutdown_limit_secs",
-        cfg.service.shutdown_limit_secs,
-        0,
-        86_400,
-    );
+    c.extend(cfg.service.range_problems());
     if cfg.web.bind.parse::<std::net::IpAddr>().is_err() {
         c.bad(
             "web.bind",
             format!("{:?} is not an IP address", cfg.web.bind),
         );
     }
-    c.range("web.recent_games", cfg.web.recent_games, 1, 1000);
-    c.range("web.stall_secs", cfg.web.stall_secs, 2, 3600);
+    c.extend(cfg.web.range_problems());
     for (i, a) in cfg.accounts.iter().enumerate() {
         let key = |k: &str| format!("accounts[{i}].{k}");
         if !valid_handle(&a.handle) {
@@ -172,11 +164,17 @@ pub(super) fn check(cfg: &Config) -> Vec<Problem> {
                 );
             }
         }
-        if let Some(t) = a.threads {
-            c.range(&key("threads"), t, 1, 256);
-        }
-        if let Some(h) = a.hash_mb {
-            c.range(&key("hash_mb"), h, 1, 65_536);
+        // The account's engine budget is held to `[engine]`'s ranges.
+        for (k, message) in a.apply(cfg).engine.range_problems() {
+            let field = k.strip_prefix("engine.").unwrap_or(&k);
+            let set = match field {
+                "threads" => a.threads.is_some(),
+                "hash_mb" => a.hash_mb.is_some(),
+                _ => false,
+            };
+            if set {
+                c.bad(key(field), message);
+            }
         }
         for (j, ad) in a.seek_ads.iter().flatten().enumerate() {
             check_ad(&mut c, j, ad);
@@ -203,8 +201,7 @@ pub(super) fn check(cfg: &Config) -> Vec<Problem> {
     }
 
     let a = &cfg.accept;
-    c.range("accept.max_base", a.max_base, 0, 600);
-    c.range("accept.max_increment", a.max_increment, 0, 600);
+    c.extend(a.range_problems());
     if a.min_base > a.max_base {
         c.bad("accept.min_base", "must not be larger than accept.max_base");
     }
@@ -245,9 +242,6 @@ pub(super) fn check(cfg: &Config) -> Vec<Problem> {
         check_text(&mut c, &format!("accept.decline.{key}"), msg);
     }
 
-    c.range("accept.abort_idle_secs", a.abort_idle_secs, 0, 86_400);
-    c.range("accept.takebacks", a.takebacks, 0, 100);
-
     let h = &cfg.hooks;
     for (name, list, allowed) in [
         ("login", &h.login, super::hooks::LOGIN_FIELDS),
@@ -260,8 +254,7 @@ pub(super) fn check(cfg: &Config) -> Vec<Problem> {
             check_hook(&mut c, &format!("hooks.{name}[{i}]"), cmd, allowed);
         }
     }
-    c.range("hooks.idle_minutes", h.idle_minutes, 0, 10_080);
-    c.range("hooks.max_per_minute", h.max_per_minute, 1, 60);
+    c.extend(h.range_problems());
     if h.idle_minutes == 0 && !h.idle.is_empty() {
         c.bad(
             "hooks.idle",
@@ -269,26 +262,16 @@ pub(super) fn check(cfg: &Config) -> Vec<Problem> {
         );
     }
 
-    let e = &cfg.engine;
-    c.range("engine.threads", e.threads, 1, 256);
-    c.range("engine.hash_mb", e.hash_mb, 1, 65_536);
-    c.range("engine.move_overhead_ms", e.move_overhead_ms, 0, 10_000);
-    c.range("engine.learn", e.learn, 0, 7);
-    c.range("engine.book_search_ms", e.book_search_ms, 0, 10_000);
-    c.range("engine.depth_limit", e.depth_limit, 0, 128);
+    c.extend(cfg.engine.range_problems());
 
     let t = &cfg.talk;
-    c.range("talk.whisper", t.whisper, 0, 6);
-    c.range("talk.kibitz", t.kibitz, 0, 6);
-    c.range("talk.autokibitz_level", t.autokibitz_level, 0, 6);
-    c.range("talk.max_per_minute", t.max_per_minute, 1, 120);
+    c.extend(t.range_problems());
     check_text(&mut c, "talk.greeting", &t.greeting);
     check_text(&mut c, "talk.goodbye", &t.goodbye);
 
     let o = &cfg.observe;
     c.handles("observe.follow", &o.follow);
-    c.range("observe.whisper", o.whisper, 0, 6);
-    c.range("observe.kibitz", o.kibitz, 0, 6);
+    c.extend(o.range_problems());
 
     check_tourney(&mut c, &cfg.tourney);
 
@@ -334,12 +317,8 @@ pub(super) fn check(cfg: &Config) -> Vec<Problem> {
     c.range("opponents.draw_offer_margin", op.draw_offer_margin, 0, 500);
     c.range("opponents.draw_offer_moves", op.draw_offer_moves, 1, 100);
 
-    for (key, message) in cfg.watch.problems() {
-        c.bad(key, message);
-    }
-    for (key, message) in cfg.strength.problems() {
-        c.bad(key, message);
-    }
+    c.extend(cfg.watch.problems());
+    c.extend(cfg.strength.problems());
 
     let lv = cfg.log.level.trim();
     if lv.is_empty() {
@@ -403,11 +382,7 @@ fn check_tourney(c: &mut Checker, t: &super::tourney::TourneySection) {
             format!("{:?} is not any, rated or unrated", t.rated),
         );
     }
-    c.range("tourney.channel", t.channel, 0, 255);
-    c.range("tourney.max_rounds", t.max_rounds, 0, 99);
-    c.range("tourney.stall_mins", t.stall_mins, 1, 24 * 60);
-    c.range("tourney.list_every_mins", t.list_every_mins, 0, 24 * 60);
-    c.range("tourney.join_every_mins", t.join_every_mins, 0, 7 * 24 * 60);
+    c.extend(t.range_problems());
 }
 
 fn check_variant(c: &mut Checker, key: &str, v: &str) {

@@ -199,21 +199,24 @@ mod tests {
         }
     }
 
+    /// A new queue with this rate limit, and the instant it starts at.
+    fn queue(per_second: f64, burst: u32, max_queue: usize) -> (OutQueue, Instant) {
+        let t0 = Instant::now();
+        let limit = RateLimit {
+            per_second,
+            burst,
+            max_queue,
+        };
+        (OutQueue::new(limit, t0), t0)
+    }
+
     fn drain(q: &mut OutQueue, now: Instant) -> Vec<String> {
         std::iter::from_fn(|| q.pop(now)).map(|l| l.text).collect()
     }
 
     #[test]
     fn logout_takes_every_waiting_line_urgent_first() {
-        let t0 = Instant::now();
-        let mut q = OutQueue::new(
-            RateLimit {
-                per_second: 1.0,
-                burst: 1,
-                max_queue: 100,
-            },
-            t0,
-        );
+        let (mut q, t0) = queue(1.0, 1, 100);
         q.push(line("a"), false);
         q.push(line("b"), false);
         q.push(line("tell mamer withdraw 1"), false);
@@ -230,15 +233,7 @@ mod tests {
 
     #[test]
     fn burst_then_rate() {
-        let t0 = Instant::now();
-        let mut q = OutQueue::new(
-            RateLimit {
-                per_second: 2.0,
-                burst: 3,
-                max_queue: 100,
-            },
-            t0,
-        );
+        let (mut q, t0) = queue(2.0, 3, 100);
         for i in 0..10 {
             q.push(line(&format!("w{i}")), false);
         }
@@ -258,15 +253,7 @@ mod tests {
 
     #[test]
     fn moves_jump_the_queue_and_are_never_held() {
-        let t0 = Instant::now();
-        let mut q = OutQueue::new(
-            RateLimit {
-                per_second: 1.0,
-                burst: 1,
-                max_queue: 100,
-            },
-            t0,
-        );
+        let (mut q, t0) = queue(1.0, 1, 100);
         q.push(line("whisper 1"), false);
         q.push(line("whisper 2"), false);
         q.push(line("e2e4"), true);
@@ -287,15 +274,7 @@ mod tests {
 
     #[test]
     fn full_queue_drops_ordinary_lines_only() {
-        let t0 = Instant::now();
-        let mut q = OutQueue::new(
-            RateLimit {
-                per_second: 1.0,
-                burst: 1,
-                max_queue: 2,
-            },
-            t0,
-        );
+        let (mut q, _) = queue(1.0, 1, 2);
         assert!(q.push(line("a"), false));
         assert!(q.push(line("b"), false));
         assert!(!q.push(line("c"), false));
@@ -306,15 +285,7 @@ mod tests {
 
     #[test]
     fn bad_limits_are_made_sane() {
-        let t0 = Instant::now();
-        let mut q = OutQueue::new(
-            RateLimit {
-                per_second: f64::NAN,
-                burst: 0,
-                max_queue: 0,
-            },
-            t0,
-        );
+        let (mut q, t0) = queue(f64::NAN, 0, 0);
         assert!(q.push(line("a"), false));
         assert_eq!(drain(&mut q, t0), vec!["a"]);
         assert!(q.is_empty());
@@ -322,15 +293,7 @@ mod tests {
 
     #[test]
     fn stale_topical_lines_are_dropped_not_sent_late() {
-        let t0 = Instant::now();
-        let mut q = OutQueue::new(
-            RateLimit {
-                per_second: 1.0,
-                burst: 1,
-                max_queue: 100,
-            },
-            t0,
-        );
+        let (mut q, t0) = queue(1.0, 1, 100);
         let game = |version| Topic {
             subject: 7,
             version,

@@ -4,6 +4,7 @@
 //! checked against what the soak saw the bots do (their own game totals, reconnections
 //! and time losses) and against the learning stores (no write errors).
 
+use crate::report::SoakReport;
 use bot::run::metrics::Metrics;
 use prometheus_parse::{Scrape, Value};
 
@@ -68,26 +69,26 @@ impl Counters {
         }
     }
 
-    /// Where the counters disagree with what the soak saw: the bots' own totals of games
-    /// (all, won, drawn, lost), reconnections and games lost on time; and learning-store
-    /// write errors, which must be 0. Empty when they agree.
-    pub fn disagreements(&self, seen: &Seen) -> Vec<String> {
+    /// Where the counters disagree with what the soak saw (`seen`: the bots' own totals of
+    /// games, all, won, drawn and lost, their reconnections and games lost on time); and
+    /// learning-store write errors, which must be 0. Empty when they agree.
+    pub fn disagreements(&self, seen: &SoakReport) -> Vec<String> {
         let mut p = Vec::new();
         if self.unreadable {
             p.push("the /metrics text did not parse".to_string());
             return p;
         }
-        let mut same = |what: &str, counted: u64, saw: u64| {
-            if counted != saw {
+        let mut same = |what: &str, counted: u64, saw: u32| {
+            if counted != u64::from(saw) {
                 p.push(format!("/metrics counts {counted} {what}, the bots {saw}"));
             }
         };
-        same("games", self.games, seen.games);
+        same("games", self.games, seen.bot_games);
         same("wins", self.wins, seen.wins);
         same("draws", self.draws, seen.draws);
         same("losses", self.losses, seen.losses);
         same("reconnects", self.reconnects, seen.reconnects);
-        same("games lost on time", self.time_losses, seen.time_losses);
+        same("games lost on time", self.time_losses, seen.bot_time_losses);
         if self.learn_errors > 0 {
             p.push(format!(
                 "/metrics counts {} learning-store write errors (must be 0)",
@@ -96,17 +97,6 @@ impl Counters {
         }
         p
     }
-}
-
-/// What the soak saw the bots do, to hold the counters against.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Seen {
-    pub games: u64,
-    pub wins: u64,
-    pub draws: u64,
-    pub losses: u64,
-    pub reconnects: u64,
-    pub time_losses: u64,
 }
 
 #[cfg(test)]
@@ -145,16 +135,17 @@ mod tests {
             (7, 3, 2, 1, 4, 1)
         );
         assert_eq!((c.learn_writes, c.learn_errors), (6, 0));
-        let seen = Seen {
-            games: 7,
+        let seen = SoakReport {
+            bot_games: 7,
             wins: 3,
             draws: 2,
             losses: 1,
             reconnects: 4,
-            time_losses: 1,
+            bot_time_losses: 1,
+            ..SoakReport::default()
         };
         assert!(c.disagreements(&seen).is_empty());
-        let off = Seen {
+        let off = SoakReport {
             reconnects: 5,
             ..seen
         };
@@ -175,9 +166,9 @@ mod tests {
         assert_eq!((c.reconnects, c.learn_writes, c.learn_errors), (2, 3, 1));
         assert_eq!(c.games, 0);
         assert_eq!(
-            c.disagreements(&Seen {
+            c.disagreements(&SoakReport {
                 reconnects: 2,
-                ..Seen::default()
+                ..SoakReport::default()
             })
             .len(),
             1,

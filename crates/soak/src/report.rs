@@ -95,14 +95,7 @@ impl SoakReport {
         must(self.missing_store, "games missing from the learning store");
         must(self.unreadable, "unreadable PGN games or store rows");
         must(self.unresumed, "adjourned games never resumed");
-        p.extend(self.counters.disagreements(&crate::counters::Seen {
-            games: u64::from(self.bot_games),
-            wins: u64::from(self.wins),
-            draws: u64::from(self.draws),
-            losses: u64::from(self.losses),
-            reconnects: u64::from(self.reconnects),
-            time_losses: u64::from(self.bot_time_losses),
-        }));
+        p.extend(self.counters.disagreements(self));
         // Memory: the end within 1.5 times what it was after the warm-up games (the first
         // 100 of a long run; a short run's warm-up is too early to hold it to).
         if self.games_target >= 200

@@ -43,6 +43,24 @@ pub fn field_value(raw: &str) -> String {
 /// `template` with each `{name}` replaced by its (sanitised) value; an unknown field is
 /// left empty (the settings check rejects those before the bot starts).
 pub fn fill(template: &str, fields: &[(&str, String)]) -> String {
+    let out = fill_with(template, fields, field_value);
+    // The operator's own text is checked at start-up; this is the last guard.
+    out.chars()
+        .filter(|c| !c.is_control() && *c != ';')
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
+
+/// `template` with each `{name}` replaced by `value` of its field's value; an unknown
+/// field is left empty and a `{` without its `}` stays as it is. The hooks pass
+/// [`field_value`] (their values come from the server), the finger notes the values as
+/// they are (the bot's own settings, version and engine).
+pub fn fill_with(
+    template: &str,
+    fields: &[(&str, String)],
+    value: impl Fn(&str) -> String,
+) -> String {
     let mut out = String::with_capacity(template.len());
     let mut rest = template;
     while let Some(open) = rest.find('{') {
@@ -54,17 +72,12 @@ pub fn fill(template: &str, fields: &[(&str, String)]) -> String {
         };
         let name = &after[..close];
         if let Some((_, v)) = fields.iter().find(|(k, _)| *k == name) {
-            out.push_str(&field_value(v));
+            out.push_str(&value(v));
         }
         rest = &after[close + 1..];
     }
     out.push_str(rest);
-    // The operator's own text is checked at start-up; this is the last guard.
-    out.chars()
-        .filter(|c| !c.is_control() && *c != ';')
-        .collect::<String>()
-        .trim()
-        .to_string()
+    out
 }
 
 /// The hooks' running state: what was sent in the last minute and since when the bot

@@ -13,6 +13,7 @@
 //! more). The fields are filled from the bot's own settings and engine, never from the
 //! server.
 
+use super::hooks::fill_with;
 use crate::input::Action;
 use crate::state::Session;
 use std::collections::HashSet;
@@ -67,27 +68,6 @@ fn eval_name(description: &str) -> &'static str {
     }
 }
 
-/// `template` with each `{name}` replaced by its value (the values are the bot's own:
-/// settings, version, engine; the settings check allows only known names).
-fn fill(template: &str, fields: &[(&str, String)]) -> String {
-    let mut out = String::with_capacity(template.len());
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
-        let after = &rest[open + 1..];
-        let Some(close) = after.find('}') else {
-            out.push_str(&rest[open..]);
-            return out;
-        };
-        if let Some((_, v)) = fields.iter().find(|(k, _)| *k == &after[..close]) {
-            out.push_str(v);
-        }
-        rest = &after[close + 1..];
-    }
-    out.push_str(rest);
-    out
-}
-
 /// A filled note line: one line, no `;`, at most 250 characters.
 fn clean(line: &str) -> String {
     let t: String = line
@@ -119,7 +99,7 @@ impl Session {
         let fields = self.note_fields();
         let lines = lines
             .iter()
-            .map(|l| clean(&fill(l, &fields)))
+            .map(|l| clean(&fill_with(l, &fields, str::to_string)))
             .filter(|l| !l.is_empty())
             .take(config::MAX_NOTES)
             .collect();
@@ -255,9 +235,9 @@ mod tests {
             ("commands", "help, info".to_string()),
         ];
         assert_eq!(
-            fill("{threads} thread(s); {commands}", &f),
+            fill_with("{threads} thread(s); {commands}", &f, str::to_string),
             "2 thread(s); help, info"
         );
-        assert_eq!(fill("{nope} x {", &f), " x {");
+        assert_eq!(fill_with("{nope} x {", &f, str::to_string), " x {");
     }
 }

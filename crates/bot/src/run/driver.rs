@@ -476,10 +476,7 @@ impl Driver {
                     game,
                     position,
                 } => {
-                    let topic = ics::outqueue::Topic {
-                        subject: u64::from(game),
-                        version: position,
-                    };
+                    let topic = crate::input::queue_topic(game, position);
                     if conn.send_topical(&text, topic).is_err() {
                         tracing::debug!("not sent (connection closed): {text}");
                     }

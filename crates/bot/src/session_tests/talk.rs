@@ -2,7 +2,7 @@
 //! and observed games (analysis, whispers, boards of games not observed).
 
 use super::*;
-use ics::outqueue::{OutLine, OutQueue, RateLimit, Topic};
+use ics::outqueue::{OutLine, OutQueue, RateLimit};
 
 fn challenge(
     name: &str,
@@ -278,11 +278,7 @@ fn queue(q: &mut OutQueue, actions: &[Action]) {
                 game,
                 position,
             } => {
-                let topic = Topic {
-                    subject: u64::from(*game),
-                    version: *position,
-                };
-                q.push_topical(line(text), topic);
+                q.push_topical(line(text), crate::input::queue_topic(*game, *position));
             }
             Action::Expire { game } => q.expire(u64::from(*game)),
             _ => {}
