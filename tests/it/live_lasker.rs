@@ -9,7 +9,8 @@
 //! on the same server and accounts, checks the finger notes wily sets at login and its
 //! public commands (`docs/bot.md`, "Finger notes" and "Public commands"): a second
 //! connection's `finger` shows the configured notes, a guest and a registered player are
-//! answered `help` and `info`, and `eval` of a game two people play is refused.
+//! answered `help` and `info`, and `eval` of a game two people play is refused, and of
+//! wily's own game too.
 
 use crate::bot_support;
 
@@ -358,12 +359,58 @@ async fn notes_and_public_commands_on_a_real_server() {
     }
     guest.send("resign").await;
     opp.wait_line("resigns}", 10).await;
-    guest.send("quit").await;
     opp.send("quit").await;
+    drop(opp);
+
+    // wily's own game (the opponent challenges it): `games` names it, `eval` refuses it.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let challenge = SparringPolicy {
+        chooser: wily::bot::run::local::engine_chooser(1),
+        challenge: Some((l.handle.clone(), 2, 0)),
+        think: Duration::from_millis(500),
+        games: 1,
+        timeout: Duration::from_secs(300),
+        ..SparringPolicy::default()
+    };
+    let (addr, opp_name, opp_pw) = (l.addr, l.opp.clone(), l.opp_password.clone());
+    let spar =
+        tokio::spawn(
+            async move { sparring_player(addr, &opp_name, Some(&opp_pw), challenge).await },
+        );
+    let mut own_game = None;
+    for _ in 0..30 {
+        let g = ask(&mut guest, &l.handle, "games", 5)
+            .await
+            .expect("games answered");
+        if let Some(n) = g
+            .strip_prefix("playing game ")
+            .and_then(|r| r.split(':').next())
+            .and_then(|n| n.parse::<u32>().ok())
+        {
+            own_game = Some(n);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    let own_game = own_game.unwrap_or_else(|| panic!("wily's game in `games`: {:?}", guest.seen));
+    let a = ask(&mut guest, &l.handle, &format!("eval {own_game}"), 10)
+        .await
+        .expect("eval of wily's game answered");
+    assert_eq!(
+        a,
+        format!("game {own_game} is my own game: no evaluations of it.")
+    );
+    let r = spar
+        .await
+        .expect("the opponent's task")
+        .expect("the opponent played wily");
+    println!("wily's game: {r:?}");
+    guest.send("quit").await;
 
     stop.send_modify(|n| *n += 2);
     let report = bot.await.expect("the bot task");
     println!("{report:?}");
+    assert_eq!(report.totals.games, 1, "{report:?}");
     let wire = std::fs::read_to_string(dir.join("wire.log")).unwrap_or_default();
     if let Ok(keep) = std::env::var("WILY_LIVE_WIRE") {
         std::fs::write(&keep, &wire).expect("wire copy");
