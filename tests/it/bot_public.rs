@@ -177,7 +177,7 @@ async fn notes_and_commands(dialect: Dialect) {
     );
     let seeks = ask(&mut alpha, "seeks", 5).await.expect("seeks answered");
     assert!(
-        seeks.starts_with("I am not seeking now; I accept"),
+        seeks.starts_with("I am not seeking now, I accept"),
         "{seeks}"
     );
     let eval = ask(&mut alpha, "eval 1", 5).await.expect("eval answered");
@@ -263,7 +263,7 @@ async fn record_after_a_game_and_default_notes() {
     }
     let record = record.expect("the game reached the store");
     assert!(
-        record.starts_with("my record: 1 games (+1 =0 -0); against you (Alpha): 0 games"),
+        record.starts_with("my record: 1 games (+1 =0 -0), against you (Alpha): 0 games"),
         "{record}"
     );
     stop(tx, task).await;

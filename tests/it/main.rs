@@ -74,6 +74,7 @@ mod icc_vectors;
 mod ics_connect;
 mod ics_fuzz;
 mod ics_lasker_accounts;
+mod ics_lasker_public;
 mod ics_replay;
 mod ics_restart;
 mod ics_scenarios;

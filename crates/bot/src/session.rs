@@ -402,7 +402,7 @@ impl Session {
                 tracing::info!("declining {} from {}: {:?}", c.kind, c.name, reason);
                 self.play.totals.declined += 1;
                 if let Some(msg) = reason.message(&self.cfg.accept.decline, &c.name) {
-                    out.push(Action::Send(format!("tell {} {}", c.name, msg)));
+                    out.push(Action::Send(format!("tell {} {}", c.name, sanitize(&msg))));
                 }
                 out.push(Action::Send(format!("decline {}", c.name)));
                 out.push(Action::Commentary(format!(

@@ -228,9 +228,15 @@ fn on_off(b: bool) -> &'static str {
     }
 }
 
-/// Text wily sends in a tell: printable, one line, at most 400 bytes.
+/// Text wily sends in a tell: printable, one line, at most 400 bytes, and no `;`, which
+/// lasker (and the FICS-lineage servers like it) reads as a command separator: the rest of
+/// the line would run as a command of wily's own. Each `;` is sent as `,`.
 pub(crate) fn sanitize(s: &str) -> String {
-    let mut t: String = s.chars().filter(|c| !c.is_control()).collect();
+    let mut t: String = s
+        .chars()
+        .filter(|c| !c.is_control())
+        .map(|c| if c == ';' { ',' } else { c })
+        .collect();
     if t.len() > 400 {
         let mut cut = 400;
         while !t.is_char_boundary(cut) {

@@ -200,3 +200,22 @@ fn eval_never_of_a_game_a_person_plays() {
     assert!(a[0].contains("my own game"), "{a:?}");
     assert!(!a[0].contains('+') && !a[0].contains("depth"), "{a:?}");
 }
+
+/// lasker runs what follows a `;` as a command of the sender's own (tried on the server):
+/// every public answer is sent as one tell without `;`, the separators written as `,`.
+#[test]
+fn answers_are_one_command_without_a_semicolon() {
+    let (mut s, now) = session();
+    for ask in ["help", "info", "record", "games", "seeks", "eval 7", "eval"] {
+        let a = tell(&mut s, now, &format!("Asker{}", ask.len()), ask);
+        assert_eq!(a.len(), 1, "{ask}: {a:?}");
+        assert!(!a[0].contains(';'), "{ask}: {a:?}");
+    }
+    let a = tell(&mut s, now, "Ann", "eval 7");
+    assert!(
+        a[0].ends_with("that I observe, game 7 is not one of them."),
+        "{a:?}"
+    );
+    let a = tell(&mut s, now, "Ann", "seeks");
+    assert!(a[0].contains(", I accept "), "{a:?}");
+}
