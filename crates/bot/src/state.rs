@@ -115,6 +115,12 @@ impl Session {
         self.notes.eval = eval.to_string();
     }
 
+    /// Games this run plays (0: no limit). After the last one the bot leaves at once: no
+    /// seek, rematch or `resume` goes out that would start a game it would walk out of.
+    pub fn set_game_limit(&mut self, games: u32) {
+        self.play.game_limit = games;
+    }
+
     pub fn config(&self) -> &Config {
         &self.cfg
     }

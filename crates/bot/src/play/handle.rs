@@ -684,6 +684,11 @@ impl Session {
         }
         self.tourney.touch(now);
         self.play.new_game_flag = true;
+        let limit = self.play.game_limit;
+        if limit > 0 && self.play.totals.games >= limit {
+            tracing::info!("{limit} game(s) played: leaving");
+            self.quitting = true;
+        }
         if self.quitting {
             out.push(Action::Quit);
             return true;

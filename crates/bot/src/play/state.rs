@@ -28,6 +28,8 @@ pub(crate) struct Playing {
     /// Engine time spent choosing wily's own moves, milliseconds.
     pub think_ms: u64,
     pub totals: Totals,
+    /// Games this run plays before it logs out (0: no limit; `--games`, a soak's share).
+    pub game_limit: u32,
 }
 
 impl Default for Playing {
@@ -38,6 +40,7 @@ impl Default for Playing {
             new_game_flag: true,
             think_ms: 0,
             totals: Totals::default(),
+            game_limit: 0,
         }
     }
 }

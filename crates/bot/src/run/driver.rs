@@ -213,6 +213,7 @@ pub async fn run(cfg: Config, opts: RunOptions) -> Result<RunReport, BotError> {
     };
     let eval = d.brain.eval.clone();
     d.session.set_eval(&eval);
+    d.session.set_game_limit(opts.max_games);
     if let Some(tx) = &d.status {
         tx.send_modify(|st| st.started_unix = chrono::Utc::now().timestamp());
     }

@@ -78,6 +78,44 @@ fn shutdown_finishes_the_game_first() {
 }
 
 #[test]
+fn the_last_game_of_a_run_ends_it_with_no_new_seek() {
+    let end = || {
+        ev(ServerEvent::GameEnd {
+            game: 7,
+            white: "wily".into(),
+            black: "Bob".into(),
+            result: "1-0".into(),
+            kind: EndKind::Resignation,
+            text: "Bob resigns".into(),
+        })
+    };
+    // Without a limit the bot seeks again after the game.
+    let (mut s, now) = session();
+    start_game(&mut s, now);
+    let a = s.handle(end(), now);
+    assert!(!a.iter().any(|x| matches!(x, Action::Quit)));
+    assert!(
+        sends(&a).iter().any(|c| c.starts_with("seek")),
+        "{:?}",
+        sends(&a)
+    );
+    // With one game to play, its end is the run's: no seek, no rematch, no resume.
+    let (mut s, now) = session();
+    s.set_game_limit(1);
+    start_game(&mut s, now);
+    let a = s.handle(end(), now);
+    assert!(a.iter().any(|x| matches!(x, Action::Quit)), "{a:?}");
+    assert!(
+        !sends(&a)
+            .iter()
+            .any(|c| c.starts_with("seek") || c.starts_with("match") || c == "resume"),
+        "{:?}",
+        sends(&a)
+    );
+    assert_eq!(s.totals().games, 1);
+}
+
+#[test]
 fn players_online_with_an_adjourned_game_are_asked_to_resume_it() {
     let (mut s, now) = session();
     let a = s.handle(
