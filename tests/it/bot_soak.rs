@@ -12,20 +12,26 @@ use std::time::Duration;
 use wily::ics::Dialect;
 use wily::soak::{run, SoakOptions};
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_small_soak_with_every_fault_passes() {
-    let opts = SoakOptions {
+/// 10 games on two pairs with one planned fault of each kind, in `dialect`.
+fn small(dialect: Dialect, seed: u64) -> SoakOptions {
+    SoakOptions {
         pairs: 2,
         drops: 1,
         cut_drops: 1,
         adjourns: 1,
         restarts: 1,
         time_limit: Duration::from_secs(150),
+        dialect,
+        seed,
         progress: Some(std::sync::Arc::new(|l: &str| println!("{l}"))),
         progress_every: 2,
         ..SoakOptions::for_games(10)
-    };
-    let r = run(opts).await.expect("the soak runs");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_small_soak_with_every_fault_passes() {
+    let r = run(small(Dialect::Fics, 1)).await.expect("the soak runs");
     println!("{r}");
     assert!(r.problems().is_empty(), "{:?}", r.problems());
     assert!(r.completed >= 10, "{r}");
@@ -53,20 +59,7 @@ async fn a_small_soak_with_every_fault_passes() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_small_soak_over_icc_datagrams_with_every_fault_passes() {
-    let opts = SoakOptions {
-        pairs: 2,
-        drops: 1,
-        cut_drops: 1,
-        adjourns: 1,
-        restarts: 1,
-        time_limit: Duration::from_secs(150),
-        dialect: Dialect::Icc,
-        progress: Some(std::sync::Arc::new(|l: &str| println!("{l}"))),
-        progress_every: 2,
-        seed: 5,
-        ..SoakOptions::for_games(10)
-    };
-    let r = run(opts).await.expect("the soak runs");
+    let r = run(small(Dialect::Icc, 5)).await.expect("the soak runs");
     println!("{r}");
     assert!(r.problems().is_empty(), "{:?}", r.problems());
     assert!(r.completed >= 10, "{r}");

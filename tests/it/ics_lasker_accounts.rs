@@ -10,27 +10,19 @@
 //! same events in any chunking, every board is typed, and every line the bot acts on
 //! after the login is a typed event, in the order the server sent it.
 
-use std::path::PathBuf;
+use crate::ics_common;
 use wily::ics::events::{EndReason, GameResult, OfferKind};
-use wily::ics::pipeline::{events_of, PipelineOptions};
 use wily::ics::Event;
 
 fn fixture(name: &str) -> Vec<u8> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/ics/lasker")
-        .join(name);
-    std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+    ics_common::fixture_in("ics/lasker", name)
 }
 
 /// The file's events, checked to be the same whatever the chunking, with one board per
 /// style-12 line.
 fn events(name: &str) -> Vec<Event> {
     let bytes = fixture(name);
-    let (whole, _) = events_of(&bytes, &[usize::MAX], PipelineOptions::default());
-    for sizes in [vec![1usize], vec![7, 3, 61, 1, 250], vec![4096]] {
-        let (got, _) = events_of(&bytes, &sizes, PipelineOptions::default());
-        assert_eq!(got, whole, "{name}: chunks {sizes:?}");
-    }
+    let whole = ics_common::events_any_chunking(name, &bytes);
     let boards = whole
         .iter()
         .filter(|e| matches!(e, Event::Board(_)))

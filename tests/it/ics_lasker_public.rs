@@ -6,26 +6,18 @@
 //! at 79 columns with `\   ` continuations, read back whole). Each file gives the same
 //! events in any chunking.
 
-use std::path::PathBuf;
+use crate::ics_common;
 use wily::ics::events::{ChatKind, EndReason, GameResult};
-use wily::ics::pipeline::{events_of, PipelineOptions};
 use wily::ics::Event;
 
 fn fixture(name: &str) -> Vec<u8> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/ics/lasker")
-        .join(name);
-    std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+    ics_common::fixture_in("ics/lasker", name)
 }
 
 /// The file's events, the same whatever the chunking.
 fn events(name: &str) -> Vec<Event> {
     let bytes = fixture(name);
-    let (whole, _) = events_of(&bytes, &[usize::MAX], PipelineOptions::default());
-    for sizes in [vec![1usize], vec![7, 3, 61, 1, 250], vec![4096]] {
-        let (got, _) = events_of(&bytes, &sizes, PipelineOptions::default());
-        assert_eq!(got, whole, "{name}: chunks {sizes:?}");
-    }
+    let whole = ics_common::events_any_chunking(name, &bytes);
     whole
 }
 

@@ -53,20 +53,27 @@ fn live_or_panic() -> Live {
     })
 }
 
+/// The bot's settings for the live server: its address and handle, no timeseal, no
+/// seeks of its own, no operators.
+fn live_config(l: &Live, dir: &std::path::Path) -> wily::config::Config {
+    let mut cfg = bot_config(dir, 2, 0);
+    cfg.server.host = l.addr.ip().to_string();
+    cfg.server.port = l.addr.port();
+    cfg.server.handle = l.handle.clone();
+    cfg.server.timeseal = false;
+    cfg.seek.enabled = false;
+    cfg.operators.handles.clear();
+    cfg
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs a running FICS-lineage server: set WILY_LIVE_ICS=host:port, WILY_LIVE_HANDLE, WILY_LIVE_PASSWORD, WILY_LIVE_OPP, WILY_LIVE_OPP_PASSWORD and run with --ignored"]
 async fn plays_a_challenge_and_a_seek_on_a_real_server() {
     let l = live_or_panic();
     let tmp = tmpdir("live");
     let dir = tmp.path();
-    let mut cfg = bot_config(dir, 2, 0);
-    cfg.server.host = l.addr.ip().to_string();
-    cfg.server.port = l.addr.port();
-    cfg.server.handle = l.handle.clone();
-    cfg.server.timeseal = false;
+    let mut cfg = live_config(&l, dir);
     cfg.engine.learn = 7;
-    cfg.seek.enabled = false;
-    cfg.operators.handles.clear();
     let mut connect = connect_config(l.addr, &l.handle, &l.password);
     connect.wire_log = Some(dir.join("wire.log"));
     let opts = RunOptions {
@@ -240,13 +247,7 @@ async fn notes_and_public_commands_on_a_real_server() {
     let l = live_or_panic();
     let tmp = tmpdir("live-public");
     let dir = tmp.path();
-    let mut cfg = bot_config(dir, 2, 0);
-    cfg.server.host = l.addr.ip().to_string();
-    cfg.server.port = l.addr.port();
-    cfg.server.handle = l.handle.clone();
-    cfg.server.timeseal = false;
-    cfg.seek.enabled = false;
-    cfg.operators.handles.clear();
+    let mut cfg = live_config(&l, dir);
     cfg.public.per_handle_per_minute = 20;
     cfg.server.notes = Some(vec![
         "wily {version}: live check, {threads} thread(s), {hash} MB hash".into(),

@@ -7,26 +7,19 @@
 //! headers and rows, the bye tell, the channel's joined/started/ended reports and the
 //! results, and the ` [1 0 0 0 5]` suffix of every tournament game's result line.
 
-use std::path::PathBuf;
+use crate::ics_common;
 use wily::ics::events::{GameEnd, TourneyGameTag, TourneyNotice};
 use wily::ics::pipeline::{events_of, PipelineOptions};
 use wily::ics::Event;
 
 fn fixture(name: &str) -> Vec<u8> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/mamer")
-        .join(name);
-    std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+    ics_common::fixture_in("mamer", name)
 }
 
 /// The file's events, the same whatever the chunking.
 fn events(name: &str) -> Vec<Event> {
     let bytes = fixture(name);
-    let (whole, _) = events_of(&bytes, &[usize::MAX], PipelineOptions::default());
-    for sizes in [vec![1usize], vec![7, 3, 61, 1, 250], vec![4096]] {
-        let (got, _) = events_of(&bytes, &sizes, PipelineOptions::default());
-        assert_eq!(got, whole, "{name}: chunks {sizes:?}");
-    }
+    let whole = ics_common::events_any_chunking(name, &bytes);
     whole
 }
 

@@ -33,10 +33,27 @@ pub fn ics_data() -> Option<PathBuf> {
 
 /// A recording kept in the repository (`tests/fixtures/ics/<name>`); always present.
 pub fn fixture(name: &str) -> Vec<u8> {
+    fixture_in("ics", name)
+}
+
+/// A file kept in the repository under `tests/fixtures/<folder>/`; always present.
+pub fn fixture_in(folder: &str, name: &str) -> Vec<u8> {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/ics")
+        .join("tests/fixtures")
+        .join(folder)
         .join(name);
     std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// The events of recording `name`'s `bytes`, checked to be the same fed in one piece,
+/// a byte at a time, in uneven pieces and in 4 KiB reads.
+pub fn events_any_chunking(name: &str, bytes: &[u8]) -> Vec<Event> {
+    let (whole, _) = events_of(bytes, &[usize::MAX], PipelineOptions::default());
+    for sizes in [vec![1usize], vec![7, 3, 61, 1, 250], vec![4096]] {
+        let (got, _) = events_of(bytes, &sizes, PipelineOptions::default());
+        assert_eq!(got, whole, "{name}: chunks {sizes:?}");
+    }
+    whole
 }
 
 /// Every recording, as (`server/file.raw`, bytes), sorted by name.
