@@ -18,9 +18,7 @@ fn fixture(name: &str) -> Vec<u8> {
 
 /// The file's events, the same whatever the chunking.
 fn events(name: &str) -> Vec<Event> {
-    let bytes = fixture(name);
-    let whole = ics_common::events_any_chunking(name, &bytes);
-    whole
+    ics_common::events_any_chunking(name, &fixture(name))
 }
 
 fn notices(all: &[Event]) -> Vec<&TourneyNotice> {
