@@ -501,3 +501,18 @@ pub async fn start_accounts(
         task,
     }
 }
+
+/// Paris 1858, Morphy against the Duke of Brunswick and Count Isouard (a public game).
+pub const OPERA: &str = r#"[Event "Paris casual"]
+[Site "Paris FRA"]
+[Date "1858.11.02"]
+[Round "-"]
+[White "Morphy, Paul"]
+[Black "Brunswick and Isouard"]
+[Result "1-0"]
+[ECO "C41"]
+
+1. e4 e5 2. Nf3 d6 3. d4 Bg4 4. dxe5 Bxf3 5. Qxf3 dxe5 6. Bc4 Nf6 7. Qb3 Qe7
+8. Nc3 c6 9. Bg5 b5 10. Nxb5 cxb5 11. Bxb5+ Nbd7 12. O-O-O Rd8 13. Rxd7 Rxd7
+14. Rd1 Qe6 15. Bxd7+ Nxd7 16. Qb8+ Nxb8 17. Rd8# 1-0
+"#;
