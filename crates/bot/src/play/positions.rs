@@ -83,23 +83,8 @@ mod tests {
         }
         FinishedGame {
             record: GameRecord {
-                event: String::new(),
-                site: String::new(),
-                date: String::new(),
-                round: String::new(),
-                white: "x".into(),
-                black: "wily".into(),
-                result: result.into(),
-                white_elo: None,
-                black_elo: None,
-                time_control: "-".into(),
                 termination: "normal".into(),
-                end_text: String::new(),
-                start_fen: None,
-                variant: None,
-                first_move_number: 1,
-                first_move_white: true,
-                moves: Vec::new(),
+                ..GameRecord::between("x", "wily", result)
             },
             start,
             moves,

@@ -107,6 +107,31 @@ fn escape_comment(v: &str) -> String {
 }
 
 impl GameRecord {
+    /// A game between `white` and `black` with `result`, from the initial position, no
+    /// moves and every other tag empty (`-` for the time control); the rest is set with
+    /// struct update syntax.
+    pub fn between(white: &str, black: &str, result: &str) -> GameRecord {
+        GameRecord {
+            event: String::new(),
+            site: String::new(),
+            date: String::new(),
+            round: String::new(),
+            white: white.into(),
+            black: black.into(),
+            result: result.into(),
+            white_elo: None,
+            black_elo: None,
+            time_control: "-".into(),
+            termination: String::new(),
+            end_text: String::new(),
+            start_fen: None,
+            variant: None,
+            first_move_number: 1,
+            first_move_white: true,
+            moves: Vec::new(),
+        }
+    }
+
     /// The game as PGN text (tags, blank line, movetext wrapped under 80 columns, blank
     /// line).
     pub fn to_pgn(&self) -> String {

@@ -493,23 +493,8 @@ mod tests {
     fn finished(result: &str, wily: cozy_chess::Color, kind: EndKind) -> FinishedGame {
         FinishedGame {
             record: crate::play::record::GameRecord {
-                event: String::new(),
-                site: String::new(),
-                date: String::new(),
-                round: String::new(),
-                white: "a".into(),
-                black: "b".into(),
-                result: result.into(),
-                white_elo: None,
-                black_elo: None,
                 time_control: "60+0".into(),
-                termination: String::new(),
-                end_text: String::new(),
-                start_fen: None,
-                variant: None,
-                first_move_number: 1,
-                first_move_white: true,
-                moves: Vec::new(),
+                ..crate::play::record::GameRecord::between("a", "b", result)
             },
             start: cozy_chess::Board::default(),
             moves: Vec::new(),
