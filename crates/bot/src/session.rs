@@ -513,7 +513,9 @@ impl Session {
         }
     }
 
-    fn shutdown(&mut self, at_once: bool, out: &mut Vec<Action>) {
+    /// Leaves: out of any tournament at once, then now (`at_once`, or no game) or after
+    /// the game in progress (an adjournment offered).
+    pub(crate) fn shutdown(&mut self, at_once: bool, out: &mut Vec<Action>) {
         if self.conn.connected {
             // Leave any tournament at once: its later rounds must not wait for wily.
             for cmd in self.tourney.withdraw() {

@@ -684,13 +684,11 @@ impl Session {
         }
         self.tourney.touch(now);
         self.play.new_game_flag = true;
-        let limit = self.play.game_limit;
-        if limit > 0 && self.play.totals.games >= limit {
-            tracing::info!("{limit} game(s) played: leaving");
-            self.quitting = true;
-        }
         if self.quitting {
-            out.push(Action::Quit);
+            // The run's last game has already said so (`record_finished`).
+            if !matches!(out.last(), Some(Action::Quit)) {
+                out.push(Action::Quit);
+            }
             return true;
         }
         if self.resume.hint && kind != EndKind::Adjourned {
@@ -739,6 +737,13 @@ impl Session {
             f.record.round = round;
         }
         out.push(Action::GameOver(Box::new(f)));
+        let limit = self.play.game_limit;
+        if limit > 0 && self.play.totals.games >= limit && !self.quitting {
+            // The run's last game: leave as a shutdown does (out of a tournament too),
+            // before any seek, rematch or `resume` could start another game.
+            tracing::info!("{limit} game(s) played: leaving");
+            self.shutdown(false, out);
+        }
     }
 }
 

@@ -168,7 +168,6 @@ struct Driver {
     game_log: Option<GameLog>,
     commentary: Option<Commentary>,
     report: RunReport,
-    max_games: u32,
     cfg: Config,
     reload: Option<mpsc::UnboundedReceiver<Reload>>,
     /// After a first shutdown request during a game: when to leave it anyway.
@@ -204,7 +203,6 @@ pub async fn run(cfg: Config, opts: RunOptions) -> Result<RunReport, BotError> {
         game_log: None,
         commentary: opts.commentary,
         report: RunReport::default(),
-        max_games: opts.max_games,
         cfg: cfg.clone(),
         reload: opts.reload,
         leave_at: None,
@@ -550,13 +548,6 @@ impl Driver {
                     }
                     if let Some(mut l) = self.game_log.take() {
                         l.line(&format!("{} {}", f.record.result, f.record.end_text));
-                    }
-                    let done = self.session.totals().games;
-                    if self.max_games > 0 && done >= self.max_games {
-                        let more = self
-                            .session
-                            .handle(Input::Shutdown { now: false }, Instant::now());
-                        queue.extend(more);
                     }
                 }
                 Action::Commentary(line) => self.say(&line),
