@@ -314,15 +314,18 @@ pub fn resident_bytes() -> Option<u64> {
 /// under the same key (a new game with the same number).
 fn new_drops(before: &HashMap<(u8, u32), u64>, now: &[((u8, u32), u64)]) -> u64 {
     now.iter()
-        .map(|(key, n)| {
-            let b = before.get(key).copied().unwrap_or(0);
-            if *n >= b {
-                n - b
-            } else {
-                *n
-            }
-        })
+        .map(|(key, n)| since(*n, before.get(key).copied().unwrap_or(0)))
         .sum()
+}
+
+/// What a running count `now` added since it read `before`; a smaller count is a new
+/// count started from zero (all of it is new).
+fn since(now: u64, before: u64) -> u64 {
+    if now >= before {
+        now - before
+    } else {
+        now
+    }
 }
 
 /// The driver's side of the counting: what it needs to remember between inputs to turn
@@ -386,7 +389,6 @@ impl Probe {
         self.metrics.talk_dropped(new_drops(&self.dropped, &seen));
         self.dropped = seen.into_iter().collect();
         let (answered, dropped) = (s.public.answered, s.public.dropped);
-        let since = |now: u64, before: u64| if now >= before { now - before } else { now };
         let new: Vec<u64> = answered
             .iter()
             .zip(self.public.0)
