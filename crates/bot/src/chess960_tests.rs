@@ -103,7 +103,7 @@ fn castles_with_the_rook_of_the_start_and_skips_the_book() {
     let rights = spec.board.castle_rights(Color::White);
     assert_eq!((rights.short, rights.long), (Some(File::F), None));
     // The engine castles (king takes rook, e1f1): the server is sent o-o.
-    let id = s.search.as_ref().unwrap().id;
+    let id = s.bot.search.as_ref().unwrap().id;
     let board = spec.board.clone();
     let a = s.handle(
         Input::Done {

@@ -5,6 +5,8 @@
 //! every handler (`is_me`), the records (`play/handle.rs`, `watch/handle.rs`), the status
 //! (`run/status.rs`) and the account rules (`ops/account.rs`).
 
+use config::Config;
+use ics::Dialect;
 use std::collections::HashSet;
 
 /// The connection part of the session.
@@ -36,5 +38,48 @@ impl Connection {
     /// `name` is wily's own handle (ASCII case ignored; never before the login).
     pub fn is_me(&self, name: &str) -> bool {
         !self.me.is_empty() && name.eq_ignore_ascii_case(&self.me)
+    }
+
+    /// The interface variables to send at the next login, before `iset lock 1`: FICS
+    /// resets them at every login. Those a server refused are left out.
+    pub fn login_ivariables(&self, cfg: &Config) -> Vec<(String, String)> {
+        if cfg.server.dialect != Dialect::Fics {
+            return Vec::new();
+        }
+        let mut v: Vec<(String, String)> = Vec::new();
+        for var in cfg.accept.variants.iter().filter_map(|x| ivariable_for(x)) {
+            if !self.refused_ivars.contains(var) && !v.iter().any(|(k, _)| k == var) {
+                v.push((var.to_string(), "1".to_string()));
+            }
+        }
+        v
+    }
+
+    /// `No such ivariable "fr".`: this server has no such variable (lasker); logged once,
+    /// and not sent at later logins.
+    pub(crate) fn setting_refused(&mut self, cfg: &Config, name: &str) {
+        let name = name.trim().to_ascii_lowercase();
+        let ours = cfg
+            .accept
+            .variants
+            .iter()
+            .filter_map(|x| ivariable_for(x))
+            .any(|v| v == name);
+        if ours && self.refused_ivars.insert(name.clone()) {
+            tracing::warn!(
+                "the server has no ivariable {name:?}: not sent again; it may offer no games of that variant to this account"
+            );
+        }
+    }
+}
+
+/// The interface variable a variant of `accept.variants` needs on FICS (`help
+/// computers`: a computer open to Chess960 must `iset fr 1`; `iset wildcastle 1` is for
+/// the wild boards with shuffled castling, which wily does not play, so no variant asks
+/// for it).
+fn ivariable_for(variant: &str) -> Option<&'static str> {
+    match variant {
+        "chess960" => Some("fr"),
+        _ => None,
     }
 }

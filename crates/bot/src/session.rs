@@ -10,12 +10,12 @@
 
 use crate::find::challenge::{judge, ChallengeInfo};
 use crate::find::state::PendingChallenge;
-use crate::input::{Action, Challenge, Input, ServerEvent};
+use crate::input::{Action, Challenge, EndKind, Input, ServerEvent};
 use crate::ops::parse as operator;
-use crate::play::handle::report_of;
+use crate::play::handle::{report_of, Ended};
 use crate::public::parse as public;
 use crate::state::{sanitize, Purpose};
-use engine::SearchInfo;
+use engine::{SearchInfo, SearchResult};
 use ics::Dialect;
 use lists::{valid_handle, ServerTitles};
 use std::time::{Duration, Instant};
@@ -38,7 +38,7 @@ impl Session {
         // the server took it by itself (the director's `rmatch`); nothing is left to
         // decide.
         if let Input::Server(ServerEvent::YouAccepted { other }) = &input {
-            if self.tourney.takes_challenge(other)
+            if self.bot.tourney.takes_challenge(other)
                 && self
                     .matching
                     .pending
@@ -68,7 +68,7 @@ impl Session {
     /// A search report: to the game's log and whispers while thinking or pondering, to
     /// the observed game's analysis while analysing.
     fn search_info(&mut self, id: u64, info: SearchInfo, now: Instant, out: &mut Vec<Action>) {
-        let Some(s) = self.search.as_mut().filter(|s| s.id == id) else {
+        let Some(s) = self.bot.search.as_mut().filter(|s| s.id == id) else {
             return;
         };
         if info.multipv > 1 {
@@ -78,12 +78,18 @@ impl Session {
         s.last_report = Some(report.clone());
         let root = s.root.clone();
         match s.purpose {
-            Purpose::Think { .. } => self.thinking_iteration(false, &root, &report, now, out),
-            Purpose::Ponder { .. } => self.thinking_iteration(true, &root, &report, now, out),
-            Purpose::Analyse { game } if self.observing.watch.has(game) => {
-                self.watch_iteration(game, &root, &report, now, out)
-            }
-            Purpose::Analyse { .. } => self.analysis_iteration(&root, &report, now, out),
+            Purpose::Think { .. } => self
+                .play
+                .thinking_iteration(&self.bot, false, &root, &report, now, out),
+            Purpose::Ponder { .. } => self
+                .play
+                .thinking_iteration(&self.bot, true, &root, &report, now, out),
+            Purpose::Analyse { game } if self.observing.watch.has(game) => self
+                .observing
+                .watch_iteration(&self.bot, game, &root, &report, now, out),
+            Purpose::Analyse { .. } => self
+                .observing
+                .analysis_iteration(&self.bot, &root, &report, now, out),
         }
     }
 
@@ -92,14 +98,18 @@ impl Session {
             ServerEvent::LoggedIn { handle } => self.logged_in(handle, now, out),
             ServerEvent::Disconnected => self.disconnected(out),
             ServerEvent::Board(u) => match u.relation {
-                Relation::MyMove | Relation::OpponentToMove => self.own_board(*u, now, out),
+                Relation::MyMove | Relation::OpponentToMove => {
+                    self.play.own_board(&mut self.bot, *u, now, out)
+                }
                 Relation::Observing | Relation::ObservingExamined
                     if self.observing.watch.has(u.game) =>
                 {
-                    self.watch_board(*u, now, out)
+                    self.observing
+                        .watch_board(&mut self.bot, self.play.number(), *u, now, out)
                 }
                 Relation::Observing | Relation::ObservingExamined => {
-                    self.observed_board(*u, now, out)
+                    self.observing
+                        .observed_board(&mut self.bot, self.play.number(), *u, now, out)
                 }
                 // Examining, isolated and initial positions: nothing for the bot.
                 Relation::Examining | Relation::IsolatedPosition | Relation::InitialPosition => {}
@@ -112,7 +122,7 @@ impl Session {
             } => {
                 for (n, r) in [(white, white_rating), (black, black_rating)] {
                     if let Some(r) = r {
-                        self.players.ratings.insert(n.to_ascii_lowercase(), r);
+                        self.bot.players.ratings.insert(n.to_ascii_lowercase(), r);
                     }
                 }
             }
@@ -123,7 +133,17 @@ impl Session {
                 continuing,
                 rated,
                 category,
-            } => self.game_start(game, white, black, continuing, rated, category, now, out),
+            } => self.play.game_start(
+                &mut self.bot,
+                game,
+                white,
+                black,
+                continuing,
+                rated,
+                category,
+                now,
+                out,
+            ),
             ServerEvent::GameEnd {
                 game,
                 white,
@@ -132,25 +152,49 @@ impl Session {
                 kind,
                 text,
             } => {
-                let ours = self.game_end(game, &white, &black, &result, kind, &text, now, out);
-                if !ours && self.observing.watch.has(game) {
-                    self.watch_game_end(game, &result, &text, now, out);
-                } else if !ours && self.observing.observer.has(game) {
-                    self.observed_end(game, &result, &text, now, out);
+                let ended = self.play.game_end(
+                    &mut self.bot,
+                    game,
+                    &white,
+                    &black,
+                    &result,
+                    kind,
+                    &text,
+                    now,
+                    out,
+                );
+                if let Some(e) = ended {
+                    self.after_game(e, now, out);
+                } else if self.observing.watch.has(game) {
+                    self.observing.watch_game_end(
+                        &mut self.bot,
+                        self.play.number(),
+                        game,
+                        &result,
+                        &text,
+                        now,
+                        out,
+                    );
+                } else if self.observing.observer.has(game) {
+                    self.observing
+                        .observed_end(&mut self.bot, game, &result, &text, now, out);
                 }
             }
             ServerEvent::Challenge(c) => {
                 if let Some(r) = c.rating {
-                    self.players.ratings.insert(c.name.to_ascii_lowercase(), r);
+                    self.bot
+                        .players
+                        .ratings
+                        .insert(c.name.to_ascii_lowercase(), r);
                 }
-                self.players.remember_titles(&c.name, c.titles);
+                self.bot.players.remember_titles(&c.name, c.titles);
                 self.matching.pending = Some(PendingChallenge {
                     challenge: c,
                     at: now,
                 });
             }
             ServerEvent::IsComputer { name } => {
-                self.players.remember_titles(
+                self.bot.players.remember_titles(
                     &name,
                     ServerTitles {
                         computer: true,
@@ -163,25 +207,26 @@ impl Session {
                     }
                 }
             }
-            ServerEvent::Offer { from, kind } => self.offer(&from, kind, out),
+            ServerEvent::Offer { from, kind } => self.play.offer(&self.bot, &from, kind, out),
             ServerEvent::Tell { from, titles, text } => {
-                self.players.remember_titles(&from, titles);
+                self.bot.players.remember_titles(&from, titles);
                 self.tell(&from, &text, now, out);
             }
             ServerEvent::FingerNotes { name, notes } => self.finger_notes(&name, &notes, out),
             ServerEvent::Arrival { name, adjourned } => {
                 let ours = self
+                    .play
                     .resume
                     .adjourned
                     .as_ref()
                     .is_some_and(|g| g.opponent().eq_ignore_ascii_case(&name));
                 if adjourned && valid_handle(&name) {
-                    self.resume.hint = true;
+                    self.play.resume.hint = true;
                 }
                 // While `stored` is out, the game may have ended: no `match` yet.
                 if (adjourned || ours)
                     && self.play.game.is_none()
-                    && self.resume.stored_check.is_none()
+                    && self.play.resume.stored_check.is_none()
                     && valid_handle(&name)
                 {
                     out.push(Action::Send(format!("match {name}")));
@@ -192,6 +237,7 @@ impl Session {
                 // us (and says nothing like `You have N adjourned games.`): ask one of
                 // them, the opponent of the game wily knows of first, to resume.
                 let ours = self
+                    .play
                     .resume
                     .adjourned
                     .as_ref()
@@ -201,47 +247,61 @@ impl Session {
                     .find(|n| ours.as_deref().is_some_and(|o| o.eq_ignore_ascii_case(n)))
                     .or_else(|| names.iter().find(|n| valid_handle(n)));
                 if let Some(name) = pick.filter(|n| valid_handle(n)) {
-                    self.resume.hint = true;
-                    if self.play.game.is_none() && !self.resume.asked {
+                    self.play.resume.hint = true;
+                    if self.play.game.is_none() && !self.play.resume.asked {
                         self.ask_resume(format!("match {name}"), now, out);
                     }
                 }
             }
-            ServerEvent::Titles { name, titles } => self.players.remember_titles(&name, titles),
+            ServerEvent::Titles { name, titles } => self.bot.players.remember_titles(&name, titles),
             ServerEvent::PlayersTitles(players) => {
                 for (name, titles) in players {
-                    self.players.remember_titles(&name, titles);
+                    self.bot.players.remember_titles(&name, titles);
                 }
             }
             ServerEvent::AdjournedGames { count } => {
                 if count > 0 {
-                    self.resume.hint = true;
+                    self.play.resume.hint = true;
                 }
                 // After a restart wily does not know its adjourned games; the server
                 // does: ask it to resume one with a player who is online.
                 if count > 0
                     && self.play.game.is_none()
-                    && self.resume.adjourned.is_none()
-                    && !self.resume.asked
+                    && self.play.resume.adjourned.is_none()
+                    && !self.play.resume.asked
                 {
                     self.ask_resume("resume".into(), now, out);
                 }
             }
             ServerEvent::StoredGames { player, games } => {
-                self.stored_games(&player, &games, now, out)
+                let recorded = self.play.stored_games(&mut self.bot, &player, &games, out);
+                if let Some(last) = recorded {
+                    if last {
+                        self.shutdown(false, out);
+                    }
+                    self.maybe_seek(now, true, out);
+                }
             }
-            ServerEvent::IllegalMove { text } => self.illegal_move(&text, out),
-            ServerEvent::NotYourMove => self.illegal_move("It is not your move.", out),
+            ServerEvent::IllegalMove { text } => self.play.illegal_move(&text, out),
+            ServerEvent::NotYourMove => self.play.illegal_move("It is not your move.", out),
             ServerEvent::ObserveStarted { game } if self.observing.watch.awaiting(game) => {
-                self.watch_started(game)
+                self.observing.watch_started(game)
             }
             ServerEvent::ObserveStarted { game } => self.observing.observer.started(game),
-            ServerEvent::ObserveStopped { game } if self.observing.watch.has(game) => {
-                self.watch_end(game, now, out)
+            ServerEvent::ObserveStopped { game } if self.observing.watch.has(game) => self
+                .observing
+                .watch_end(&mut self.bot, self.play.number(), game, now, out),
+            ServerEvent::ObserveStopped { game } => {
+                self.observing
+                    .observe_stopped(&mut self.bot, game, now, out)
             }
-            ServerEvent::ObserveStopped { game } => self.observe_stopped(game, now, out),
-            ServerEvent::Watch(row) => self.watch_row(row, now, out),
-            ServerEvent::CommandNotFound { command } => self.watch_command_unknown(&command),
+            ServerEvent::Watch(row) => {
+                self.observing
+                    .watch_row(&mut self.bot, self.play.number(), row, now, out)
+            }
+            ServerEvent::CommandNotFound { command } => {
+                self.observing.watch_command_unknown(&command)
+            }
             ServerEvent::FollowList { names } => {
                 let wanted = self.observing.observer.followed();
                 let cmds = self.observing.follow.members(&wanted, &names);
@@ -259,28 +319,89 @@ impl Session {
             }
             ServerEvent::Tourney(n) => self.tourney_notice(&n, now, out),
             ServerEvent::YouAccepted { .. } => {}
-            ServerEvent::SettingRefused { name } => self.setting_refused(&name),
-            ServerEvent::SeekRefused { text } => self.seek_refused(&text, now, out),
+            ServerEvent::SettingRefused { name } => {
+                self.bot.conn.setting_refused(&self.bot.cfg, &name)
+            }
+            ServerEvent::SeekRefused { text } => {
+                let held = self.play.holds_seeks(now);
+                self.matching.seek_refused(&self.bot, held, &text, now, out)
+            }
             ServerEvent::TakenOver { text } => {
                 tracing::warn!("{text}: another login of this account took over");
                 out.push(Action::Commentary(
                     "another login of this account took over this session".into(),
                 ));
-                self.conn.taken_over = true;
+                self.bot.conn.taken_over = true;
             }
         }
     }
 
+    /// A search ended: wily's move, or a watched game's analysis booked.
+    fn search_done(&mut self, id: u64, result: SearchResult, now: Instant, out: &mut Vec<Action>) {
+        if self.bot.search.as_ref().is_none_or(|s| s.id != id) {
+            return; // a stopped or superseded search
+        }
+        let Some(s) = self.bot.search.take() else {
+            return;
+        };
+        if matches!(s.purpose, Purpose::Think { .. }) {
+            self.play.think_ms += now.saturating_duration_since(s.started).as_millis() as u64;
+        }
+        match s.purpose {
+            Purpose::Think { game } => {
+                self.play
+                    .play_result(&mut self.bot, game, s, result, now, out)
+            }
+            Purpose::Ponder { .. } => {}
+            Purpose::Analyse { game } if self.observing.watch.has(game) => self
+                .observing
+                .watch_done(&mut self.bot, self.play.number(), s, now, out),
+            Purpose::Analyse { .. } => {}
+        }
+    }
+
+    /// After wily's game ended: leave (the run's last game, or a shutdown waiting for
+    /// it), ask for a game the server holds adjourned, offer a rematch, seek again.
+    fn after_game(&mut self, e: Ended, now: Instant, out: &mut Vec<Action>) {
+        if e.last {
+            self.shutdown(false, out);
+        }
+        if self.bot.quitting {
+            // The run's last game has already said so (`shutdown`).
+            if !matches!(out.last(), Some(Action::Quit)) {
+                out.push(Action::Quit);
+            }
+            return;
+        }
+        if self.play.resume.hint && e.kind != EndKind::Adjourned {
+            // A game the server reported adjourned is still waiting (another game started
+            // first): ask for it before seeking again.
+            out.push(Action::Send("resume".into()));
+        }
+        self.matching
+            .maybe_rematch(&self.bot, &e.opponent, e.kind, now, out);
+        if self.bot.cfg.seek.reseek_after_game {
+            self.maybe_seek(now, true, out);
+        }
+    }
+
+    /// Posts the seek ads when due (`force`: now), unless a game is on or an adjourned
+    /// one is awaited.
+    pub(crate) fn maybe_seek(&mut self, now: Instant, force: bool, out: &mut Vec<Action>) {
+        let held = self.play.holds_seeks(now);
+        self.matching.maybe_seek(&self.bot, held, now, force, out);
+    }
+
     fn logged_in(&mut self, handle: String, now: Instant, out: &mut Vec<Action>) {
         tracing::info!("logged in as {handle}");
-        self.conn.me = handle;
-        self.conn.connected = true;
+        self.bot.conn.me = handle;
+        self.bot.conn.connected = true;
         self.matching.last_seek = None;
         // A game interrupted by the disconnect is adjourned (or lost) on the server.
         if let Some(g) = self.play.game.take() {
-            self.resume.park(g, now);
+            self.play.resume.park(g, now);
         }
-        self.reclaim_interrupted(now, out);
+        self.play.reclaim_interrupted(now, out);
         let wanted = self.observing.observer.followed();
         for cmd in self.observing.follow.login(&wanted) {
             out.push(Action::Send(cmd));
@@ -288,17 +409,19 @@ impl Session {
         for cmd in self.observing.observer.login_commands(now) {
             out.push(Action::Send(cmd));
         }
-        for cmd in self.tourney.login(now) {
+        for cmd in self.bot.tourney.login(now) {
             out.push(Action::Send(cmd));
         }
         // Guests' tells are heard only with `set tell 1` (FICS, lasker), and the public
         // commands answer guests too.
-        let p = &self.cfg.public;
-        if p.enabled && p.guests && self.cfg.server.dialect == Dialect::Fics {
+        let p = &self.bot.cfg.public;
+        if p.enabled && p.guests && self.bot.cfg.server.dialect == Dialect::Fics {
             out.push(Action::Send("set tell 1".into()));
         }
         self.notes_login(out);
-        self.login_hooks(now, out);
+        let playing = self.play.game.is_some();
+        let b = &mut self.bot;
+        b.hooks.login(&b.cfg.hooks, &b.conn, playing, now, out);
         self.maybe_seek(now, true, out);
     }
 
@@ -310,14 +433,14 @@ impl Session {
         now: Instant,
         out: &mut Vec<Action>,
     ) {
-        let me = self.conn.me.clone();
-        let cmds = if self.quitting {
+        let me = self.bot.conn.me.clone();
+        let cmds = if self.bot.quitting {
             Vec::new()
         } else {
-            self.tourney.notice(n, &me, now)
+            self.bot.tourney.notice(n, &me, now)
         };
         if !cmds.is_empty()
-            && self.tourney.blocks_seeking()
+            && self.bot.tourney.blocks_seeking()
             && self.matching.last_seek.take().is_some()
         {
             out.push(Action::Send("unseek".into()));
@@ -330,8 +453,8 @@ impl Session {
     /// before the server's notice: it is taken back, or an opponent may start a new game
     /// in place of this one, and new seeks wait a while for the game.
     fn ask_resume(&mut self, request: String, now: Instant, out: &mut Vec<Action>) {
-        self.resume.asked = true;
-        self.resume.wait = Some(now);
+        self.play.resume.asked = true;
+        self.play.resume.wait = Some(now);
         if self.matching.last_seek.take().is_some() {
             out.push(Action::Send("unseek".into()));
         }
@@ -339,35 +462,36 @@ impl Session {
     }
 
     fn disconnected(&mut self, out: &mut Vec<Action>) {
-        if self.conn.connected {
+        if self.bot.conn.connected {
             tracing::warn!("disconnected from the server");
         }
-        self.conn.connected = false;
-        self.resume.disconnected();
+        self.bot.conn.connected = false;
+        self.play.resume.disconnected();
         self.matching.pending = None;
-        self.stop_search(out);
+        self.bot.stop_search(out);
         self.observing.observer.clear();
-        self.watch_disconnected(out);
+        self.observing.watch_disconnected(&self.bot, out);
     }
 
     fn decide_challenge(&mut self, c: Challenge, now: Instant, out: &mut Vec<Action>) {
-        if !valid_handle(&c.name) || self.is_me(&c.name) {
+        if !valid_handle(&c.name) || self.bot.is_me(&c.name) {
             tracing::warn!("ignoring a challenge from an odd name {:?}", c.name);
             return;
         }
-        if self.play.game.is_none() && self.tourney.takes_challenge(&c.name) {
+        if self.play.game.is_none() && self.bot.tourney.takes_challenge(&c.name) {
             tracing::info!("accepting {}'s challenge: a tournament pairing", c.name);
             out.push(Action::SendNow(format!("accept {}", c.name)));
             return;
         }
         let titles = self
+            .bot
             .players
             .titles
             .get(&c.name.to_ascii_lowercase())
             .copied()
             .unwrap_or_default()
             .merge(c.titles);
-        let class = self.lists.classify(&c.name, titles);
+        let class = self.bot.lists.classify(&c.name, titles);
         let kind = c.variant.clone().unwrap_or_else(|| c.kind.clone());
         let info = ChallengeInfo {
             name: c.name.clone(),
@@ -381,11 +505,12 @@ impl Session {
             other_clock: c.other_clock,
             adjourned: c.adjourned,
         };
-        let mut accept = self.cfg.accept.clone();
-        accept.enabled = self.matching.accepting && !self.quitting;
-        self.widen_for_own_ad(&c, &info.kind, &mut accept);
+        let mut accept = self.bot.cfg.accept.clone();
+        accept.enabled = self.matching.accepting && !self.bot.quitting;
+        self.matching
+            .widen_for_own_ad(&self.bot, &c, &info.kind, &mut accept);
         let busy = self.play.game.is_some();
-        match judge(&info, &accept, &self.players.history, busy, now) {
+        match judge(&info, &accept, &self.bot.players.history, busy, now) {
             Ok(()) => {
                 tracing::info!(
                     "accepting {} {} {} {} from {} ({})",
@@ -401,7 +526,7 @@ impl Session {
             Err(reason) => {
                 tracing::info!("declining {} from {}: {:?}", c.kind, c.name, reason);
                 self.play.totals.declined += 1;
-                if let Some(msg) = reason.message(&self.cfg.accept.decline, &c.name) {
+                if let Some(msg) = reason.message(&self.bot.cfg.accept.decline, &c.name) {
                     out.push(Action::Send(format!("tell {} {}", c.name, sanitize(&msg))));
                 }
                 out.push(Action::Send(format!("decline {}", c.name)));
@@ -414,10 +539,11 @@ impl Session {
     }
 
     fn tell(&mut self, from: &str, text: &str, now: Instant, out: &mut Vec<Action>) {
-        if !valid_handle(from) || self.is_me(from) {
+        if !valid_handle(from) || self.bot.is_me(from) {
             return;
         }
         let operator = self
+            .bot
             .cfg
             .operators
             .handles
@@ -428,7 +554,10 @@ impl Session {
             let reply = match operator::parse(text) {
                 Ok(cmd) => self.operator_command(cmd, now, out),
                 // An operator may use the public commands too (no rate limit).
-                Err(_) if public::parse(text).is_some_and(|c| self.cfg.public.allows(c.word())) => {
+                Err(_)
+                    if public::parse(text)
+                        .is_some_and(|c| self.bot.cfg.public.allows(c.word())) =>
+                {
                     if let Some(cmd) = public::parse(text) {
                         self.public_command(cmd, from, out);
                     }
@@ -441,8 +570,9 @@ impl Session {
             }
             return;
         }
-        let guest_heard = self.cfg.public.guests || !from.to_ascii_lowercase().starts_with("guest");
-        if let Some(cmd) = public::parse(text).filter(|c| self.cfg.public.allows(c.word())) {
+        let guest_heard =
+            self.bot.cfg.public.guests || !from.to_ascii_lowercase().starts_with("guest");
+        if let Some(cmd) = public::parse(text).filter(|c| self.bot.cfg.public.allows(c.word())) {
             if !guest_heard {
                 tracing::debug!(
                     "public {} from guest {from} ignored (public.guests = false)",
@@ -450,7 +580,7 @@ impl Session {
                 );
                 return;
             }
-            let p = &self.cfg.public;
+            let p = &self.bot.cfg.public;
             let (per_handle, all) = (p.per_handle_per_minute, p.per_minute);
             if self.public.allow(from, now, per_handle, all) {
                 self.public_command(cmd, from, out);
@@ -463,12 +593,13 @@ impl Session {
             return;
         }
         tracing::debug!("tell from {from} (not an operator) ignored");
-        let reply = self.cfg.operators.stranger_reply.trim();
+        let reply = self.bot.cfg.operators.stranger_reply.trim();
         if reply.is_empty() {
             return;
         }
         let key = from.to_ascii_lowercase();
         let recent = self
+            .bot
             .players
             .strangers
             .get(&key)
@@ -476,10 +607,10 @@ impl Session {
         if recent {
             return;
         }
-        if self.players.strangers.len() > 1000 {
-            self.players.strangers.clear();
+        if self.bot.players.strangers.len() > 1000 {
+            self.bot.players.strangers.clear();
         }
-        self.players.strangers.insert(key, now);
+        self.bot.players.strangers.insert(key, now);
         out.push(Action::Send(format!("tell {from} {}", sanitize(reply))));
     }
 
@@ -491,23 +622,26 @@ impl Session {
                 }
             }
         }
-        self.flag_check(now, out);
-        self.idle_abort_check(now, out);
-        self.stored_wait_over(now, out);
-        if self.conn.connected && !self.quitting {
-            for cmd in self.tourney.tick(now, self.play.game.is_none()) {
+        self.play.flag_check(now, out);
+        self.play.idle_abort_check(&self.bot, now, out);
+        self.play.stored_wait_over(now, out);
+        if self.bot.conn.connected && !self.bot.quitting {
+            for cmd in self.bot.tourney.tick(now, self.play.game.is_none()) {
                 out.push(Action::Send(cmd));
             }
         }
         self.maybe_seek(now, false, out);
-        self.idle_hooks(now, out);
-        if self.play.game.is_none() && self.conn.connected && !self.quitting {
-            let fics = self.cfg.server.dialect == Dialect::Fics;
+        let active = self.bot.conn.connected && self.play.game.is_none() && !self.bot.quitting;
+        let b = &mut self.bot;
+        b.hooks.idle(&b.cfg.hooks, &b.conn, active, now, out);
+        if self.play.game.is_none() && self.bot.conn.connected && !self.bot.quitting {
+            let fics = self.bot.cfg.server.dialect == Dialect::Fics;
             for cmd in self.observing.observer.idle_commands(now, fics) {
                 out.push(Action::Send(cmd));
             }
         }
-        self.watch_tick(now, out);
+        self.observing
+            .watch_tick(&mut self.bot, self.play.number(), now, out);
         if self.finished() {
             out.push(Action::Quit);
         }
@@ -516,16 +650,16 @@ impl Session {
     /// Leaves: out of any tournament at once, then now (`at_once`, or no game) or after
     /// the game in progress (an adjournment offered).
     pub(crate) fn shutdown(&mut self, at_once: bool, out: &mut Vec<Action>) {
-        if self.conn.connected {
+        if self.bot.conn.connected {
             // Leave any tournament at once: its later rounds must not wait for wily.
-            for cmd in self.tourney.withdraw() {
+            for cmd in self.bot.tourney.withdraw() {
                 out.push(Action::Send(cmd));
             }
         }
-        if at_once || self.play.game.is_none() || !self.conn.connected {
-            self.quitting = true;
-            self.stop_search(out);
-            if self.conn.connected && self.matching.seeking {
+        if at_once || self.play.game.is_none() || !self.bot.conn.connected {
+            self.bot.quitting = true;
+            self.bot.stop_search(out);
+            if self.bot.conn.connected && self.matching.seeking {
                 out.push(Action::Send("unseek".into()));
             }
             if let Some(g) = &self.play.game {
@@ -539,8 +673,8 @@ impl Session {
             out.push(Action::Quit);
             return;
         }
-        if !self.quitting {
-            self.quitting = true;
+        if !self.bot.quitting {
+            self.bot.quitting = true;
             tracing::info!("shutdown requested: finishing the current game first");
             out.push(Action::Commentary(
                 "shutdown requested: finishing the current game (adjournment offered)".into(),

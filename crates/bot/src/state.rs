@@ -12,9 +12,8 @@
 use crate::connection::Connection;
 use crate::find::state::Matching;
 use crate::hooks::BookSource;
-use crate::input::{Action, MoveSource};
+use crate::input::{Action, MoveSource, SearchSpec};
 use crate::ops::hooks::HookRunner;
-use crate::play::resume::Resume;
 use crate::play::state::Playing;
 pub use crate::play::state::Totals;
 use crate::players::Players;
@@ -23,7 +22,7 @@ use crate::tourney::TourneyPlay;
 use crate::watch::state::Observing;
 use config::Config;
 use cozy_chess::{Board, Move};
-use lists::OpponentLists;
+use lists::{Category, OpponentLists, ServerTitles};
 use std::time::Instant;
 
 /// What a running search is for.
@@ -51,34 +50,110 @@ pub struct ActiveSearch {
     pub last_report: Option<Report>,
 }
 
-/// The bot.
-pub struct Session {
-    pub(crate) cfg: Config,
-    pub(crate) lists: OpponentLists,
-    pub(crate) book: Box<dyn BookSource>,
+/// What every concept's handlers share: the settings, lists and book, the connection,
+/// what is known of other players, the engine's one search, the tournament manager, the
+/// operator hooks' timers, and whether the bot is leaving. Each concept's own state is a
+/// struct of its folder, beside this one in [`Session`]; a handler is a method of its
+/// concept's struct and takes this part (and any other it reads) as an argument.
+pub(crate) struct Bot {
+    pub cfg: Config,
+    pub lists: OpponentLists,
+    pub book: Box<dyn BookSource>,
     /// Who wily is on which server, and whether the connection is up (`connection.rs`).
-    pub(crate) conn: Connection,
+    pub conn: Connection,
+    /// Ratings, titles and past games of other players (`players.rs`).
+    pub players: Players,
+    /// The engine's one search, if running.
+    pub search: Option<ActiveSearch>,
+    pub next_id: u64,
+    /// A shutdown was asked for: no new games.
+    pub quitting: bool,
+    /// Tournaments run by a director bot (`[tourney]`, `tourney.rs`).
+    pub tourney: TourneyPlay,
+    /// The operator hooks' rate limit and idle timer (`ops/hooks.rs`).
+    pub hooks: HookRunner,
+}
+
+/// The bot: the shared part and one struct per concept, each in its own folder.
+pub struct Session {
+    pub(crate) bot: Bot,
     /// Seeking, accepting and the challenge waiting to be judged (`find/state.rs`).
     pub(crate) matching: Matching,
-    /// wily's own game and the totals of its games (`play/state.rs`).
+    /// wily's own game, the adjourned one, and the totals (`play/state.rs`).
     pub(crate) play: Playing,
-    /// Ratings, titles and past games of other players (`players.rs`).
-    pub(crate) players: Players,
     /// Observed, watched and followed games (`watch/state.rs`).
     pub(crate) observing: Observing,
-    pub(crate) search: Option<ActiveSearch>,
-    pub(crate) next_id: u64,
-    /// The adjourned game and what was asked to get it back (`play/resume.rs`).
-    pub(crate) resume: Resume,
-    pub(crate) quitting: bool,
-    /// Tournaments run by a director bot (`[tourney]`).
-    pub(crate) tourney: TourneyPlay,
-    /// The operator hooks' rate limit and idle timer.
-    pub(crate) hooks: HookRunner,
     /// The account's finger notes (`ops/notes.rs`).
     pub(crate) notes: crate::ops::notes::Notes,
-    /// The public commands' rate limits (`public/parse.rs`).
+    /// The public commands' rate limits and counts (`public/parse.rs`).
     pub(crate) public: crate::public::parse::PublicLimits,
+}
+
+impl Bot {
+    /// `name` is wily's own handle.
+    pub(crate) fn is_me(&self, name: &str) -> bool {
+        self.conn.is_me(name)
+    }
+
+    pub(crate) fn new_search_id(&mut self) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        id
+    }
+
+    /// Stops the running search, if any (its result will be ignored).
+    pub(crate) fn stop_search(&mut self, out: &mut Vec<Action>) {
+        if let Some(s) = self.search.take() {
+            out.push(Action::StopSearch { id: s.id });
+        }
+    }
+
+    /// Starts a search for `purpose` (its id given here), asked for by an input that
+    /// arrived at `since`.
+    pub(crate) fn start_search(
+        &mut self,
+        mut spec: SearchSpec,
+        purpose: Purpose,
+        since: Instant,
+        started: Instant,
+        out: &mut Vec<Action>,
+    ) {
+        spec.id = self.new_search_id();
+        self.search = Some(ActiveSearch {
+            id: spec.id,
+            purpose,
+            root: spec.board.clone(),
+            since,
+            started,
+            source: MoveSource::Search,
+            last_report: None,
+        });
+        out.push(Action::StartSearch(Box::new(spec)));
+    }
+
+    /// What the running search is for, if one runs.
+    pub(crate) fn purpose(&self) -> Option<&Purpose> {
+        self.search.as_ref().map(|s| &s.purpose)
+    }
+
+    /// Stops the search if it analyses an observed game (`game`, or any).
+    pub(crate) fn stop_analysis(&mut self, game: Option<u32>, out: &mut Vec<Action>) {
+        if matches!(self.purpose(), Some(Purpose::Analyse { game: g }) if game.is_none_or(|n| n == *g))
+        {
+            self.stop_search(out);
+        }
+    }
+
+    /// A computer by the lists (`C`) or the server's `(C)` title wily has seen.
+    pub(crate) fn computer(&self, name: &str) -> bool {
+        let titles: ServerTitles = self
+            .players
+            .titles
+            .get(&name.to_ascii_lowercase())
+            .copied()
+            .unwrap_or_default();
+        self.lists.classify(name, titles).category == Category::Computer
+    }
 }
 
 impl Session {
@@ -92,20 +167,21 @@ impl Session {
         Session {
             matching: Matching::new(cfg.seek.enabled, cfg.accept.enabled, cfg.seek.manual),
             observing: Observing::new(&cfg),
-            tourney: TourneyPlay::new(cfg.tourney.clone()),
-            cfg,
-            lists,
-            book,
-            conn: Connection::new(site),
             play: Playing::default(),
-            players: Players::default(),
-            search: None,
-            next_id: 1,
-            resume: Resume::default(),
-            quitting: false,
-            hooks: HookRunner::default(),
             notes: crate::ops::notes::Notes::default(),
             public: crate::public::parse::PublicLimits::default(),
+            bot: Bot {
+                tourney: TourneyPlay::new(cfg.tourney.clone()),
+                cfg,
+                lists,
+                book,
+                conn: Connection::new(site),
+                players: Players::default(),
+                search: None,
+                next_id: 1,
+                quitting: false,
+                hooks: HookRunner::default(),
+            },
         }
     }
 
@@ -122,11 +198,11 @@ impl Session {
     }
 
     pub fn config(&self) -> &Config {
-        &self.cfg
+        &self.bot.cfg
     }
 
     pub fn lists(&self) -> &OpponentLists {
-        &self.lists
+        &self.bot.lists
     }
 
     pub fn totals(&self) -> Totals {
@@ -140,7 +216,7 @@ impl Session {
 
     /// The tournament manager (phase and counts).
     pub fn tourney(&self) -> &TourneyPlay {
-        &self.tourney
+        &self.bot.tourney
     }
 
     /// True while a game is in progress.
@@ -150,41 +226,44 @@ impl Session {
 
     /// The search in progress, if any.
     pub fn active_search(&self) -> Option<&ActiveSearch> {
-        self.search.as_ref()
+        self.bot.search.as_ref()
     }
 
     /// True once the session wants to exit (quit requested and no game in progress).
     pub fn finished(&self) -> bool {
-        self.quitting && self.play.game.is_none()
+        self.bot.quitting && self.play.game.is_none()
     }
 
     /// True (once) when a newer login of the account took over the last connection: the
     /// caller waits longer before reconnecting, so two running bots do not keep
     /// replacing each other's session.
     pub fn take_taken_over(&mut self) -> bool {
-        std::mem::take(&mut self.conn.taken_over)
+        std::mem::take(&mut self.bot.conn.taken_over)
+    }
+
+    /// The interface variables to send at the next login (`connection.rs`).
+    pub fn login_ivariables(&self) -> Vec<(String, String)> {
+        self.bot.conn.login_ivariables(&self.bot.cfg)
+    }
+
+    /// The seek commands the ads make now (`find/seeking.rs`).
+    pub fn seek_commands(&self) -> Vec<String> {
+        self.matching.seek_commands(&self.bot)
+    }
+
+    /// What the watcher did so far (`watch/handle.rs`).
+    pub fn watch_totals(&self) -> crate::watch::candidates::WatchTotals {
+        self.observing.watch.totals
+    }
+
+    /// One line per watched game, for the status and the dashboard.
+    pub fn watched_games(&self) -> Vec<String> {
+        self.observing.watched_games()
     }
 
     /// Sets the name the server knows wily by (tests, or before the login event).
     pub fn set_handle(&mut self, handle: &str) {
-        self.conn.me = handle.to_string();
-    }
-
-    pub(crate) fn is_me(&self, name: &str) -> bool {
-        self.conn.is_me(name)
-    }
-
-    pub(crate) fn new_search_id(&mut self) -> u64 {
-        let id = self.next_id;
-        self.next_id += 1;
-        id
-    }
-
-    /// Stops the running search, if any (its result will be ignored).
-    pub(crate) fn stop_search(&mut self, out: &mut Vec<Action>) {
-        if let Some(s) = self.search.take() {
-            out.push(Action::StopSearch { id: s.id });
-        }
+        self.bot.conn.me = handle.to_string();
     }
 
     /// One line about the bot's state, for `status`.
@@ -213,12 +292,12 @@ impl Session {
             t.losses,
             t.declined,
             self.observing.observer.count() + self.observing.watch.games.len(),
-            self.cfg.talk.whisper,
-            self.cfg.talk.kibitz,
-            self.cfg.talk.noise,
-            if self.quitting { "; quitting after this game" } else { "" }
+            self.bot.cfg.talk.whisper,
+            self.bot.cfg.talk.kibitz,
+            self.bot.cfg.talk.noise,
+            if self.bot.quitting { "; quitting after this game" } else { "" }
         ));
-        if let Some(t) = self.tourney.status() {
+        if let Some(t) = self.bot.tourney.status() {
             s.push_str("; ");
             s.push_str(&t);
         }

@@ -2,55 +2,60 @@
 //! game waiting to be resumed, whether wily knew it or the server reported it at login)
 //! and what they say (`[seek]` in the settings, the server's dialect).
 
+use crate::find::state::Matching;
 use crate::input::Action;
-use crate::state::Session;
+use crate::state::Bot;
 use config::SeekColor;
 use ics::Dialect;
 use std::time::{Duration, Instant};
 
-impl Session {
+impl Matching {
     /// Posts the seek ads when idle and seeking (again after `interval_secs`, or at once
     /// with `force`).
-    pub(crate) fn maybe_seek(&mut self, now: Instant, force: bool, out: &mut Vec<Action>) {
-        if !self.conn.connected
-            || !self.matching.seeking
-            || self.play.game.is_some()
-            || self.quitting
-            || self.tourney.blocks_seeking()
+    pub(crate) fn maybe_seek(
+        &mut self,
+        bot: &Bot,
+        held: bool,
+        now: Instant,
+        force: bool,
+        out: &mut Vec<Action>,
+    ) {
+        if !bot.conn.connected
+            || !self.seeking
+            || held
+            || bot.quitting
+            || bot.tourney.blocks_seeking()
         {
             return;
         }
-        if self.cfg.seek.ads.is_empty() {
+        if bot.cfg.seek.ads.is_empty() {
             return;
         }
-        if self.resume.holds_seeks(now) {
-            return;
-        }
-        let due = match self.matching.last_seek {
+        let due = match self.last_seek {
             None => true,
             Some(t) => {
                 force
-                    || (self.cfg.seek.interval_secs > 0
+                    || (bot.cfg.seek.interval_secs > 0
                         && now.saturating_duration_since(t)
-                            >= Duration::from_secs(self.cfg.seek.interval_secs))
+                            >= Duration::from_secs(bot.cfg.seek.interval_secs))
             }
         };
         if !due {
             return;
         }
-        if self.matching.last_seek.is_some() {
+        if self.last_seek.is_some() {
             out.push(Action::Send("unseek".into()));
         }
-        for cmd in self.seek_commands() {
+        for cmd in self.seek_commands(bot) {
             out.push(Action::Send(cmd));
         }
-        self.matching.last_seek = Some(now);
+        self.last_seek = Some(now);
     }
 
     /// The `seek` commands for the configured ads.
-    pub fn seek_commands(&self) -> Vec<String> {
-        let guest = self.conn.me.to_ascii_lowercase().starts_with("guest") || self.cfg.is_guest();
-        self.cfg
+    pub fn seek_commands(&self, bot: &Bot) -> Vec<String> {
+        let guest = bot.conn.me.to_ascii_lowercase().starts_with("guest") || bot.cfg.is_guest();
+        bot.cfg
             .seek
             .ads
             .iter()
@@ -69,9 +74,9 @@ impl Session {
                 }
                 if ad.variant == "chess960" {
                     s.push(' ');
-                    s.push_str(self.cfg.server.chess960.trim());
+                    s.push_str(bot.cfg.server.chess960.trim());
                 }
-                if self.matching.manual_seeks && self.cfg.server.dialect == Dialect::Fics {
+                if self.manual_seeks && bot.cfg.server.dialect == Dialect::Fics {
                     // FICS's manual flag: answers come as match requests, judged by
                     // `[accept]` (see `ops/account.rs` for servers that refuse it). ICC's
                     // seek words differ; its ads go out as before.

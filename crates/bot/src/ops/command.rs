@@ -21,7 +21,7 @@ impl Session {
                 self.matching.seeking = on;
                 if on {
                     self.maybe_seek(now, true, out);
-                } else if self.conn.connected {
+                } else if self.bot.conn.connected {
                     out.push(Action::Send("unseek".into()));
                     self.matching.last_seek = None;
                 }
@@ -32,8 +32,8 @@ impl Session {
                 format!("accepting challenges {}", if on { "on" } else { "off" })
             }
             OpCommand::List(args) => {
-                let dir = self.cfg.paths.lists.clone();
-                let answer = match self.lists.command(&dir, &args) {
+                let dir = self.bot.cfg.paths.lists.clone();
+                let answer = match self.bot.lists.command(&dir, &args) {
                     Ok(s) => s,
                     Err(e) => e.to_string(),
                 };
@@ -41,7 +41,7 @@ impl Session {
                 answer
             }
             OpCommand::Resign(class, pawns) => {
-                let o = &mut self.cfg.opponents;
+                let o = &mut self.bot.cfg.opponents;
                 match class {
                     SettingClass::Gm => o.resign_gm = pawns,
                     SettingClass::Im => o.resign_im = pawns,
@@ -54,12 +54,12 @@ impl Session {
                 )
             }
             OpCommand::ResignMoves(n) => {
-                self.cfg.opponents.resign_moves = n;
+                self.bot.cfg.opponents.resign_moves = n;
                 self.refresh_profile();
                 format!("resign after {n} moves below the threshold")
             }
             OpCommand::Draw(class, cp) => {
-                let o = &mut self.cfg.opponents;
+                let o = &mut self.bot.cfg.opponents;
                 match class {
                     SettingClass::Gm => o.draw_score_gm = cp,
                     SettingClass::Im => o.draw_score_im = cp,
@@ -69,7 +69,7 @@ impl Session {
                 format!("draw score ({class:?}) now {cp} (computers stay at 0)")
             }
             OpCommand::Contempt(cp) => {
-                self.cfg.opponents.special_contempt = cp;
+                self.bot.cfg.opponents.special_contempt = cp;
                 self.refresh_profile();
                 format!("contempt against the S list now {cp}")
             }
@@ -106,21 +106,21 @@ impl Session {
                     None => out.push(Action::Send("unobserve".into())),
                 }
                 if matches!(
-                    self.search.as_ref().map(|s| &s.purpose),
+                    self.bot.search.as_ref().map(|s| &s.purpose),
                     Some(crate::state::Purpose::Analyse { game: g }) if game.is_none_or(|n| n == *g)
                 ) {
-                    self.stop_search(out);
+                    self.bot.stop_search(out);
                 }
                 "unobserved".into()
             }
             OpCommand::Whisper(level) => {
-                self.cfg.talk.whisper = level;
-                self.cfg.observe.whisper = level;
+                self.bot.cfg.talk.whisper = level;
+                self.bot.cfg.observe.whisper = level;
                 format!("whisper level {level}")
             }
             OpCommand::Kibitz(level) => {
-                self.cfg.talk.kibitz = level;
-                self.cfg.observe.kibitz = level;
+                self.bot.cfg.talk.kibitz = level;
+                self.bot.cfg.observe.kibitz = level;
                 // The operator's level replaces the autokibitz one in the game in
                 // progress too.
                 if let Some(g) = &mut self.play.game {
@@ -129,12 +129,12 @@ impl Session {
                 format!("kibitz level {level}")
             }
             OpCommand::Noise(n) => {
-                self.cfg.talk.noise = n;
+                self.bot.cfg.talk.noise = n;
                 format!("noise {n} nodes")
             }
             OpCommand::Quit => {
-                self.quitting = true;
-                if self.matching.seeking && self.conn.connected {
+                self.bot.quitting = true;
+                if self.matching.seeking && self.bot.conn.connected {
                     out.push(Action::Send("unseek".into()));
                 }
                 if self.play.game.is_none() {
@@ -154,13 +154,14 @@ impl Session {
         };
         let opp = g.opponent().to_string();
         let titles = self
+            .bot
             .players
             .titles
             .get(&opp.to_ascii_lowercase())
             .copied()
             .unwrap_or_default();
-        let class = self.lists.classify(&opp, titles);
-        let p = OpponentProfile::new(class, &self.cfg.opponents);
+        let class = self.bot.lists.classify(&opp, titles);
+        let p = OpponentProfile::new(class, &self.bot.cfg.opponents);
         tracing::info!("opponent {opp} now: {}", p.describe());
         g.policy.set_profile(p);
     }

@@ -1,8 +1,8 @@
-//! The operator's side: commands by tell (parsed, then carried out), the operator's hooks, the computer account's rules and the follow list.
+//! The operator's side: commands by tell (parsed, then carried out), the operator's hooks and when they fire, the finger notes, and the follow list.
 
-pub mod account;
 pub mod command;
 pub mod follow;
 pub mod hooks;
 pub mod notes;
 pub mod parse;
+pub mod triggers;

@@ -82,10 +82,10 @@ impl Session {
     /// The notes the settings ask for, filled in; `None` when the bot leaves the notes
     /// alone (`[]`, or a login hook sets them).
     pub(crate) fn wanted_notes(&self) -> Option<Wanted> {
-        if self.cfg.hooks.login.iter().any(|c| sets_a_note(c)) {
+        if self.bot.cfg.hooks.login.iter().any(|c| sets_a_note(c)) {
             return None;
         }
-        let (lines, default) = match &self.cfg.server.notes {
+        let (lines, default) = match &self.bot.cfg.server.notes {
             Some(l) if l.is_empty() => return None,
             Some(l) => (l.clone(), false),
             None => (
@@ -108,7 +108,7 @@ impl Session {
 
     /// The values of the note fields.
     fn note_fields(&self) -> Vec<(&'static str, String)> {
-        let public = &self.cfg.public;
+        let public = &self.bot.cfg.public;
         let commands: Vec<&str> = config::PUBLIC_COMMANDS
             .iter()
             .copied()
@@ -116,11 +116,11 @@ impl Session {
             .collect();
         vec![
             ("version", env!("CARGO_PKG_VERSION").to_string()),
-            ("threads", self.cfg.engine.threads.to_string()),
-            ("hash", self.cfg.engine.hash_mb.to_string()),
+            ("threads", self.bot.cfg.engine.threads.to_string()),
+            ("hash", self.bot.cfg.engine.hash_mb.to_string()),
             ("eval", eval_name(&self.notes.eval).to_string()),
-            ("handle", self.conn.me.clone()),
-            ("operator", self.cfg.operators.handles.join(", ")),
+            ("handle", self.bot.conn.me.clone()),
+            ("operator", self.bot.cfg.operators.handles.join(", ")),
             (
                 "commands",
                 if commands.is_empty() {
@@ -149,7 +149,7 @@ impl Session {
             shown.len(),
             self.notes.stage
         );
-        if !self.is_me(name) {
+        if !self.bot.is_me(name) {
             return;
         }
         match std::mem::take(&mut self.notes.stage) {

@@ -2,12 +2,14 @@
 //! moves (book, ponder hit, search), draw/resign/abort decisions, offers, illegal-move
 //! recovery, flagging, and the end of the game.
 
-use crate::input::{Action, BoardUpdate, EndKind, MoveSource, OfferKind, Relation, SearchSpec};
+use crate::input::{Action, BoardUpdate, EndKind, MoveSource, Relation, SearchSpec};
+use crate::ops::triggers::HookGame;
 use crate::play::game::{same_position, PlayedGame, StartInfo, Sync};
 use crate::play::opponent::OpponentProfile;
 use crate::play::policy::{GamePolicy, MATE_CP};
 use crate::play::record::search_comment;
-use crate::state::{sanitize, ActiveSearch, Purpose, Session};
+use crate::play::state::Playing;
+use crate::state::{sanitize, ActiveSearch, Bot, Purpose};
 use crate::talk::{Levels, Report, TalkBound, TalkScore, Talker};
 use chess::san::to_ics_move;
 use cozy_chess::{Board, Color};
@@ -17,8 +19,6 @@ use std::time::{Duration, Instant};
 
 /// Thinking time in untimed games.
 const UNTIMED_MOVE: Duration = Duration::from_secs(5);
-/// Do not repeat `flag` more often than this.
-const FLAG_GAP: Duration = Duration::from_millis(1000);
 
 /// A score as one number from the side to move (mates as ±[`MATE_CP`] minus the distance).
 pub fn score_cp(s: Score) -> i32 {
@@ -75,10 +75,19 @@ fn limits_for(u: &BoardUpdate, ponder: bool, depth_limit: u32) -> Limits {
     l
 }
 
-impl Session {
+/// What the end of one of wily's games leaves to the session.
+pub(crate) struct Ended {
+    pub opponent: String,
+    pub kind: EndKind,
+    /// The run's last game (`--games`): the session leaves at once.
+    pub last: bool,
+}
+
+impl Playing {
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn game_start(
         &mut self,
+        bot: &mut Bot,
         game: u32,
         white: String,
         black: String,
@@ -88,7 +97,7 @@ impl Session {
         now: Instant,
         out: &mut Vec<Action>,
     ) {
-        if !self.is_me(&white) && !self.is_me(&black) {
+        if !bot.is_me(&white) && !bot.is_me(&black) {
             return;
         }
         // Whatever starts now, the wait for a reported adjourned game is over.
@@ -97,18 +106,26 @@ impl Session {
             self.resume.hint = false;
         }
         if matches!(
-            self.search.as_ref().map(|s| &s.purpose),
+            bot.search.as_ref().map(|s| &s.purpose),
             Some(Purpose::Analyse { .. })
         ) {
-            self.stop_search(out);
+            bot.stop_search(out);
         }
-        let opponent = if self.is_me(&white) { &black } else { &white };
-        self.tourney.game_started(opponent, now);
+        let opponent = if bot.is_me(&white) { &black } else { &white };
+        bot.tourney.game_started(opponent, now);
         if !continuing {
-            let (opp, wily_white) = (opponent.clone(), self.is_me(&white));
-            self.game_hooks(game, &opp, wily_white, rated, None, now, out);
-            self.players.history.record(opponent, now);
-            let hello = self.cfg.talk.greeting.replace("{opponent}", opponent);
+            let (opp, wily_white) = (opponent.clone(), bot.is_me(&white));
+            let g = HookGame {
+                number: game,
+                opponent: &opp,
+                wily_white,
+                rated,
+                result: None,
+            };
+            bot.hooks
+                .game(&bot.cfg.hooks, &bot.conn, &bot.players, g, now, out);
+            bot.players.history.record(opponent, now);
+            let hello = bot.cfg.talk.greeting.replace("{opponent}", opponent);
             if !hello.trim().is_empty() {
                 // With the moves, not behind the rate-limited chat: the greeting goes out
                 // before the first move and its whisper (which travel the same way).
@@ -125,7 +142,7 @@ impl Session {
             if continuing { "resumes" } else { "starts" },
             if rated { "rated" } else { "unrated" },
         )));
-        self.play.start_info = Some(StartInfo {
+        self.start_info = Some(StartInfo {
             game,
             white,
             black,
@@ -134,10 +151,10 @@ impl Session {
         });
     }
 
-    fn make_game(&mut self, u: &BoardUpdate) -> PlayedGame {
-        let me = if self.is_me(&u.white) {
+    fn make_game(&mut self, bot: &mut Bot, u: &BoardUpdate) -> PlayedGame {
+        let me = if bot.is_me(&u.white) {
             Color::White
-        } else if self.is_me(&u.black) {
+        } else if bot.is_me(&u.black) {
             Color::Black
         } else if u.relation == Relation::MyMove {
             u.board.side_to_move()
@@ -159,70 +176,76 @@ impl Session {
         } else {
             &u.white
         };
-        let titles = self
+        let titles = bot
             .players
             .titles
             .get(&opponent.to_ascii_lowercase())
             .copied()
             .unwrap_or_default();
-        let class = self.lists.classify(opponent, titles);
-        let rating = self
+        let class = bot.lists.classify(opponent, titles);
+        let rating = bot
             .players
             .ratings
             .get(&opponent.to_ascii_lowercase())
             .copied();
-        let profile = OpponentProfile::new(class, &self.cfg.opponents)
-            .with_strength(&self.cfg.strength, rating);
+        let profile = OpponentProfile::new(class, &bot.cfg.opponents)
+            .with_strength(&bot.cfg.strength, rating);
         tracing::info!("opponent {opponent}: {}", profile.describe());
-        let policy = GamePolicy::new(profile, &self.cfg.opponents);
-        let talker = Talker::new(self.cfg.talk.max_per_minute);
+        let policy = GamePolicy::new(profile, &bot.cfg.opponents);
+        let talker = Talker::new(bot.cfg.talk.max_per_minute);
         let mut g = PlayedGame::new(u, me, policy, talker);
         g.autokibitz = class.autokibitz;
-        if let Some(si) = self.play.start_info.take() {
+        if let Some(si) = self.start_info.take() {
             if si.game == u.game {
                 g.rated = si.rated;
                 g.category = si.category;
             }
         }
-        g.white_elo = self
+        g.white_elo = bot
             .players
             .ratings
             .get(&u.white.to_ascii_lowercase())
             .copied();
-        g.black_elo = self
+        g.black_elo = bot
             .players
             .ratings
             .get(&u.black.to_ascii_lowercase())
             .copied();
-        self.play.new_game_flag = true;
+        self.new_game_flag = true;
         g
     }
 
     /// A board update of wily's own game.
-    pub(crate) fn own_board(&mut self, u: BoardUpdate, now: Instant, out: &mut Vec<Action>) {
-        if self.play.game.as_ref().is_some_and(|g| g.number != u.game) {
+    pub(crate) fn own_board(
+        &mut self,
+        bot: &mut Bot,
+        u: BoardUpdate,
+        now: Instant,
+        out: &mut Vec<Action>,
+    ) {
+        if self.game.as_ref().is_some_and(|g| g.number != u.game) {
             tracing::warn!(
                 "board of game {} while game {} was in progress; its end was not seen",
                 u.game,
-                self.play.game.as_ref().map_or(0, |g| g.number)
+                self.game.as_ref().map_or(0, |g| g.number)
             );
-            self.stop_search(out);
-            if let Some(old) = self.play.game.take() {
-                let f = old.finish(&self.conn.site, "*", EndKind::Other, "end not seen");
+            bot.stop_search(out);
+            if let Some(old) = self.game.take() {
+                let f = old.finish(&bot.conn.site, "*", EndKind::Other, "end not seen");
                 out.push(Action::GameOver(Box::new(f)));
             }
         }
-        if self.play.game.is_none() {
+        if self.game.is_none() {
             if matches!(
-                self.search.as_ref().map(|s| &s.purpose),
+                bot.search.as_ref().map(|s| &s.purpose),
                 Some(Purpose::Analyse { .. })
             ) {
-                self.stop_search(out);
+                bot.stop_search(out);
             }
-            let g = self.make_game(&u);
-            self.play.game = Some(g);
+            let g = self.make_game(bot, &u);
+            self.game = Some(g);
         }
-        let Some(g) = self.play.game.as_mut() else {
+        let Some(g) = self.game.as_mut() else {
             return;
         };
         let sync = g.sync(&u);
@@ -241,24 +264,31 @@ impl Session {
                 out.push(Action::GameLog(
                     "position re-synchronised from the server".into(),
                 ));
-                self.stop_search(out);
+                bot.stop_search(out);
             }
             Sync::TakenBack(n) => {
                 out.push(Action::GameLog(format!("{n} half-move(s) taken back")));
-                self.stop_search(out);
+                bot.stop_search(out);
             }
             Sync::Same => {}
         }
         if u.relation == Relation::MyMove {
-            self.my_turn(&u, sync, now, out);
+            self.my_turn(bot, &u, sync, now, out);
         } else {
-            self.their_turn(&u, out);
+            self.their_turn(bot, &u, out);
         }
         self.flag_check(now, out);
     }
 
-    fn my_turn(&mut self, u: &BoardUpdate, sync: Sync, now: Instant, out: &mut Vec<Action>) {
-        let Some(g) = self.play.game.as_mut() else {
+    fn my_turn(
+        &mut self,
+        bot: &mut Bot,
+        u: &BoardUpdate,
+        sync: Sync,
+        now: Instant,
+        out: &mut Vec<Action>,
+    ) {
+        let Some(g) = self.game.as_mut() else {
             return;
         };
         if !g.my_move() {
@@ -268,7 +298,7 @@ impl Session {
             return; // a repeated board while our move is on its way
         }
         g.sent = None;
-        if let Some(s) = &mut self.search {
+        if let Some(s) = &mut bot.search {
             match s.purpose.clone() {
                 Purpose::Ponder { game, predicted }
                     if game == u.game
@@ -278,8 +308,8 @@ impl Session {
                     s.purpose = Purpose::Think { game };
                     s.since = u.received;
                     // As Crafty: when pondering already used this move's time, move now.
-                    let limits = limits_for(u, false, self.cfg.engine.depth_limit);
-                    let overhead = Duration::from_millis(self.cfg.engine.move_overhead_ms);
+                    let limits = limits_for(u, false, bot.cfg.engine.depth_limit);
+                    let overhead = Duration::from_millis(bot.cfg.engine.move_overhead_ms);
                     let spent =
                         TimeManager::new(&limits, u.board.side_to_move(), overhead, s.started)
                             .soft()
@@ -304,18 +334,18 @@ impl Session {
                 _ => {}
             }
         }
-        self.stop_search(out);
-        let limits = limits_for(u, false, self.cfg.engine.depth_limit);
-        let Some(g) = self.play.game.as_mut() else {
+        bot.stop_search(out);
+        let limits = limits_for(u, false, bot.cfg.engine.depth_limit);
+        let Some(g) = self.game.as_mut() else {
             return;
         };
         if g.claimable_now() && g.policy.claim_draw() {
             out.push(Action::SendNow("draw".into()));
             out.push(Action::GameLog("claiming a draw".into()));
         }
-        if self.cfg.engine.book && g.plies() < 80 && g.book_allowed() {
+        if bot.cfg.engine.book && g.plies() < 80 && g.book_allowed() {
             let width = g.policy.profile().book_width;
-            if let Some(pick) = self.book.pick(g.board(), width) {
+            if let Some(pick) = bot.book.pick(g.board(), width) {
                 if g.board().is_legal(pick.mv) {
                     let text = to_ics_move(g.board(), pick.mv);
                     out.push(Action::Expire { game: g.number });
@@ -325,7 +355,7 @@ impl Session {
                         source: MoveSource::Book,
                     });
                     let root = g.board().clone();
-                    let levels = Levels::played(&self.cfg.talk, g.autokibitz);
+                    let levels = Levels::played(&bot.cfg.talk, g.autokibitz);
                     for cmd in g
                         .talker
                         .on_book(now, levels, &root, pick.mv, &pick.candidates)
@@ -357,17 +387,23 @@ impl Session {
             draw_score: g.policy.profile().draw_score,
             strength: g.policy.profile().strength,
             swindle: g.policy.profile().swindle,
-            new_game: std::mem::take(&mut self.play.new_game_flag),
+            new_game: std::mem::take(&mut self.new_game_flag),
         };
-        self.start(spec, Purpose::Think { game: u.game }, u.received, out);
+        bot.start_search(
+            spec,
+            Purpose::Think { game: u.game },
+            u.received,
+            u.received,
+            out,
+        );
     }
 
-    fn their_turn(&mut self, u: &BoardUpdate, out: &mut Vec<Action>) {
-        if !self.cfg.engine.ponder || self.search.is_some() {
+    fn their_turn(&mut self, bot: &mut Bot, u: &BoardUpdate, out: &mut Vec<Action>) {
+        if !bot.cfg.engine.ponder || bot.search.is_some() {
             return;
         }
-        let limits = limits_for(u, true, self.cfg.engine.depth_limit);
-        let Some(g) = self.play.game.as_mut() else {
+        let limits = limits_for(u, true, bot.cfg.engine.depth_limit);
+        let Some(g) = self.game.as_mut() else {
             return;
         };
         if g.my_move() || g.sent.is_some() {
@@ -391,50 +427,32 @@ impl Session {
             draw_score: g.policy.profile().draw_score,
             strength: g.policy.profile().strength,
             swindle: g.policy.profile().swindle,
-            new_game: std::mem::take(&mut self.play.new_game_flag),
+            new_game: std::mem::take(&mut self.new_game_flag),
         };
-        self.start(
+        bot.start_search(
             spec,
             Purpose::Ponder {
                 game: u.game,
                 predicted,
             },
             u.received,
+            u.received,
             out,
         );
-    }
-
-    fn start(
-        &mut self,
-        mut spec: SearchSpec,
-        purpose: Purpose,
-        since: Instant,
-        out: &mut Vec<Action>,
-    ) {
-        spec.id = self.new_search_id();
-        self.search = Some(ActiveSearch {
-            id: spec.id,
-            purpose,
-            root: spec.board.clone(),
-            since,
-            started: since,
-            source: MoveSource::Search,
-            last_report: None,
-        });
-        out.push(Action::StartSearch(Box::new(spec)));
     }
 
     /// One finished iteration of wily's own search (thinking, or pondering): into the
     /// game log, and to the game's whispers when thinking.
     pub(crate) fn thinking_iteration(
         &mut self,
+        bot: &Bot,
         pondering: bool,
         root: &Board,
         report: &Report,
         now: Instant,
         out: &mut Vec<Action>,
     ) {
-        let Some(g) = self.play.game.as_mut() else {
+        let Some(g) = self.game.as_mut() else {
             return;
         };
         out.push(Action::GameLog(format!(
@@ -443,7 +461,7 @@ impl Session {
             Talker::move_text(6, root, report).unwrap_or_default()
         )));
         if !pondering {
-            let levels = Levels::played(&self.cfg.talk, g.autokibitz);
+            let levels = Levels::played(&bot.cfg.talk, g.autokibitz);
             for text in g.talker.on_iteration(now, levels, root, report) {
                 out.push(Action::SendTopical {
                     text,
@@ -454,41 +472,16 @@ impl Session {
         }
     }
 
-    pub(crate) fn search_done(
+    pub(crate) fn play_result(
         &mut self,
-        id: u64,
-        result: SearchResult,
-        now: Instant,
-        out: &mut Vec<Action>,
-    ) {
-        if self.search.as_ref().is_none_or(|s| s.id != id) {
-            return; // a stopped or superseded search
-        }
-        let Some(s) = self.search.take() else {
-            return;
-        };
-        if matches!(s.purpose, Purpose::Think { .. }) {
-            self.play.think_ms += now.saturating_duration_since(s.started).as_millis() as u64;
-        }
-        match s.purpose {
-            Purpose::Think { game } => self.play_result(game, s, result, now, out),
-            Purpose::Ponder { .. } => {}
-            Purpose::Analyse { game } if self.observing.watch.has(game) => {
-                self.watch_done(s, now, out)
-            }
-            Purpose::Analyse { .. } => {}
-        }
-    }
-
-    fn play_result(
-        &mut self,
+        bot: &mut Bot,
         game: u32,
         s: ActiveSearch,
         r: SearchResult,
         now: Instant,
         out: &mut Vec<Action>,
     ) {
-        let Some(g) = self.play.game.as_mut() else {
+        let Some(g) = self.game.as_mut() else {
             return;
         };
         if g.number != game
@@ -509,7 +502,7 @@ impl Session {
             out.push(Action::GameLog(format!("resigning (score {cp})")));
             out.push(Action::Commentary(format!(
                 "{} resigns (score {:+.2})",
-                self.conn.me,
+                bot.conn.me,
                 cp as f64 / 100.0
             )));
             return;
@@ -533,7 +526,7 @@ impl Session {
         if !r.pv.is_empty() {
             report.pv = r.pv.clone();
         }
-        let levels = Levels::played(&self.cfg.talk, g.autokibitz);
+        let levels = Levels::played(&bot.cfg.talk, g.autokibitz);
         let talk = g.talker.on_move(now, levels, &s.root, &report);
         // A mate announcement goes out before the move: a mating move ends the game, and
         // nobody could hear it afterwards. Talk is rate-limited by the talker, so it may
@@ -556,10 +549,7 @@ impl Session {
             out.push(Action::GameLog("claiming a draw after my move".into()));
         } else if g.policy.offer_draw(move_number, repetition_coming) {
             out.push(Action::SendNow("draw".into()));
-            out.push(Action::Commentary(format!(
-                "{} offers a draw",
-                self.conn.me
-            )));
+            out.push(Action::Commentary(format!("{} offers a draw", bot.conn.me)));
         }
         g.sent = Some(best);
         let mut after = g.board().clone();
@@ -569,7 +559,7 @@ impl Session {
         g.pending_comment = Some(search_comment(
             r.score,
             g.board().side_to_move(),
-            self.cfg.log.pgn_scores,
+            bot.cfg.log.pgn_scores,
             r.depth,
             r.time.as_millis() as u64,
         ));
@@ -579,74 +569,13 @@ impl Session {
         }
     }
 
-    /// Sends `flag` when the opponent's clock has run out.
-    pub(crate) fn flag_check(&mut self, now: Instant, out: &mut Vec<Action>) {
-        let Some(g) = self.play.game.as_mut() else {
-            return;
-        };
-        let Some(ms) = g.opponent_clock_now(now) else {
-            return;
-        };
-        if ms >= 0
-            || g.last_flag
-                .is_some_and(|t| now.saturating_duration_since(t) < FLAG_GAP)
-        {
-            return;
-        }
-        g.last_flag = Some(now);
-        out.push(Action::SendNow("flag".into()));
-        out.push(Action::GameLog(format!(
-            "flagging (opponent clock {ms} ms)"
-        )));
-    }
-
-    pub(crate) fn offer(&mut self, from: &str, kind: OfferKind, out: &mut Vec<Action>) {
-        let Some(g) = &self.play.game else {
-            return;
-        };
-        if !from.eq_ignore_ascii_case(g.opponent()) {
-            return;
-        }
-        let accept_draw = g.policy.accept_draw();
-        let accept_abort = g.policy.accept_abort(g.board().fullmove_number() as u32);
-        let reply = match kind {
-            OfferKind::Draw if accept_draw => "draw",
-            OfferKind::Draw => "decline draw",
-            OfferKind::Abort if accept_abort => "abort",
-            OfferKind::Abort => "decline abort",
-            OfferKind::Adjourn if self.quitting => "adjourn",
-            OfferKind::Adjourn => "decline adjourn",
-            OfferKind::Takeback(_) => self.takeback_reply(),
-            _ => return,
-        };
-        out.push(Action::GameLog(format!("{from} offers {kind:?}: {reply}")));
-        out.push(Action::SendNow(reply.to_string()));
-    }
-
-    pub(crate) fn illegal_move(&mut self, text: &str, out: &mut Vec<Action>) {
-        let Some(g) = self.play.game.as_mut() else {
-            return;
-        };
-        if let Some(mv) = g.sent.take() {
-            g.illegal_replies += 1;
-            tracing::warn!(
-                "game {}: the server refused {mv} ({text}); refreshing",
-                g.number
-            );
-            out.push(Action::GameLog(format!("server refused {mv}: {text}")));
-            g.pending_comment = None;
-            g.pending_search = None;
-            if g.illegal_replies <= 20 {
-                out.push(Action::SendNow("refresh".into()));
-            }
-        }
-    }
-
-    /// The end of a game: wily's own (records, totals, goodbye, seeking again), or, when
-    /// it is not wily's game, nothing (false: the caller passes it on to observing).
+    /// The end of a game: wily's own (the record, the totals, the goodbye), or, when it
+    /// is not wily's game, nothing (`None`: the session passes it on to observing). What
+    /// comes after wily's game (leaving, `resume`, a rematch, seeking) is the session's.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn game_end(
         &mut self,
+        bot: &mut Bot,
         game: u32,
         white: &str,
         black: &str,
@@ -655,95 +584,90 @@ impl Session {
         text: &str,
         now: Instant,
         out: &mut Vec<Action>,
-    ) -> bool {
-        let ours = self.play.game.as_ref().is_some_and(|g| {
+    ) -> Option<Ended> {
+        let ours = self.game.as_ref().is_some_and(|g| {
             g.number == game
                 || (g.white.eq_ignore_ascii_case(white) && g.black.eq_ignore_ascii_case(black))
         });
         if !ours {
-            return false;
+            return None;
         }
         if matches!(
-            self.search.as_ref().map(|s| &s.purpose),
+            bot.purpose(),
             Some(Purpose::Think { .. } | Purpose::Ponder { .. })
         ) {
-            self.stop_search(out);
+            bot.stop_search(out);
         }
-        let Some(g) = self.play.game.take() else {
-            return true;
-        };
+        let g = self.game.take()?;
         let line = format!("game {game} ends: {result} ({text})");
         out.push(Action::GameLog(line.clone()));
         out.push(Action::Commentary(line));
-        let (opp, wily_white, rated) = (g.opponent().to_string(), g.me == Color::White, g.rated);
-        self.game_hooks(game, &opp, wily_white, rated, Some(result), now, out);
-        if kind == EndKind::Adjourned {
+        let opponent = g.opponent().to_string();
+        let hook = HookGame {
+            number: game,
+            opponent: &opponent,
+            wily_white: g.me == Color::White,
+            rated: g.rated,
+            result: Some(result),
+        };
+        bot.hooks
+            .game(&bot.cfg.hooks, &bot.conn, &bot.players, hook, now, out);
+        let last = if kind == EndKind::Adjourned {
             self.resume.park(g, now);
+            false
         } else {
-            self.record_finished(g, result, kind, text, out);
-        }
-        self.tourney.touch(now);
-        self.play.new_game_flag = true;
-        if self.quitting {
-            // The run's last game has already said so (`record_finished`).
-            if !matches!(out.last(), Some(Action::Quit)) {
-                out.push(Action::Quit);
-            }
-            return true;
-        }
-        if self.resume.hint && kind != EndKind::Adjourned {
-            // A game the server reported adjourned is still waiting (another game started
-            // first): ask for it before seeking again.
-            out.push(Action::Send("resume".into()));
-        }
-        self.maybe_rematch(&opp, kind, now, out);
-        if self.cfg.seek.reseek_after_game {
-            self.maybe_seek(now, true, out);
-        }
-        true
+            self.record_finished(bot, g, result, kind, text, out)
+        };
+        bot.tourney.touch(now);
+        self.new_game_flag = true;
+        Some(Ended {
+            opponent,
+            kind,
+            last,
+        })
     }
-}
 
-impl Session {
     /// A finished game of wily's: the totals, the goodbye, and the record for the archive
-    /// and learning.
+    /// and learning. True when it was the run's last game (`--games`): the session leaves
+    /// at once, as a shutdown does, before any seek, rematch or `resume` could start
+    /// another game.
     pub(crate) fn record_finished(
         &mut self,
+        bot: &mut Bot,
         g: PlayedGame,
         result: &str,
         kind: EndKind,
         text: &str,
         out: &mut Vec<Action>,
-    ) {
-        self.play.totals.games += 1;
+    ) -> bool {
+        self.totals.games += 1;
         let won =
             (result == "1-0" && g.me == Color::White) || (result == "0-1" && g.me == Color::Black);
         let lost =
             (result == "0-1" && g.me == Color::White) || (result == "1-0" && g.me == Color::Black);
         if won {
-            self.play.totals.wins += 1;
+            self.totals.wins += 1;
         } else if lost {
-            self.play.totals.losses += 1;
+            self.totals.losses += 1;
         } else if result == "1/2-1/2" {
-            self.play.totals.draws += 1;
+            self.totals.draws += 1;
         }
-        let bye = self.cfg.talk.goodbye.replace("{opponent}", g.opponent());
+        let bye = bot.cfg.talk.goodbye.replace("{opponent}", g.opponent());
         if !bye.trim().is_empty() && kind != EndKind::Aborted {
             out.push(Action::Send(format!("say {}", sanitize(&bye))));
         }
-        let mut f = g.finish(&self.conn.site, result, kind, text);
-        if let Some((event, round)) = self.tourney.game_over(g.opponent()) {
+        let mut f = g.finish(&bot.conn.site, result, kind, text);
+        if let Some((event, round)) = bot.tourney.game_over(g.opponent()) {
             f.record.event = event;
             f.record.round = round;
         }
         out.push(Action::GameOver(Box::new(f)));
-        let limit = self.play.game_limit;
-        if limit > 0 && self.play.totals.games >= limit && !self.quitting {
-            // The run's last game: leave as a shutdown does (out of a tournament too),
-            // before any seek, rematch or `resume` could start another game.
+        let limit = self.game_limit;
+        let last = limit > 0 && self.totals.games >= limit && !bot.quitting;
+        if last {
             tracing::info!("{limit} game(s) played: leaving");
-            self.shutdown(false, out);
         }
+        last
     }
 }
 

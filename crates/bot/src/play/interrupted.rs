@@ -11,14 +11,15 @@
 //! before.
 
 use crate::input::Action;
-use crate::state::Session;
+use crate::play::state::Playing;
+use crate::state::Bot;
 use lists::valid_handle;
 use std::time::{Duration, Instant};
 
 /// How long wily waits for the answer to `stored` before asking to resume anyway.
 pub const STORED_WAIT: Duration = Duration::from_secs(10);
 
-impl Session {
+impl Playing {
     /// At login, with a game interrupted by the lost connection (or adjourned) waiting:
     /// ask the server to resume it, or first whether it ended as the connection went.
     pub(crate) fn reclaim_interrupted(&mut self, now: Instant, out: &mut Vec<Action>) {
@@ -43,7 +44,7 @@ impl Session {
         let Some(g) = &self.resume.adjourned else {
             return;
         };
-        if self.play.game.is_some() {
+        if self.game.is_some() {
             self.resume.hint = true;
             return;
         }
@@ -58,16 +59,18 @@ impl Session {
     }
 
     /// The answer to `stored`: when wily asked about the interrupted game, resume it if
-    /// the server lists it, record it as the rules end it if not.
+    /// the server lists it, record it as the rules end it if not:
+    /// `Some(last)` when the interrupted game is found ended and recorded (`last`: the
+    /// run's last game); the session then leaves or seeks again.
     pub(crate) fn stored_games(
         &mut self,
+        bot: &mut Bot,
         player: &str,
         games: &[(String, String)],
-        now: Instant,
         out: &mut Vec<Action>,
-    ) {
-        if self.resume.stored_check.is_none() || !self.is_me(player) {
-            return;
+    ) -> Option<bool> {
+        if self.resume.stored_check.is_none() || !bot.is_me(player) {
+            return None;
         }
         self.resume.stored_check = None;
         let listed = self.resume.adjourned.as_ref().is_some_and(|g| {
@@ -80,7 +83,7 @@ impl Session {
             if !self.resume.asked {
                 self.ask_to_resume_interrupted(out);
             }
-            return;
+            return None;
         }
         let Some((result, kind, text)) = self
             .resume
@@ -88,14 +91,14 @@ impl Session {
             .as_ref()
             .and_then(|g| g.ends_by_rule())
         else {
-            return;
+            return None;
         };
         let Some(mut g) = self.resume.adjourned.take() else {
-            return;
+            return None;
         };
         self.resume.adjourned_at = None;
         if !g.confirm_sent() {
-            return;
+            return None;
         }
         let line = format!(
             "game {} ended while the connection was down: {result} ({text})",
@@ -103,8 +106,7 @@ impl Session {
         );
         // The driver logs commentary (target `wily::commentary`).
         out.push(Action::Commentary(line));
-        self.record_finished(g, result, kind, &text, out);
-        self.maybe_seek(now, true, out);
+        Some(self.record_finished(bot, g, result, kind, &text, out))
     }
 
     /// No answer to `stored` in time: ask to resume the game as if it had not ended.

@@ -7,5 +7,6 @@ pub mod opponent;
 pub mod policy;
 pub mod positions;
 pub mod record;
+pub mod requests;
 pub mod resume;
 pub mod state;

@@ -6,6 +6,8 @@
 //! `find/seeking.rs`, `play/interrupted.rs` and `run/status.rs` read whether a game is on.
 
 use crate::play::game::{PlayedGame, StartInfo};
+use crate::play::resume::Resume;
+use std::time::Instant;
 
 /// Running totals for `status`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -30,6 +32,8 @@ pub(crate) struct Playing {
     pub totals: Totals,
     /// Games this run plays before it logs out (0: no limit; `--games`, a soak's share).
     pub game_limit: u32,
+    /// The adjourned (or interrupted) game and what was asked to get it back.
+    pub resume: Resume,
 }
 
 impl Default for Playing {
@@ -41,6 +45,19 @@ impl Default for Playing {
             think_ms: 0,
             totals: Totals::default(),
             game_limit: 0,
+            resume: Resume::default(),
         }
+    }
+}
+
+impl Playing {
+    /// The number of wily's game in progress, if one is.
+    pub fn number(&self) -> Option<u32> {
+        self.game.as_ref().map(|g| g.number)
+    }
+
+    /// Seeks wait: a game is on, or an adjourned one is awaited (`play/resume.rs`).
+    pub fn holds_seeks(&self, now: Instant) -> bool {
+        self.game.is_some() || self.resume.holds_seeks(now)
     }
 }

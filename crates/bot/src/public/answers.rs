@@ -47,7 +47,7 @@ impl Session {
         let words: Vec<&str> = config::PUBLIC_COMMANDS
             .iter()
             .copied()
-            .filter(|c| self.cfg.public.allows(c))
+            .filter(|c| self.bot.cfg.public.allows(c))
             .map(|c| if c == "eval" { "eval [game]" } else { c })
             .collect();
         format!(
@@ -65,9 +65,9 @@ impl Session {
             ListKind::S,
         ]
         .into_iter()
-        .map(|k| format!("{} {}", k.file_name(), self.lists.handles(k).count()))
+        .map(|k| format!("{} {}", k.file_name(), self.bot.lists.handles(k).count()))
         .collect();
-        let e = &self.cfg.engine;
+        let e = &self.bot.cfg.engine;
         let eval = if self.notes.eval.starts_with("nnue") {
             "NNUE"
         } else {
@@ -85,8 +85,8 @@ impl Session {
     }
 
     fn public_record(&mut self, from: &str) -> String {
-        let all = self.book.results(None);
-        let theirs = self.book.results(Some(from));
+        let all = self.bot.book.results(None);
+        let theirs = self.bot.book.results(Some(from));
         match (all, theirs) {
             (Some(all), Some(theirs)) => format!(
                 "my record: {}; against you ({from}): {}",
@@ -115,7 +115,7 @@ impl Session {
                 g.base,
                 g.increment
             ),
-            None if self.quitting => "not playing; leaving soon".to_string(),
+            None if self.bot.quitting => "not playing; leaving soon".to_string(),
             None => "not playing".to_string(),
         };
         let mut observed: Vec<u32> = self.observing.observer.games.keys().copied().collect();
@@ -135,8 +135,9 @@ impl Session {
     }
 
     fn public_seeks(&self) -> String {
-        let seeking = self.matching.seeking && !self.quitting;
+        let seeking = self.matching.seeking && !self.bot.quitting;
         let ads: Vec<String> = self
+            .bot
             .cfg
             .seek
             .ads
@@ -155,13 +156,13 @@ impl Session {
                 )
             })
             .collect();
-        let mut s = if seeking && self.cfg.seek.enabled && !ads.is_empty() {
+        let mut s = if seeking && self.bot.cfg.seek.enabled && !ads.is_empty() {
             format!("I seek {}", ads.join(", "))
         } else {
             "I am not seeking now".to_string()
         };
-        let a = &self.cfg.accept;
-        if self.matching.accepting && a.enabled && !self.quitting {
+        let a = &self.bot.cfg.accept;
+        if self.matching.accepting && a.enabled && !self.bot.quitting {
             let kinds = match (a.rated, a.unrated) {
                 (true, true) => "rated or unrated",
                 (true, false) => "rated",
@@ -204,12 +205,14 @@ impl Session {
     fn evaluable(&self) -> Vec<u32> {
         let mut v = Vec::new();
         for (n, g) in &self.observing.watch.games {
-            if g.source == Source::Relay || (self.computer(&g.white) && self.computer(&g.black)) {
+            if g.source == Source::Relay
+                || (self.bot.computer(&g.white) && self.bot.computer(&g.black))
+            {
                 v.push(*n);
             }
         }
         for (n, g) in &self.observing.observer.games {
-            if self.computer(&g.white) && self.computer(&g.black) {
+            if self.bot.computer(&g.white) && self.bot.computer(&g.black) {
                 v.push(*n);
             }
         }
@@ -250,6 +253,7 @@ impl Session {
             (None, None) => return format!("{RULE}; game {n} is not one of them."),
         };
         let analysing = self
+            .bot
             .search
             .as_ref()
             .filter(|s| s.purpose == Purpose::Analyse { game: n });

@@ -365,10 +365,10 @@ impl Probe {
     /// rate-limit drops, the game in progress's class.
     pub fn after_input(&mut self, s: &Session) {
         self.health.beat();
-        self.health.set_logged_in(s.conn.connected);
+        self.health.set_logged_in(s.bot.conn.connected);
         let status = match &s.play.game {
             Some(g) => format!("playing game {}", g.number),
-            None if s.conn.connected => format!("logged in as {}", s.conn.me),
+            None if s.bot.conn.connected => format!("logged in as {}", s.bot.conn.me),
             None => "connecting".to_string(),
         };
         self.health.set_status(&status);

@@ -81,7 +81,7 @@ impl Session {
     /// overhead, book, learning and tablebase keys) keep their running values; the
     /// returned names say which of them the new file changed (a restart applies those).
     pub fn reload(&mut self, r: Reload) -> Vec<&'static str> {
-        let old = &self.cfg;
+        let old = &self.bot.cfg;
         let mut cfg = r.cfg;
         let mut kept = Vec::new();
         macro_rules! keep {
@@ -115,8 +115,8 @@ impl Session {
         if cfg.seek != old.seek {
             self.matching.last_seek = None;
         }
-        self.cfg = cfg;
-        self.lists = r.lists;
+        self.bot.cfg = cfg;
+        self.bot.lists = r.lists;
         kept
     }
 }

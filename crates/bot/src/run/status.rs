@@ -129,9 +129,9 @@ impl Session {
     /// Fills `st` with the session's current state (the connection history and start
     /// time are the driver's).
     pub fn fill_status(&self, st: &mut BotStatus) {
-        st.handle = self.conn.me.clone();
-        st.site = self.conn.site.clone();
-        st.connected = self.conn.connected;
+        st.handle = self.bot.conn.me.clone();
+        st.site = self.bot.conn.site.clone();
+        st.connected = self.bot.conn.connected;
         let t = self.play.totals;
         st.games = t.games;
         st.wins = t.wins;
@@ -140,7 +140,7 @@ impl Session {
         st.declined = t.declined;
         st.seeking = self.matching.seeking;
         st.accepting = self.matching.accepting;
-        st.quitting = self.quitting;
+        st.quitting = self.bot.quitting;
         st.observed = self
             .observing
             .watch
@@ -165,6 +165,7 @@ impl Session {
                 .as_ref()
                 .map_or((0, 0), |c| (c.white_ms, c.black_ms));
             let thinking = self
+                .bot
                 .search
                 .as_ref()
                 .and_then(|s| s.last_report.as_ref().map(|r| (s.root.clone(), r.clone())));

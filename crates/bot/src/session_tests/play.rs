@@ -147,7 +147,7 @@ fn policy_resign_integration() {
             c.black_ms = opp_ms;
             c.white_ms = 30_000;
         }
-        let id = s.search.as_ref().unwrap().id;
+        let id = s.bot.search.as_ref().unwrap().id;
         let b = parse_fen(START).unwrap();
         let a = s.handle(
             Input::Done {

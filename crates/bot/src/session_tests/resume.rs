@@ -244,7 +244,7 @@ fn a_game_ended_by_wilys_move_while_cut_off_is_recorded() {
     assert_eq!(b.status(), cozy_chess::GameStatus::Won, "ends in the mate");
     assert_eq!(s.totals().games, 1);
     assert_eq!(s.totals().wins, 1);
-    assert!(s.resume.adjourned.is_none(), "nothing left to resume");
+    assert!(s.play.resume.adjourned.is_none(), "nothing left to resume");
     // A second answer changes nothing.
     assert!(game_over(&s.handle(stored(&[]), now)).is_none());
 }
@@ -260,7 +260,7 @@ fn a_cut_off_game_the_server_still_holds_is_resumed() {
         sends(&a)
     );
     assert!(game_over(&a).is_none());
-    assert!(s.resume.adjourned.is_some());
+    assert!(s.play.resume.adjourned.is_some());
     assert_eq!(s.totals().games, 0);
 }
 
@@ -276,7 +276,7 @@ fn without_an_answer_to_stored_wily_asks_to_resume() {
         "{:?}",
         sends(&a)
     );
-    assert!(s.resume.adjourned.is_some());
+    assert!(s.play.resume.adjourned.is_some());
 }
 
 #[test]
@@ -284,7 +284,7 @@ fn an_ordinary_cut_off_game_is_asked_back_at_once() {
     // The move sent does not end the game: `match`, no `stored`.
     let (mut s, now) = session();
     start_game(&mut s, now);
-    let id = s.search.as_ref().unwrap().id;
+    let id = s.bot.search.as_ref().unwrap().id;
     let start = parse_fen(START).unwrap();
     s.handle(
         Input::Done {
@@ -347,8 +347,8 @@ fn a_listed_game_waits_while_another_game_is_on() {
         "{:?}",
         sends(&a)
     );
-    assert!(s.resume.hint, "asked for after the game in progress");
-    assert!(s.resume.adjourned.is_some());
+    assert!(s.play.resume.hint, "asked for after the game in progress");
+    assert!(s.play.resume.adjourned.is_some());
 }
 
 #[test]
@@ -373,5 +373,5 @@ fn a_game_already_asked_back_at_login_is_not_asked_twice() {
         "{:?}",
         sends(&a)
     );
-    assert!(s.resume.adjourned.is_some());
+    assert!(s.play.resume.adjourned.is_some());
 }

@@ -48,7 +48,7 @@ fn challenges_are_filtered_politely() {
     assert_eq!(d.len(), 2, "{d:?}");
     assert!(d[0].starts_with("tell Carol Sorry Carol"));
     assert_eq!(d[1], "decline Carol");
-    s.cfg.accept.computers = false;
+    s.bot.cfg.accept.computers = false;
     let d = challenge("DeepBot", 3, true, &mut s, now);
     assert_eq!(
         d.last().map(String::as_str),

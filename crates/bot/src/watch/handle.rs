@@ -7,12 +7,12 @@
 //! rate limit), and saving each finished game with its analysis as annotated PGN.
 
 use crate::input::{Action, BoardUpdate, SearchSpec, WatchRow};
-use crate::state::{ActiveSearch, Purpose, Session};
+use crate::state::{ActiveSearch, Bot, Purpose};
 use crate::talk::{pv_text, white_score, Levels, Report};
 use crate::watch::candidates::{Source, WatchGame};
+use crate::watch::state::Observing;
 use cozy_chess::{Board, Move};
 use engine::Limits;
-use lists::{Category, ServerTitles};
 use std::time::{Duration, Instant};
 
 /// The move that turns `from` into `to`, if one does.
@@ -90,75 +90,75 @@ pub fn watch_pgn(w: &WatchGame, site: &str) -> String {
     chess::pgn::write_game_ending(&tags, &start, &w.moves, &w.comments, &result, ending)
 }
 
-impl Session {
-    /// A computer by the lists (`C`) or the server's `(C)` title wily has seen.
-    pub(crate) fn computer(&self, name: &str) -> bool {
-        let titles: ServerTitles = self
-            .players
-            .titles
-            .get(&name.to_ascii_lowercase())
-            .copied()
-            .unwrap_or_default();
-        self.lists.classify(name, titles).category == Category::Computer
-    }
-
-    fn count_computers(&mut self, game: u32) {
-        let Some(c) = self.observing.watch.candidates.get(&game) else {
+impl Observing {
+    fn count_computers(&mut self, bot: &Bot, game: u32) {
+        let Some(c) = self.watch.candidates.get(&game) else {
             return;
         };
         let (w, b) = (c.white.clone(), c.black.clone());
-        let n = u32::from(self.computer(&w)) + u32::from(self.computer(&b));
-        if let Some(c) = self.observing.watch.candidates.get_mut(&game) {
+        let n = u32::from(bot.computer(&w)) + u32::from(bot.computer(&b));
+        if let Some(c) = self.watch.candidates.get_mut(&game) {
             c.computers = n;
         }
     }
 
     /// A row of one of the lists.
-    pub(crate) fn watch_row(&mut self, row: WatchRow, now: Instant, out: &mut Vec<Action>) {
-        if !self.observing.watch.enabled() {
+    pub(crate) fn watch_row(
+        &mut self,
+        bot: &mut Bot,
+        own: Option<u32>,
+        row: WatchRow,
+        now: Instant,
+        out: &mut Vec<Action>,
+    ) {
+        if !self.watch.enabled() {
             return;
         }
         match row {
             WatchRow::Game(r) => {
-                let me = self.conn.me.clone();
-                self.observing.watch.listed(&r, &me);
-                self.count_computers(r.game);
+                let me = bot.conn.me.clone();
+                self.watch.listed(&r, &me);
+                self.count_computers(bot, r.game);
             }
             WatchRow::GamesEnd { .. } => {
-                self.observing.watch.listing_ended();
-                self.watch_choose(now, out);
+                self.watch.listing_ended();
+                self.watch_choose(bot, own, now, out);
             }
-            WatchRow::RelayHeader(e) => self.observing.watch.relay_header(&e),
+            WatchRow::RelayHeader(e) => self.watch.relay_header(&e),
             WatchRow::Relay(r) => {
-                if self.observing.watch.relayed(&r) {
+                if self.watch.relayed(&r) {
                     out.push(Action::Send(format!("unobserve {}", r.game)));
-                    self.watch_end(r.game, now, out);
+                    self.watch_end(bot, own, r.game, now, out);
                 } else {
-                    self.count_computers(r.game);
-                    self.watch_choose(now, out);
+                    self.count_computers(bot, r.game);
+                    self.watch_choose(bot, own, now, out);
                 }
             }
-            WatchRow::TourneyHeader => self.observing.watch.tourney_header(),
+            WatchRow::TourneyHeader => self.watch.tourney_header(),
             WatchRow::Tourney(r) => {
-                let t = self.observing.watch.tourney_current;
-                self.observing.watch.tourney_game(&r, t);
+                let t = self.watch.tourney_current;
+                self.watch.tourney_game(&r, t);
                 if let Some(n) = r.game {
-                    self.count_computers(n);
+                    self.count_computers(bot, n);
                 }
-                self.watch_choose(now, out);
+                self.watch_choose(bot, own, now, out);
             }
         }
     }
 
     /// Observe what the watcher chose (and drop what it replaces).
-    fn watch_choose(&mut self, now: Instant, out: &mut Vec<Action>) {
-        if !self.conn.connected || self.quitting {
+    fn watch_choose(
+        &mut self,
+        bot: &mut Bot,
+        own: Option<u32>,
+        now: Instant,
+        out: &mut Vec<Action>,
+    ) {
+        if !bot.conn.connected || bot.quitting {
             return;
         }
-        let own = self.play.game.as_ref().map(|g| g.number);
-        let followed: Vec<u32> = self.observing.observer.games.keys().copied().collect();
+        let followed: Vec<u32> = self.observer.games.keys().copied().collect();
         let (observe, drop) = self
-            .observing
             .watch
             .choose(now, |n| Some(n) == own || followed.contains(&n));
         for g in drop {
@@ -166,7 +166,7 @@ impl Session {
             out.push(Action::Commentary(format!(
                 "watch: game {g} makes room for a better one"
             )));
-            self.watch_end(g, now, out);
+            self.watch_end(bot, own, g, now, out);
         }
         for g in observe {
             out.push(Action::Send(format!("observe {g}")));
@@ -174,25 +174,38 @@ impl Session {
     }
 
     /// Timer: the lists every `poll_secs`, and analysis when the engine is free.
-    pub(crate) fn watch_tick(&mut self, now: Instant, out: &mut Vec<Action>) {
-        if !self.observing.watch.enabled() || !self.conn.connected || self.quitting {
+    pub(crate) fn watch_tick(
+        &mut self,
+        bot: &mut Bot,
+        own: Option<u32>,
+        now: Instant,
+        out: &mut Vec<Action>,
+    ) {
+        if !self.watch.enabled() || !bot.conn.connected || bot.quitting {
             return;
         }
-        for cmd in self.observing.watch.poll(now) {
+        for cmd in self.watch.poll(now) {
             out.push(Action::Send(cmd));
         }
-        self.watch_schedule(now, out);
+        self.watch_schedule(bot, own, now, out);
     }
 
     /// The server confirmed `observe N` for a game the watcher asked for.
     pub(crate) fn watch_started(&mut self, game: u32) {
         let date = chrono::Utc::now().format("%Y.%m.%d").to_string();
-        self.observing.watch.started(game, &date);
+        self.watch.started(game, &date);
     }
 
     /// A board of a watched game.
-    pub(crate) fn watch_board(&mut self, u: BoardUpdate, now: Instant, out: &mut Vec<Action>) {
-        let Some(w) = self.observing.watch.games.get_mut(&u.game) else {
+    pub(crate) fn watch_board(
+        &mut self,
+        bot: &mut Bot,
+        own: Option<u32>,
+        u: BoardUpdate,
+        now: Instant,
+        out: &mut Vec<Action>,
+    ) {
+        let Some(w) = self.watch.games.get_mut(&u.game) else {
             return;
         };
         w.white = u.white.clone();
@@ -220,44 +233,49 @@ impl Session {
         }
         w.waiting = has_moves(&u.board).then_some(now);
         w.board = Some(u.board);
-        if matches!(self.search.as_ref().map(|s| &s.purpose), Some(Purpose::Analyse { game }) if *game == u.game)
+        if matches!(bot.search.as_ref().map(|s| &s.purpose), Some(Purpose::Analyse { game }) if *game == u.game)
         {
-            self.watch_interrupt(now, out);
+            self.watch_interrupt(bot, now, out);
         }
-        self.watch_schedule(now, out);
+        self.watch_schedule(bot, own, now, out);
     }
 
     /// Starts the next analysis when the engine is free and wily is not playing.
-    pub(crate) fn watch_schedule(&mut self, now: Instant, out: &mut Vec<Action>) {
-        if self.play.game.is_some() || !self.conn.connected {
+    pub(crate) fn watch_schedule(
+        &mut self,
+        bot: &mut Bot,
+        own: Option<u32>,
+        now: Instant,
+        out: &mut Vec<Action>,
+    ) {
+        if own.is_some() || !bot.conn.connected {
             return;
         }
-        let budget = Duration::from_millis(self.observing.watch.cfg.analysis_ms);
-        if let Some(s) = &self.search {
+        let budget = Duration::from_millis(self.watch.cfg.analysis_ms);
+        if let Some(s) = &bot.search {
             // A followed game's open-ended analysis yields once it had a budget's time.
-            let follow =
-                matches!(s.purpose, Purpose::Analyse { game } if !self.observing.watch.has(game));
+            let follow = matches!(s.purpose, Purpose::Analyse { game } if !self.watch.has(game));
             if follow
-                && self.observing.watch.next_to_analyse().is_some()
+                && self.watch.next_to_analyse().is_some()
                 && now.saturating_duration_since(s.started) >= budget
             {
-                self.finish_analysis(now, out);
+                self.finish_analysis(bot, now, out);
             } else {
                 return;
             }
         }
-        let Some(n) = self.observing.watch.next_to_analyse() else {
+        let Some(n) = self.watch.next_to_analyse() else {
             return;
         };
-        let Some(w) = self.observing.watch.games.get_mut(&n) else {
+        let Some(w) = self.watch.games.get_mut(&n) else {
             return;
         };
         w.waiting = None;
         let Some(board) = w.board.clone() else {
             return;
         };
-        let id = self.new_search_id();
-        self.search = Some(ActiveSearch {
+        let id = bot.new_search_id();
+        bot.search = Some(ActiveSearch {
             id,
             purpose: Purpose::Analyse { game: n },
             root: board.clone(),
@@ -283,33 +301,48 @@ impl Session {
 
     /// The running analysis of a watched game is cut short (its position changed):
     /// what it found so far is used, then it is stopped.
-    fn watch_interrupt(&mut self, now: Instant, out: &mut Vec<Action>) {
-        let Some(s) = self.search.take() else { return };
+    fn watch_interrupt(&mut self, bot: &mut Bot, now: Instant, out: &mut Vec<Action>) {
+        let Some(s) = bot.search.take() else {
+            return;
+        };
         out.push(Action::StopSearch { id: s.id });
         if let Purpose::Analyse { game } = s.purpose {
-            self.watch_used(game, &s, now, out);
+            self.watch_used(bot, game, &s, now, out);
         }
     }
 
     /// An analysis of a watched game ended on its own (its budget).
-    pub(crate) fn watch_done(&mut self, s: ActiveSearch, now: Instant, out: &mut Vec<Action>) {
+    pub(crate) fn watch_done(
+        &mut self,
+        bot: &mut Bot,
+        own: Option<u32>,
+        s: ActiveSearch,
+        now: Instant,
+        out: &mut Vec<Action>,
+    ) {
         if let Purpose::Analyse { game } = s.purpose {
-            self.watch_used(game, &s, now, out);
+            self.watch_used(bot, game, &s, now, out);
         }
-        self.watch_schedule(now, out);
+        self.watch_schedule(bot, own, now, out);
     }
 
     /// Books an analysis: the time, the PGN comment on the move that led to the
     /// analysed position, and the whisper/kibitz.
-    fn watch_used(&mut self, game: u32, s: &ActiveSearch, now: Instant, out: &mut Vec<Action>) {
-        let levels = Levels::watched(&self.observing.watch.cfg, &self.cfg.talk);
-        let alone =
-            self.observing.watch.games.len() == 1 && self.observing.observer.games.is_empty();
-        let no_x = self.observing.watch.no_x_talk;
+    fn watch_used(
+        &mut self,
+        bot: &Bot,
+        game: u32,
+        s: &ActiveSearch,
+        now: Instant,
+        out: &mut Vec<Action>,
+    ) {
+        let levels = Levels::watched(&self.watch.cfg, &bot.cfg.talk);
+        let alone = self.watch.games.len() == 1 && self.observer.games.is_empty();
+        let no_x = self.watch.no_x_talk;
         let spent = now.saturating_duration_since(s.started);
-        self.observing.watch.totals.analyses += 1;
-        self.observing.watch.totals.analysis_ms += spent.as_millis() as u64;
-        let Some(w) = self.observing.watch.games.get_mut(&game) else {
+        self.watch.totals.analyses += 1;
+        self.watch.totals.analysis_ms += spent.as_millis() as u64;
+        let Some(w) = self.watch.games.get_mut(&game) else {
             return;
         };
         w.analyses += 1;
@@ -328,10 +361,10 @@ impl Session {
                 *c = Some(analysis_comment(&s.root, r));
             }
         }
-        if !levels.heard(r.nodes) || !self.observing.watch.may_talk(game, now) {
+        if !levels.heard(r.nodes) || !self.watch.may_talk(game, now) {
             return;
         }
-        let Some(w) = self.observing.watch.games.get_mut(&game) else {
+        let Some(w) = self.watch.games.get_mut(&game) else {
             return;
         };
         let cmds = w.talker.on_move(now, levels, &s.root, r);
@@ -348,7 +381,7 @@ impl Session {
                 continue;
             };
             w.talked += 1;
-            self.observing.watch.totals.talked += 1;
+            self.watch.totals.talked += 1;
             out.push(Action::Send(line));
         }
     }
@@ -356,26 +389,27 @@ impl Session {
     /// Iterations of a watched game's analysis (levels 5 and 6).
     pub(crate) fn watch_iteration(
         &mut self,
+        bot: &Bot,
         game: u32,
         root: &Board,
         r: &Report,
         now: Instant,
         out: &mut Vec<Action>,
     ) {
-        let levels = Levels::watched(&self.observing.watch.cfg, &self.cfg.talk);
-        if !levels.heard(r.nodes) || self.observing.watch.no_x_talk {
+        let levels = Levels::watched(&self.watch.cfg, &bot.cfg.talk);
+        if !levels.heard(r.nodes) || self.watch.no_x_talk {
             return;
         }
-        if levels.level() < 5 || !self.observing.watch.may_talk(game, now) {
+        if levels.level() < 5 || !self.watch.may_talk(game, now) {
             return;
         }
-        let Some(w) = self.observing.watch.games.get_mut(&game) else {
+        let Some(w) = self.watch.games.get_mut(&game) else {
             return;
         };
         for cmd in w.talker.on_iteration(now, levels, root, r) {
             if let Some((verb, text)) = cmd.split_once(' ') {
                 w.talked += 1;
-                self.observing.watch.totals.talked += 1;
+                self.watch.totals.talked += 1;
                 out.push(Action::SendTopical {
                     text: format!("x{verb} {game} {text}"),
                     game,
@@ -387,12 +421,19 @@ impl Session {
 
     /// A watched game is over (end line, relay result, unobserved, replaced): its
     /// analysis stops and it is saved.
-    pub(crate) fn watch_end(&mut self, game: u32, now: Instant, out: &mut Vec<Action>) {
-        if matches!(self.search.as_ref().map(|s| &s.purpose), Some(Purpose::Analyse { game: g }) if *g == game)
+    pub(crate) fn watch_end(
+        &mut self,
+        bot: &mut Bot,
+        own: Option<u32>,
+        game: u32,
+        now: Instant,
+        out: &mut Vec<Action>,
+    ) {
+        if matches!(bot.search.as_ref().map(|s| &s.purpose), Some(Purpose::Analyse { game: g }) if *g == game)
         {
-            self.watch_interrupt(now, out);
+            self.watch_interrupt(bot, now, out);
         }
-        let Some(w) = self.observing.watch.remove(game) else {
+        let Some(w) = self.watch.remove(game) else {
             return;
         };
         out.push(Action::Commentary(format!(
@@ -404,58 +445,54 @@ impl Session {
             w.analyses,
             w.talked
         )));
-        if self.observing.watch.cfg.save && (!w.moves.is_empty() || w.result.is_some()) {
-            self.observing.watch.totals.saved += 1;
-            out.push(Action::SaveObserved(watch_pgn(&w, &self.conn.site)));
+        if self.watch.cfg.save && (!w.moves.is_empty() || w.result.is_some()) {
+            self.watch.totals.saved += 1;
+            out.push(Action::SaveObserved(watch_pgn(&w, &bot.conn.site)));
         }
-        self.watch_schedule(now, out);
+        self.watch_schedule(bot, own, now, out);
     }
 
     /// The end line of a watched played game.
     pub(crate) fn watch_game_end(
         &mut self,
+        bot: &mut Bot,
+        own: Option<u32>,
         game: u32,
         result: &str,
         text: &str,
         now: Instant,
         out: &mut Vec<Action>,
     ) {
-        if let Some(w) = self.observing.watch.games.get_mut(&game) {
+        if let Some(w) = self.watch.games.get_mut(&game) {
             w.result = Some(result.to_string());
             w.end_text = text.to_string();
         }
-        self.watch_end(game, now, out);
+        self.watch_end(bot, own, game, now, out);
     }
 
     /// A server answer `xwhisper: Command not found.` and the like.
     pub(crate) fn watch_command_unknown(&mut self, command: &str) {
-        if matches!(command, "xwhisper" | "xkibitz") && !self.observing.watch.no_x_talk {
+        if matches!(command, "xwhisper" | "xkibitz") && !self.watch.no_x_talk {
             tracing::info!(
                 "the server has no {command}: watched games are talked to only when alone"
             );
-            self.observing.watch.no_x_talk = true;
+            self.watch.no_x_talk = true;
         }
     }
 
     /// Disconnected: what was recorded of the watched games is saved (result `*`).
-    pub(crate) fn watch_disconnected(&mut self, out: &mut Vec<Action>) {
-        for w in self.observing.watch.disconnected() {
-            if self.observing.watch.cfg.save && !w.moves.is_empty() {
-                self.observing.watch.totals.saved += 1;
-                out.push(Action::SaveObserved(watch_pgn(&w, &self.conn.site)));
+    pub(crate) fn watch_disconnected(&mut self, bot: &Bot, out: &mut Vec<Action>) {
+        for w in self.watch.disconnected() {
+            if self.watch.cfg.save && !w.moves.is_empty() {
+                self.watch.totals.saved += 1;
+                out.push(Action::SaveObserved(watch_pgn(&w, &bot.conn.site)));
             }
         }
     }
 
-    /// What the watcher did so far.
-    pub fn watch_totals(&self) -> crate::watch::candidates::WatchTotals {
-        self.observing.watch.totals
-    }
-
     /// One line per watched game, for the status and the dashboard.
     pub fn watched_games(&self) -> Vec<String> {
-        self.observing
-            .watch
+        self.watch
             .games
             .values()
             .map(|w| {

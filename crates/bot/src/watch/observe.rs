@@ -4,18 +4,26 @@
 //! `watch/list.rs`.
 
 use crate::input::{Action, BoardUpdate, SearchSpec};
-use crate::state::{ActiveSearch, Purpose, Session};
+use crate::state::{ActiveSearch, Bot, Purpose};
 use crate::talk::{Levels, Report};
 use crate::watch::list::Watched;
+use crate::watch::state::Observing;
 use cozy_chess::Board;
 use engine::Limits;
 use std::time::Instant;
 
-impl Session {
+impl Observing {
     /// A board of an observed game: talk about the previous position's analysis, then
     /// analyse the new one (only while wily has no game of its own).
-    pub(crate) fn observed_board(&mut self, u: BoardUpdate, now: Instant, out: &mut Vec<Action>) {
-        if !self.observing.observer.has(u.game) {
+    pub(crate) fn observed_board(
+        &mut self,
+        bot: &mut Bot,
+        own: Option<u32>,
+        u: BoardUpdate,
+        now: Instant,
+        out: &mut Vec<Action>,
+    ) {
+        if !self.observer.has(u.game) {
             // Only games the server confirmed (`You are now observing game N.`).
             tracing::debug!(
                 "board of game {} that wily does not observe; ignored",
@@ -23,16 +31,11 @@ impl Session {
             );
             return;
         }
-        let w = self
-            .observing
-            .observer
-            .games
-            .entry(u.game)
-            .or_insert(Watched {
-                white: u.white.clone(),
-                black: u.black.clone(),
-                board: None,
-            });
+        let w = self.observer.games.entry(u.game).or_insert(Watched {
+            white: u.white.clone(),
+            black: u.black.clone(),
+            board: None,
+        });
         w.white = u.white.clone();
         w.black = u.black.clone();
         let changed = w
@@ -40,16 +43,16 @@ impl Session {
             .as_ref()
             .is_none_or(|b| !crate::play::game::same_position(b, &u.board));
         w.board = Some(u.board.clone());
-        if self.play.game.is_some() || !changed {
+        if own.is_some() || !changed {
             return;
         }
-        self.finish_analysis(now, out);
-        let id = self.new_search_id();
+        self.finish_analysis(bot, now, out);
+        let id = bot.new_search_id();
         let limits = Limits {
             infinite: true,
             ..Limits::default()
         };
-        self.search = Some(ActiveSearch {
+        bot.search = Some(ActiveSearch {
             id,
             purpose: Purpose::Analyse { game: u.game },
             root: u.board.clone(),
@@ -71,8 +74,8 @@ impl Session {
     }
 
     /// Stops the analysis in progress and says what it found (level and noise).
-    pub(crate) fn finish_analysis(&mut self, now: Instant, out: &mut Vec<Action>) {
-        let Some(s) = &self.search else {
+    pub(crate) fn finish_analysis(&mut self, bot: &mut Bot, now: Instant, out: &mut Vec<Action>) {
+        let Some(s) = &bot.search else {
             return;
         };
         if !matches!(s.purpose, Purpose::Analyse { .. }) {
@@ -83,38 +86,29 @@ impl Session {
             out.push(Action::Expire { game });
         }
         if let Some(r) = &s.last_report {
-            let levels = Levels::observed(&self.cfg.observe, &self.cfg.talk);
-            for cmd in self
-                .observing
-                .observer
-                .talker
-                .on_move(now, levels, &s.root, r)
-            {
+            let levels = Levels::observed(&bot.cfg.observe, &bot.cfg.talk);
+            for cmd in self.observer.talker.on_move(now, levels, &s.root, r) {
                 out.push(Action::Send(cmd));
             }
         }
-        self.stop_search(out);
+        bot.stop_search(out);
     }
 
     /// Every finished iteration of an analysis (levels 5 and 6).
     pub(crate) fn analysis_iteration(
         &mut self,
+        bot: &Bot,
         root: &Board,
         r: &Report,
         now: Instant,
         out: &mut Vec<Action>,
     ) {
-        let levels = Levels::observed(&self.cfg.observe, &self.cfg.talk);
-        let game = match self.search.as_ref().map(|s| &s.purpose) {
+        let levels = Levels::observed(&bot.cfg.observe, &bot.cfg.talk);
+        let game = match bot.search.as_ref().map(|s| &s.purpose) {
             Some(Purpose::Analyse { game }) => *game,
             _ => return,
         };
-        for text in self
-            .observing
-            .observer
-            .talker
-            .on_iteration(now, levels, root, r)
-        {
+        for text in self.observer.talker.on_iteration(now, levels, root, r) {
             out.push(Action::SendTopical {
                 text,
                 game,
@@ -125,6 +119,7 @@ impl Session {
 
     pub(crate) fn observed_end(
         &mut self,
+        bot: &mut Bot,
         game: u32,
         result: &str,
         text: &str,
@@ -134,14 +129,20 @@ impl Session {
         out.push(Action::Commentary(format!(
             "observed game {game} ends: {result} ({text})"
         )));
-        self.observe_stopped(game, now, out);
+        self.observe_stopped(bot, game, now, out);
     }
 
-    pub(crate) fn observe_stopped(&mut self, game: u32, _now: Instant, out: &mut Vec<Action>) {
-        self.observing.observer.stopped(game);
-        if matches!(self.search.as_ref().map(|s| &s.purpose), Some(Purpose::Analyse { game: g }) if *g == game)
+    pub(crate) fn observe_stopped(
+        &mut self,
+        bot: &mut Bot,
+        game: u32,
+        _now: Instant,
+        out: &mut Vec<Action>,
+    ) {
+        self.observer.stopped(game);
+        if matches!(bot.search.as_ref().map(|s| &s.purpose), Some(Purpose::Analyse { game: g }) if *g == game)
         {
-            self.stop_search(out);
+            bot.stop_search(out);
         }
     }
 }
