@@ -1,9 +1,10 @@
-//! The bot's connection state ([`Connection`], the `conn` part of the session): the
-//! name the server knows wily by, the site the game records name, whether a connection
-//! is up, whether a newer login of the account took it over, and the interface
-//! variables this server refused. Set at login and disconnect (`session.rs`); read by
-//! every handler (`is_me`), the records (`play/handle.rs`, `watch/handle.rs`), the status
-//! (`run/status.rs`) and the account rules (`ops/account.rs`).
+//! The bot's connection state ([`Connection`], the `conn` part of the shared [`Bot`](crate::state::Bot)):
+//! the name the server knows wily by, the site the game records name, whether a connection
+//! is up, whether a newer login of the account took it over, and the interface variables
+//! this server refused: a FICS computer must set them at every login to be offered the
+//! variants it accepts (`iset fr 1` for Chess960), and a server without one (lasker) is
+//! not sent it again. Set at login and disconnect (`session.rs`); read by every handler
+//! (`is_me`), the records and the status.
 
 use config::Config;
 use ics::Dialect;

@@ -2,11 +2,13 @@
 //! talk, records, operators, observing and the reconnect supervisor. The state machine
 //! that ties them together is [`session`].
 //!
-//! Inside, one way down: [`session`] dispatches each input to the handlers, kept by
-//! concept in folders that also hold their part of the state: [`play`] (wily's own
-//! games), [`find`] (seeking and challenges), [`watch`] (observing and the watcher),
-//! [`ops`] (operator commands and hooks, the account's rules, finger notes), [`public`]
-//! (commands for everyone); they share [`state`] at the bottom. [`run`] (the driver and
+//! Inside, one way down: [`session`] dispatches each input to the concept that owns it,
+//! a folder holding the concept's state as a struct and its handlers as that struct's
+//! methods: [`play`] (wily's own games, `Playing`), [`find`] (seeking and challenges,
+//! `Matching`), [`watch`] (observing and the watcher, `Observing`), [`ops`] (operator
+//! commands, hooks and finger notes), [`public`] (commands for everyone, `PublicLimits`);
+//! they share [`state`]'s `Bot` (settings, connection, players, the one search) at the
+//! bottom, passed to each handler as an argument. [`run`] (the driver and
 //! the app, async, sockets through `link`, with the service's parts) sits on top; the
 //! pure policies below.
 //!

@@ -1,8 +1,9 @@
-//! What the bot knows of other players ([`Players`], the `players` part of the session):
-//! the ratings and titles the server showed, the games played against each opponent
-//! (for the rematch and repeat-game rules), and when each stranger last got the reply to
-//! a tell. Used by `session.rs` (challenges, tells), `play/handle.rs` (a game's ratings and
-//! opponent), `ops/account.rs`, `ops/command.rs` and `watch/handle.rs`.
+//! What the bot knows of other players ([`Players`], the `players` part of the shared
+//! [`Bot`](crate::state::Bot)): the ratings and titles the server showed, the games played
+//! against each opponent (for the rematch and repeat-game rules), and when each stranger
+//! last got the reply to a tell. Written by `session.rs` (challenges, tells, the server's
+//! notices) and `play/handle.rs` (a game's opponent); read by the game hooks, the
+//! opponent's profile and the watcher's computer check.
 
 use crate::find::challenge::OpponentHistory;
 use lists::ServerTitles;

@@ -1,18 +1,24 @@
 //! The server bot's state machine: [`Input`] in, [`Action`]s out, no sockets, no clocks
 //! of its own (the caller passes `now`). Login → idle/seeking → playing | observing.
 //!
-//! This file is the entry point ([`Session::handle`]) and the dispatch: each input goes
-//! down to the handler that owns it: the game in progress to [`crate::play::handle`],
-//! observed games and their analysis to [`crate::watch::observe`], operator tells to
-//! [`crate::ops::command`], seeks to [`crate::find::seeking`]; login, challenges, tells,
-//! timers and shutdown are handled here. The state they share is [`crate::state`].
-//! Nothing below this file calls back into it.
+//! This file is the entry point ([`Session::handle`]) and the dispatch: each input goes to
+//! the concept that owns it, as a method of that concept's state with the shared part
+//! passed in: wily's own game to [`Playing`](crate::play::state::Playing) (`play/`),
+//! observed and watched games to [`Observing`](crate::watch::state::Observing) (`watch/`),
+//! seeks and rematches to [`Matching`](crate::find::state::Matching) (`find/`), operator
+//! tells to [`Operated`](crate::ops::command::Operated), public commands to
+//! [`PublicLimits`](crate::public::parse::PublicLimits), finger notes to `ops/notes.rs`,
+//! hooks to `ops/triggers.rs`. Login, challenges, tells, timers, shutdown, and what
+//! follows one concept's event in another (after wily's game) are handled here. Nothing
+//! below this file calls back into it.
 
 use crate::find::challenge::{judge, ChallengeInfo};
 use crate::find::state::PendingChallenge;
 use crate::input::{Action, Challenge, EndKind, Input, ServerEvent};
+use crate::ops::command::Operated;
 use crate::ops::parse as operator;
 use crate::play::handle::{report_of, Ended};
+use crate::public::answers::Asked;
 use crate::public::parse as public;
 use crate::state::{sanitize, Purpose};
 use engine::{SearchInfo, SearchResult};
@@ -212,7 +218,9 @@ impl Session {
                 self.bot.players.remember_titles(&from, titles);
                 self.tell(&from, &text, now, out);
             }
-            ServerEvent::FingerNotes { name, notes } => self.finger_notes(&name, &notes, out),
+            ServerEvent::FingerNotes { name, notes } => {
+                self.notes.finger_notes(&self.bot, &name, &notes, out)
+            }
             ServerEvent::Arrival { name, adjourned } => {
                 let ours = self
                     .play
@@ -385,6 +393,18 @@ impl Session {
         }
     }
 
+    /// A public command from `from`, answered from the whole bot's state (`public/`).
+    fn public_command(&mut self, cmd: public::PublicCommand, from: &str, out: &mut Vec<Action>) {
+        let asked = Asked {
+            bot: &mut self.bot,
+            play: &self.play,
+            matching: &self.matching,
+            observing: &self.observing,
+            evaluation: &self.notes.eval,
+        };
+        self.public.answer(asked, cmd, from, out);
+    }
+
     /// Posts the seek ads when due (`force`: now), unless a game is on or an adjourned
     /// one is awaited.
     pub(crate) fn maybe_seek(&mut self, now: Instant, force: bool, out: &mut Vec<Action>) {
@@ -418,7 +438,7 @@ impl Session {
         if p.enabled && p.guests && self.bot.cfg.server.dialect == Dialect::Fics {
             out.push(Action::Send("set tell 1".into()));
         }
-        self.notes_login(out);
+        self.notes.notes_login(&self.bot, out);
         let playing = self.play.game.is_some();
         let b = &mut self.bot;
         b.hooks.login(&b.cfg.hooks, &b.conn, playing, now, out);
@@ -552,7 +572,13 @@ impl Session {
         if operator {
             tracing::info!("operator {from}: {text}");
             let reply = match operator::parse(text) {
-                Ok(cmd) => self.operator_command(cmd, now, out),
+                Ok(cmd) => Operated {
+                    bot: &mut self.bot,
+                    play: &mut self.play,
+                    matching: &mut self.matching,
+                    observing: &mut self.observing,
+                }
+                .run(cmd, now, out),
                 // An operator may use the public commands too (no rate limit).
                 Err(_)
                     if public::parse(text)

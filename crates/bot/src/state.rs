@@ -1,13 +1,13 @@
-//! The bot's state: the [`Session`] value and the small helpers every handler uses
-//! (search ids, stopping the search, status). The session holds the settings, lists and
-//! book, the running search, the tournament manager and the operator hooks, and its named
-//! parts, each a type in its own file with the handlers that use it named there:
-//! `conn` ([`crate::connection`]), `matching` ([`crate::find::state`]), `play`
-//! ([`crate::play::state`]), `resume` ([`crate::play::resume`]), `observing`
-//! ([`crate::watch::state`]) and `players` ([`crate::players`]). The state
-//! machine's entry point and dispatch are in `session.rs`, which hands each input down to
-//! the handlers of `play/handle.rs`, `watch/observe.rs`, `ops/command.rs` and `find/seeking.rs`; those build on
-//! this file and never on `session.rs`.
+//! The bot's state: the [`Session`] value, its shared part [`Bot`], and the small
+//! helpers every handler uses (search ids, starting and stopping the one search). The
+//! session is the shared part beside one struct per concept, each declared in its concept's
+//! folder with the handlers that change it as its methods: `matching` ([`Matching`],
+//! `find/`), `play` ([`Playing`], `play/`, with the adjourned game), `observing`
+//! ([`Observing`], `watch/`), `notes` (`ops/notes.rs`) and `public` (`public/parse.rs`).
+//! A handler takes the shared part (and whatever else it reads) as an argument; no other
+//! folder adds methods to `Session`. The entry point and the dispatch are `session.rs`,
+//! which also sequences what one concept's event asks of another (after wily's game: leave,
+//! `resume`, rematch, seek).
 
 use crate::connection::Connection;
 use crate::find::state::Matching;
@@ -264,52 +264,6 @@ impl Session {
     /// Sets the name the server knows wily by (tests, or before the login event).
     pub fn set_handle(&mut self, handle: &str) {
         self.bot.conn.me = handle.to_string();
-    }
-
-    /// One line about the bot's state, for `status`.
-    pub fn status_line(&self) -> String {
-        let mut s = match &self.play.game {
-            Some(g) => format!(
-                "playing game {} vs {} [{}] (ply {}, last score {})",
-                g.number,
-                g.opponent(),
-                g.policy.profile().describe(),
-                g.plies(),
-                g.policy
-                    .last_score()
-                    .map_or("-".to_string(), |c| format!("{:+.2}", c as f64 / 100.0))
-            ),
-            None => "idle".to_string(),
-        };
-        let t = self.play.totals;
-        s.push_str(&format!(
-            "; seek {}, accept {}; games {} (+{} ={} -{}), declined {}; observing {}; whisper {} kibitz {} noise {}{}",
-            on_off(self.matching.seeking),
-            on_off(self.matching.accepting),
-            t.games,
-            t.wins,
-            t.draws,
-            t.losses,
-            t.declined,
-            self.observing.observer.count() + self.observing.watch.games.len(),
-            self.bot.cfg.talk.whisper,
-            self.bot.cfg.talk.kibitz,
-            self.bot.cfg.talk.noise,
-            if self.bot.quitting { "; quitting after this game" } else { "" }
-        ));
-        if let Some(t) = self.bot.tourney.status() {
-            s.push_str("; ");
-            s.push_str(&t);
-        }
-        s
-    }
-}
-
-fn on_off(b: bool) -> &'static str {
-    if b {
-        "on"
-    } else {
-        "off"
     }
 }
 

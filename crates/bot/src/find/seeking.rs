@@ -78,7 +78,7 @@ impl Matching {
                 }
                 if self.manual_seeks && bot.cfg.server.dialect == Dialect::Fics {
                     // FICS's manual flag: answers come as match requests, judged by
-                    // `[accept]` (see `ops/account.rs` for servers that refuse it). ICC's
+                    // `[accept]` (see `find/accepting.rs` for servers that refuse it). ICC's
                     // seek words differ; its ads go out as before.
                     s.push_str(" m");
                 }

@@ -1,9 +1,10 @@
 //! How the bot finds games ([`Matching`], the `matching` part of the session): whether it
 //! seeks and accepts challenges (operators and settings reloads switch them), when its
 //! seek ads last went out, whether they carry FICS's manual flag, and the challenge that
-//! waits a moment for its `--** X is a computer **--` line. Used by `find/seeking.rs` (the ads),
-//! `session.rs` (challenges), `ops/account.rs` (the computer-account rules), `ops/command.rs`
-//! (operator switches), `run/service.rs` (reloads) and `run/status.rs`.
+//! waits a moment for its `--** X is a computer **--` line. Its handlers are its methods in
+//! this folder: `find/seeking.rs` (the ads) and `find/accepting.rs` (answers to its own ads,
+//! the refused manual flag, rematches); `session.rs` judges challenges with
+//! `find/challenge.rs`.
 
 use crate::input::Challenge;
 use std::time::Instant;

@@ -1,26 +1,35 @@
 //! Carrying out operator commands (parsed by [`crate::ops::parse`]) on the session; each
 //! returns the one-line answer told back to the operator.
 
+use crate::find::state::Matching;
 use crate::input::Action;
 use crate::ops::parse::{ObserveTarget, OpCommand, SettingClass, HELP};
-use crate::play::opponent::OpponentProfile;
-use crate::state::Session;
+use crate::play::state::Playing;
+use crate::state::Bot;
+use crate::watch::state::Observing;
 use std::time::Instant;
 
-impl Session {
-    pub(crate) fn operator_command(
-        &mut self,
-        cmd: OpCommand,
-        now: Instant,
-        out: &mut Vec<Action>,
-    ) -> String {
+/// The parts of the bot an operator's command changes, borrowed for one command: the
+/// shared part (settings, lists, search, leaving), wily's game (its opponent's profile
+/// and talk), seeking and accepting, and what is observed.
+pub(crate) struct Operated<'a> {
+    pub bot: &'a mut Bot,
+    pub play: &'a mut Playing,
+    pub matching: &'a mut Matching,
+    pub observing: &'a mut Observing,
+}
+
+impl Operated<'_> {
+    /// Carries out `cmd`; the answer told back to the operator.
+    pub(crate) fn run(self, cmd: OpCommand, now: Instant, out: &mut Vec<Action>) -> String {
         match cmd {
             OpCommand::Help => HELP.to_string(),
-            OpCommand::Status => self.status_line(),
+            OpCommand::Status => self.status(),
             OpCommand::Seek(on) => {
                 self.matching.seeking = on;
                 if on {
-                    self.maybe_seek(now, true, out);
+                    let held = self.play.holds_seeks(now);
+                    self.matching.maybe_seek(self.bot, held, now, true, out);
                 } else if self.bot.conn.connected {
                     out.push(Action::Send("unseek".into()));
                     self.matching.last_seek = None;
@@ -37,7 +46,7 @@ impl Session {
                     Ok(s) => s,
                     Err(e) => e.to_string(),
                 };
-                self.refresh_profile();
+                self.play.refresh_profile(self.bot);
                 answer
             }
             OpCommand::Resign(class, pawns) => {
@@ -47,7 +56,7 @@ impl Session {
                     SettingClass::Im => o.resign_im = pawns,
                     SettingClass::Default => o.resign_default = pawns,
                 }
-                self.refresh_profile();
+                self.play.refresh_profile(self.bot);
                 format!(
                     "resign threshold ({class:?}) now {pawns} pawns{}",
                     if pawns == 0 { " (never)" } else { "" }
@@ -55,7 +64,7 @@ impl Session {
             }
             OpCommand::ResignMoves(n) => {
                 self.bot.cfg.opponents.resign_moves = n;
-                self.refresh_profile();
+                self.play.refresh_profile(self.bot);
                 format!("resign after {n} moves below the threshold")
             }
             OpCommand::Draw(class, cp) => {
@@ -65,12 +74,12 @@ impl Session {
                     SettingClass::Im => o.draw_score_im = cp,
                     SettingClass::Default => o.draw_score_default = cp,
                 }
-                self.refresh_profile();
+                self.play.refresh_profile(self.bot);
                 format!("draw score ({class:?}) now {cp} (computers stay at 0)")
             }
             OpCommand::Contempt(cp) => {
                 self.bot.cfg.opponents.special_contempt = cp;
-                self.refresh_profile();
+                self.play.refresh_profile(self.bot);
                 format!("contempt against the S list now {cp}")
             }
             // `observe` toggles on lasker: never sent for a game already observed.
@@ -105,12 +114,7 @@ impl Session {
                     Some(n) => out.push(Action::Send(format!("unobserve {n}"))),
                     None => out.push(Action::Send("unobserve".into())),
                 }
-                if matches!(
-                    self.bot.search.as_ref().map(|s| &s.purpose),
-                    Some(crate::state::Purpose::Analyse { game: g }) if game.is_none_or(|n| n == *g)
-                ) {
-                    self.bot.stop_search(out);
-                }
+                self.bot.stop_analysis(game, out);
                 "unobserved".into()
             }
             OpCommand::Whisper(level) => {
@@ -147,22 +151,49 @@ impl Session {
         }
     }
 
-    /// Recomputes the current opponent's profile after a list or threshold change.
-    pub(crate) fn refresh_profile(&mut self) {
-        let Some(g) = &mut self.play.game else {
-            return;
+    /// One line about the bot's state, for `status`.
+    fn status(&self) -> String {
+        let mut s = match &self.play.game {
+            Some(g) => format!(
+                "playing game {} vs {} [{}] (ply {}, last score {})",
+                g.number,
+                g.opponent(),
+                g.policy.profile().describe(),
+                g.plies(),
+                g.policy
+                    .last_score()
+                    .map_or("-".to_string(), |c| format!("{:+.2}", c as f64 / 100.0))
+            ),
+            None => "idle".to_string(),
         };
-        let opp = g.opponent().to_string();
-        let titles = self
-            .bot
-            .players
-            .titles
-            .get(&opp.to_ascii_lowercase())
-            .copied()
-            .unwrap_or_default();
-        let class = self.bot.lists.classify(&opp, titles);
-        let p = OpponentProfile::new(class, &self.bot.cfg.opponents);
-        tracing::info!("opponent {opp} now: {}", p.describe());
-        g.policy.set_profile(p);
+        let t = self.play.totals;
+        s.push_str(&format!(
+            "; seek {}, accept {}; games {} (+{} ={} -{}), declined {}; observing {}; whisper {} kibitz {} noise {}{}",
+            on_off(self.matching.seeking),
+            on_off(self.matching.accepting),
+            t.games,
+            t.wins,
+            t.draws,
+            t.losses,
+            t.declined,
+            self.observing.observer.count() + self.observing.watch.games.len(),
+            self.bot.cfg.talk.whisper,
+            self.bot.cfg.talk.kibitz,
+            self.bot.cfg.talk.noise,
+            if self.bot.quitting { "; quitting after this game" } else { "" }
+        ));
+        if let Some(t) = self.bot.tourney.status() {
+            s.push_str("; ");
+            s.push_str(&t);
+        }
+        s
+    }
+}
+
+fn on_off(b: bool) -> &'static str {
+    if b {
+        "on"
+    } else {
+        "off"
     }
 }

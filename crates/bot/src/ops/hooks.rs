@@ -1,7 +1,7 @@
 //! Operator hooks (`[hooks]`): the operator's own commands, taken from the settings file
 //! only, sent at login, at the start and end of each game and after a spell of idleness.
 //! This file is pure: it fills a command's `{field}`s and keeps the rate limit and the
-//! idle timer; the session decides when a hook fires (`ops/account.rs`).
+//! idle timer; `ops/triggers.rs` says when a hook fires.
 //!
 //! The command text is the operator's; the fields are filled from server data (a
 //! handle, a rating, a result), so every value is cut down to characters that can never

@@ -15,7 +15,7 @@
 
 use super::hooks::fill_with;
 use crate::input::Action;
-use crate::state::Session;
+use crate::state::Bot;
 use std::collections::HashSet;
 
 /// Where the notes stand on this connection.
@@ -78,14 +78,14 @@ fn clean(line: &str) -> String {
     t.trim().to_string()
 }
 
-impl Session {
+impl Notes {
     /// The notes the settings ask for, filled in; `None` when the bot leaves the notes
     /// alone (`[]`, or a login hook sets them).
-    pub(crate) fn wanted_notes(&self) -> Option<Wanted> {
-        if self.bot.cfg.hooks.login.iter().any(|c| sets_a_note(c)) {
+    pub(crate) fn wanted_notes(&self, bot: &Bot) -> Option<Wanted> {
+        if bot.cfg.hooks.login.iter().any(|c| sets_a_note(c)) {
             return None;
         }
-        let (lines, default) = match &self.bot.cfg.server.notes {
+        let (lines, default) = match &bot.cfg.server.notes {
             Some(l) if l.is_empty() => return None,
             Some(l) => (l.clone(), false),
             None => (
@@ -96,7 +96,7 @@ impl Session {
                 true,
             ),
         };
-        let fields = self.note_fields();
+        let fields = self.note_fields(bot);
         let lines = lines
             .iter()
             .map(|l| clean(&fill_with(l, &fields, str::to_string)))
@@ -107,8 +107,8 @@ impl Session {
     }
 
     /// The values of the note fields.
-    fn note_fields(&self) -> Vec<(&'static str, String)> {
-        let public = &self.bot.cfg.public;
+    fn note_fields(&self, bot: &Bot) -> Vec<(&'static str, String)> {
+        let public = &bot.cfg.public;
         let commands: Vec<&str> = config::PUBLIC_COMMANDS
             .iter()
             .copied()
@@ -116,11 +116,11 @@ impl Session {
             .collect();
         vec![
             ("version", env!("CARGO_PKG_VERSION").to_string()),
-            ("threads", self.bot.cfg.engine.threads.to_string()),
-            ("hash", self.bot.cfg.engine.hash_mb.to_string()),
-            ("eval", eval_name(&self.notes.eval).to_string()),
-            ("handle", self.bot.conn.me.clone()),
-            ("operator", self.bot.cfg.operators.handles.join(", ")),
+            ("threads", bot.cfg.engine.threads.to_string()),
+            ("hash", bot.cfg.engine.hash_mb.to_string()),
+            ("eval", eval_name(&self.eval).to_string()),
+            ("handle", bot.conn.me.clone()),
+            ("operator", bot.cfg.operators.handles.join(", ")),
             (
                 "commands",
                 if commands.is_empty() {
@@ -133,33 +133,37 @@ impl Session {
     }
 
     /// At login: read the account's own finger when there are notes to keep.
-    pub(crate) fn notes_login(&mut self, out: &mut Vec<Action>) {
-        self.notes.stage = Stage::Idle;
-        if self.wanted_notes().is_none() {
+    pub(crate) fn notes_login(&mut self, bot: &Bot, out: &mut Vec<Action>) {
+        self.stage = Stage::Idle;
+        if self.wanted_notes(bot).is_none() {
             return;
         }
-        self.notes.stage = Stage::Reading;
+        self.stage = Stage::Reading;
         out.push(Action::Send("finger".into()));
     }
 
     /// A finger display: wily's own at login, or the read-back after writing.
-    pub(crate) fn finger_notes(&mut self, name: &str, shown: &[String], out: &mut Vec<Action>) {
+    pub(crate) fn finger_notes(
+        &mut self,
+        bot: &Bot,
+        name: &str,
+        shown: &[String],
+        out: &mut Vec<Action>,
+    ) {
         tracing::debug!(
             "finger of {name}: {} note line(s) ({:?})",
             shown.len(),
-            self.notes.stage
+            self.stage
         );
-        if !self.bot.is_me(name) {
+        if !bot.is_me(name) {
             return;
         }
-        match std::mem::take(&mut self.notes.stage) {
+        match std::mem::take(&mut self.stage) {
             Stage::Idle => {}
-            Stage::Reading => self.write_notes(shown, out),
+            Stage::Reading => self.write_notes(bot, shown, out),
             Stage::Checking { sent, keep } => {
                 for (n, text) in sent {
-                    if shown.get(n - 1) != Some(&text)
-                        && self.notes.refused.insert((n, text.clone()))
-                    {
+                    if shown.get(n - 1) != Some(&text) && self.refused.insert((n, text.clone())) {
                         tracing::warn!(
                             "the server did not take finger note {n} ({text:?}): not sent again"
                         );
@@ -178,8 +182,8 @@ impl Session {
     }
 
     /// Writes the lines that differ from `shown` and takes out those past the last.
-    fn write_notes(&mut self, shown: &[String], out: &mut Vec<Action>) {
-        let Some(w) = self.wanted_notes() else {
+    fn write_notes(&mut self, bot: &Bot, shown: &[String], out: &mut Vec<Action>) {
+        let Some(w) = self.wanted_notes(bot) else {
             return;
         };
         if w.default && shown.iter().any(|l| !l.trim().is_empty()) {
@@ -191,7 +195,7 @@ impl Session {
         let mut sent = Vec::new();
         for (i, line) in w.lines.iter().enumerate() {
             let n = i + 1;
-            if shown.get(i) == Some(line) || self.notes.refused.contains(&(n, line.clone())) {
+            if shown.get(i) == Some(line) || self.refused.contains(&(n, line.clone())) {
                 continue;
             }
             out.push(Action::Send(format!("set {n} {line}")));
@@ -207,7 +211,7 @@ impl Session {
             return;
         }
         out.push(Action::Send("finger".into()));
-        self.notes.stage = Stage::Checking { sent, keep };
+        self.stage = Stage::Checking { sent, keep };
     }
 }
 

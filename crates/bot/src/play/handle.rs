@@ -105,12 +105,7 @@ impl Playing {
         if continuing {
             self.resume.hint = false;
         }
-        if matches!(
-            bot.search.as_ref().map(|s| &s.purpose),
-            Some(Purpose::Analyse { .. })
-        ) {
-            bot.stop_search(out);
-        }
+        bot.stop_analysis(None, out);
         let opponent = if bot.is_me(&white) { &black } else { &white };
         bot.tourney.game_started(opponent, now);
         if !continuing {
@@ -236,12 +231,7 @@ impl Playing {
             }
         }
         if self.game.is_none() {
-            if matches!(
-                bot.search.as_ref().map(|s| &s.purpose),
-                Some(Purpose::Analyse { .. })
-            ) {
-                bot.stop_search(out);
-            }
+            bot.stop_analysis(None, out);
             let g = self.make_game(bot, &u);
             self.game = Some(g);
         }

@@ -85,17 +85,8 @@ impl Playing {
             }
             return None;
         }
-        let Some((result, kind, text)) = self
-            .resume
-            .adjourned
-            .as_ref()
-            .and_then(|g| g.ends_by_rule())
-        else {
-            return None;
-        };
-        let Some(mut g) = self.resume.adjourned.take() else {
-            return None;
-        };
+        let (result, kind, text) = self.resume.adjourned.as_ref()?.ends_by_rule()?;
+        let mut g = self.resume.adjourned.take()?;
         self.resume.adjourned_at = None;
         if !g.confirm_sent() {
             return None;

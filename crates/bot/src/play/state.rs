@@ -1,12 +1,17 @@
 //! The bot's own games ([`Playing`], the `play` part of the session): the game in
 //! progress, what its start told (until the first board), whether the next search starts
-//! a new game for the engine, the engine time spent on wily's moves, and the running
-//! totals ([`Totals`]) that `status` shows. `play/handle.rs` (the handlers of wily's games) owns
-//! it; `session.rs`, `ops/account.rs`, `ops/command.rs`, `watch/observe.rs`, `watch/handle.rs`,
-//! `find/seeking.rs`, `play/interrupted.rs` and `run/status.rs` read whether a game is on.
+//! a new game for the engine, the engine time spent on wily's moves, the running totals
+//! ([`Totals`]) that `status` shows, and the adjourned game waiting to be resumed
+//! (`play/resume.rs`). Its handlers are its methods in this folder: `play/handle.rs`
+//! (boards, searches, moves, the end of a game), `play/requests.rs` (offers, refused moves,
+//! flagging, the idle abort), `play/interrupted.rs` (a game cut off by a lost connection),
+//! and here the opponent's profile recomputed after an operator's change. Other concepts
+//! read only whether a game is on ([`Playing::number`], [`Playing::holds_seeks`]).
 
 use crate::play::game::{PlayedGame, StartInfo};
+use crate::play::opponent::OpponentProfile;
 use crate::play::resume::Resume;
+use crate::state::Bot;
 use std::time::Instant;
 
 /// Running totals for `status`.
@@ -59,5 +64,23 @@ impl Playing {
     /// Seeks wait: a game is on, or an adjourned one is awaited (`play/resume.rs`).
     pub fn holds_seeks(&self, now: Instant) -> bool {
         self.game.is_some() || self.resume.holds_seeks(now)
+    }
+
+    /// Recomputes the current opponent's profile after a list or threshold change.
+    pub(crate) fn refresh_profile(&mut self, bot: &Bot) {
+        let Some(g) = &mut self.game else {
+            return;
+        };
+        let opp = g.opponent().to_string();
+        let titles = bot
+            .players
+            .titles
+            .get(&opp.to_ascii_lowercase())
+            .copied()
+            .unwrap_or_default();
+        let class = bot.lists.classify(&opp, titles);
+        let p = OpponentProfile::new(class, &bot.cfg.opponents);
+        tracing::info!("opponent {opp} now: {}", p.describe());
+        g.policy.set_profile(p);
     }
 }

@@ -7,12 +7,15 @@
 //! game a person plays, to anyone. `games` names wily's own game but says nothing about
 //! its score.
 
+use crate::find::state::Matching;
 use crate::hooks::Results;
 use crate::input::Action;
-use crate::public::parse::PublicCommand;
-use crate::state::{sanitize, Purpose, Session};
+use crate::play::state::Playing;
+use crate::public::parse::{PublicCommand, PublicLimits};
+use crate::state::{sanitize, Bot, Purpose};
 use crate::talk::white_score;
 use crate::watch::candidates::Source;
+use crate::watch::state::Observing;
 use lists::ListKind;
 
 fn record_text(r: &Results) -> String {
@@ -27,23 +30,43 @@ fn on_off(b: bool) -> &'static str {
     }
 }
 
-impl Session {
-    /// A public command from `from`: the answer is told back (one line).
-    pub(crate) fn public_command(&mut self, cmd: PublicCommand, from: &str, out: &mut Vec<Action>) {
+/// What the public answers read, borrowed for one answer: the shared part (the
+/// learning store behind the book answers `record`), wily's game and totals, its seeking
+/// and accepting, what it observes, and the evaluation in use.
+pub(crate) struct Asked<'a> {
+    pub bot: &'a mut Bot,
+    pub play: &'a Playing,
+    pub matching: &'a Matching,
+    pub observing: &'a Observing,
+    /// The engine's description of its evaluation (`hce`, `nnue ...`).
+    pub evaluation: &'a str,
+}
+
+impl PublicLimits {
+    /// A public command from `from`: the answer is told back (one line) and counted.
+    pub(crate) fn answer(
+        &mut self,
+        mut asked: Asked,
+        cmd: PublicCommand,
+        from: &str,
+        out: &mut Vec<Action>,
+    ) {
         let answer = match cmd {
-            PublicCommand::Help => self.public_help(),
-            PublicCommand::Info => self.public_info(),
-            PublicCommand::Record => self.public_record(from),
-            PublicCommand::Games => self.public_games(),
-            PublicCommand::Seeks => self.public_seeks(),
-            PublicCommand::Eval(n) => self.public_eval(n),
+            PublicCommand::Help => asked.help(),
+            PublicCommand::Info => asked.info(),
+            PublicCommand::Record => asked.record(from),
+            PublicCommand::Games => asked.games(),
+            PublicCommand::Seeks => asked.seeks(),
+            PublicCommand::Eval(n) => asked.eval(n),
         };
         tracing::info!("public {} from {from}", cmd.word());
-        self.public.answered[cmd.index()] += 1;
+        self.answered[cmd.index()] += 1;
         out.push(Action::Send(format!("tell {from} {}", sanitize(&answer))));
     }
+}
 
-    fn public_help(&self) -> String {
+impl Asked<'_> {
+    fn help(&self) -> String {
         let words: Vec<&str> = config::PUBLIC_COMMANDS
             .iter()
             .copied()
@@ -56,7 +79,7 @@ impl Session {
         )
     }
 
-    fn public_info(&self) -> String {
+    fn info(&self) -> String {
         let lists: Vec<String> = [
             ListKind::Gm,
             ListKind::Im,
@@ -68,7 +91,7 @@ impl Session {
         .map(|k| format!("{} {}", k.file_name(), self.bot.lists.handles(k).count()))
         .collect();
         let e = &self.bot.cfg.engine;
-        let eval = if self.notes.eval.starts_with("nnue") {
+        let eval = if self.evaluation.starts_with("nnue") {
             "NNUE"
         } else {
             "hand-written"
@@ -84,7 +107,7 @@ impl Session {
         )
     }
 
-    fn public_record(&mut self, from: &str) -> String {
+    fn record(&mut self, from: &str) -> String {
         let all = self.bot.book.results(None);
         let theirs = self.bot.book.results(Some(from));
         match (all, theirs) {
@@ -103,7 +126,7 @@ impl Session {
         }
     }
 
-    fn public_games(&self) -> String {
+    fn games(&self) -> String {
         let mut s = match &self.play.game {
             Some(g) => format!(
                 "playing game {}: {} vs {} ({} {} {} {})",
@@ -134,7 +157,7 @@ impl Session {
         s
     }
 
-    fn public_seeks(&self) -> String {
+    fn seeks(&self) -> String {
         let seeking = self.matching.seeking && !self.bot.quitting;
         let ads: Vec<String> = self
             .bot
@@ -223,7 +246,7 @@ impl Session {
         v
     }
 
-    fn public_eval(&self, game: Option<u32>) -> String {
+    fn eval(&self, game: Option<u32>) -> String {
         const RULE: &str =
             "I evaluate only relayed games and games between computers that I observe";
         let ok = self.evaluable();

@@ -327,7 +327,7 @@ impl Driver {
     fn publish(&mut self) {
         if let Some(tx) = &self.status {
             let mut st = tx.borrow().clone();
-            self.session.fill_status(&mut st);
+            st.fill(&self.session);
             tx.send_if_modified(|cur| {
                 let changed = *cur != st;
                 if changed {
@@ -355,7 +355,7 @@ impl Driver {
     }
 
     fn apply_reload(&mut self, r: Reload) {
-        let kept = self.session.reload(r);
+        let kept = r.apply(&mut self.session);
         self.report.reloads += 1;
         if kept.is_empty() {
             tracing::info!("reloaded the settings and opponent lists");

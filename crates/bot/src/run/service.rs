@@ -26,6 +26,51 @@ impl Reload {
         }
         Reload { cfg, lists }
     }
+
+    /// Gives the session these settings and lists without touching the connection or the game in
+    /// progress. Keys that only take effect at start-up (`[server]`, `[local]`,
+    /// `[paths]`, `[log]`, `[web]`, `[observe]`, and the engine's threads, hash,
+    /// overhead, book, learning and tablebase keys) keep their running values; the
+    /// returned names say which of them the new file changed (a restart applies those).
+    pub fn apply(self, s: &mut Session) -> Vec<&'static str> {
+        let old = &s.bot.cfg;
+        let mut cfg = self.cfg;
+        let mut kept = Vec::new();
+        macro_rules! keep {
+            ($($field:ident).+, $name:expr) => {
+                if cfg.$($field).+ != old.$($field).+ {
+                    kept.push($name);
+                    cfg.$($field).+ = old.$($field).+.clone();
+                }
+            };
+        }
+        keep!(server, "server");
+        keep!(local, "local");
+        keep!(paths, "paths");
+        keep!(log, "log");
+        keep!(web, "web");
+        keep!(observe, "observe");
+        keep!(engine.threads, "engine.threads");
+        keep!(engine.hash_mb, "engine.hash_mb");
+        keep!(engine.move_overhead_ms, "engine.move_overhead_ms");
+        keep!(engine.book, "engine.book");
+        keep!(engine.learn, "engine.learn");
+        keep!(engine.book_search_ms, "engine.book_search_ms");
+        keep!(engine.syzygy_path, "engine.syzygy_path");
+        if cfg.seek.enabled != old.seek.enabled {
+            s.matching.seeking = cfg.seek.enabled;
+        }
+        if cfg.accept.enabled != old.accept.enabled {
+            s.matching.accepting = cfg.accept.enabled;
+        }
+        // New seek ads are posted at the next idle moment.
+        if cfg.seek != old.seek {
+            s.matching.last_seek = None;
+        }
+        s.bot.cfg = cfg;
+        s.bot.lists = self.lists;
+        kept
+    }
 }
 
 /// Reads new settings and lists with `load` (which validates); logs and returns `None` on
@@ -72,53 +117,6 @@ pub fn account_reloads(new: &Config, running: &[AccountSection]) -> Vec<Reload> 
             Reload::with_lists(entry.apply(new))
         })
         .collect()
-}
-
-impl Session {
-    /// Takes new settings and lists without touching the connection or the game in
-    /// progress. Keys that only take effect at start-up (`[server]`, `[local]`,
-    /// `[paths]`, `[log]`, `[web]`, `[observe]`, and the engine's threads, hash,
-    /// overhead, book, learning and tablebase keys) keep their running values; the
-    /// returned names say which of them the new file changed (a restart applies those).
-    pub fn reload(&mut self, r: Reload) -> Vec<&'static str> {
-        let old = &self.bot.cfg;
-        let mut cfg = r.cfg;
-        let mut kept = Vec::new();
-        macro_rules! keep {
-            ($($field:ident).+, $name:expr) => {
-                if cfg.$($field).+ != old.$($field).+ {
-                    kept.push($name);
-                    cfg.$($field).+ = old.$($field).+.clone();
-                }
-            };
-        }
-        keep!(server, "server");
-        keep!(local, "local");
-        keep!(paths, "paths");
-        keep!(log, "log");
-        keep!(web, "web");
-        keep!(observe, "observe");
-        keep!(engine.threads, "engine.threads");
-        keep!(engine.hash_mb, "engine.hash_mb");
-        keep!(engine.move_overhead_ms, "engine.move_overhead_ms");
-        keep!(engine.book, "engine.book");
-        keep!(engine.learn, "engine.learn");
-        keep!(engine.book_search_ms, "engine.book_search_ms");
-        keep!(engine.syzygy_path, "engine.syzygy_path");
-        if cfg.seek.enabled != old.seek.enabled {
-            self.matching.seeking = cfg.seek.enabled;
-        }
-        if cfg.accept.enabled != old.accept.enabled {
-            self.matching.accepting = cfg.accept.enabled;
-        }
-        // New seek ads are posted at the next idle moment.
-        if cfg.seek != old.seek {
-            self.matching.last_seek = None;
-        }
-        self.bot.cfg = cfg;
-        self.bot.lists = r.lists;
-        kept
-    }
 }
 
 /// The process's signals as channels: the number of SIGTERM/SIGINT so far (1: finish the
@@ -235,10 +233,11 @@ mod tests {
         new.engine.hash_mb = old.engine.hash_mb * 2;
         new.engine.depth_limit = 7;
         new.server.port = 5555;
-        let kept = s.reload(Reload {
+        let kept = Reload {
             cfg: new,
             lists: OpponentLists::default(),
-        });
+        }
+        .apply(&mut s);
         assert_eq!(kept, vec!["server", "engine.hash_mb"]);
         assert_eq!(s.config().talk.whisper, 4);
         assert_eq!(s.config().engine.depth_limit, 7);

@@ -125,23 +125,24 @@ pub fn board_rows(b: &cozy_chess::Board) -> Vec<String> {
         .collect()
 }
 
-impl Session {
-    /// Fills `st` with the session's current state (the connection history and start
-    /// time are the driver's).
-    pub fn fill_status(&self, st: &mut BotStatus) {
-        st.handle = self.bot.conn.me.clone();
-        st.site = self.bot.conn.site.clone();
-        st.connected = self.bot.conn.connected;
-        let t = self.play.totals;
+impl BotStatus {
+    /// Fills this status with the session's current state (the connection history and
+    /// start time are the driver's).
+    pub fn fill(&mut self, session: &Session) {
+        let (st, s) = (self, session);
+        st.handle = s.bot.conn.me.clone();
+        st.site = s.bot.conn.site.clone();
+        st.connected = s.bot.conn.connected;
+        let t = s.play.totals;
         st.games = t.games;
         st.wins = t.wins;
         st.draws = t.draws;
         st.losses = t.losses;
         st.declined = t.declined;
-        st.seeking = self.matching.seeking;
-        st.accepting = self.matching.accepting;
-        st.quitting = self.bot.quitting;
-        st.observed = self
+        st.seeking = s.matching.seeking;
+        st.accepting = s.matching.accepting;
+        st.quitting = s.bot.quitting;
+        st.observed = s
             .observing
             .watch
             .games
@@ -158,13 +159,13 @@ impl Session {
                 talked: w.talked,
             })
             .collect();
-        st.game = self.play.game.as_ref().map(|g| {
+        st.game = s.play.game.as_ref().map(|g| {
             let board = g.board();
             let (white_ms, black_ms) = g
                 .clocks
                 .as_ref()
                 .map_or((0, 0), |c| (c.white_ms, c.black_ms));
-            let thinking = self
+            let thinking = s
                 .bot
                 .search
                 .as_ref()

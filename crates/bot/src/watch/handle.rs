@@ -453,6 +453,7 @@ impl Observing {
     }
 
     /// The end line of a watched played game.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn watch_game_end(
         &mut self,
         bot: &mut Bot,

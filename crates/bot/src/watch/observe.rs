@@ -140,9 +140,6 @@ impl Observing {
         out: &mut Vec<Action>,
     ) {
         self.observer.stopped(game);
-        if matches!(bot.search.as_ref().map(|s| &s.purpose), Some(Purpose::Analyse { game: g }) if *g == game)
-        {
-            bot.stop_search(out);
-        }
+        bot.stop_analysis(Some(game), out);
     }
 }

@@ -1,9 +1,10 @@
 //! What the bot watches ([`Observing`], the `observing` part of the session): the games
 //! it observes for its followed players and lists ([`Observer`], `[observe]`), the
 //! relayed, tournament and top games ([`Watcher`], `[watch]`), and the account's follow
-//! list on the server ([`FollowSync`]). Used by `watch/observe.rs` and `watch/handle.rs` (the
-//! handlers), `session.rs` (login, disconnect, the server's notices), `ops/command.rs`
-//! (operator commands) and `play/handle.rs`.
+//! list on the server ([`FollowSync`]). Its handlers are its methods in this folder:
+//! `watch/observe.rs` (observed games and their analysis) and `watch/handle.rs` (the
+//! watcher's games); they take the shared part and the number of wily's own game (which
+//! they never analyse and which pauses analysis) as arguments.
 
 use crate::ops::follow::FollowSync;
 use crate::watch::candidates::Watcher;
