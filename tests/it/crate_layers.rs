@@ -18,13 +18,14 @@ const CRATES: &[(&str, &[&str])] = &[
     ("chess", &[]),
     ("engine", &["chess"]),
     ("datadir", &[]),
-    ("lists", &["datadir"]),
+    ("settings", &[]),
+    ("lists", &["datadir", "settings"]),
     ("book", &["chess", "engine", "datadir"]),
     ("learn", &["chess", "engine", "book", "datadir"]),
-    ("ics", &["chess"]),
+    ("ics", &["chess", "settings"]),
     ("link", &["ics"]),
     ("server", &["chess", "ics", "link"]),
-    ("config", &["lists", "ics"]),
+    ("config", &["lists", "ics", "settings"]),
     (
         "bot",
         &[

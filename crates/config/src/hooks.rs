@@ -5,7 +5,7 @@
 //! tell; the fields the bot fills in from server data are sanitised when sent (see
 //! `bot/operator_hooks.rs`).
 
-use super::settings::settings;
+use settings::settings;
 
 /// The fields a hook command may use, by hook.
 pub const LOGIN_FIELDS: &[&str] = &["me"];

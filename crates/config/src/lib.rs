@@ -1,23 +1,25 @@
 //! The bot's settings file (`config.toml`): loading, defaults and validation.
 //!
 //! The settings' shape, [`Config`] and every section, lives in `sections.rs` (and a file
-//! per larger section); the plain sections declare each key once with `settings.rs`'s
-//! `settings!` (type, default, range, doc: the struct, its `Default`, its range check and
-//! its reference rows, [`Config::settings`], come from that one line). `validate.rs`
-//! checks what ties keys together and what a range cannot say, and names the offending
-//! key in its message; this file loads a file through both. Unknown keys are rejected by serde
+//! per larger section); every section, nested table and `[[accounts]]` entry declares
+//! each key once with the `settings` crate's `settings!` (type, default, range, doc: the
+//! struct, its `Default`, its range check and its reference rows come from that one
+//! line), and `config_file!` lists the sections once, which gives [`Config`] and
+//! [`Config::settings`] (`reference.rs` prints them). `validate.rs` checks what ties keys
+//! together and what a range cannot say, and names the offending key in its message; this
+//! file loads a file through both. Unknown keys are rejected by serde
 //! (`deny_unknown_fields`), so a typo is an error at start-up, never a silent default.
 //! Nothing here panics on a bad file: every problem comes back as a [`ConfigError`].
 //!
-//! May depend on: `lists`. Its `Cargo.toml` lists them and the compiler keeps the wall; the
+//! May depend on: `lists`, `ics`, `settings`. Its `Cargo.toml` lists them and the compiler keeps the wall; the
 //! crate map is `docs/modules.md`.
 
 mod accounts;
 mod hooks;
 mod public;
+mod reference;
 mod sections;
 mod service;
-mod settings;
 mod strength;
 mod tourney;
 mod validate;
@@ -32,7 +34,7 @@ pub use public::{
 };
 pub use sections::*;
 pub use service::{ServiceSection, WebSection};
-pub use settings::{DefaultText, Setting};
+pub use settings::{DefaultText, Rows, Setting};
 pub use strength::{RatingRule, StrengthSection, ELO_RANGE};
 pub use tourney::TourneySection;
 pub use validate::Problem;

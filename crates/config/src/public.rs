@@ -4,7 +4,7 @@
 //! tell it, and their rate limits). The bot carries both out (`bot/notes.rs`,
 //! `bot/public.rs`); this file holds the settings, their defaults and their checks.
 
-use super::settings::settings;
+use settings::settings;
 
 /// The fields a finger note may use.
 pub const NOTE_FIELDS: &[&str] = &[

@@ -1,23 +1,48 @@
-//! The sections of `config.toml`, each a serde struct with its defaults; the plain
-//! sections are declared with [`settings!`](super::settings), one line per key (type,
-//! default, range, doc).
+//! The sections of `config.toml`, each a serde struct with its defaults, declared with
+//! `settings!` (the `settings` crate), one line per key (type, default, range, doc), and
+//! the file itself ([`Config`], its sections listed once by `config_file!`).
 //!
 //! Units follow the chess servers: base times in minutes, increments in seconds; scores
 //! in centipawns unless a key says pawns. Every key is documented in the shipped
 //! `config.toml` and in `docs/bot.md` (its settings reference).
 
-use super::settings::{settings, DefaultText};
 use ics::Dialect;
 /// `[opponents]` is declared with the rule that reads it, in the `lists` crate.
 pub use lists::OpponentsSection;
 use serde::Deserialize;
+use settings::{settings, DefaultText};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-/// The whole settings file. Every section has sensible defaults, so an empty file (or no
-/// file at all) gives a bot that plays offline against the local server.
-#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
+/// Declares the settings file's sections once: the [`Config`] struct (serde: unknown
+/// sections refused, missing ones defaulted) and [`Config::settings`], every section's
+/// reference rows in the file's order.
+macro_rules! config_file {
+    (
+        pub struct Config {
+            $($(#[doc = $doc:literal])* pub $field:ident : $ty:ty,)*
+        }
+    ) => {
+        /// The whole settings file. Every section has sensible defaults, so an empty file
+        /// (or no file at all) gives a bot that plays offline against the local server.
+        #[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+        #[serde(deny_unknown_fields, default)]
+        pub struct Config {
+            $($(#[doc = $doc])* pub $field: $ty,)*
+        }
+
+        impl Config {
+            /// The reference rows of every key, section by section in the file's order
+            /// (nested tables after their section's keys; `[[accounts]]` as one entry's
+            /// keys).
+            pub fn settings() -> Vec<settings::Setting> {
+                [$(<$ty as settings::Rows>::rows()),*].concat()
+            }
+        }
+    };
+}
+
+config_file! {
 pub struct Config {
     /// Where to connect and how to log in.
     pub server: ServerSection,
@@ -57,6 +82,7 @@ pub struct Config {
     pub public: super::public::PublicSection,
     /// Several accounts in one process (empty: the one account of `[server]`).
     pub accounts: Vec<AccountSection>,
+}
 }
 
 /// A password that never shows in `Debug` output or logs.
@@ -161,36 +187,46 @@ pub enum SeekColor {
     Black,
 }
 
-/// One seek ad (`[[seek.ads]]`).
-#[derive(Debug, Clone, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
-pub struct SeekAd {
-    /// Minutes.
-    pub base: u32,
-    /// Seconds per move.
-    pub increment: u32,
-    pub rated: bool,
-    pub color: SeekColor,
-    pub min_rating: Option<u32>,
-    pub max_rating: Option<u32>,
-    /// Ask the server to check the seeker's formula.
-    pub formula: bool,
-    /// `chess` or `chess960` (sent with the server's words, `server.chess960`).
-    pub variant: String,
+impl DefaultText for SeekColor {
+    fn default_text(&self) -> String {
+        match self {
+            SeekColor::Any => "\"any\"",
+            SeekColor::White => "\"white\"",
+            SeekColor::Black => "\"black\"",
+        }
+        .into()
+    }
 }
 
-impl Default for SeekAd {
-    fn default() -> Self {
-        SeekAd {
-            base: 3,
-            increment: 0,
-            rated: true,
-            color: SeekColor::Any,
-            min_rating: None,
-            max_rating: None,
-            formula: false,
-            variant: "chess".into(),
-        }
+settings! {
+    /// One seek ad (`[[seek.ads]]`).
+    pub struct SeekAd in "seek.ads" {
+        /// The ad's base time, minutes.
+        base: u32 = 3, range 0..=600;
+        /// Seconds added per move.
+        increment: u32 = 0, range 0..=600;
+        /// A rated game (guests always seek unrated).
+        rated: bool = true;
+        /// The colour asked for: `any`, `white` or `black`.
+        color: SeekColor = SeekColor::Any;
+        /// The lowest rating the ad is for (no lower limit when unset).
+        min_rating: Option<u32> = None;
+        /// The highest rating the ad is for (no upper limit when unset).
+        max_rating: Option<u32> = None;
+        /// Ask the server to check the seeker's formula.
+        formula: bool = false;
+        /// `chess` or `chess960` (sent with the server's words, `server.chess960`).
+        variant: String = "chess".into();
+    }
+}
+
+/// As the reference shows an ad: an inline table of its time control and whether rated.
+impl DefaultText for SeekAd {
+    fn default_text(&self) -> String {
+        format!(
+            "{{ base = {}, increment = {}, rated = {} }}",
+            self.base, self.increment, self.rated
+        )
     }
 }
 
@@ -216,46 +252,39 @@ settings! {
                 increment: 2,
                 ..SeekAd::default()
             },
-        ];
+        ], rows SeekAd;
     }
 }
 
-/// `[accept.decline]`: what wily tells an opponent whose challenge it declines. An empty
-/// string declines silently. `{name}` is replaced by the challenger's handle.
-#[derive(Debug, Clone, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
-pub struct DeclineMessages {
-    pub time_control: String,
-    pub rated: String,
-    pub unrated: String,
-    pub variant: String,
-    pub rating: String,
-    pub computers: String,
-    pub humans: String,
-    pub guests: String,
-    pub blocked: String,
-    pub too_many: String,
-    pub busy: String,
-    pub closed: String,
-}
-
-impl Default for DeclineMessages {
-    fn default() -> Self {
-        DeclineMessages {
-            time_control: "Sorry {name}, I do not play that time control.".into(),
-            rated: "Sorry {name}, I only play unrated games right now.".into(),
-            unrated: "Sorry {name}, I only play rated games right now.".into(),
-            variant: "Sorry {name}, I only play normal chess.".into(),
-            rating: "Sorry {name}, your rating is outside my range.".into(),
-            computers: "Sorry {name}, I do not play other computers right now.".into(),
-            humans: "Sorry {name}, I only play other computers right now.".into(),
-            guests: "Sorry {name}, I do not play unregistered players.".into(),
-            blocked: String::new(),
-            too_many: "Thanks {name}, we have played a lot; let me play someone else for a while."
-                .into(),
-            busy: "Sorry {name}, I am busy with another game.".into(),
-            closed: "Sorry {name}, I am not accepting challenges right now.".into(),
-        }
+settings! {
+    /// `[accept.decline]`: what wily tells an opponent whose challenge it declines. An
+    /// empty string declines silently. `{name}` is replaced by the challenger's handle.
+    pub struct DeclineMessages in "accept.decline" {
+        /// A time control outside the accepted ranges.
+        time_control: String = "Sorry {name}, I do not play that time control.".into();
+        /// A rated game while only unrated ones are accepted.
+        rated: String = "Sorry {name}, I only play unrated games right now.".into();
+        /// An unrated game while only rated ones are accepted.
+        unrated: String = "Sorry {name}, I only play rated games right now.".into();
+        /// A variant wily does not accept.
+        variant: String = "Sorry {name}, I only play normal chess.".into();
+        /// A rating outside the accepted range.
+        rating: String = "Sorry {name}, your rating is outside my range.".into();
+        /// A computer while computers are not accepted.
+        computers: String = "Sorry {name}, I do not play other computers right now.".into();
+        /// A person while only computers are accepted.
+        humans: String = "Sorry {name}, I only play other computers right now.".into();
+        /// A guest (unregistered) while guests are not accepted.
+        guests: String = "Sorry {name}, I do not play unregistered players.".into();
+        /// A challenger on the block list (silent by default).
+        blocked: String = String::new();
+        /// Past the per-opponent limits (games in a row, games an hour).
+        too_many: String =
+            "Thanks {name}, we have played a lot; let me play someone else for a while.".into();
+        /// A challenge during a game.
+        busy: String = "Sorry {name}, I am busy with another game.".into();
+        /// Accepting switched off.
+        closed: String = "Sorry {name}, I am not accepting challenges right now.".into();
     }
 }
 
@@ -307,7 +336,7 @@ settings! {
     }
     tables {
         /// What wily tells a declined challenger (`[accept.decline]`).
-        decline: DeclineMessages = DeclineMessages::default();
+        decline: DeclineMessages = DeclineMessages::default(), rows DeclineMessages;
     }
 }
 
@@ -486,31 +515,27 @@ impl DefaultText for Secret {
     }
 }
 
-/// One `[[accounts]]` entry.
-#[derive(Debug, Clone, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct AccountSection {
-    pub handle: String,
-    /// The server; `[server]`'s when absent.
-    #[serde(default)]
-    pub host: Option<String>,
-    #[serde(default)]
-    pub port: Option<u16>,
-    /// Name of the environment variable holding this account's password.
-    #[serde(default)]
-    pub password_env: Option<String>,
-    /// Folder of this account's opponent lists; `paths.lists` when absent.
-    #[serde(default)]
-    pub lists: Option<PathBuf>,
-    /// This account's seek ads; `[seek]`'s when absent.
-    #[serde(default)]
-    pub seek_ads: Option<Vec<SeekAd>>,
-    /// Engine budget of this account (search threads, hash MiB); `[engine]`'s when absent.
-    #[serde(default)]
-    pub threads: Option<usize>,
-    #[serde(default)]
-    pub hash_mb: Option<usize>,
-    /// This account's finger notes; `server.notes` when absent.
-    #[serde(default)]
-    pub notes: Option<Vec<String>>,
+settings! {
+    /// One `[[accounts]]` entry: an account of its own in the same process; what it
+    /// leaves unset comes from the rest of the file.
+    pub struct AccountSection in "accounts" {
+        /// The account's handle on its server.
+        handle: String = String::new();
+        /// Its server's host (`server.host` when unset).
+        host: Option<String> = None;
+        /// Its server's port (`server.port` when unset).
+        port: Option<u16> = None;
+        /// The environment variable holding this account's password.
+        password_env: Option<String> = None;
+        /// The folder of this account's opponent lists (`paths.lists` when unset).
+        lists: Option<PathBuf> = None;
+        /// This account's seek ads (`[seek]`'s when unset).
+        seek_ads: Option<Vec<SeekAd>> = None;
+        /// This account's search threads (`engine.threads` when unset).
+        threads: Option<usize> = None;
+        /// This account's hash table, MiB (`engine.hash_mb` when unset).
+        hash_mb: Option<usize> = None;
+        /// This account's finger notes (`server.notes` when unset).
+        notes: Option<Vec<String>> = None;
+    }
 }

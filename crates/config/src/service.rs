@@ -1,7 +1,7 @@
 //! The running-as-a-service sections of `config.toml`: `[service]` (how a SIGTERM ends
 //! the bot) and `[web]` (the read-only dashboard of `wily ics`).
 
-use super::settings::settings;
+use settings::settings;
 
 settings! {
     /// `[service]`: behaviour under a service manager (systemd).

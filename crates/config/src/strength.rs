@@ -3,30 +3,34 @@
 
 use lists::{Category, OpponentClass};
 use serde::Deserialize;
+use settings::settings;
 
 /// Lowest and highest Elo a level can ask for: the engine's `skill::ELO_MIN` and
 /// `ELO_MAX` (config sits below the engine; `tests/it/strength.rs` checks they agree).
 pub const ELO_RANGE: (u32, u32) = (800, 2600);
 
-/// `[strength]`. The first setting that applies wins: the opponent's S-list entry
-/// (`special`), the list or title class (`gm`, `im`, `computer`), the `below_rating`
-/// rules (the lowest `rating` above the opponent's rating), then `default`. A key left
-/// out does not apply; `0` means full strength.
-#[derive(Debug, Clone, Default, Deserialize, PartialEq, Eq)]
-#[serde(deny_unknown_fields, default)]
-pub struct StrengthSection {
-    /// Opponents in lists/S.
-    pub special: Option<u32>,
-    /// Grandmasters (list GM or server title).
-    pub gm: Option<u32>,
-    /// International masters.
-    pub im: Option<u32>,
-    /// Computers (list C or server title).
-    pub computer: Option<u32>,
-    /// Opponents rated below a rating (the unrated never match).
-    pub below_rating: Vec<RatingRule>,
-    /// Everyone else.
-    pub default: Option<u32>,
+settings! {
+    /// `[strength]`. The first setting that applies wins: the opponent's S-list entry
+    /// (`special`), the list or title class (`gm`, `im`, `computer`), the `below_rating`
+    /// rules (the lowest `rating` above the opponent's rating), then `default`. A key left
+    /// out does not apply; `0` means full strength. The levels' range (0, or
+    /// [`ELO_RANGE`]) is checked by [`StrengthSection::problems`].
+    pub struct StrengthSection in "strength" {
+        /// The level against opponents in lists/S (Elo, 0 = full strength).
+        special: Option<u32> = None;
+        /// The level against grandmasters (list GM or server title).
+        gm: Option<u32> = None;
+        /// The level against international masters.
+        im: Option<u32> = None;
+        /// The level against computers (list C or server title).
+        computer: Option<u32> = None;
+        /// The level against everyone else.
+        default: Option<u32> = None;
+    }
+    tables {
+        /// Opponents rated below a rating (the unrated never match).
+        below_rating: Vec<RatingRule> = Vec::new();
+    }
 }
 
 /// `{ rating = 1400, elo = 1600 }`: opponents rated below `rating` get level `elo`.

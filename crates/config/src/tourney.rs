@@ -2,7 +2,7 @@
 //! to join, which directors to trust, which tournaments suit (time controls, variants,
 //! rated, rounds), how often, and how long a silent tournament may hold the bot.
 
-use super::settings::settings;
+use settings::settings;
 
 settings! {
     /// `[tourney]`

@@ -282,40 +282,7 @@ pub(super) fn check(cfg: &Config) -> Vec<Problem> {
         &cfg.operators.stranger_reply,
     );
 
-    let op = &cfg.opponents;
-    c.range("opponents.resign_gm", op.resign_gm, 0, 100);
-    c.range("opponents.resign_im", op.resign_im, 0, 100);
-    c.range("opponents.resign_default", op.resign_default, 0, 100);
-    c.range("opponents.resign_moves", op.resign_moves, 1, 100);
-    c.range("opponents.book_width_titled", op.book_width_titled, 1, 100);
-    c.range(
-        "opponents.book_width_computer",
-        op.book_width_computer,
-        1,
-        100,
-    );
-    c.range(
-        "opponents.book_width_default",
-        op.book_width_default,
-        1,
-        100,
-    );
-    c.range("opponents.draw_score_gm", op.draw_score_gm, -1000, 1000);
-    c.range("opponents.draw_score_im", op.draw_score_im, -1000, 1000);
-    c.range(
-        "opponents.draw_score_default",
-        op.draw_score_default,
-        -1000,
-        1000,
-    );
-    c.range(
-        "opponents.special_contempt",
-        op.special_contempt,
-        -1000,
-        1000,
-    );
-    c.range("opponents.draw_offer_margin", op.draw_offer_margin, 0, 500);
-    c.range("opponents.draw_offer_moves", op.draw_offer_moves, 1, 100);
+    c.extend(cfg.opponents.range_problems());
 
     c.extend(cfg.watch.problems());
     c.extend(cfg.strength.problems());
@@ -334,8 +301,9 @@ pub(super) fn check(cfg: &Config) -> Vec<Problem> {
 
 fn check_ad(c: &mut Checker, i: usize, ad: &SeekAd) {
     let key = format!("seek.ads[{i}]");
-    c.range(&format!("{key}.base"), ad.base, 0, 600);
-    c.range(&format!("{key}.increment"), ad.increment, 0, 600);
+    for (k, m) in ad.range_problems() {
+        c.bad(k.replacen("seek.ads", &key, 1), m);
+    }
     if ad.base == 0 && ad.increment == 0 {
         c.bad(format!("{key}.base"), "base and increment cannot both be 0");
     }

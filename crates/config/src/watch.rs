@@ -4,7 +4,7 @@
 //! candidates are scored, how many are observed at once, how each is analysed and talked
 //! about, and whether they are saved. `docs/watch.md` explains every key.
 
-use super::settings::settings;
+use settings::settings;
 
 settings! {
     /// `[watch]`

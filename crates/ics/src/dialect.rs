@@ -123,6 +123,17 @@ impl std::str::FromStr for Dialect {
     }
 }
 
+/// As the settings reference shows it (`"fics"`, `"icc"`).
+impl settings::DefaultText for Dialect {
+    fn default_text(&self) -> String {
+        match self {
+            Dialect::Fics => "\"fics\"",
+            Dialect::Icc => "\"icc\"",
+        }
+        .into()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

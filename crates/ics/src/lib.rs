@@ -7,7 +7,7 @@
 //! The socket I/O itself (connect, [`login`], [`dialect`] setup, keep-alive, wire log) is
 //! in the `link` crate.
 //!
-//! May depend on: `chess` only, and no I/O of any kind (no socket, file, thread or
+//! May depend on: `chess` (and `settings`, to show its `Dialect` as a default), and no I/O of any kind (no socket, file, thread or
 //! process). Its `Cargo.toml` lists them and the compiler keeps the wall; the crate map is
 //! `docs/modules.md`; `tests/it/crate_layers.rs` checks that the sources do no I/O.
 

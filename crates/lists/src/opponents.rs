@@ -5,68 +5,49 @@
 //! the defaults. One place, so the two routes treat a GM, an IM or a computer alike.
 
 use crate::{Category, OpponentClass};
-use serde::Deserialize;
 
-/// `[opponents]`: how wily adapts to each opponent class (lists `GM`, `IM`, `C`, `AK`,
-/// `S`, and the titles the server shows). The settings check (ranges) is the `config`
-/// crate's.
-#[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
-#[serde(deny_unknown_fields, default)]
-pub struct OpponentsSection {
-    /// Resign thresholds in pawns (0 = never resign).
-    pub resign_gm: u32,
-    pub resign_im: u32,
-    pub resign_default: u32,
-    /// The score must stay below the threshold this many consecutive moves.
-    pub resign_moves: u32,
-    /// Book width (number of candidate book moves kept).
-    pub book_width_titled: u32,
-    pub book_width_computer: u32,
-    pub book_width_default: u32,
-    /// Draw score in centipawns from wily's side (a positive value makes wily like
-    /// draws). Against computers the draw score is always exactly 0.
-    pub draw_score_gm: i32,
-    pub draw_score_im: i32,
-    pub draw_score_default: i32,
-    /// Anti-human contempt for opponents in the `S` list: the draw score is minus this.
-    pub special_contempt: i32,
-    /// The engine's swindle mode against people: in a root the tablebases call drawn,
-    /// play the drawing move that leaves the opponent the most ways to go wrong.
-    pub swindle_humans: bool,
-    /// ... and against computers (off: a computer rarely goes wrong, so the draw comes
-    /// at once).
-    pub swindle_computers: bool,
-    /// Offer a draw only from this move number on.
-    pub draw_offer_min_move: u32,
-    /// "Near zero": |score| at most this many centipawns.
-    pub draw_offer_margin: i32,
-    /// ... for this many consecutive moves.
-    pub draw_offer_moves: u32,
-    /// Accept an abort request only up to this move number.
-    pub abort_max_move: u32,
-}
-
-impl Default for OpponentsSection {
-    fn default() -> Self {
-        OpponentsSection {
-            resign_gm: 3,
-            resign_im: 6,
-            resign_default: 9,
-            resign_moves: 5,
-            book_width_titled: 3,
-            book_width_computer: 2,
-            book_width_default: 5,
-            draw_score_gm: 0,
-            draw_score_im: 0,
-            draw_score_default: 0,
-            special_contempt: 50,
-            swindle_humans: true,
-            swindle_computers: false,
-            draw_offer_min_move: 40,
-            draw_offer_margin: 15,
-            draw_offer_moves: 6,
-            abort_max_move: 2,
-        }
+settings::settings! {
+    /// `[opponents]`: how wily adapts to each opponent class (lists `GM`, `IM`, `C`, `AK`,
+    /// `S`, and the titles the server shows). Each value declared once here (type,
+    /// default, range, doc); the settings file checks the ranges (`config`).
+    pub struct OpponentsSection in "opponents" {
+        /// Resign threshold against grandmasters, pawns (0 = never resign).
+        resign_gm: u32 = 3, range 0..=100;
+        /// Resign threshold against international masters, pawns (0 = never).
+        resign_im: u32 = 6, range 0..=100;
+        /// Resign threshold against everyone else, pawns (0 = never).
+        resign_default: u32 = 9, range 0..=100;
+        /// The score must stay below the threshold this many consecutive moves.
+        resign_moves: u32 = 5, range 1..=100;
+        /// Book width (candidate book moves kept) against titled players.
+        book_width_titled: u32 = 3, range 1..=100;
+        /// Book width against computers.
+        book_width_computer: u32 = 2, range 1..=100;
+        /// Book width against everyone else.
+        book_width_default: u32 = 5, range 1..=100;
+        /// Draw score against grandmasters, centipawns from wily's side (positive: wily
+        /// likes draws).
+        draw_score_gm: i32 = 0, range -1000..=1000;
+        /// Draw score against international masters.
+        draw_score_im: i32 = 0, range -1000..=1000;
+        /// Draw score against everyone else (against computers always exactly 0).
+        draw_score_default: i32 = 0, range -1000..=1000;
+        /// Anti-human contempt for opponents in the `S` list: the draw score is minus this.
+        special_contempt: i32 = 50, range -1000..=1000;
+        /// The engine's swindle mode against people: in a root the tablebases call drawn,
+        /// play the drawing move that leaves the opponent the most ways to go wrong.
+        swindle_humans: bool = true;
+        /// The swindle mode against computers (off: a computer rarely goes wrong, so the
+        /// draw comes at once).
+        swindle_computers: bool = false;
+        /// Offer a draw only from this move number on.
+        draw_offer_min_move: u32 = 40;
+        /// "Near zero" for a draw offer: |score| at most this many centipawns.
+        draw_offer_margin: i32 = 15, range 0..=500;
+        /// ... for this many consecutive moves.
+        draw_offer_moves: u32 = 6, range 1..=100;
+        /// Accept an abort request only up to this move number.
+        abort_max_move: u32 = 2;
     }
 }
 
