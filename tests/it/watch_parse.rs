@@ -1,4 +1,4 @@
-//! The watcher's parsers (`ics::parse::games`) on real traffic: the recorded lasker and
+//! The watcher's parsers (`ics::parse::listings`) on real traffic: the recorded lasker and
 //! rpblc sessions (their `games` answers, and no false listing rows anywhere in them),
 //! then the local server's examined and relayed games read back byte for byte through
 //! the whole pipeline: `games` and `games /e` rows, the relay's `listgames` qtells, the

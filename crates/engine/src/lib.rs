@@ -22,7 +22,6 @@ mod prefetch;
 mod qsearch;
 mod root;
 pub mod search;
-pub mod searcher;
 pub mod see;
 pub mod shared;
 pub mod skill;
@@ -35,6 +34,7 @@ pub mod tt;
 pub mod tunables;
 pub mod types;
 pub mod watch;
+pub mod worker;
 
 pub use facade::{Engine, SearchControl, SearchHandle};
 pub use learned::LearnedPosition;

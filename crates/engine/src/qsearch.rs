@@ -7,10 +7,10 @@
 use super::checks::CheckInfo;
 use super::correction::Correction;
 use super::movepick::OrderContext;
-use super::searcher::{with_correction, Searcher};
 use super::see::{piece_value, see_ge, see_ge_known};
 use super::tt::TtBound;
 use super::types::{INF, MATE, MAX_PLY, NO_EVAL, TB_WIN_BOUND};
+use super::worker::{with_correction, Searcher};
 use cozy_chess::{get_pawn_quiets, BitBoard, Board, Move, Piece, PieceMoves};
 
 /// Both back ranks (where pawns promote).

@@ -6,9 +6,9 @@
 
 use super::extend;
 use super::history::Played;
-use super::searcher::Searcher;
 use super::types::{Bound, Score, SearchInfo, INF, MAX_PLY, TB_WIN_BOUND};
 use super::watch::RootMoveInfo;
+use super::worker::Searcher;
 use cozy_chess::{Board, Move, Piece};
 use std::sync::atomic::Ordering;
 

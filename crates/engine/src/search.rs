@@ -13,10 +13,10 @@ use super::correction::Correction;
 use super::extend;
 use super::history::{History, Played};
 use super::keyahead::key_after;
-use super::searcher::{with_correction, Searcher, TbOutcome};
 use super::see::{captured_piece, is_capture, see_ge_known};
 use super::tt::TtBound;
 use super::types::{INF, MATE, MATE_BOUND, MAX_PLY, NO_EVAL, TB_WIN_BOUND};
+use super::worker::{with_correction, Searcher, TbOutcome};
 use cozy_chess::{Board, Move, Piece};
 
 impl<'a> Searcher<'a> {

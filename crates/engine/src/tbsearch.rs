@@ -9,10 +9,10 @@
 //! otherwise a principal-variation node searches on with the result as a floor (win) or
 //! a ceiling (loss).
 
-use super::searcher::{Searcher, TbOutcome};
 use super::tablebase::Wdl;
 use super::tt::TtBound;
 use super::types::{MAX_PLY, NO_EVAL, TB_WIN};
+use super::worker::{Searcher, TbOutcome};
 use cozy_chess::Board;
 
 impl<'a> Searcher<'a> {

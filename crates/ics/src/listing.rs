@@ -1,6 +1,6 @@
 //! Typed rows of the game listings a watcher reads: the server's `games` display (played
 //! and examined games), the relay bot's `listgames` answer, and a tournament director's
-//! (mamer's) `games` answer. The parsers are in [`crate::parse::games`].
+//! (mamer's) `games` answer. The parsers are in [`crate::parse::listings`].
 
 use crate::rating::Rating;
 

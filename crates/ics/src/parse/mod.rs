@@ -10,7 +10,7 @@
 pub mod chat;
 pub mod finger;
 pub mod game;
-pub mod games;
+pub mod listings;
 pub mod lists;
 pub mod notices;
 pub mod offers;
@@ -36,7 +36,7 @@ pub fn parse_line(line: &str, unit: ClockUnit) -> Option<Event> {
         b'{' => game::parse(t),
         b'<' => seeks::parse(t).or_else(|| offers::parse(t)),
         _ => tourney::parse(t)
-            .or_else(|| games::parse(t))
+            .or_else(|| listings::parse(t))
             .or_else(|| lists::parse(t))
             .or_else(|| notices::parse(t))
             .or_else(|| game::parse(t))
