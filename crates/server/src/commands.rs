@@ -121,20 +121,22 @@ impl Core {
     pub fn on_command(&mut self, sid: Sid, line: &str) {
         let (line, raw) = strip_dollar(line.trim());
         if line.is_empty() {
-            self.reply(sid, "");
+            self.net.reply(sid, "");
             return;
         }
         let expanded = if raw {
             None
         } else {
-            self.sess(sid).and_then(|s| expand(&s.aliases, line))
+            self.net.sess(sid).and_then(|s| expand(&s.aliases, line))
         };
         let line = expanded.as_deref().unwrap_or(line);
-        let playing = self.sess(sid).and_then(|s| s.game);
+        let playing = self.net.sess(sid).and_then(|s| s.game);
         if looks_like_move(line) {
             match playing {
                 Some(g) => self.on_move(sid, g, line),
-                None => self.reply(sid, "You are not playing or examining a game.\n"),
+                None => self
+                    .net
+                    .reply(sid, "You are not playing or examining a game.\n"),
             }
             return;
         }
@@ -147,8 +149,9 @@ impl Core {
             self.cmd_list(sid, op, &word[1..], args.first().copied());
             return;
         }
-        let Some(cmd) = resolve(word).filter(|c| self.icc() || !c.starts_with("set-")) else {
-            self.reply(sid, &format!("{word}: Command not found.\n"));
+        let Some(cmd) = resolve(word).filter(|c| self.net.icc() || !c.starts_with("set-")) else {
+            self.net
+                .reply(sid, &format!("{word}: Command not found.\n"));
             return;
         };
         match cmd {
@@ -167,10 +170,10 @@ impl Core {
             "ivariables" => self.cmd_ivariables(sid),
             "promote" => self.cmd_promote(sid, &args),
             "quit" | "exit" => self.cmd_quit(sid),
-            "help" => self.reply(sid, HELP),
+            "help" => self.net.reply(sid, HELP),
             "date" => {
                 let now = chrono::Utc::now().format("%a %b %e, %H:%M UTC %Y");
-                self.reply(sid, &format!("Server time - {now}\n"))
+                self.net.reply(sid, &format!("Server time - {now}\n"))
             }
             "who" => self.cmd_who(sid),
             "finger" => self.cmd_finger(sid, &args),
@@ -188,7 +191,9 @@ impl Core {
                     Some((n, text)) if n.parse::<u32>().is_ok() => {
                         self.cmd_kibitz(sid, text.trim(), kibitz, n.parse().ok())
                     }
-                    _ => self.reply(sid, &format!("Usage: {cmd} game-number message\n")),
+                    _ => self
+                        .net
+                        .reply(sid, &format!("Usage: {cmd} game-number message\n")),
                 }
             }
             "seek" => self.cmd_seek(sid, &args),
@@ -225,16 +230,18 @@ impl Core {
                 let list = args.first().copied().unwrap_or("");
                 self.cmd_list(sid, op, list, args.get(1).copied());
             }
-            _ => self.reply(sid, &format!("{word}: Command not found.\n")),
+            _ => self
+                .net
+                .reply(sid, &format!("{word}: Command not found.\n")),
         }
     }
 
     fn cmd_quit(&mut self, sid: Sid) {
-        self.send(
+        self.net.send(
             sid,
             "\nThank you for using a Free (GNU) Internet Chess server.\n\n",
         );
-        self.close(sid);
+        self.net.close(sid);
     }
 
     fn cmd_promote(&mut self, sid: Sid, args: &[&str]) {
@@ -249,10 +256,10 @@ impl Core {
             },
         };
         let Some(piece) = piece else {
-            self.reply(sid, "Promote to what? Use q, r, b or n.\n");
+            self.net.reply(sid, "Promote to what? Use q, r, b or n.\n");
             return;
         };
-        if let Some(s) = self.sessions.get_mut(&sid) {
+        if let Some(s) = self.net.sessions.get_mut(&sid) {
             s.vars.promote = piece;
         }
         let name = match piece {
@@ -261,24 +268,25 @@ impl Core {
             Piece::Bishop => "BISHOP",
             _ => "KNIGHT",
         };
-        self.reply(sid, &format!("Promotion piece set to {name}.\n"));
+        self.net
+            .reply(sid, &format!("Promotion piece set to {name}.\n"));
     }
 
     /// `set` (`quiet`: ICC's `set-quietly`, which answers with the prompt only).
     fn cmd_set(&mut self, sid: Sid, args: &[&str], rest: &str, quiet: bool) {
         let Some(var) = args.first().map(|v| v.to_ascii_lowercase()) else {
-            self.reply(sid, SET_USAGE);
+            self.net.reply(sid, SET_USAGE);
             return;
         };
         if let Ok(n) = var.parse::<usize>() {
             let msg = self.cmd_set_note(sid, n, rest);
-            self.reply(sid, if quiet { "" } else { &msg });
+            self.net.reply(sid, if quiet { "" } else { &msg });
             return;
         }
         let value = args.get(1).copied().unwrap_or("");
         let flag = on_off(value);
-        let icc = self.icc();
-        let Some(s) = self.sessions.get_mut(&sid) else {
+        let icc = self.net.icc();
+        let Some(s) = self.net.sessions.get_mut(&sid) else {
             return;
         };
         let v = &mut s.vars;
@@ -389,24 +397,26 @@ impl Core {
             }
             _ => format!("No such variable \"{var}\".\n"),
         };
-        self.reply(sid, if quiet { "" } else { &msg });
+        self.net.reply(sid, if quiet { "" } else { &msg });
     }
 
     fn cmd_iset(&mut self, sid: Sid, args: &[&str]) {
         let Some(var) = args.first().map(|v| v.to_ascii_lowercase()) else {
-            self.reply(sid, "Usage: iset ivariable [value]\n");
+            self.net.reply(sid, "Usage: iset ivariable [value]\n");
             return;
         };
         let value = on_off(args.get(1).copied().unwrap_or("1"));
-        let Some(s) = self.sessions.get_mut(&sid) else {
+        let Some(s) = self.net.sessions.get_mut(&sid) else {
             return;
         };
         if s.vars.lock {
-            self.reply(sid, "Cannot alter: Interface setting locked.\n");
+            self.net
+                .reply(sid, "Cannot alter: Interface setting locked.\n");
             return;
         }
         let Some(on) = value else {
-            self.reply(sid, &format!("Bad value given for ivariable \"{var}\".\n"));
+            self.net
+                .reply(sid, &format!("Bad value given for ivariable \"{var}\".\n"));
             return;
         };
         let v = &mut s.vars;
@@ -443,11 +453,12 @@ impl Core {
             | "premove" | "smartmove" | "movecase" | "compressmove" | "allresults"
             | "singleboard" | "pin" | "audiochat" | "xml" => true,
             // FICS's computer-account variables (`help computers`); lasker has none.
-            "fr" | "wildcastle" => self.cfg.computer_ivars,
+            "fr" | "wildcastle" => self.net.cfg.computer_ivars,
             _ => false,
         };
         if !known {
-            self.reply(sid, &format!("No such ivariable \"{var}\".\n"));
+            self.net
+                .reply(sid, &format!("No such ivariable \"{var}\".\n"));
             return;
         }
         let mut text = format!("{var} set\n");
@@ -464,11 +475,11 @@ impl Core {
                 text.push('\n');
             }
         }
-        self.reply(sid, &text);
+        self.net.reply(sid, &text);
     }
 
     fn cmd_variables(&mut self, sid: Sid) {
-        let Some(s) = self.sess(sid) else { return };
+        let Some(s) = self.net.sess(sid) else { return };
         let v = &s.vars;
         let b = |x: bool| u8::from(x);
         let text = format!(
@@ -494,11 +505,11 @@ impl Core {
                 &v.interface
             },
         );
-        self.reply(sid, &text);
+        self.net.reply(sid, &text);
     }
 
     fn cmd_ivariables(&mut self, sid: Sid) {
-        let Some(s) = self.sess(sid) else { return };
+        let Some(s) = self.net.sess(sid) else { return };
         let v = &s.vars;
         let b = |x: bool| u8::from(x);
         let text = format!(
@@ -513,7 +524,7 @@ impl Core {
             b(v.seekremove),
             b(v.lock)
         );
-        self.reply(sid, &text);
+        self.net.reply(sid, &text);
     }
 }
 

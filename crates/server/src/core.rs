@@ -9,6 +9,7 @@ use crate::accounts::store::Account;
 use crate::conn::{Out, Sid};
 use crate::games::game::Game;
 use crate::games::ratings::Ratings;
+use crate::icc::out::Dg;
 use crate::journal::Journal;
 use crate::offers::offer::Offer;
 use crate::offers::seek_ad::Seek;
@@ -38,11 +39,19 @@ pub struct CoreConfig {
     pub manual_seeks: bool,
 }
 
+/// The connections: every session, the settings, and the output helpers every
+/// concept's handlers write through (each handler takes this part as a parameter).
+pub struct Net {
+    pub cfg: CoreConfig,
+    pub sessions: BTreeMap<Sid, Session>,
+    /// Sessions closed since the loop last reaped them.
+    pub(super) dead: Vec<Sid>,
+}
+
 /// All server state.
 pub struct Core {
-    pub cfg: CoreConfig,
+    pub net: Net,
     pub accounts: Vec<Account>,
-    pub sessions: BTreeMap<Sid, Session>,
     pub games: BTreeMap<u32, Game>,
     /// Adjourned games, resumable with `match`/`resume`.
     pub stored: Vec<Game>,
@@ -57,8 +66,6 @@ pub struct Core {
     /// Finger notes by lower-case handle (`notes.rs`); kept when the player logs out.
     pub notes: HashMap<String, Vec<String>>,
     pub rng: StdRng,
-    /// Sessions closed since the loop last reaped them.
-    pub(super) dead: Vec<Sid>,
     /// Where finished and adjourned games are reported, when the owner asked for it.
     pub journal: Option<Journal>,
     /// The server is stopping (games that end now are adjourned by the shutdown).
@@ -89,9 +96,12 @@ impl Core {
         }
         let rng = StdRng::seed_from_u64(cfg.seed);
         Core {
-            cfg,
+            net: Net {
+                cfg,
+                sessions: BTreeMap::new(),
+                dead: Vec::new(),
+            },
             accounts,
-            sessions: BTreeMap::new(),
             games: BTreeMap::new(),
             stored: Vec::new(),
             seeks: BTreeMap::new(),
@@ -101,7 +111,6 @@ impl Core {
             follow_lists: HashMap::new(),
             notes: HashMap::new(),
             rng,
-            dead: Vec::new(),
             journal: None,
             shutting_down: false,
             relay: None,
@@ -109,6 +118,28 @@ impl Core {
         }
     }
 
+    /// The style 12 line of game `g` for `sid` ("" if no such game).
+    /// On ICC only style 12 gets a board line (style 13: the client lives on DGs).
+    pub fn board_for(&self, g: u32, sid: Sid) -> String {
+        if self.net.icc() && self.net.sess(sid).is_some_and(|s| s.vars.style != 12) {
+            return String::new();
+        }
+        let ms = self.net.sess(sid).is_some_and(|s| s.vars.ms);
+        self.games
+            .get(&g)
+            .map(|game| game.board_line(sid, ms, Instant::now()))
+            .unwrap_or_default()
+    }
+
+    /// The registered account with this handle (any case).
+    pub fn account(&self, name: &str) -> Option<&Account> {
+        self.accounts
+            .iter()
+            .find(|a| a.handle.eq_ignore_ascii_case(name))
+    }
+}
+
+impl Net {
     /// The prompt of this server's dialect.
     pub fn prompt(&self) -> &'static str {
         match self.cfg.dialect {
@@ -120,19 +151,6 @@ impl Core {
     /// Whether this server speaks ICC.
     pub fn icc(&self) -> bool {
         self.cfg.dialect == ics::Dialect::Icc
-    }
-
-    /// The style 12 line of game `g` for `sid` ("" if no such game).
-    /// On ICC only style 12 gets a board line (style 13: the client lives on DGs).
-    pub fn board_for(&self, g: u32, sid: Sid) -> String {
-        if self.icc() && self.sess(sid).is_some_and(|s| s.vars.style != 12) {
-            return String::new();
-        }
-        let ms = self.sess(sid).is_some_and(|s| s.vars.ms);
-        self.games
-            .get(&g)
-            .map(|game| game.board_line(sid, ms, Instant::now()))
-            .unwrap_or_default()
     }
 
     /// Flush what was sent and close the connection.
@@ -222,13 +240,6 @@ impl Core {
         }
     }
 
-    /// The registered account with this handle (any case).
-    pub fn account(&self, name: &str) -> Option<&Account> {
-        self.accounts
-            .iter()
-            .find(|a| a.handle.eq_ignore_ascii_case(name))
-    }
-
     /// Why `sid` may not start a game with `other` by a match or a seek while one of
     /// them has the tournament flag on (lasker refuses such matches; the director's
     /// pairings do not go through here); `None` when it may.
@@ -253,6 +264,29 @@ impl Core {
             .filter(|s| s.online())
             .map(|s| s.id)
             .collect()
+    }
+
+    /// Whether `sid` asked for DG `code` (always false on the FICS dialect).
+    pub fn dg_on(&self, sid: Sid, code: u16) -> bool {
+        self.icc()
+            && self
+                .sess(sid)
+                .is_some_and(|s| s.level2.on(usize::from(code)))
+    }
+
+    /// The DG's text for `sid` if it asked for it, else "".
+    pub fn dg_for(&self, sid: Sid, dg: &Dg) -> String {
+        if self.dg_on(sid, dg.code()) {
+            dg.render()
+        } else {
+            String::new()
+        }
+    }
+
+    /// Send `dgs` (those `sid` asked for) as one write, no prompt.
+    pub fn send_dgs(&mut self, sid: Sid, dgs: &[Dg]) {
+        let text: String = dgs.iter().map(|d| self.dg_for(sid, d)).collect();
+        self.send(sid, &text);
     }
 }
 

@@ -38,10 +38,11 @@ impl Core {
             self.reap();
         }
         self.shutting_down = true;
-        let sids: Vec<Sid> = self.sessions.keys().copied().collect();
+        let sids: Vec<Sid> = self.net.sessions.keys().copied().collect();
         for sid in sids {
-            self.send(sid, "\n**** The server is shutting down. ****\n\n");
-            self.close(sid);
+            self.net
+                .send(sid, "\n**** The server is shutting down. ****\n\n");
+            self.net.close(sid);
         }
         self.reap();
         if let Some(j) = &self.journal {
@@ -53,18 +54,18 @@ impl Core {
     pub fn handle(&mut self, ev: Event) {
         match ev {
             Event::Open { sid, tx, peer } => {
-                self.sessions.insert(sid, Session::new(sid, tx, peer));
+                self.net.sessions.insert(sid, Session::new(sid, tx, peer));
                 self.send_banner(sid);
             }
             Event::Line { sid, line } => self.on_line(sid, &line),
             Event::Timeseal { sid } => {
-                if let Some(s) = self.sessions.get_mut(&sid) {
+                if let Some(s) = self.net.sessions.get_mut(&sid) {
                     s.timeseal = true;
                     tracing::debug!(sid, "timeseal client");
                 }
             }
             Event::Closed { sid } => {
-                if self.sessions.contains_key(&sid) {
+                if self.net.sessions.contains_key(&sid) {
                     self.remove_session(sid, false);
                 }
             }
@@ -72,7 +73,7 @@ impl Core {
     }
 
     fn on_line(&mut self, sid: Sid, line: &str) {
-        let Some(s) = self.sessions.get_mut(&sid) else {
+        let Some(s) = self.net.sessions.get_mut(&sid) else {
             return;
         };
         if s.closing {
@@ -87,15 +88,15 @@ impl Core {
 
     /// Timers: automatic flagging, login and idle time-outs.
     pub fn on_tick(&mut self, now: Instant) {
-        if self.cfg.auto_flag {
+        if self.net.cfg.auto_flag {
             self.check_flags(now);
         }
         self.relay_tick(now);
         self.director_tick(now);
-        let login_timeout = self.cfg.login_timeout;
-        let idle = self.cfg.idle_timeout;
+        let login_timeout = self.net.cfg.login_timeout;
+        let idle = self.net.cfg.idle_timeout;
         let mut expired = Vec::new();
-        for s in self.sessions.values() {
+        for s in self.net.sessions.values() {
             if s.closing {
                 continue;
             }
@@ -114,15 +115,15 @@ impl Core {
             }
         }
         for (sid, msg) in expired {
-            self.send(sid, &msg);
-            self.close(sid);
+            self.net.send(sid, &msg);
+            self.net.close(sid);
         }
     }
 
     /// Tear down every session marked dead (repeats while teardown marks more).
     pub fn reap(&mut self) {
-        while let Some(sid) = self.dead.pop() {
-            if self.sessions.contains_key(&sid) {
+        while let Some(sid) = self.net.dead.pop() {
+            if self.net.sessions.contains_key(&sid) {
                 self.remove_session(sid, false);
             }
         }

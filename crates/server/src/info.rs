@@ -39,8 +39,8 @@ impl Core {
             } else {
                 continue;
             };
-            if let Some(o) = self.find_online(other) {
-                if self.name_of(o).eq_ignore_ascii_case(other) && !v.contains(other) {
+            if let Some(o) = self.net.find_online(other) {
+                if self.net.name_of(o).eq_ignore_ascii_case(other) && !v.contains(other) {
                     v.push(other.clone());
                 }
             }
@@ -52,14 +52,16 @@ impl Core {
     pub fn cmd_stored(&mut self, sid: Sid, args: &[&str]) {
         let name = match args.first() {
             Some(n) => self
+                .net
                 .find_online(n)
-                .map(|o| self.name_of(o))
+                .map(|o| self.net.name_of(o))
                 .or_else(|| self.account(n).map(|a| a.handle.clone())),
-            None => Some(self.name_of(sid)),
+            None => Some(self.net.name_of(sid)),
         };
         let Some(name) = name else {
             let n = args.first().copied().unwrap_or("");
-            self.reply(sid, &format!("There is no player matching the name {n}.\n"));
+            self.net
+                .reply(sid, &format!("There is no player matching the name {n}.\n"));
             return;
         };
         let list: Vec<String> = self
@@ -77,7 +79,8 @@ impl Core {
             })
             .collect();
         if list.is_empty() {
-            self.reply(sid, &format!("{name} has no adjourned games.\n"));
+            self.net
+                .reply(sid, &format!("{name} has no adjourned games.\n"));
             return;
         }
         let n = list.len();
@@ -90,13 +93,13 @@ impl Core {
             "{n} stored game{} found.\n",
             if n == 1 { "" } else { "s" }
         ));
-        self.reply(sid, &t);
+        self.net.reply(sid, &t);
     }
 
     /// `who`.
     pub fn cmd_who(&mut self, sid: Sid) {
         let mut rows: Vec<(u32, String)> = Vec::new();
-        for s in self.sessions.values().filter(|s| s.online()) {
+        for s in self.net.sessions.values().filter(|s| s.online()) {
             let r = if s.registered {
                 self.rating(&s.handle, Category::Blitz)
             } else {
@@ -129,14 +132,14 @@ impl Core {
         t.push_str(&format!(
             "\n {n} players displayed (of {n}). (*) indicates system administrator.\n"
         ));
-        self.reply(sid, &t);
+        self.net.reply(sid, &t);
     }
 
     /// `finger [NAME]` (short form).
     pub fn cmd_finger(&mut self, sid: Sid, args: &[&str]) {
         let target = match args.first() {
             None => Some(sid),
-            Some(n) => self.find_online(n),
+            Some(n) => self.net.find_online(n),
         };
         let now = Instant::now();
         let table = |core: &Core, handle: &str| {
@@ -162,7 +165,7 @@ impl Core {
             }
             t
         };
-        let text = match target.and_then(|t| self.sess(t)) {
+        let text = match target.and_then(|t| self.net.sess(t)) {
             Some(s) => {
                 let on = secs_text(now.saturating_duration_since(s.connected).as_secs());
                 let idle = secs_text(now.saturating_duration_since(s.last_input).as_secs());
@@ -203,7 +206,7 @@ impl Core {
                 }
             }
         };
-        self.reply(sid, &text);
+        self.net.reply(sid, &text);
     }
 
     /// `games [/letters]`: every game, or (as FICS) those of the types named after the
@@ -211,7 +214,7 @@ impl Core {
     /// Examined games show as `(Exam. ...)` rows.
     pub fn cmd_games(&mut self, sid: Sid, args: &[&str]) {
         if self.games.is_empty() {
-            self.reply(sid, "There are no games in progress.\n");
+            self.net.reply(sid, "There are no games in progress.\n");
             return;
         }
         let filter: Option<String> = args
@@ -266,7 +269,7 @@ impl Core {
         }
         let n = self.games.len();
         if shown == 0 {
-            self.reply(
+            self.net.reply(
                 sid,
                 &format!("No matching games were found (of {n} in progress).\n"),
             );
@@ -283,7 +286,7 @@ impl Core {
                 if n == 1 { "" } else { "s" }
             ));
         }
-        self.reply(sid, &t);
+        self.net.reply(sid, &t);
     }
 
     /// `moves [N|NAME]`.
@@ -334,7 +337,7 @@ impl Core {
             }
         }
         t.push_str("      {Still in progress} *\n\n");
-        self.reply(sid, &t);
+        self.net.reply(sid, &t);
     }
 
     /// `time [N|NAME]`.
@@ -358,6 +361,6 @@ impl Core {
             game.black.name,
             f(game.clock.remaining(Color::Black, now))
         );
-        self.reply(sid, &t);
+        self.net.reply(sid, &t);
     }
 }

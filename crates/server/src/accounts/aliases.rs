@@ -38,7 +38,7 @@ pub fn expand(aliases: &[(String, String)], line: &str) -> Option<String> {
 impl Core {
     /// `alias` (list), `alias NAME` (show), `alias NAME TEXT` (set).
     pub(crate) fn cmd_alias(&mut self, sid: Sid, args: &[&str], rest: &str) {
-        let Some(s) = self.sessions.get_mut(&sid) else {
+        let Some(s) = self.net.sessions.get_mut(&sid) else {
             return;
         };
         let msg = match args.first() {
@@ -84,12 +84,12 @@ impl Core {
                 }
             }
         };
-        self.reply(sid, &msg);
+        self.net.reply(sid, &msg);
     }
 
     /// `unalias NAME`.
     pub(crate) fn cmd_unalias(&mut self, sid: Sid, args: &[&str]) {
-        let Some(s) = self.sessions.get_mut(&sid) else {
+        let Some(s) = self.net.sessions.get_mut(&sid) else {
             return;
         };
         let msg = match args.first() {
@@ -106,7 +106,7 @@ impl Core {
                 None => format!("You have no alias named '{name}'.\n"),
             },
         };
-        self.reply(sid, &msg);
+        self.net.reply(sid, &msg);
     }
 }
 

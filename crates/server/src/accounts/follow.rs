@@ -61,7 +61,7 @@ fn columns(names: &[String]) -> String {
 
 impl Core {
     fn follow_key(&self, sid: Sid) -> String {
-        self.name_of(sid).to_ascii_lowercase()
+        self.net.name_of(sid).to_ascii_lowercase()
     }
 
     /// The name as the server spells it: a registered account or an online player.
@@ -69,7 +69,8 @@ impl Core {
         if let Some(a) = self.account(name) {
             return Some(a.handle.clone());
         }
-        self.sessions
+        self.net
+            .sessions
             .values()
             .find(|s| s.online() && s.handle.eq_ignore_ascii_case(name))
             .map(|s| s.handle.clone())
@@ -78,7 +79,7 @@ impl Core {
     /// `+list NAME`, `-list NAME`, `=list`, `toggle list NAME`, `follow NAME`.
     pub fn cmd_list(&mut self, sid: Sid, op: ListOp, list: &str, name: Option<&str>) {
         if op == ListOp::Show && list.is_empty() {
-            self.reply(
+            self.net.reply(
                 sid,
                 &format!("Lists:\n\n{CHANNEL:<20} is PERSONAL\n{FOLLOW:<20} is PERSONAL\n"),
             );
@@ -89,7 +90,8 @@ impl Core {
             return;
         }
         if !FOLLOW.starts_with(&list.to_ascii_lowercase()) || list.is_empty() {
-            self.reply(sid, &format!("\"{list}\" does not match any list name.\n"));
+            self.net
+                .reply(sid, &format!("\"{list}\" does not match any list name.\n"));
             return;
         }
         let key = self.follow_key(sid);
@@ -99,11 +101,11 @@ impl Core {
                 Some(v) if v.is_empty() => "-- follow list: 0 names --\n\n".to_string(),
                 Some(v) => format!("-- follow list: {} names --\n{}", v.len(), columns(v)),
             };
-            self.reply(sid, &text);
+            self.net.reply(sid, &text);
             return;
         }
         let Some(name) = name else {
-            self.reply(
+            self.net.reply(
                 sid,
                 "Usage: +|-|= follow [user]\n(follow NAME adds NAME to your follow list, or removes it when it is there)\n",
             );
@@ -141,12 +143,12 @@ impl Core {
                 }
             }
         };
-        self.reply(sid, &text);
+        self.net.reply(sid, &text);
     }
 
     /// `+channel N`, `-channel N`, `=channel`, `toggle channel N`.
     fn channel_list(&mut self, sid: Sid, op: ListOp, arg: Option<&str>) {
-        let Some(s) = self.sessions.get_mut(&sid) else {
+        let Some(s) = self.net.sessions.get_mut(&sid) else {
             return;
         };
         if op == ListOp::Show {
@@ -156,14 +158,15 @@ impl Core {
                 names.len(),
                 columns(&names)
             );
-            self.reply(sid, &text);
+            self.net.reply(sid, &text);
             return;
         }
         let Some(n) = arg
             .and_then(|a| a.parse::<u32>().ok())
             .filter(|n| *n <= 255)
         else {
-            self.reply(sid, "The channel number must be between 0 and 255.\n");
+            self.net
+                .reply(sid, "The channel number must be between 0 and 255.\n");
             return;
         };
         let on = s.channels.contains(&n);
@@ -187,14 +190,15 @@ impl Core {
             }
             (false, false) => format!("[{n}] is not in your channel list.\n"),
         };
-        self.reply(sid, &text);
+        self.net.reply(sid, &text);
     }
 
     /// A game between `white` and `black` started: everyone else whose follow list
     /// holds one of them observes it.
     pub fn follow_start(&mut self, white: Sid, black: Sid) {
-        let players = [self.name_of(white), self.name_of(black)];
+        let players = [self.net.name_of(white), self.net.name_of(black)];
         let followers: Vec<(Sid, String)> = self
+            .net
             .sessions
             .values()
             .filter(|s| s.online() && s.id != white && s.id != black)

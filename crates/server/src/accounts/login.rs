@@ -29,7 +29,7 @@ impl Core {
     /// observations go. `quit`: it left with `quit` rather than dropping.
     pub fn remove_session(&mut self, sid: Sid, quit: bool) {
         let _ = quit;
-        let (game, observing) = match self.sessions.get(&sid) {
+        let (game, observing) = match self.net.sessions.get(&sid) {
             Some(s) => (s.game, s.observing.clone()),
             None => return,
         };
@@ -52,7 +52,7 @@ impl Core {
         }
         self.remove_seeks_of(sid, false);
         self.remove_offers_involving(sid);
-        if let Some(s) = self.sessions.remove(&sid) {
+        if let Some(s) = self.net.sessions.remove(&sid) {
             let _ = s.tx.try_send(Out::Close);
             tracing::info!(sid, handle = %s.handle, "session closed");
         }
@@ -60,32 +60,34 @@ impl Core {
 
     /// The banner and first `login: ` prompt.
     pub fn send_banner(&mut self, sid: Sid) {
-        let name = self.cfg.server_name.clone();
-        if self.icc() {
+        let name = self.net.cfg.server_name.clone();
+        if self.net.icc() {
             let text = format!(
                 "\n  wily local chess server\n\n  Server name : {name}    Dialect : ICC (level 2 datagrams)\n\n\
                  Enter \"guest\" to play unrated games as a guest.\n{ICC_LOGIN_PROMPT}"
             );
-            self.send(sid, &text);
+            self.net.send(sid, &text);
             return;
         }
         let text = format!(
             "\n            _ _\n  __      __(_) |_   _\n  \\ \\ /\\ / /| | | | | |\n   \\ V  V / | | | |_| |\n    \\_/\\_/  |_|_|\\__, |\n                 |___/   local chess server\n\n\
              Server name : {name}    Dialect : FICS (lasker flavour)\n\n{LOGIN_PROMPT}"
         );
-        self.send(sid, &text);
+        self.net.send(sid, &text);
     }
 
     fn login_again(&mut self, sid: Sid, code: u8, message: &str) {
-        if let Some(s) = self.sessions.get_mut(&sid) {
+        if let Some(s) = self.net.sessions.get_mut(&sid) {
             s.login = LoginState::Name;
         }
-        if self.icc() {
+        if self.net.icc() {
             self.icc_login_failed(sid, code, message);
-            self.send(sid, &format!("\n{message}\n\n{ICC_LOGIN_PROMPT}"));
+            self.net
+                .send(sid, &format!("\n{message}\n\n{ICC_LOGIN_PROMPT}"));
             return;
         }
-        self.send(sid, &format!("\n{message}\n\n{LOGIN_PROMPT}"));
+        self.net
+            .send(sid, &format!("\n{message}\n\n{LOGIN_PROMPT}"));
     }
 
     /// A line typed before the session is logged in.
@@ -94,7 +96,7 @@ impl Core {
             LoginState::Name => self.on_login_name(sid, line),
             LoginState::Password { handle } => self.on_password(sid, &handle, line),
             LoginState::Confirm { name } => {
-                self.send_bytes(sid, WONT_ECHO.to_vec());
+                self.net.send_bytes(sid, WONT_ECHO.to_vec());
                 if self.name_in_use(&name) {
                     self.login_again(
                         sid,
@@ -110,7 +112,7 @@ impl Core {
     }
 
     fn name_in_use(&self, name: &str) -> bool {
-        self.sessions.values().any(|s| {
+        self.net.sessions.values().any(|s| {
             s.login == LoginState::Online && !s.closing && s.handle.eq_ignore_ascii_case(name)
         })
     }
@@ -123,6 +125,7 @@ impl Core {
             }
             let taken = self.name_in_use(&n)
                 || self
+                    .net
                     .sessions
                     .values()
                     .any(|s| matches!(&s.login, LoginState::Confirm { name } if *name == n));
@@ -133,12 +136,12 @@ impl Core {
     }
 
     fn on_login_name(&mut self, sid: Sid, line: &str) {
-        if self.icc() && self.icc_login_setting(sid, line) {
+        if self.net.icc() && self.icc_login_setting(sid, line) {
             return;
         }
         let name = line.split_whitespace().next().unwrap_or("");
         // ICC takes the name and the password on one line.
-        if let (true, Some(pw)) = (self.icc(), line.split_whitespace().nth(1)) {
+        if let (true, Some(pw)) = (self.net.icc(), line.split_whitespace().nth(1)) {
             if let Some(handle) = self.account(name).map(|a| a.handle.clone()) {
                 self.on_password(sid, &handle, pw);
                 return;
@@ -170,11 +173,11 @@ impl Core {
         }
         if name.eq_ignore_ascii_case("guest") {
             let g = self.guest_name();
-            if let Some(s) = self.sessions.get_mut(&sid) {
+            if let Some(s) = self.net.sessions.get_mut(&sid) {
                 s.login = LoginState::Confirm { name: g.clone() };
             }
-            self.send_bytes(sid, WILL_ECHO.to_vec());
-            self.send(
+            self.net.send_bytes(sid, WILL_ECHO.to_vec());
+            self.net.send(
                 sid,
                 &format!(
                     "\nLogging you in as \"{g}\"\n\n\"{g}\" is not a registered name.  You may play unrated games as a guest.\n\
@@ -186,13 +189,13 @@ impl Core {
         }
         if let Some(acc) = self.account(name) {
             let handle = acc.handle.clone();
-            if let Some(s) = self.sessions.get_mut(&sid) {
+            if let Some(s) = self.net.sessions.get_mut(&sid) {
                 s.login = LoginState::Password {
                     handle: handle.clone(),
                 };
             }
-            self.send_bytes(sid, WILL_ECHO.to_vec());
-            self.send(
+            self.net.send_bytes(sid, WILL_ECHO.to_vec());
+            self.net.send(
                 sid,
                 &format!(
                     "\n\"{handle}\" is a registered name.  If it is yours, type the password.\n\
@@ -218,11 +221,11 @@ impl Core {
             return;
         }
         let name = name.to_string();
-        if let Some(s) = self.sessions.get_mut(&sid) {
+        if let Some(s) = self.net.sessions.get_mut(&sid) {
             s.login = LoginState::Confirm { name: name.clone() };
         }
-        self.send_bytes(sid, WILL_ECHO.to_vec());
-        self.send(
+        self.net.send_bytes(sid, WILL_ECHO.to_vec());
+        self.net.send(
             sid,
             &format!(
                 "\n\"{name}\" is not a registered name.  You may play unrated games as a guest.\n\
@@ -233,12 +236,12 @@ impl Core {
     }
 
     fn on_password(&mut self, sid: Sid, handle: &str, line: &str) {
-        self.send_bytes(sid, WONT_ECHO.to_vec());
+        self.net.send_bytes(sid, WONT_ECHO.to_vec());
         if line.is_empty() {
-            if let Some(s) = self.sessions.get_mut(&sid) {
+            if let Some(s) = self.net.sessions.get_mut(&sid) {
                 s.login = LoginState::Name;
             }
-            self.send(sid, &format!("\n{LOGIN_PROMPT}"));
+            self.net.send(sid, &format!("\n{LOGIN_PROMPT}"));
             return;
         }
         let ok = self
@@ -247,12 +250,13 @@ impl Core {
         if !ok {
             tracing::warn!(sid, handle, "wrong password");
             self.icc_login_failed(sid, BAD_PASSWORD, "Invalid password.");
-            self.send(sid, "\n\n**** Invalid password! ****\n\n");
-            self.close(sid);
+            self.net.send(sid, "\n\n**** Invalid password! ****\n\n");
+            self.net.close(sid);
             return;
         }
         // A registered user logging in again replaces the old connection.
         let old: Vec<Sid> = self
+            .net
             .sessions
             .values()
             .filter(|s| {
@@ -265,16 +269,16 @@ impl Core {
         let mut notice = String::new();
         // lasker's words on both sides (the new login's line starts with a space).
         for o in old {
-            self.send(
+            self.net.send(
                 o,
                 &format!("**** {handle} has arrived - you can't both be logged in. ****\n"),
             );
-            self.close(o);
+            self.net.close(o);
             self.remove_session(o, false);
             notice = format!(" **** {handle} is already logged in - kicking them out. ****\n");
         }
         if !notice.is_empty() {
-            self.send(sid, &format!("\n{notice}"));
+            self.net.send(sid, &format!("\n{notice}"));
         }
         self.finish_login(sid, handle, true);
     }
@@ -284,7 +288,7 @@ impl Core {
             Some(a) => (a.computer, a.admin, a.title_suffix()),
             None => (false, false, String::new()),
         };
-        if let Some(s) = self.sessions.get_mut(&sid) {
+        if let Some(s) = self.net.sessions.get_mut(&sid) {
             s.login = LoginState::Online;
             s.handle = name.to_string();
             s.registered = registered;
@@ -293,11 +297,12 @@ impl Core {
             s.titles = titles;
         }
         let peer = self
+            .net
             .sess(sid)
             .map(|s| s.peer.to_string())
             .unwrap_or_default();
         tracing::info!(sid, handle = name, registered, %peer, "logged in");
-        if self.icc() {
+        if self.net.icc() {
             self.icc_logged_in(sid);
         }
         let mark = if registered { "" } else { "(U)" };
@@ -319,8 +324,8 @@ impl Core {
                 }
                 text.push_str("\n\n");
                 for p in partners {
-                    if let Some(psid) = self.find_online(&p) {
-                        self.notify(psid, &format!("Notification: {name}, who has an adjourned game with you, has arrived.\n"));
+                    if let Some(psid) = self.net.find_online(&p) {
+                        self.net.notify(psid, &format!("Notification: {name}, who has an adjourned game with you, has arrived.\n"));
                     }
                 }
             }
@@ -329,7 +334,7 @@ impl Core {
             text.push_str(NEWCOMERS);
             text.push('\n');
         }
-        text.push_str(self.prompt());
-        self.send(sid, &text);
+        text.push_str(self.net.prompt());
+        self.net.send(sid, &text);
     }
 }

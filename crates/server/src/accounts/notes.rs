@@ -29,7 +29,7 @@ impl Core {
         if n == 0 || n > MAX_NOTES {
             return format!("No such variable \"{n}\".\n");
         }
-        let Some(key) = self.sess(sid).map(|s| s.handle.to_ascii_lowercase()) else {
+        let Some(key) = self.net.sess(sid).map(|s| s.handle.to_ascii_lowercase()) else {
             return String::new();
         };
         let notes = self.notes.entry(key.clone()).or_default();

@@ -49,7 +49,7 @@ impl Core {
             board: setup.board,
             moves: Vec::new(),
             last: None,
-            clock: Clock::new(setup.base, setup.inc, self.cfg.zero_base_ms),
+            clock: Clock::new(setup.base, setup.inc, self.net.cfg.zero_base_ms),
             observers: Vec::new(),
             started: chrono::Utc::now(),
             resumed: 0,
@@ -60,7 +60,7 @@ impl Core {
         };
         self.games.insert(number, game);
         if let Some(sid) = examiner {
-            if let Some(s) = self.sessions.get_mut(&sid) {
+            if let Some(s) = self.net.sessions.get_mut(&sid) {
                 s.game = Some(number);
             }
         }
@@ -127,7 +127,7 @@ impl Core {
                 text.push_str(e);
                 text.push('\n');
             }
-            self.notify(sid, &text);
+            self.net.notify(sid, &text);
         }
         true
     }
@@ -143,10 +143,10 @@ impl Core {
             return;
         };
         for o in &game.observers {
-            if let Some(s) = self.sessions.get_mut(o) {
+            if let Some(s) = self.net.sessions.get_mut(o) {
                 s.observing.retain(|n| *n != g);
             }
-            self.notify(
+            self.net.notify(
                 *o,
                 &format!(
                     "{} stopped examining game {g}.\nThere are no examiners.\nRemoving game {g} from observation list.\n",
@@ -155,23 +155,24 @@ impl Core {
             );
         }
         if let Some(sid) = x.examiner {
-            if let Some(s) = self.sessions.get_mut(&sid) {
+            if let Some(s) = self.net.sessions.get_mut(&sid) {
                 s.game = None;
             }
-            self.reply(sid, &format!("You are no longer examining game {g}.\n"));
+            self.net
+                .reply(sid, &format!("You are no longer examining game {g}.\n"));
         }
         tracing::info!(game = g, "examined game closed");
     }
 
     /// `examine`: a scratch game from the starting position.
     pub fn cmd_examine(&mut self, sid: Sid) {
-        let Some(s) = self.sess(sid) else { return };
+        let Some(s) = self.net.sess(sid) else { return };
         if let Some(g) = s.game {
             let examining = self
                 .games
                 .get(&g)
                 .is_some_and(|game| game.examined.is_some());
-            self.reply(
+            self.net.reply(
                 sid,
                 if examining {
                     "You are already examining a game.\n"
@@ -193,7 +194,7 @@ impl Core {
         };
         let g = self.open_examined(setup, Some(sid), &name);
         let board = self.board_for(g, sid);
-        self.reply(
+        self.net.reply(
             sid,
             &format!("Starting a game in examine (scratch) mode.\n\n{board}\n"),
         );
@@ -201,7 +202,7 @@ impl Core {
 
     /// `unexamine`.
     pub fn cmd_unexamine(&mut self, sid: Sid) {
-        let g = self.sess(sid).and_then(|s| s.game).filter(|g| {
+        let g = self.net.sess(sid).and_then(|s| s.game).filter(|g| {
             self.games
                 .get(g)
                 .and_then(|game| game.examined.as_ref())
@@ -209,7 +210,7 @@ impl Core {
         });
         match g {
             Some(g) => self.close_examined(g),
-            None => self.reply(sid, "You are not examining any games.\n"),
+            None => self.net.reply(sid, "You are not examining any games.\n"),
         }
     }
 
@@ -227,7 +228,7 @@ impl Core {
         match mv {
             // The board and `X moves:` go out with a prompt.
             Some(mv) if self.examined_move(g, mv) => {}
-            _ => self.reply(sid, "Illegal move.\n"),
+            _ => self.net.reply(sid, "Illegal move.\n"),
         }
         true
     }

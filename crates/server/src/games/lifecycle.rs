@@ -16,7 +16,7 @@ use std::time::Instant;
 
 impl Core {
     fn side_for(&self, sid: Sid, cat: Category) -> Side {
-        let s = self.sess(sid);
+        let s = self.net.sess(sid);
         let name = s.map(|s| s.handle.clone()).unwrap_or_default();
         let registered = s.is_some_and(|s| s.registered);
         Side {
@@ -40,7 +40,7 @@ impl Core {
 
     /// `----`, `++++` or the number, for a session.
     pub fn rating_shown(&self, sid: Sid, cat: Category) -> String {
-        match self.sess(sid) {
+        match self.net.sess(sid) {
             Some(s) => rating_text(
                 s.registered,
                 if s.registered {
@@ -106,7 +106,7 @@ impl Core {
                     board,
                     moves: Vec::new(),
                     last: None,
-                    clock: Clock::new(base, inc, self.cfg.zero_base_ms),
+                    clock: Clock::new(base, inc, self.net.cfg.zero_base_ms),
                     observers: Vec::new(),
                     started: chrono::Utc::now(),
                     resumed: 0,
@@ -133,7 +133,7 @@ impl Core {
         let braces = format!("{{{} {} {} match.}}", game.title(), verb, game.kind());
         self.games.insert(number, game);
         for sid in [white, black] {
-            let observed: Vec<u32> = match self.sessions.get_mut(&sid) {
+            let observed: Vec<u32> = match self.net.sessions.get_mut(&sid) {
                 Some(s) => {
                     s.game = Some(number);
                     std::mem::take(&mut s.observing)
@@ -153,9 +153,9 @@ impl Core {
                 text.push('\n');
             }
             let board = self.board_for(number, sid);
-            let prompt = self.prompt();
+            let prompt = self.net.prompt();
             text.push_str(&format!("\n{creating}\n\n{braces}\n\n{board}\n{prompt}"));
-            self.send(sid, &text);
+            self.net.send(sid, &text);
         }
         self.icc_game_started(number);
         tracing::info!(game = number, "game started");
@@ -177,7 +177,7 @@ impl Core {
         targets.extend(game.observers.iter().copied());
         for sid in targets {
             let line = self.board_for(g, sid);
-            if self.icc() {
+            if self.net.icc() {
                 // DGs first; the board line only for style 12.
                 let mut text = self.icc_move_text(sid, g);
                 if !line.is_empty() {
@@ -186,15 +186,15 @@ impl Core {
                     text.push('\n');
                 }
                 if Some(sid) != quiet_prompt {
-                    text.push_str(self.prompt());
+                    text.push_str(self.net.prompt());
                 }
-                self.send(sid, &text);
+                self.net.send(sid, &text);
                 continue;
             }
             if Some(sid) == quiet_prompt {
-                self.send(sid, &format!("\n{line}\n"));
+                self.net.send(sid, &format!("\n{line}\n"));
             } else {
-                self.notify(sid, &format!("{line}\n"));
+                self.net.notify(sid, &format!("{line}\n"));
             }
         }
     }
@@ -220,7 +220,7 @@ impl Core {
         }
         game.clock.stop(now);
         let (text, score) = game.end_text(end);
-        let flagged = |s: Option<Sid>| s.and_then(|s| self.sess(s)).is_some_and(|x| x.tourney);
+        let flagged = |s: Option<Sid>| s.and_then(|s| self.net.sess(s)).is_some_and(|x| x.tourney);
         let suffix = if flagged(game.white.sid) && flagged(game.black.sid) {
             result_suffix(game.base, game.inc, game.rated)
         } else {
@@ -257,7 +257,7 @@ impl Core {
                 ];
             }
         }
-        if self.icc() {
+        if self.net.icc() {
             let to: Vec<Sid> = [game.white.sid, game.black.sid]
                 .into_iter()
                 .flatten()
@@ -265,14 +265,14 @@ impl Core {
                 .collect();
             for sid in to {
                 let text = self.icc_result_text(sid, &game, end);
-                self.send(sid, &text);
+                self.net.send(sid, &text);
             }
         }
         for (i, color) in [Color::White, Color::Black].into_iter().enumerate() {
             let side = game.side(color).clone();
             let Some(sid) = side.sid else { continue };
             let opp = game.side(!color).name.clone();
-            if let Some(s) = self.sessions.get_mut(&sid) {
+            if let Some(s) = self.net.sessions.get_mut(&sid) {
                 s.game = None;
                 s.last_terms = Some((opp.clone(), game.base, game.inc, game.rated, game.chess960));
                 s.last_opponent = Some(opp);
@@ -281,19 +281,19 @@ impl Core {
             match end {
                 End::LostConnection { who } if who == color => {}
                 End::LostConnection { .. } => {
-                    self.reply(
+                    self.net.reply(
                         sid,
                         &format!("Your opponent has lost contact or quit.\n{line}\n{rl}"),
                     );
                 }
-                _ => self.notify(sid, &format!("{line}\n{rl}")),
+                _ => self.net.notify(sid, &format!("{line}\n{rl}")),
             }
         }
         for o in std::mem::take(&mut game.observers) {
-            if let Some(s) = self.sessions.get_mut(&o) {
+            if let Some(s) = self.net.sessions.get_mut(&o) {
                 s.observing.retain(|x| *x != g);
             }
-            self.notify(o, &format!("{line}\n"));
+            self.net.notify(o, &format!("{line}\n"));
         }
         tracing::info!(game = g, result = %line, "game ended");
         // A tournament game goes to the director (on its next tick), never to storage.

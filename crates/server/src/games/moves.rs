@@ -17,13 +17,13 @@ impl Core {
     /// The game `sid` plays, its colour and the opponent's session; replies
     /// "You are not playing a game." when there is none.
     pub(crate) fn my_game(&mut self, sid: Sid) -> Option<(u32, Color, Option<Sid>)> {
-        let found = self.sess(sid).and_then(|s| s.game).and_then(|g| {
+        let found = self.net.sess(sid).and_then(|s| s.game).and_then(|g| {
             let game = self.games.get(&g)?;
             let c = game.color_of(sid)?;
             Some((g, c, game.side(!c).sid))
         });
         if found.is_none() {
-            self.reply(sid, "You are not playing a game.\n");
+            self.net.reply(sid, "You are not playing a game.\n");
         }
         found
     }
@@ -32,25 +32,25 @@ impl Core {
     /// for, and the text anyway.
     fn refuse_move(&mut self, sid: Sid, g: u32, text: &str, reason: u8, msg: &str) {
         let dg = self.icc_illegal_text(sid, g, text, reason);
-        self.send(sid, &dg);
-        self.reply(sid, msg);
+        self.net.send(sid, &dg);
+        self.net.reply(sid, msg);
     }
 
     /// A move typed by a player of game `g`.
     pub fn on_move(&mut self, sid: Sid, g: u32, text: &str) {
-        let promote = self.sess(sid).map_or(Piece::Queen, |s| s.vars.promote);
+        let promote = self.net.sess(sid).map_or(Piece::Queen, |s| s.vars.promote);
         if let Some(game) = self.games.get(&g).filter(|x| x.examined.is_some()) {
             let mv = match parse_move(&game.board, text, promote) {
                 Some(Ok(mv)) => Some(mv),
                 _ => None,
             };
             if !self.examiner_move(sid, g, mv) {
-                self.reply(sid, "You are not examining that game.\n");
+                self.net.reply(sid, "You are not examining that game.\n");
             }
             return;
         }
         let Some(game) = self.games.get(&g) else {
-            self.reply(sid, "You are not playing a game.\n");
+            self.net.reply(sid, "You are not playing a game.\n");
             return;
         };
         if game.color_of(sid) != Some(game.board.side_to_move()) {
@@ -86,7 +86,7 @@ impl Core {
             && (mv.from.rank() as i32 - mv.to.rank() as i32).abs() == 2)
             .then_some(mv.from.file() as u8);
         if game.board.try_play(mv).is_err() {
-            self.reply(sid, "Illegal move.\n");
+            self.net.reply(sid, "Illegal move.\n");
             return;
         }
         let took = game.clock.on_move(mover, now, ply >= 2, ply >= 1);
@@ -198,7 +198,7 @@ impl Core {
             .games
             .get(&g)
             .is_some_and(|x| x.moves.len() < 2 && x.resumed == 0);
-        if self.cfg.abort_before_moves && early {
+        if self.net.cfg.abort_before_moves && early {
             self.clear_offers_of_game(sid, Some(opp));
             self.end_game(g, End::AbortEarly);
             return;
@@ -213,7 +213,7 @@ impl Core {
         };
         let Some(opp) = opp else { return };
         if !self.games.get(&g).is_some_and(|x| x.storable()) {
-            self.reply(
+            self.net.reply(
                 sid,
                 "Both players must be registered to adjourn a game.  Use \"abort\".\n",
             );
@@ -245,11 +245,11 @@ impl Core {
             return;
         };
         if game.clock.untimed() {
-            self.reply(sid, "You can't flag an untimed game.\n");
+            self.net.reply(sid, "You can't flag an untimed game.\n");
             return;
         }
         if game.moves.len() < 2 {
-            self.reply(
+            self.net.reply(
                 sid,
                 "You cannot flag before both players have moved.\nUse abort instead.\n",
             );
@@ -261,7 +261,7 @@ impl Core {
         let end = if mine <= 0 && theirs <= 0 {
             End::BothFlag
         } else if theirs > 0 {
-            self.reply(sid, "Your opponent is not out of time!\n");
+            self.net.reply(sid, "Your opponent is not out of time!\n");
             return;
         } else if has_mating_material(&game.board, color) {
             End::Flag { loser: !color }

@@ -12,25 +12,26 @@ use std::time::Instant;
 impl Core {
     /// `takeback [N]`.
     pub fn cmd_takeback(&mut self, sid: Sid, args: &[&str]) {
-        let found = self.sess(sid).and_then(|s| s.game).and_then(|g| {
+        let found = self.net.sess(sid).and_then(|s| s.game).and_then(|g| {
             let game = self.games.get(&g)?;
             let c = game.color_of(sid)?;
             Some((g, game.side(!c).sid, game.moves.len()))
         });
         let Some((g, Some(opp), played)) = found else {
-            self.reply(sid, "You are not playing a game.\n");
+            self.net.reply(sid, "You are not playing a game.\n");
             return;
         };
         let n = match args.first().map(|a| a.parse::<u32>()) {
             None => 1,
             Some(Ok(n)) if n >= 1 => n,
             _ => {
-                self.reply(sid, "Usage: takeback [number of half moves]\n");
+                self.net
+                    .reply(sid, "Usage: takeback [number of half moves]\n");
                 return;
             }
         };
         if n as usize > played {
-            self.reply(
+            self.net.reply(
                 sid,
                 &format!("There are only {played} half moves in your game.\n"),
             );
@@ -70,7 +71,7 @@ impl Core {
             .flatten()
             .collect();
         targets.extend(game.observers.iter().copied());
-        let who = self.name_of(by);
+        let who = self.net.name_of(by);
         tracing::info!(game = g, half_moves = n, "takeback");
         for sid in targets {
             let dgs = self.icc_takeback_text(sid, g, n);
@@ -81,16 +82,16 @@ impl Core {
                 text.push_str(&board);
                 text.push('\n');
             }
-            self.reply(sid, &text);
+            self.net.reply(sid, &text);
         }
     }
 
     /// `rematch`: the last opponent, the last game's terms.
     pub fn cmd_rematch(&mut self, sid: Sid) {
         let Some((name, base, inc, rated, chess960)) =
-            self.sess(sid).and_then(|s| s.last_terms.clone())
+            self.net.sess(sid).and_then(|s| s.last_terms.clone())
         else {
-            return self.reply(sid, "You have not played anybody yet.\n");
+            return self.net.reply(sid, "You have not played anybody yet.\n");
         };
         let (base, inc) = (base.to_string(), inc.to_string());
         let mut words: Vec<&str> = vec![&name, &base, &inc];

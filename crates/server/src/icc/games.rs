@@ -157,19 +157,19 @@ impl Core {
     /// DG_SEND_MOVES (or DG_PAST_MOVE, `code`) of one move, with the fields `sid` asked for.
     fn move_dg(&self, sid: Sid, game: &Game, m: &MoveRecord, code: u16, variation: u8) -> Dg {
         let mut d = Dg::new(code).num(game.number);
-        if self.dg_on(sid, DG_MOVE_ALGEBRAIC) {
+        if self.net.dg_on(sid, DG_MOVE_ALGEBRAIC) {
             d = d.word(&m.san);
         }
-        if self.dg_on(sid, DG_MOVE_SMITH) {
+        if self.net.dg_on(sid, DG_MOVE_SMITH) {
             d = d.word(&m.smith);
         }
-        if self.dg_on(sid, DG_MOVE_TIME) {
+        if self.net.dg_on(sid, DG_MOVE_TIME) {
             d = d.num(secs(m.took_ms));
         }
-        if self.dg_on(sid, DG_MOVE_CLOCK) {
+        if self.net.dg_on(sid, DG_MOVE_CLOCK) {
             d = d.num(secs(m.clock_ms));
         }
-        if self.dg_on(sid, DG_IS_VARIATION) {
+        if self.net.dg_on(sid, DG_IS_VARIATION) {
             d = d.num(variation);
         }
         d
@@ -199,7 +199,7 @@ impl Core {
 
     /// A wild 22 board for a client that does not know Chess960 castling.
     fn set_board_dg(&self, sid: Sid, game: &Game) -> Option<Dg> {
-        (game.chess960 && !self.dg_on(sid, DG_KNOWS_FISCHER_RANDOM)).then(|| {
+        (game.chess960 && !self.net.dg_on(sid, DG_KNOWS_FISCHER_RANDOM)).then(|| {
             Dg::new(DG_SET_BOARD)
                 .num(game.number)
                 .word(board64(&game.board))
@@ -221,7 +221,7 @@ impl Core {
                 .num(game.number)
                 .flag(game.color_of(sid) == Some(Color::Black)),
         ];
-        if self.dg_on(sid, DG_POSITION_BEGIN2) {
+        if self.net.dg_on(sid, DG_POSITION_BEGIN2) {
             dgs.push(
                 Dg::new(DG_POSITION_BEGIN2)
                     .num(game.number)
@@ -248,7 +248,7 @@ impl Core {
         if game.color_of(sid) == Some(game.board.side_to_move()) {
             dgs.push(Dg::new(DG_MY_TURN).num(game.number));
         }
-        dgs.iter().map(|d| self.dg_for(sid, d)).collect()
+        dgs.iter().map(|d| self.net.dg_for(sid, d)).collect()
     }
 
     /// Game `g` has just started (or resumed): its players get its picture.
@@ -265,7 +265,7 @@ impl Core {
                 Some(game) => self.game_picture(sid, game, DG_MY_GAME_STARTED),
                 None => return,
             };
-            self.send(sid, &text);
+            self.net.send(sid, &text);
         }
     }
 
@@ -275,12 +275,12 @@ impl Core {
             Some(game) => self.game_picture(sid, game, DG_STARTED_OBSERVING),
             None => return,
         };
-        self.send(sid, &text);
+        self.net.send(sid, &text);
     }
 
     /// `sid` stopped observing game `g` (which goes on).
     pub fn icc_stopped_observing(&mut self, sid: Sid, g: u32) {
-        self.send_dgs(
+        self.net.send_dgs(
             sid,
             &[
                 Dg::new(DG_STOP_OBSERVING).num(g),
@@ -304,7 +304,7 @@ impl Core {
         if game.color_of(sid) == Some(game.board.side_to_move()) {
             dgs.push(Dg::new(DG_MY_TURN).num(game.number));
         }
-        dgs.iter().map(|d| self.dg_for(sid, d)).collect()
+        dgs.iter().map(|d| self.net.dg_for(sid, d)).collect()
     }
 
     /// A takeback of `n` half-moves in game `g`: DG_TAKEBACK, clocks, whose turn.
@@ -318,7 +318,7 @@ impl Core {
         if game.color_of(sid) == Some(game.board.side_to_move()) {
             dgs.push(Dg::new(DG_MY_TURN).num(game.number));
         }
-        dgs.iter().map(|d| self.dg_for(sid, d)).collect()
+        dgs.iter().map(|d| self.net.dg_for(sid, d)).collect()
     }
 
     /// The DGs of a game's end for `sid`: final clocks, the result, relation X.
@@ -337,7 +337,7 @@ impl Core {
                 .word("?"),
         ];
         dgs.push(Dg::new(DG_MY_RELATION_TO_GAME).num(game.number).word("X"));
-        dgs.iter().map(|d| self.dg_for(sid, d)).collect()
+        dgs.iter().map(|d| self.net.dg_for(sid, d)).collect()
     }
 
     /// DG_ILLEGAL_MOVE: `reason` 1 bad notation, 2 illegal, 4 not your move.
@@ -349,7 +349,7 @@ impl Core {
             .chars()
             .take(20)
             .collect();
-        self.dg_for(
+        self.net.dg_for(
             sid,
             &Dg::new(DG_ILLEGAL_MOVE).num(g).word(typed).num(reason),
         )

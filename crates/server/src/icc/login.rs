@@ -27,14 +27,14 @@ impl Core {
         let line = line.trim();
         if let Some(bits) = line.strip_prefix("level2settings=") {
             let l2 = Level2::from_bits(bits.trim());
-            if let Some(s) = self.sessions.get_mut(&sid) {
+            if let Some(s) = self.net.sessions.get_mut(&sid) {
                 s.level2 = l2;
             }
-            self.send(sid, ICC_LOGIN_PROMPT);
+            self.net.send(sid, ICC_LOGIN_PROMPT);
             return true;
         }
         if line.starts_with("level1=") {
-            self.send(sid, ICC_LOGIN_PROMPT);
+            self.net.send(sid, ICC_LOGIN_PROMPT);
             return true;
         }
         false
@@ -43,21 +43,21 @@ impl Core {
     /// DG_LOGIN_FAILED, where the client asked for it.
     pub fn icc_login_failed(&mut self, sid: Sid, code: u8, text: &str) {
         let dg = Dg::new(DG_LOGIN_FAILED).num(code).braced(text);
-        let t = self.dg_for(sid, &dg);
-        self.send(sid, &t);
+        let t = self.net.dg_for(sid, &dg);
+        self.net.send(sid, &t);
     }
 
     /// Right after login: DG_WHO_AM_I, and the seek list for a client with DG_SEEK on.
     pub fn icc_logged_in(&mut self, sid: Sid) {
-        let Some(s) = self.sess(sid) else { return };
+        let Some(s) = self.net.sess(sid) else { return };
         let titles = if s.registered {
             super::out::titles_words(&s.titles)
         } else {
             "U".into()
         };
         let who = Dg::new(DG_WHO_AM_I).word(&s.handle).braced(titles);
-        let mut text = self.dg_for(sid, &who);
+        let mut text = self.net.dg_for(sid, &who);
         text.push_str(&self.icc_sought_list(sid));
-        self.send(sid, &text);
+        self.net.send(sid, &text);
     }
 }

@@ -18,7 +18,7 @@ impl Core {
             return String::new();
         };
         let cat = Category::of(t.base, t.inc);
-        let (from, to) = (self.name_of(o.from), self.name_of(o.to));
+        let (from, to) = (self.net.name_of(o.from), self.net.name_of(o.to));
         let (fr, fa) = self.icc_rating(&from, cat);
         let (tr, ta) = self.icc_rating(&to, cat);
         let color = match t.color {
@@ -45,7 +45,7 @@ impl Core {
             .num(t.inc)
             .num(color)
             .braced("");
-        self.dg_for(sid, &dg)
+        self.net.dg_for(sid, &dg)
     }
 
     /// DG_MATCH_REMOVED of a challenge, for `sid`, with the reason in words.
@@ -54,10 +54,10 @@ impl Core {
             return String::new();
         }
         let dg = Dg::new(DG_MATCH_REMOVED)
-            .word(self.name_of(o.from))
-            .word(self.name_of(o.to))
+            .word(self.net.name_of(o.from))
+            .word(self.net.name_of(o.to))
             .quoted(why);
-        self.dg_for(sid, &dg)
+        self.net.dg_for(sid, &dg)
     }
 
     /// DG_MATCH of every challenge to or from `sid` (when it turns DG_MATCH on).
@@ -73,6 +73,7 @@ impl Core {
     /// who asked: `(sid, text)` pairs, none when `a` plays no game.
     pub fn icc_game_offers(&self, a: Sid) -> Vec<(Sid, String)> {
         let Some(game) = self
+            .net
             .sess(a)
             .and_then(|s| s.game)
             .and_then(|g| self.games.get(&g))
@@ -112,7 +113,7 @@ impl Core {
         [w, b]
             .into_iter()
             .chain(game.observers.iter().copied())
-            .map(|s| (s, self.dg_for(s, &dg)))
+            .map(|s| (s, self.net.dg_for(s, &dg)))
             .filter(|(_, t)| !t.is_empty())
             .collect()
     }

@@ -2,7 +2,6 @@
 //! (framed by the shared codec in `ics::icc`), whether a client asked for a DG,
 //! and how names, titles and ratings are written inside DGs.
 
-use crate::conn::Sid;
 use crate::core::Core;
 use crate::games::ratings::Category;
 use ics::icc::Datagram;
@@ -75,29 +74,6 @@ pub fn titles_words(marks: &str) -> String {
 }
 
 impl Core {
-    /// Whether `sid` asked for DG `code` (always false on the FICS dialect).
-    pub fn dg_on(&self, sid: Sid, code: u16) -> bool {
-        self.icc()
-            && self
-                .sess(sid)
-                .is_some_and(|s| s.level2.on(usize::from(code)))
-    }
-
-    /// The DG's text for `sid` if it asked for it, else "".
-    pub fn dg_for(&self, sid: Sid, dg: &Dg) -> String {
-        if self.dg_on(sid, dg.code()) {
-            dg.render()
-        } else {
-            String::new()
-        }
-    }
-
-    /// Send `dgs` (those `sid` asked for) as one write, no prompt.
-    pub fn send_dgs(&mut self, sid: Sid, dgs: &[Dg]) {
-        let text: String = dgs.iter().map(|d| self.dg_for(sid, d)).collect();
-        self.send(sid, &text);
-    }
-
     /// ICC's titles of a handle: its account's marks, `U` for an unregistered player.
     pub fn icc_titles(&self, name: &str) -> String {
         if let Some(a) = self.account(name) {

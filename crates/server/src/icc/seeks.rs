@@ -47,19 +47,20 @@ impl Core {
 
     /// Whether `sid` takes seeks as DGs (and so gets no seek text).
     pub fn icc_seeks_as_dgs(&self, sid: Sid) -> bool {
-        self.dg_on(sid, DG_SEEK)
+        self.net.dg_on(sid, DG_SEEK)
     }
 
     /// DG_SEEK_REMOVED of ad `id`.
     pub fn icc_seek_removed_text(&self, sid: Sid, id: u32, reason: u8) -> String {
-        self.dg_for(sid, &Dg::new(DG_SEEK_REMOVED).num(id).num(reason))
+        self.net
+            .dg_for(sid, &Dg::new(DG_SEEK_REMOVED).num(id).num(reason))
     }
 
     /// DG_SEEK of every ad (when a client turns DG_SEEK on).
     pub fn icc_sought_list(&self, sid: Sid) -> String {
         self.seeks
             .values()
-            .map(|k| self.dg_for(sid, &self.icc_seek_dg(k)))
+            .map(|k| self.net.dg_for(sid, &self.icc_seek_dg(k)))
             .collect()
     }
 }

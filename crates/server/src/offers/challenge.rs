@@ -13,11 +13,13 @@ use cozy_chess::Color;
 impl Core {
     fn rating_change_lines(&self, me: Sid, them: Sid, cat: Category) -> String {
         let mine = self
+            .net
             .sess(me)
             .map(|s| self.rating(&s.handle, cat))
             .unwrap_or(None)
             .unwrap_or(FIRST_RATING);
         let theirs = self
+            .net
             .sess(them)
             .map(|s| self.rating(&s.handle, cat))
             .unwrap_or(None)
@@ -45,48 +47,51 @@ impl Core {
         let joined = join_wild_number(args);
         let args = joined.as_slice();
         let Some(name) = args.first() else {
-            self.reply(
+            self.net.reply(
                 sid,
                 "Usage: match name [time inc] [rated|unrated] [white|black] [fr]\n",
             );
             return;
         };
-        let Some(to) = self.find_online(name) else {
-            self.reply(sid, &format!("No user named '{name}' is logged in.\n"));
+        let Some(to) = self.net.find_online(name) else {
+            self.net
+                .reply(sid, &format!("No user named '{name}' is logged in.\n"));
             return;
         };
         if to == sid {
-            self.reply(sid, "You can't match yourself.\n");
+            self.net.reply(sid, "You can't match yourself.\n");
             return;
         }
-        if let Some(refusal) = self.tourney_refusal(sid, to) {
-            self.reply(sid, &refusal);
+        if let Some(refusal) = self.net.tourney_refusal(sid, to) {
+            self.net.reply(sid, &refusal);
             return;
         }
-        let (me, them) = (self.name_of(sid), self.name_of(to));
-        if self.sess(sid).is_some_and(|s| s.game.is_some()) {
-            self.reply(sid, "You cannot challenge while you are playing a game.\n");
+        let (me, them) = (self.net.name_of(sid), self.net.name_of(to));
+        if self.net.sess(sid).is_some_and(|s| s.game.is_some()) {
+            self.net
+                .reply(sid, "You cannot challenge while you are playing a game.\n");
             return;
         }
-        if self.sess(to).is_some_and(|s| s.game.is_some()) {
-            self.reply(sid, &format!("{them} is playing a game.\n"));
+        if self.net.sess(to).is_some_and(|s| s.game.is_some()) {
+            self.net.reply(sid, &format!("{them} is playing a game.\n"));
             return;
         }
-        if !self.sess(to).is_some_and(|s| s.vars.open) {
-            self.reply(sid, &format!("{them} is not open to match requests.\n"));
+        if !self.net.sess(to).is_some_and(|s| s.vars.open) {
+            self.net
+                .reply(sid, &format!("{them} is not open to match requests.\n"));
             return;
         }
         if args.len() == 1 && self.stored_between(&me, &them).is_some() {
             self.issue_resume(sid, to);
             return;
         }
-        let Some(s) = self.sess(sid) else { return };
-        let both_registered = s.registered && self.sess(to).is_some_and(|t| t.registered);
+        let Some(s) = self.net.sess(sid) else { return };
+        let both_registered = s.registered && self.net.sess(to).is_some_and(|t| t.registered);
         let (mut base, mut inc, mut rated, mut color) = (None, None, s.vars.rated, None);
         let (dtime, dinc) = (s.vars.time, s.vars.inc);
         let chess960 = match chess960_words(&args[1..]) {
             Ok(v) => v,
-            Err(e) => return self.reply(sid, &e),
+            Err(e) => return self.net.reply(sid, &e),
         };
         for a in args.iter().skip(1).filter(|a| !is_variant_word(a)) {
             let l = a.to_ascii_lowercase();
@@ -99,7 +104,7 @@ impl Core {
                     Ok(n) if n <= 999 && base.is_none() => base = Some(n),
                     Ok(n) if n <= 999 && inc.is_none() => inc = Some(n),
                     _ => {
-                        self.reply(
+                        self.net.reply(
                             sid,
                             "Usage: match name [time inc] [rated|unrated] [white|black] [fr]\n",
                         );
@@ -170,7 +175,7 @@ impl Core {
         notes: Notes,
     ) {
         let wrap_for = |core: &Core, s: Sid, line: String| {
-            if core.sess(s).is_some_and(|x| x.vars.nowrap) {
+            if core.net.sess(s).is_some_and(|x| x.vars.nowrap) {
                 line
             } else {
                 wrap(&line, 79)
@@ -186,8 +191,11 @@ impl Core {
             mine.push_str(&self.rating_change_lines(sid, to, cat));
             theirs.push_str(&self.rating_change_lines(to, sid, cat));
         }
-        if self.sess(sid).is_some_and(|s| s.computer) {
-            theirs.push_str(&format!("--** {} is a computer **--\n", self.name_of(sid)));
+        if self.net.sess(sid).is_some_and(|s| s.computer) {
+            theirs.push_str(&format!(
+                "--** {} is a computer **--\n",
+                self.net.name_of(sid)
+            ));
         }
         theirs.push_str("You can \"accept\" or \"decline\", or propose different parameters.\n");
         let offer = self.offers.iter().find(|o| o.id == id).cloned();
@@ -206,12 +214,12 @@ impl Core {
             theirs.insert_str(0, &self.icc_match_text(to, o));
         }
         self.flush_notes(notes);
-        self.reply(sid, &mine);
-        self.reply(to, &theirs);
+        self.net.reply(sid, &mine);
+        self.net.reply(to, &theirs);
     }
 
     fn issue_resume(&mut self, sid: Sid, to: Sid) {
-        let (me, them) = (self.name_of(sid), self.name_of(to));
+        let (me, them) = (self.net.name_of(sid), self.net.name_of(to));
         let Some(g) = self.stored_between(&me, &them) else {
             return;
         };
@@ -246,7 +254,7 @@ impl Core {
 
     /// `resume NAME`: continue an adjourned game.
     pub fn cmd_resume(&mut self, sid: Sid, args: &[&str]) {
-        let me = self.name_of(sid);
+        let me = self.net.name_of(sid);
         let name = match args.first() {
             Some(n) => n.to_string(),
             None => {
@@ -262,12 +270,12 @@ impl Core {
                             None
                         }
                     })
-                    .filter(|n| self.find_online(n).is_some())
+                    .filter(|n| self.net.find_online(n).is_some())
                     .collect();
                 match partners.first() {
                     Some(n) => n.clone(),
                     None => {
-                        self.reply(
+                        self.net.reply(
                             sid,
                             "You have no stored games with players who are logged in.\n",
                         );
@@ -276,14 +284,15 @@ impl Core {
                 }
             }
         };
-        let Some(to) = self.find_online(&name) else {
-            self.reply(sid, &format!("No user named '{name}' is logged in.\n"));
+        let Some(to) = self.net.find_online(&name) else {
+            self.net
+                .reply(sid, &format!("No user named '{name}' is logged in.\n"));
             return;
         };
-        if self.stored_between(&me, &self.name_of(to)).is_none() {
-            self.reply(
+        if self.stored_between(&me, &self.net.name_of(to)).is_none() {
+            self.net.reply(
                 sid,
-                &format!("You have no stored game with {}.\n", self.name_of(to)),
+                &format!("You have no stored game with {}.\n", self.net.name_of(to)),
             );
             return;
         }

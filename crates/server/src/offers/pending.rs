@@ -65,7 +65,7 @@ impl Core {
     }
 
     pub fn pendinfo(&self, sid: Sid) -> bool {
-        self.sess(sid).is_some_and(|s| s.vars.pendinfo)
+        self.net.sess(sid).is_some_and(|s| s.vars.pendinfo)
     }
 
     pub fn pf_line(&self, o: &Offer, to_side: bool) -> String {
@@ -81,7 +81,7 @@ impl Core {
         format!(
             "{tag} {} w={} t={} p={}",
             o.id,
-            self.name_of(who),
+            self.net.name_of(who),
             o.kind.word(),
             p
         )
@@ -115,7 +115,7 @@ impl Core {
                 notes.push((s, format!("<pr> {}\n", o.id)));
             }
         }
-        if self.icc() {
+        if self.net.icc() {
             if o.kind == OfferKind::Match {
                 for s in [o.from, o.to] {
                     let t = self.icc_match_removed_text(s, &o, why);
@@ -142,7 +142,7 @@ impl Core {
         }
         for sid in order {
             if let Some(t) = by.remove(&sid) {
-                self.reply(sid, &t);
+                self.net.reply(sid, &t);
             }
         }
     }
@@ -156,14 +156,14 @@ impl Core {
             .map(|o| o.id)
             .collect();
         let mut notes = Notes::new();
-        let me = self.name_of(sid);
+        let me = self.net.name_of(sid);
         for id in ids {
             let Some(o) = self.drop_offer(id, &mut notes) else {
                 continue;
             };
             // FICS tells the other side of a challenge that its player has gone (ICC's
             // clients had DG_MATCH_REMOVED from `drop_offer`).
-            if self.icc() || o.kind != OfferKind::Match {
+            if self.net.icc() || o.kind != OfferKind::Match {
                 continue;
             }
             if o.to == sid {
@@ -212,7 +212,7 @@ impl Core {
             self.drop_offer(id, notes);
             let partner = |p: Sid| if p == a { b } else { a };
             if from == a || from == b {
-                let (fname, pname) = (self.name_of(from), self.name_of(partner(from)));
+                let (fname, pname) = (self.net.name_of(from), self.net.name_of(partner(from)));
                 notes.push((
                     to,
                     format!(
@@ -221,10 +221,10 @@ impl Core {
                 ));
                 notes.push((
                     from,
-                    format!("Challenge to {} withdrawn.\n", self.name_of(to)),
+                    format!("Challenge to {} withdrawn.\n", self.net.name_of(to)),
                 ));
             } else {
-                let (tname, pname) = (self.name_of(to), self.name_of(partner(to)));
+                let (tname, pname) = (self.net.name_of(to), self.net.name_of(partner(to)));
                 notes.push((
                     from,
                     format!(
@@ -233,7 +233,7 @@ impl Core {
                 ));
                 notes.push((
                     to,
-                    format!("Challenge from {} removed.\n", self.name_of(from)),
+                    format!("Challenge from {} removed.\n", self.net.name_of(from)),
                 ));
             }
         }
@@ -274,7 +274,7 @@ impl Core {
                     .iter()
                     .filter(|o| {
                         let other = if incoming { o.from } else { o.to };
-                        self.name_of(other).to_ascii_lowercase().starts_with(&a)
+                        self.net.name_of(other).to_ascii_lowercase().starts_with(&a)
                     })
                     .collect();
                 match hits.as_slice() {
@@ -305,24 +305,24 @@ impl Core {
         };
         let id = match self.pick_offer(sid, args, received) {
             Ok(id) => id,
-            Err("none") => return self.reply(sid, &format!("You have no offers to {verb}.\n")),
+            Err("none") => return self.net.reply(sid, &format!("You have no offers to {verb}.\n")),
             Err("many") => {
-                return self.reply(
+                return self.net.reply(
                     sid,
                     &format!(
                         "You have more than one offer to {verb}.\nUse \"pending\" to see them and \"{verb} n\" to choose which one.\n"
                     ),
                 )
             }
-            Err(_) => return self.reply(sid, "There is no such offer.\n"),
+            Err(_) => return self.net.reply(sid, "There is no such offer.\n"),
         };
         let mut notes = Notes::new();
-        let why = format!("{} {verbs} the match offer.", self.name_of(sid));
+        let why = format!("{} {verbs} the match offer.", self.net.name_of(sid));
         let Some(o) = self.drop_offer_because(id, &mut notes, &why) else {
             return;
         };
         let other = if received { o.from } else { o.to };
-        let (me, them) = (self.name_of(sid), self.name_of(other));
+        let (me, them) = (self.net.name_of(sid), self.net.name_of(other));
         let (mine, theirs) = match o.kind {
             OfferKind::Match => (
                 format!("You {verb} the match offer {dir} {them}.\n"),
@@ -345,7 +345,7 @@ impl Core {
             .map(|(_, t)| t.as_str())
             .collect();
         notes.retain(|(s, _)| *s != sid);
-        self.reply(sid, &format!("{mine}{own}"));
+        self.net.reply(sid, &format!("{mine}{own}"));
         self.flush_notes(notes);
     }
 
@@ -379,7 +379,7 @@ impl Core {
                 format!(
                     " {}: You are offering {} {}.",
                     o.id,
-                    self.name_of(o.to),
+                    self.net.name_of(o.to),
                     self.offer_summary(o)
                 )
             })
@@ -392,7 +392,7 @@ impl Core {
                 format!(
                     " {}: {} is offering {}.",
                     o.id,
-                    self.name_of(o.from),
+                    self.net.name_of(o.from),
                     self.offer_summary(o)
                 )
             })
@@ -419,7 +419,7 @@ impl Core {
             }
             t.push_str("\nIf you wish to accept any of these offers type 'accept n'\nor just 'accept' if there is only one offer.\n");
         }
-        self.reply(sid, &t);
+        self.net.reply(sid, &t);
     }
 
     /// Record a draw/abort/adjourn request from `from` to `to` (unless it is
@@ -429,7 +429,7 @@ impl Core {
             .offers
             .iter()
             .any(|o| o.from == from && o.to == to && o.kind == kind);
-        let me = self.name_of(from);
+        let me = self.net.name_of(from);
         let (sent, told) = match kind {
             OfferKind::Draw => ("Draw request sent.\n", format!("{me} offers you a draw.\n")),
             OfferKind::Abort => (
@@ -475,19 +475,19 @@ impl Core {
                 }
             }
         }
-        if self.icc() {
+        if self.net.icc() {
             for (s, dg) in self.icc_game_offers(from) {
                 if s == from {
                     sent.insert_str(0, &dg);
                 } else if s == to {
                     told.insert_str(0, &dg);
                 } else {
-                    self.send(s, &dg);
+                    self.net.send(s, &dg);
                 }
             }
         }
-        self.reply(from, &sent);
-        self.notify(to, &told);
+        self.net.reply(from, &sent);
+        self.net.notify(to, &told);
     }
 
     /// The id of a pending `kind` offer from `from` to `to`.

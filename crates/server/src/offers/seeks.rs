@@ -29,16 +29,17 @@ impl Core {
     pub fn cmd_seek(&mut self, sid: Sid, args: &[&str]) {
         let joined = join_wild_number(args);
         let args = joined.as_slice();
-        let Some(s) = self.sess(sid) else { return };
+        let Some(s) = self.net.sess(sid) else { return };
         if s.game.is_some() {
-            self.reply(sid, "You cannot seek while you are playing a game.\n");
+            self.net
+                .reply(sid, "You cannot seek while you are playing a game.\n");
             return;
         }
         let (mut base, mut inc, mut rated, mut color) = (None, None, s.vars.rated, None);
         let mut manual = false;
         let chess960 = match chess960_words(args) {
             Ok(v) => v,
-            Err(e) => return self.reply(sid, &e),
+            Err(e) => return self.net.reply(sid, &e),
         };
         for a in args.iter().filter(|a| !is_variant_word(a)) {
             let l = a.to_ascii_lowercase();
@@ -47,10 +48,11 @@ impl Core {
                 "u" | "unrated" => rated = false,
                 "w" | "white" => color = Some(Color::White),
                 "b" | "black" => color = Some(Color::Black),
-                "m" | "manual" if !self.cfg.manual_seeks => {
+                "m" | "manual" if !self.net.cfg.manual_seeks => {
                     // lasker reads the flag as a variant name and has no such board.
                     let board = if chess960 { "fischerandom/m" } else { "m/0" };
-                    self.reply(sid, &format!("No such category/board: {board}\n"));
+                    self.net
+                        .reply(sid, &format!("No such category/board: {board}\n"));
                     return;
                 }
                 "m" | "manual" => manual = true,
@@ -61,7 +63,7 @@ impl Core {
                     Ok(n) if n <= 999 && inc.is_none() => inc = Some(n),
                     _ if l.contains('-') && l.split('-').all(|p| p.parse::<u32>().is_ok()) => {}
                     _ => {
-                        self.reply(sid, "Usage: seek [time inc] [rated|unrated] [white|black] [fr] [manual|auto] [formula] [min-max]\n");
+                        self.net.reply(sid, "Usage: seek [time inc] [rated|unrated] [white|black] [fr] [manual|auto] [formula] [min-max]\n");
                         return;
                     }
                 },
@@ -77,7 +79,7 @@ impl Core {
         let rated = rated && s.registered && category != Category::Untimed;
         let own = self.seeks.values().filter(|k| k.owner == sid).count();
         if own >= MAX_SEEKS {
-            self.reply(
+            self.net.reply(
                 sid,
                 &format!("You can only have {MAX_SEEKS} active seeks.\n"),
             );
@@ -93,7 +95,7 @@ impl Core {
                 && k.manual == manual
         });
         if dup {
-            self.reply(
+            self.net.reply(
                 sid,
                 "You already have an active seek with the same parameters.\n",
             );
@@ -121,20 +123,20 @@ impl Core {
         let (ad, sline) = (seek.ad_line(), seek.s_line());
         let dg = self.icc_seek_dg(&seek);
         self.seeks.insert(seek.id, seek);
-        for o in self.online_sids() {
-            let Some(v) = self.sess(o).map(|x| x.vars.clone()) else {
+        for o in self.net.online_sids() {
+            let Some(v) = self.net.sess(o).map(|x| x.vars.clone()) else {
                 continue;
             };
             if self.icc_seeks_as_dgs(o) {
-                let t = self.dg_for(o, &dg);
-                self.send(o, &t);
+                let t = self.net.dg_for(o, &dg);
+                self.net.send(o, &t);
             } else if v.seekinfo {
-                self.send(o, &format!("{sline}\n"));
+                self.net.send(o, &format!("{sline}\n"));
             } else if v.seek {
-                self.send(o, &format!("{ad}\n"));
+                self.net.send(o, &format!("{ad}\n"));
             }
         }
-        self.reply(sid, "");
+        self.net.reply(sid, "");
     }
 
     /// Remove ads; the owner gets `Ads removed`, others `AD_DESTROY`/`<sr>`.
@@ -154,7 +156,7 @@ impl Core {
         for (owner, list) in owners {
             let nums: Vec<String> = list.iter().map(u32::to_string).collect();
             notes.push((owner, format!("Ads removed: {}\n", nums.join(" "))));
-            for o in self.online_sids() {
+            for o in self.net.online_sids() {
                 if self.icc_seeks_as_dgs(o) {
                     for id in &list {
                         let t = self.icc_seek_removed_text(o, *id, reason);
@@ -165,7 +167,7 @@ impl Core {
                 if o == owner {
                     continue;
                 }
-                let Some(v) = self.sess(o).map(|x| (x.vars.seekinfo, x.vars.seek)) else {
+                let Some(v) = self.net.sess(o).map(|x| (x.vars.seekinfo, x.vars.seek)) else {
                     continue;
                 };
                 for n in &nums {
@@ -215,7 +217,7 @@ impl Core {
             .map(|k| k.id)
             .collect();
         if ids.is_empty() {
-            self.reply(sid, "You have no active seeks.\n");
+            self.net.reply(sid, "You have no active seeks.\n");
             return;
         }
         let mut notes = Notes::new();
@@ -227,7 +229,7 @@ impl Core {
             .collect();
         notes.retain(|(s, _)| *s != sid);
         self.flush_notes(notes);
-        self.reply(sid, &own);
+        self.net.reply(sid, &own);
     }
 
     /// `sought`.
@@ -237,7 +239,7 @@ impl Core {
             t.push_str(&k.ad_line());
             t.push('\n');
         }
-        self.reply(sid, &t);
+        self.net.reply(sid, &t);
     }
 }
 

@@ -147,6 +147,6 @@ impl Core {
         } else {
             t.push_str(":Usage: tell relay listgames\n");
         }
-        self.reply(sid, &t);
+        self.net.reply(sid, &t);
     }
 }

@@ -35,7 +35,8 @@ impl Core {
 
     /// The online session whose handle is exactly `name` (any case).
     fn online_exact(&self, name: &str) -> Option<Sid> {
-        self.sessions
+        self.net
+            .sessions
             .values()
             .find(|s| s.online() && s.handle.eq_ignore_ascii_case(name))
             .map(|s| s.id)
@@ -46,13 +47,14 @@ impl Core {
         let Some(d) = &self.director else { return };
         let (name, ch) = (d.cfg.name.clone(), d.cfg.channel);
         let to: Vec<Sid> = self
+            .net
             .sessions
             .values()
             .filter(|s| s.online() && s.channels.contains(&ch))
             .map(|s| s.id)
             .collect();
         for sid in to {
-            self.notify(sid, &format!("{name}({ch}): {text}\n"));
+            self.net.notify(sid, &format!("{name}({ch}): {text}\n"));
         }
     }
 
@@ -63,13 +65,14 @@ impl Core {
         let name = d.cfg.name.clone();
         self.director_channel(&text);
         let to: Vec<Sid> = self
+            .net
             .sessions
             .values()
             .filter(|s| s.online() && s.vars.shout)
             .map(|s| s.id)
             .collect();
         for sid in to {
-            self.notify(sid, &format!("{name} c-shouts: {text}\n"));
+            self.net.notify(sid, &format!("{name} c-shouts: {text}\n"));
         }
     }
 
@@ -79,7 +82,7 @@ impl Core {
             return;
         };
         let director = self.director.as_ref().map(|d| d.cfg.name.clone());
-        let Some(s) = self.sessions.get_mut(&sid) else {
+        let Some(s) = self.net.sessions.get_mut(&sid) else {
             return;
         };
         if s.tourney == on {
@@ -87,7 +90,7 @@ impl Core {
         }
         s.tourney = on;
         let word = if on { "ON" } else { "OFF" };
-        self.notify(
+        self.net.notify(
             sid,
             &format!(
                 "{} has set your tourney variable to {word}.\n",
@@ -102,7 +105,7 @@ impl Core {
             return;
         };
         let name = d.cfg.name.clone();
-        let me = self.name_of(sid);
+        let me = self.net.name_of(sid);
         let words: Vec<&str> = text.split_whitespace().collect();
         let number = words.get(1).and_then(|w| w.parse::<u32>().ok());
         let note = |t: &str| format!(":{name} notes: {t}\n");
@@ -111,7 +114,7 @@ impl Core {
         let answer = match (words.first().map(|w| w.to_ascii_lowercase()), number) {
             (Some(w), _) if w == "listtourneys" || w == "lt" => d.listing(),
             (Some(w), Some(n)) if w == "join" || w == "j" => {
-                let registered = self.sess(sid).is_some_and(|s| s.registered);
+                let registered = self.net.sess(sid).is_some_and(|s| s.registered);
                 let cat = Category::of(d.cfg.base, d.cfg.inc);
                 let rating = self.rating(&me, cat).unwrap_or(0);
                 let (rated, max) = (d.cfg.rated, d.cfg.max_entrants);
@@ -159,11 +162,11 @@ impl Core {
             _ => note("Commands: join N, withdraw N, listtourneys."),
         };
         self.director = Some(d);
-        self.reply(sid, &format!("(told {name})\n"));
+        self.net.reply(sid, &format!("(told {name})\n"));
         for line in after {
             self.director_channel(&line);
         }
-        self.notify(sid, &answer);
+        self.net.notify(sid, &answer);
         if let Some(on) = flag {
             self.director_flag(&me, on);
         }
@@ -300,7 +303,7 @@ impl Core {
         );
         for name in byes {
             if let Some(sid) = self.online_exact(&name) {
-                self.notify(
+                self.net.notify(
                     sid,
                     &format!("{} tells you: you get a BYE this round.\n", cfg.name),
                 );
@@ -315,7 +318,7 @@ impl Core {
                 .filter_map(|e| self.online_exact(&e.name))
                 .collect();
             for sid in to {
-                self.notify(sid, &text);
+                self.net.notify(sid, &text);
             }
         }
         self.start_pairings(t);
@@ -349,12 +352,12 @@ impl Core {
             let (Some(w), Some(b)) = (self.online_exact(&wn), self.online_exact(&bn)) else {
                 continue;
             };
-            let busy = |core: &Core, s: Sid| core.sess(s).is_some_and(|x| x.game.is_some());
+            let busy = |core: &Core, s: Sid| core.net.sess(s).is_some_and(|x| x.game.is_some());
             if busy(self, w) || busy(self, b) {
                 continue;
             }
             let cat = Category::of(cfg.base, cfg.inc);
-            let registered = |core: &Core, s: Sid| core.sess(s).is_some_and(|x| x.registered);
+            let registered = |core: &Core, s: Sid| core.net.sess(s).is_some_and(|x| x.registered);
             let rated = cfg.rated && registered(self, w) && registered(self, b);
             let text = format!(
                 "{wn} ({}) [white] {bn} ({}) {} {} {} {}.",
@@ -366,13 +369,13 @@ impl Core {
                 cfg.inc
             );
             // lasker's `rmatch`: both sides see the challenge, the server accepts it.
-            self.reply(w, &format!("Issuing: {text}\n"));
-            self.notify(
+            self.net.reply(w, &format!("Issuing: {text}\n"));
+            self.net.notify(
                 b,
                 &format!("Challenge: {text}\nYou can \"accept\" or \"decline\", or propose different parameters.\n"),
             );
             self.start_accepted(b, w, w, b, rated, cfg.base, cfg.inc, false, false);
-            let game = self.sess(w).and_then(|s| s.game);
+            let game = self.net.sess(w).and_then(|s| s.game);
             t.pairings[k].game = game;
             self.director_channel(&format!(
                 "{wn} vs. {bn} a game in tourney #{} just started.",
