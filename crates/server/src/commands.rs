@@ -4,6 +4,7 @@
 
 use crate::accounts::aliases::{expand, strip_dollar};
 use crate::accounts::follow::ListOp;
+use crate::accounts::session::Session;
 use crate::conn::Sid;
 use crate::core::Core;
 use crate::games::notation::looks_like_move;
@@ -146,7 +147,8 @@ impl Core {
         };
         let args: Vec<&str> = rest.split_whitespace().collect();
         if let Some(op) = word.chars().next().and_then(ListOp::from_prefix) {
-            self.cmd_list(sid, op, &word[1..], args.first().copied());
+            self.accounts
+                .cmd_list(&mut self.net, sid, op, &word[1..], args.first().copied());
             return;
         }
         let Some(cmd) = resolve(word).filter(|c| self.net.icc() || !c.starts_with("set-")) else {
@@ -164,8 +166,8 @@ impl Core {
                 let value = args.first().copied().unwrap_or("");
                 self.cmd_set(sid, &["style", value], rest, false)
             }
-            "alias" => self.cmd_alias(sid, &args, rest),
-            "unalias" => self.cmd_unalias(sid, &args),
+            "alias" => self.session_answer(sid, |s| s.cmd_alias(&args, rest)),
+            "unalias" => self.session_answer(sid, |s| s.cmd_unalias(&args)),
             "variables" => self.cmd_variables(sid),
             "ivariables" => self.cmd_ivariables(sid),
             "promote" => self.cmd_promote(sid, &args),
@@ -219,7 +221,13 @@ impl Core {
             "observe" => self.cmd_observe(sid, &args),
             "unobserve" => self.cmd_unobserve(sid, &args),
             "allobservers" => self.cmd_allobservers(sid, &args),
-            "follow" => self.cmd_list(sid, ListOp::Toggle, "follow", args.first().copied()),
+            "follow" => self.accounts.cmd_list(
+                &mut self.net,
+                sid,
+                ListOp::Toggle,
+                "follow",
+                args.first().copied(),
+            ),
             "toggle" | "addlist" | "sublist" | "showlist" => {
                 let op = match cmd {
                     "toggle" => ListOp::Toggle,
@@ -228,11 +236,20 @@ impl Core {
                     _ => ListOp::Show,
                 };
                 let list = args.first().copied().unwrap_or("");
-                self.cmd_list(sid, op, list, args.get(1).copied());
+                self.accounts
+                    .cmd_list(&mut self.net, sid, op, list, args.get(1).copied());
             }
             _ => self
                 .net
                 .reply(sid, &format!("{word}: Command not found.\n")),
+        }
+    }
+
+    /// A command that only reads or changes the caller's session: its answer, when
+    /// the session is there.
+    fn session_answer(&mut self, sid: Sid, f: impl FnOnce(&mut Session) -> String) {
+        if let Some(text) = self.net.sessions.get_mut(&sid).map(f) {
+            self.net.reply(sid, &text);
         }
     }
 
@@ -279,7 +296,7 @@ impl Core {
             return;
         };
         if let Ok(n) = var.parse::<usize>() {
-            let msg = self.cmd_set_note(sid, n, rest);
+            let msg = self.accounts.cmd_set_note(&self.net, sid, n, rest);
             self.net.reply(sid, if quiet { "" } else { &msg });
             return;
         }

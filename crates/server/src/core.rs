@@ -5,7 +5,7 @@
 //! uses; the event loop that feeds the handlers is `events.rs`.
 
 use crate::accounts::session::{LoginState, Session};
-use crate::accounts::store::Account;
+use crate::accounts::store::{Account, Accounts};
 use crate::conn::{Out, Sid};
 use crate::games::game::Game;
 use crate::games::ratings::Ratings;
@@ -51,7 +51,7 @@ pub struct Net {
 /// All server state.
 pub struct Core {
     pub net: Net,
-    pub accounts: Vec<Account>,
+    pub accounts: Accounts,
     pub games: BTreeMap<u32, Game>,
     /// Adjourned games, resumable with `match`/`resume`.
     pub stored: Vec<Game>,
@@ -60,11 +60,6 @@ pub struct Core {
     pub next_offer: u32,
     /// Ratings by lower-case handle (registered players only).
     pub ratings: HashMap<String, Ratings>,
-    /// Follow lists by lower-case handle; kept when the player logs out (lasker keeps
-    /// them in the account).
-    pub follow_lists: HashMap<String, Vec<String>>,
-    /// Finger notes by lower-case handle (`notes.rs`); kept when the player logs out.
-    pub notes: HashMap<String, Vec<String>>,
     pub rng: StdRng,
     /// Where finished and adjourned games are reported, when the owner asked for it.
     pub journal: Option<Journal>,
@@ -101,15 +96,13 @@ impl Core {
                 sessions: BTreeMap::new(),
                 dead: Vec::new(),
             },
-            accounts,
+            accounts: Accounts::new(accounts),
             games: BTreeMap::new(),
             stored: Vec::new(),
             seeks: BTreeMap::new(),
             offers: Vec::new(),
             next_offer: 1,
             ratings,
-            follow_lists: HashMap::new(),
-            notes: HashMap::new(),
             rng,
             journal: None,
             shutting_down: false,
@@ -129,13 +122,6 @@ impl Core {
             .get(&g)
             .map(|game| game.board_line(sid, ms, Instant::now()))
             .unwrap_or_default()
-    }
-
-    /// The registered account with this handle (any case).
-    pub fn account(&self, name: &str) -> Option<&Account> {
-        self.accounts
-            .iter()
-            .find(|a| a.handle.eq_ignore_ascii_case(name))
     }
 }
 

@@ -1,10 +1,13 @@
 //! The local server's event loop: socket events (a new client, a line, a timeseal
 //! hello, a closed connection) and clock ticks, handed one at a time to the login
 //! dialogue, the command table or the games' clocks; closed sessions are reaped
-//! after each event. Nothing calls back into this file.
+//! after each event. Letting a player in and taking a session out touch every
+//! concept, so they are sequenced here (`admit`, `remove_session`).
 
+use crate::accounts::login::Admit;
 use crate::accounts::session::{LoginState, Session};
-use crate::conn::{Event, Sid};
+use crate::accounts::store::Accounts;
+use crate::conn::{Event, Out, Sid};
 use crate::core::Core;
 use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, watch};
@@ -55,7 +58,7 @@ impl Core {
         match ev {
             Event::Open { sid, tx, peer } => {
                 self.net.sessions.insert(sid, Session::new(sid, tx, peer));
-                self.send_banner(sid);
+                self.accounts.send_banner(&mut self.net, sid);
             }
             Event::Line { sid, line } => self.on_line(sid, &line),
             Event::Timeseal { sid } => {
@@ -82,7 +85,65 @@ impl Core {
         s.last_input = Instant::now();
         match s.login.clone() {
             LoginState::Online => self.on_command(sid, line),
-            state => self.on_login_line(sid, state, line),
+            state => {
+                let admit =
+                    self.accounts
+                        .on_login_line(&mut self.net, &mut self.rng, sid, state, line);
+                if let Some(admit) = admit {
+                    self.admit(sid, &admit);
+                }
+            }
+        }
+    }
+
+    /// The login dialogue let `sid` in: the sessions it replaces go, then it enters.
+    fn admit(&mut self, sid: Sid, admit: &Admit) {
+        for &old in &admit.kicked {
+            Accounts::kick(&mut self.net, old, &admit.handle);
+            self.remove_session(old, false);
+        }
+        self.accounts.enter(&mut self.net, sid, admit);
+        if self.net.icc() {
+            self.icc_logged_in(sid);
+        }
+        let partners = if admit.registered {
+            self.adjourned_partners_online(&admit.handle)
+        } else {
+            Vec::new()
+        };
+        self.accounts.welcome(&mut self.net, sid, admit, partners);
+    }
+
+    /// Remove a session: its game adjourns (or aborts), its seeks, offers and
+    /// observations go. `quit`: it left with `quit` rather than dropping.
+    pub fn remove_session(&mut self, sid: Sid, quit: bool) {
+        let _ = quit;
+        let (game, observing) = match self.net.sessions.get(&sid) {
+            Some(s) => (s.game, s.observing.clone()),
+            None => return,
+        };
+        if let Some(g) = game {
+            let examining = self
+                .games
+                .get(&g)
+                .and_then(|x| x.examined.as_ref())
+                .is_some_and(|x| x.examiner == Some(sid));
+            if examining {
+                self.close_examined(g);
+            } else {
+                self.player_lost_connection(g, sid);
+            }
+        }
+        for g in observing {
+            if let Some(game) = self.games.get_mut(&g) {
+                game.observers.retain(|o| *o != sid);
+            }
+        }
+        self.remove_seeks_of(sid, false);
+        self.remove_offers_involving(sid);
+        if let Some(s) = self.net.sessions.remove(&sid) {
+            let _ = s.tx.try_send(Out::Close);
+            tracing::info!(sid, handle = %s.handle, "session closed");
         }
     }
 

@@ -55,7 +55,7 @@ impl Core {
                 .net
                 .find_online(n)
                 .map(|o| self.net.name_of(o))
-                .or_else(|| self.account(n).map(|a| a.handle.clone())),
+                .or_else(|| self.accounts.get(n).map(|a| a.handle.clone())),
             None => Some(self.net.name_of(sid)),
         };
         let Some(name) = name else {
@@ -187,19 +187,19 @@ impl Core {
                     "\nTimeseal: {}\n",
                     if s.timeseal { "On" } else { "no" }
                 ));
-                t.push_str(&self.notes_text(&s.handle));
+                t.push_str(&self.accounts.notes_text(&s.handle));
                 t
             }
             None => {
                 let n = args.first().copied().unwrap_or("");
-                match self.account(n) {
+                match self.accounts.get(n) {
                     Some(a) => {
                         let handle = a.handle.clone();
                         let name = format!("{}{}", a.handle, a.title_suffix());
                         format!(
                             "\nStatistics for {name:<17}(Not logged in.)\n{}{}\n",
                             table(self, &handle),
-                            self.notes_text(&handle)
+                            self.accounts.notes_text(&handle)
                         )
                     }
                     None => format!("There is no player matching the name {n}.\n"),

@@ -159,7 +159,9 @@ impl Core {
         }
         self.icc_game_started(number);
         tracing::info!(game = number, "game started");
-        self.follow_start(white, black);
+        for (follower, player) in self.accounts.followers(&self.net, white, black) {
+            self.cmd_observe(follower, &[player.as_str()]);
+        }
         number
     }
 

@@ -76,7 +76,7 @@ pub fn titles_words(marks: &str) -> String {
 impl Core {
     /// ICC's titles of a handle: its account's marks, `U` for an unregistered player.
     pub fn icc_titles(&self, name: &str) -> String {
-        if let Some(a) = self.account(name) {
+        if let Some(a) = self.accounts.get(name) {
             return titles_words(&a.title_suffix());
         }
         "U".into()
