@@ -7,8 +7,8 @@
 use crate::accounts::session::{LoginState, Session};
 use crate::accounts::store::{Account, Accounts};
 use crate::conn::{Out, Sid};
-use crate::games::game::Game;
 use crate::games::ratings::Ratings;
+use crate::games::Games;
 use crate::icc::out::Dg;
 use crate::journal::Journal;
 use crate::offers::offer::Offer;
@@ -16,7 +16,7 @@ use crate::offers::seek_ad::Seek;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use std::collections::{BTreeMap, HashMap};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The prompt the lasker server prints (no newline).
 pub const PROMPT: &str = "fics% ";
@@ -52,14 +52,10 @@ pub struct Net {
 pub struct Core {
     pub net: Net,
     pub accounts: Accounts,
-    pub games: BTreeMap<u32, Game>,
-    /// Adjourned games, resumable with `match`/`resume`.
-    pub stored: Vec<Game>,
+    pub play: Games,
     pub seeks: BTreeMap<u32, Seek>,
     pub offers: Vec<Offer>,
     pub next_offer: u32,
-    /// Ratings by lower-case handle (registered players only).
-    pub ratings: HashMap<String, Ratings>,
     pub rng: StdRng,
     /// Where finished and adjourned games are reported, when the owner asked for it.
     pub journal: Option<Journal>,
@@ -97,31 +93,16 @@ impl Core {
                 dead: Vec::new(),
             },
             accounts: Accounts::new(accounts),
-            games: BTreeMap::new(),
-            stored: Vec::new(),
+            play: Games::new(ratings),
             seeks: BTreeMap::new(),
             offers: Vec::new(),
             next_offer: 1,
-            ratings,
             rng,
             journal: None,
             shutting_down: false,
             relay: None,
             director: None,
         }
-    }
-
-    /// The style 12 line of game `g` for `sid` ("" if no such game).
-    /// On ICC only style 12 gets a board line (style 13: the client lives on DGs).
-    pub fn board_for(&self, g: u32, sid: Sid) -> String {
-        if self.net.icc() && self.net.sess(sid).is_some_and(|s| s.vars.style != 12) {
-            return String::new();
-        }
-        let ms = self.net.sess(sid).is_some_and(|s| s.vars.ms);
-        self.games
-            .get(&g)
-            .map(|game| game.board_line(sid, ms, Instant::now()))
-            .unwrap_or_default()
     }
 }
 

@@ -49,7 +49,7 @@ impl Core {
         }
         self.reap();
         if let Some(j) = &self.journal {
-            j.hold_adjourned(std::mem::take(&mut self.stored));
+            j.hold_adjourned(std::mem::take(&mut self.play.stored));
         }
     }
 
@@ -124,18 +124,19 @@ impl Core {
         };
         if let Some(g) = game {
             let examining = self
+                .play
                 .games
                 .get(&g)
                 .and_then(|x| x.examined.as_ref())
                 .is_some_and(|x| x.examiner == Some(sid));
             if examining {
-                self.close_examined(g);
+                self.play.close_examined(&mut self.net, g);
             } else {
                 self.player_lost_connection(g, sid);
             }
         }
         for g in observing {
-            if let Some(game) = self.games.get_mut(&g) {
+            if let Some(game) = self.play.games.get_mut(&g) {
                 game.observers.retain(|o| *o != sid);
             }
         }
@@ -152,7 +153,9 @@ impl Core {
         if self.net.cfg.auto_flag {
             self.check_flags(now);
         }
-        self.relay_tick(now);
+        if let Some(relay) = &mut self.relay {
+            relay.tick(&mut self.play, &mut self.net, now);
+        }
         self.director_tick(now);
         let login_timeout = self.net.cfg.login_timeout;
         let idle = self.net.cfg.idle_timeout;

@@ -22,7 +22,7 @@ fn secs_text(s: u64) -> String {
 impl Core {
     /// The adjourned game between two handles, either colour.
     pub fn stored_between(&self, a: &str, b: &str) -> Option<&Game> {
-        self.stored.iter().find(|g| {
+        self.play.stored.iter().find(|g| {
             (g.white.name.eq_ignore_ascii_case(a) && g.black.name.eq_ignore_ascii_case(b))
                 || (g.white.name.eq_ignore_ascii_case(b) && g.black.name.eq_ignore_ascii_case(a))
         })
@@ -31,7 +31,7 @@ impl Core {
     /// Online players who have an adjourned game with `name`.
     pub fn adjourned_partners_online(&self, name: &str) -> Vec<String> {
         let mut v = Vec::new();
-        for g in &self.stored {
+        for g in &self.play.stored {
             let other = if g.white.name.eq_ignore_ascii_case(name) {
                 &g.black.name
             } else if g.black.name.eq_ignore_ascii_case(name) {
@@ -65,6 +65,7 @@ impl Core {
             return;
         };
         let list: Vec<String> = self
+            .play
             .stored
             .iter()
             .filter(|g| {
@@ -145,7 +146,7 @@ impl Core {
         let table = |core: &Core, handle: &str| {
             let mut t =
                 String::from("\n         rating     RD     win   loss   draw  total   best\n");
-            if let Some(r) = core.ratings.get(&handle.to_ascii_lowercase()) {
+            if let Some(r) = core.play.ratings.get(&handle.to_ascii_lowercase()) {
                 for cat in [Category::Blitz, Category::Standard, Category::Lightning] {
                     if let Some(e) = r.entry(cat) {
                         let total = e.wins + e.losses + e.draws;
@@ -213,7 +214,7 @@ impl Core {
     /// slash (`b` blitz, `s` standard, `l` lightning, `u` untimed, `e` examined).
     /// Examined games show as `(Exam. ...)` rows.
     pub fn cmd_games(&mut self, sid: Sid, args: &[&str]) {
-        if self.games.is_empty() {
+        if self.play.games.is_empty() {
             self.net.reply(sid, "There are no games in progress.\n");
             return;
         }
@@ -229,7 +230,7 @@ impl Core {
         let now = Instant::now();
         let mut t = String::from("\n");
         let mut shown = 0;
-        for g in self.games.values().filter(|g| wanted(g)) {
+        for g in self.play.games.values().filter(|g| wanted(g)) {
             shown += 1;
             let stm = if g.board.side_to_move() == Color::White {
                 'W'
@@ -267,7 +268,7 @@ impl Core {
                 g.board.fullmove_number()
             ));
         }
-        let n = self.games.len();
+        let n = self.play.games.len();
         if shown == 0 {
             self.net.reply(
                 sid,
@@ -298,7 +299,7 @@ impl Core {
         ) else {
             return;
         };
-        let Some(game) = self.games.get(&g) else {
+        let Some(game) = self.play.games.get(&g) else {
             return;
         };
         let r = |x: Option<u32>| {
@@ -345,7 +346,7 @@ impl Core {
         let Some(g) = self.game_or_current(sid, args, "You are not playing a game.\n") else {
             return;
         };
-        let Some(game) = self.games.get(&g) else {
+        let Some(game) = self.play.games.get(&g) else {
             return;
         };
         let now = Instant::now();

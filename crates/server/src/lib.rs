@@ -254,7 +254,7 @@ pub async fn start(config: ServerConfig) -> Result<ServerHandle> {
         d
     });
     if let Some(j) = &config.journal {
-        core.stored = j.take_adjourned();
+        core.play.stored = j.take_adjourned();
         core.journal = Some(j.clone());
     }
     tokio::spawn(conn::accept_loop(

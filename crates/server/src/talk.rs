@@ -28,8 +28,8 @@ impl Core {
             self.net.reply(sid, "Usage: tell name message\n");
             return;
         }
-        if self.is_relay(name) {
-            self.relay_tell(sid, text);
+        if let Some(relay) = self.relay.as_ref().filter(|r| r.is_named(name)) {
+            relay.tell(&self.play, &mut self.net, sid, text);
             return;
         }
         if self.is_director(name) {
@@ -86,7 +86,7 @@ impl Core {
             return;
         }
         let Some(s) = self.net.sess(sid) else { return };
-        let opp = match s.game.and_then(|g| self.games.get(&g)) {
+        let opp = match s.game.and_then(|g| self.play.games.get(&g)) {
             Some(game) => match game.color_of(sid) {
                 Some(c) => game.side(!c).sid,
                 None => None,
@@ -149,7 +149,7 @@ impl Core {
             );
             return;
         }
-        let Some(game) = self.games.get(&g) else {
+        let Some(game) = self.play.games.get(&g) else {
             return;
         };
         let rating = self.rating_shown(sid, game.category);

@@ -33,7 +33,8 @@ impl Core {
 
     /// The rating of a registered handle in a category.
     pub fn rating(&self, name: &str, cat: Category) -> Option<u32> {
-        self.ratings
+        self.play
+            .ratings
             .get(&name.to_ascii_lowercase())
             .and_then(|r| r.get(cat))
     }
@@ -53,10 +54,6 @@ impl Core {
         }
     }
 
-    pub(crate) fn free_game_number(&self) -> u32 {
-        (1..).find(|n| !self.games.contains_key(n)).unwrap_or(1)
-    }
-
     /// Start a new game (or continue `resumed`) between two online sessions.
     /// Returns the game number. The caller has sent the accept texts; this
     /// sends the `Creating:` blocks and the first board.
@@ -71,7 +68,7 @@ impl Core {
         chess960: bool,
         resumed: Option<Game>,
     ) -> u32 {
-        let number = self.free_game_number();
+        let number = self.play.free_game_number();
         let continuing = resumed.is_some();
         let game = match resumed {
             Some(mut g) => {
@@ -131,7 +128,7 @@ impl Core {
         );
         let verb = if continuing { "Continuing" } else { "Creating" };
         let braces = format!("{{{} {} {} match.}}", game.title(), verb, game.kind());
-        self.games.insert(number, game);
+        self.play.games.insert(number, game);
         for sid in [white, black] {
             let observed: Vec<u32> = match self.net.sessions.get_mut(&sid) {
                 Some(s) => {
@@ -142,7 +139,7 @@ impl Core {
             };
             let mut text = String::new();
             for g in observed {
-                if let Some(game) = self.games.get_mut(&g) {
+                if let Some(game) = self.play.games.get_mut(&g) {
                     game.observers.retain(|o| *o != sid);
                 }
                 self.icc_stopped_observing(sid, g);
@@ -152,7 +149,7 @@ impl Core {
                 text.push_str(&braces);
                 text.push('\n');
             }
-            let board = self.board_for(number, sid);
+            let board = self.play.board_for(&self.net, number, sid);
             let prompt = self.net.prompt();
             text.push_str(&format!("\n{creating}\n\n{braces}\n\n{board}\n{prompt}"));
             self.net.send(sid, &text);
@@ -169,7 +166,7 @@ impl Core {
     /// `quiet_prompt`: a session that gets the board without the prompt
     /// (the mover when the game is about to end).
     pub fn send_boards(&mut self, g: u32, quiet_prompt: Option<Sid>) {
-        let Some(game) = self.games.get(&g) else {
+        let Some(game) = self.play.games.get(&g) else {
             return;
         };
         let mut targets: Vec<Sid> = [game.white.sid, game.black.sid]
@@ -178,7 +175,7 @@ impl Core {
             .collect();
         targets.extend(game.observers.iter().copied());
         for sid in targets {
-            let line = self.board_for(g, sid);
+            let line = self.play.board_for(&self.net, g, sid);
             if self.net.icc() {
                 // DGs first; the board line only for style 12.
                 let mut text = self.icc_move_text(sid, g);
@@ -204,7 +201,7 @@ impl Core {
     /// End game `g`: result lines to players and observers, ratings, and the
     /// adjourned game stored when it was adjourned.
     pub fn end_game(&mut self, g: u32, end: End) {
-        let Some(mut game) = self.games.remove(&g) else {
+        let Some(mut game) = self.play.games.remove(&g) else {
             return;
         };
         if let (Some(w), Some(b)) = (game.white.sid, game.black.sid) {
@@ -239,7 +236,7 @@ impl Core {
                     .enumerate()
                 {
                     let key = side.name.to_ascii_lowercase();
-                    let entry = self.ratings.entry(key).or_default();
+                    let entry = self.play.ratings.entry(key).or_default();
                     if let Some((old, new)) = entry.record(game.category, opp, score) {
                         if let Some(l) = rating_lines.get_mut(i) {
                             *l = format!(
@@ -312,17 +309,17 @@ impl Core {
         if store {
             game.white.sid = None;
             game.black.sid = None;
-            self.stored.retain(|s| {
+            self.play.stored.retain(|s| {
                 !(s.white.name.eq_ignore_ascii_case(&game.white.name)
                     && s.black.name.eq_ignore_ascii_case(&game.black.name))
             });
-            self.stored.push(game);
+            self.play.stored.push(game);
         }
     }
 
     /// A player of game `g` disconnected.
     pub fn player_lost_connection(&mut self, g: u32, sid: Sid) {
-        let Some(color) = self.games.get(&g).and_then(|game| game.color_of(sid)) else {
+        let Some(color) = self.play.games.get(&g).and_then(|game| game.color_of(sid)) else {
             return;
         };
         self.end_game(g, End::LostConnection { who: color });
@@ -331,7 +328,7 @@ impl Core {
     /// With `auto_flag`: end games whose side to move has run out of time.
     pub fn check_flags(&mut self, now: Instant) {
         let mut flagged = Vec::new();
-        for (n, game) in &self.games {
+        for (n, game) in &self.play.games {
             if game.clock.untimed() || !game.clock.ticking() {
                 continue;
             }

@@ -1,4 +1,6 @@
 //! Games on the local server: the game as a value, its start and end, moves, clocks, takebacks, notation and style 12, Chess960, ratings, examining and observing.
+//! [`Games`] is the games' part of the server state; the handlers in this folder are its
+//! methods, given the connections ([`Net`]) as a parameter.
 
 pub(crate) mod clock;
 pub(crate) mod examine;
@@ -11,3 +13,48 @@ pub(crate) mod ratings;
 pub(crate) mod style12;
 pub(crate) mod takeback;
 pub(crate) mod variant;
+
+use crate::conn::Sid;
+use crate::core::Net;
+use game::Game;
+use ratings::Ratings;
+use std::collections::{BTreeMap, HashMap};
+use std::time::Instant;
+
+/// The games' part of the server state.
+pub struct Games {
+    /// Games being played or examined, by number.
+    pub games: BTreeMap<u32, Game>,
+    /// Adjourned games, resumable with `match`/`resume`.
+    pub stored: Vec<Game>,
+    /// Ratings by lower-case handle (registered players only).
+    pub ratings: HashMap<String, Ratings>,
+}
+
+impl Games {
+    pub fn new(ratings: HashMap<String, Ratings>) -> Games {
+        Games {
+            games: BTreeMap::new(),
+            stored: Vec::new(),
+            ratings,
+        }
+    }
+
+    /// The lowest game number not in use.
+    pub(crate) fn free_game_number(&self) -> u32 {
+        (1..).find(|n| !self.games.contains_key(n)).unwrap_or(1)
+    }
+
+    /// The style 12 line of game `g` for `sid` ("" if no such game).
+    /// On ICC only style 12 gets a board line (style 13: the client lives on DGs).
+    pub fn board_for(&self, net: &Net, g: u32, sid: Sid) -> String {
+        if net.icc() && net.sess(sid).is_some_and(|s| s.vars.style != 12) {
+            return String::new();
+        }
+        let ms = net.sess(sid).is_some_and(|s| s.vars.ms);
+        self.games
+            .get(&g)
+            .map(|game| game.board_line(sid, ms, Instant::now()))
+            .unwrap_or_default()
+    }
+}

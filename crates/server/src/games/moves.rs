@@ -18,7 +18,7 @@ impl Core {
     /// "You are not playing a game." when there is none.
     pub(crate) fn my_game(&mut self, sid: Sid) -> Option<(u32, Color, Option<Sid>)> {
         let found = self.net.sess(sid).and_then(|s| s.game).and_then(|g| {
-            let game = self.games.get(&g)?;
+            let game = self.play.games.get(&g)?;
             let c = game.color_of(sid)?;
             Some((g, c, game.side(!c).sid))
         });
@@ -39,17 +39,17 @@ impl Core {
     /// A move typed by a player of game `g`.
     pub fn on_move(&mut self, sid: Sid, g: u32, text: &str) {
         let promote = self.net.sess(sid).map_or(Piece::Queen, |s| s.vars.promote);
-        if let Some(game) = self.games.get(&g).filter(|x| x.examined.is_some()) {
+        if let Some(game) = self.play.games.get(&g).filter(|x| x.examined.is_some()) {
             let mv = match parse_move(&game.board, text, promote) {
                 Some(Ok(mv)) => Some(mv),
                 _ => None,
             };
-            if !self.examiner_move(sid, g, mv) {
+            if !self.play.examiner_move(&mut self.net, sid, g, mv) {
                 self.net.reply(sid, "You are not examining that game.\n");
             }
             return;
         }
-        let Some(game) = self.games.get(&g) else {
+        let Some(game) = self.play.games.get(&g) else {
             self.net.reply(sid, "You are not playing a game.\n");
             return;
         };
@@ -73,7 +73,7 @@ impl Core {
             }
         };
         let now = Instant::now();
-        let Some(game) = self.games.get_mut(&g) else {
+        let Some(game) = self.play.games.get_mut(&g) else {
             return;
         };
         let mover = game.board.side_to_move();
@@ -140,7 +140,7 @@ impl Core {
     /// Whether the current position (or the one before the last move) has
     /// occurred three times.
     fn repetition(&self, g: u32) -> bool {
-        let Some(game) = self.games.get(&g) else {
+        let Some(game) = self.play.games.get(&g) else {
             return false;
         };
         let h = &game.history;
@@ -155,6 +155,7 @@ impl Core {
             return;
         };
         let fifty = self
+            .play
             .games
             .get(&g)
             .is_some_and(|x| x.board.halfmove_clock() >= 100);
@@ -195,6 +196,7 @@ impl Core {
             return;
         }
         let early = self
+            .play
             .games
             .get(&g)
             .is_some_and(|x| x.moves.len() < 2 && x.resumed == 0);
@@ -212,7 +214,7 @@ impl Core {
             return;
         };
         let Some(opp) = opp else { return };
-        if !self.games.get(&g).is_some_and(|x| x.storable()) {
+        if !self.play.games.get(&g).is_some_and(|x| x.storable()) {
             self.net.reply(
                 sid,
                 "Both players must be registered to adjourn a game.  Use \"abort\".\n",
@@ -241,7 +243,7 @@ impl Core {
         let Some((g, color, opp)) = self.my_game(sid) else {
             return;
         };
-        let Some(game) = self.games.get(&g) else {
+        let Some(game) = self.play.games.get(&g) else {
             return;
         };
         if game.clock.untimed() {

@@ -13,7 +13,7 @@ impl Core {
     /// Replies with the reason when there is none.
     pub fn game_from_arg(&mut self, sid: Sid, arg: &str) -> Option<u32> {
         if let Ok(n) = arg.parse::<u32>() {
-            if self.games.contains_key(&n) {
+            if self.play.games.contains_key(&n) {
                 return Some(n);
             }
             self.net.reply(sid, "There is no such game.\n");
@@ -88,11 +88,11 @@ impl Core {
         if let Some(s) = self.net.sessions.get_mut(&sid) {
             s.observing.push(g);
         }
-        if let Some(game) = self.games.get_mut(&g) {
+        if let Some(game) = self.play.games.get_mut(&g) {
             game.observers.push(sid);
         }
         self.icc_started_observing(sid, g);
-        let board = self.board_for(g, sid);
+        let board = self.play.board_for(&self.net, g, sid);
         self.net.reply(
             sid,
             &format!("You are now observing game {g}.\n\n{board}\n"),
@@ -140,7 +140,7 @@ impl Core {
             if let Some(s) = self.net.sessions.get_mut(&sid) {
                 s.observing.retain(|x| *x != g);
             }
-            if let Some(game) = self.games.get_mut(&g) {
+            if let Some(game) = self.play.games.get_mut(&g) {
                 game.observers.retain(|o| *o != sid);
             }
             self.icc_stopped_observing(sid, g);
@@ -156,11 +156,11 @@ impl Core {
                 Some(g) => vec![g],
                 None => return,
             },
-            None => self.games.keys().copied().collect(),
+            None => self.play.games.keys().copied().collect(),
         };
         let mut text = String::new();
         for g in games {
-            let Some(game) = self.games.get(&g) else {
+            let Some(game) = self.play.games.get(&g) else {
                 continue;
             };
             if game.observers.is_empty() {
@@ -194,7 +194,7 @@ impl Core {
         ) else {
             return;
         };
-        let board = self.board_for(g, sid);
+        let board = self.play.board_for(&self.net, g, sid);
         self.net.notify(sid, &format!("{board}\n"));
     }
 }

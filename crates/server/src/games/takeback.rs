@@ -13,7 +13,7 @@ impl Core {
     /// `takeback [N]`.
     pub fn cmd_takeback(&mut self, sid: Sid, args: &[&str]) {
         let found = self.net.sess(sid).and_then(|s| s.game).and_then(|g| {
-            let game = self.games.get(&g)?;
+            let game = self.play.games.get(&g)?;
             let c = game.color_of(sid)?;
             Some((g, game.side(!c).sid, game.moves.len()))
         });
@@ -56,7 +56,7 @@ impl Core {
     /// Game `g` goes back `n` half-moves, `by` having agreed.
     fn take_back(&mut self, g: u32, by: Sid, n: usize) {
         let now = Instant::now();
-        let Some(game) = self.games.get_mut(&g) else {
+        let Some(game) = self.play.games.get_mut(&g) else {
             return;
         };
         let ticking = game.clock.ticking();
@@ -75,7 +75,7 @@ impl Core {
         tracing::info!(game = g, half_moves = n, "takeback");
         for sid in targets {
             let dgs = self.icc_takeback_text(sid, g, n);
-            let board = self.board_for(g, sid);
+            let board = self.play.board_for(&self.net, g, sid);
             let mut text = format!("{dgs}\nGame {g}: {who} accepts the takeback request.\n");
             if !board.is_empty() {
                 text.push('\n');

@@ -253,7 +253,7 @@ impl Core {
 
     /// Game `g` has just started (or resumed): its players get its picture.
     pub fn icc_game_started(&mut self, g: u32) {
-        let Some(game) = self.games.get(&g) else {
+        let Some(game) = self.play.games.get(&g) else {
             return;
         };
         let players: Vec<Sid> = [game.white.sid, game.black.sid]
@@ -261,7 +261,7 @@ impl Core {
             .flatten()
             .collect();
         for sid in players {
-            let text = match self.games.get(&g) {
+            let text = match self.play.games.get(&g) {
                 Some(game) => self.game_picture(sid, game, DG_MY_GAME_STARTED),
                 None => return,
             };
@@ -271,7 +271,7 @@ impl Core {
 
     /// `sid` started observing game `g`.
     pub fn icc_started_observing(&mut self, sid: Sid, g: u32) {
-        let text = match self.games.get(&g) {
+        let text = match self.play.games.get(&g) {
             Some(game) => self.game_picture(sid, game, DG_STARTED_OBSERVING),
             None => return,
         };
@@ -292,7 +292,7 @@ impl Core {
     /// The DGs of the last move of game `g` for `sid`: the move, both clocks, a wild 22
     /// board where needed, and DG_MY_TURN for the player now to move.
     pub fn icc_move_text(&self, sid: Sid, g: u32) -> String {
-        let Some(game) = self.games.get(&g) else {
+        let Some(game) = self.play.games.get(&g) else {
             return String::new();
         };
         let Some(m) = game.moves.last() else {
@@ -309,7 +309,7 @@ impl Core {
 
     /// A takeback of `n` half-moves in game `g`: DG_TAKEBACK, clocks, whose turn.
     pub fn icc_takeback_text(&self, sid: Sid, g: u32, n: usize) -> String {
-        let Some(game) = self.games.get(&g) else {
+        let Some(game) = self.play.games.get(&g) else {
             return String::new();
         };
         let mut dgs = vec![Dg::new(DG_TAKEBACK).num(g).num(n)];

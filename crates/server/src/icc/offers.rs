@@ -76,7 +76,7 @@ impl Core {
             .net
             .sess(a)
             .and_then(|s| s.game)
-            .and_then(|g| self.games.get(&g))
+            .and_then(|g| self.play.games.get(&g))
         else {
             return Vec::new();
         };

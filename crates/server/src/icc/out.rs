@@ -85,6 +85,7 @@ impl Core {
     /// A handle's rating in a category and ICC's note on it (0 none, 2 established).
     pub fn icc_rating(&self, name: &str, cat: Category) -> (u32, u8) {
         match self
+            .play
             .ratings
             .get(&name.to_ascii_lowercase())
             .and_then(|r| r.get(cat))

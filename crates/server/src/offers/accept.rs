@@ -53,10 +53,10 @@ impl Core {
         self.flush_notes(others);
         let resumed = if resume {
             let (wn, bn) = (self.net.name_of(white), self.net.name_of(black));
-            let pos = self.stored.iter().position(|g| {
+            let pos = self.play.stored.iter().position(|g| {
                 g.white.name.eq_ignore_ascii_case(&wn) && g.black.name.eq_ignore_ascii_case(&bn)
             });
-            pos.map(|p| self.stored.remove(p))
+            pos.map(|p| self.play.stored.remove(p))
         } else {
             None
         };

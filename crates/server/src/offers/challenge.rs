@@ -259,6 +259,7 @@ impl Core {
             Some(n) => n.to_string(),
             None => {
                 let partners: Vec<String> = self
+                    .play
                     .stored
                     .iter()
                     .filter_map(|g| {
