@@ -224,6 +224,14 @@ impl Net {
         }
     }
 
+    /// The online session whose handle is exactly `name` (any case).
+    pub fn online_exact(&self, name: &str) -> Option<Sid> {
+        self.sessions
+            .values()
+            .find(|s| s.online() && s.handle.eq_ignore_ascii_case(name))
+            .map(|s| s.id)
+    }
+
     /// Online sessions (ids), in connection order.
     pub fn online_sids(&self) -> Vec<Sid> {
         self.sessions

@@ -8,7 +8,9 @@ use crate::accounts::login::Admit;
 use crate::accounts::session::{LoginState, Session};
 use crate::accounts::store::Accounts;
 use crate::conn::{Event, Out, Sid};
-use crate::core::Core;
+use crate::core::{Core, Net};
+use crate::games::ratings::Category;
+use crate::tourney::director::Host;
 use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, watch};
 
@@ -156,7 +158,10 @@ impl Core {
         if let Some(relay) = &mut self.relay {
             relay.tick(&mut self.play, &mut self.net, now);
         }
-        self.director_tick(now);
+        if let Some(mut d) = self.director.take() {
+            d.tick(self, now);
+            self.director = Some(d);
+        }
         let login_timeout = self.net.cfg.login_timeout;
         let idle = self.net.cfg.idle_timeout;
         let mut expired = Vec::new();
@@ -191,5 +196,28 @@ impl Core {
                 self.remove_session(sid, false);
             }
         }
+    }
+}
+
+/// The server lent to the director's tick (which has taken the director out of it).
+impl Host for Core {
+    fn net(&mut self) -> &mut Net {
+        &mut self.net
+    }
+
+    fn rating_shown(&self, sid: Sid, cat: Category) -> String {
+        self.play.rating_shown(&self.net, sid, cat)
+    }
+
+    fn start_paired(
+        &mut self,
+        white: Sid,
+        black: Sid,
+        rated: bool,
+        base: u32,
+        inc: u32,
+    ) -> Option<u32> {
+        self.start_accepted(black, white, white, black, rated, base, inc, false, false);
+        self.net.sess(white).and_then(|s| s.game)
     }
 }

@@ -102,7 +102,7 @@ impl Core {
         let mut rows: Vec<(u32, String)> = Vec::new();
         for s in self.net.sessions.values().filter(|s| s.online()) {
             let r = if s.registered {
-                self.rating(&s.handle, Category::Blitz)
+                self.play.rating(&s.handle, Category::Blitz)
             } else {
                 None
             };

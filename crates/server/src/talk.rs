@@ -32,8 +32,8 @@ impl Core {
             relay.tell(&self.play, &mut self.net, sid, text);
             return;
         }
-        if self.is_director(name) {
-            self.director_tell(sid, text);
+        if let Some(d) = self.director.as_mut().filter(|d| d.is_named(name)) {
+            d.tell(&mut self.net, &self.play, sid, text);
             return;
         }
         let Some(to) = self.net.find_online(name) else {
@@ -152,7 +152,7 @@ impl Core {
         let Some(game) = self.play.games.get(&g) else {
             return;
         };
-        let rating = self.rating_shown(sid, game.category);
+        let rating = self.play.rating_shown(&self.net, sid, game.category);
         let name = if s.registered {
             s.display_name()
         } else {

@@ -8,7 +8,7 @@ use crate::core::Core;
 use crate::games::clock::Clock;
 use crate::games::game::{white_score, End, Game, Side};
 use crate::games::notation::has_mating_material;
-use crate::games::ratings::{rating_text, Category};
+use crate::games::ratings::Category;
 use crate::tourney::config::result_suffix;
 use chess::GameHistory;
 use cozy_chess::{Board, Color};
@@ -22,35 +22,12 @@ impl Core {
         Side {
             sid: Some(sid),
             rating: if registered {
-                self.rating(&name, cat)
+                self.play.rating(&name, cat)
             } else {
                 None
             },
             name,
             registered,
-        }
-    }
-
-    /// The rating of a registered handle in a category.
-    pub fn rating(&self, name: &str, cat: Category) -> Option<u32> {
-        self.play
-            .ratings
-            .get(&name.to_ascii_lowercase())
-            .and_then(|r| r.get(cat))
-    }
-
-    /// `----`, `++++` or the number, for a session.
-    pub fn rating_shown(&self, sid: Sid, cat: Category) -> String {
-        match self.net.sess(sid) {
-            Some(s) => rating_text(
-                s.registered,
-                if s.registered {
-                    self.rating(&s.handle, cat)
-                } else {
-                    None
-                },
-            ),
-            None => "----".into(),
         }
     }
 

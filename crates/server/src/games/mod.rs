@@ -17,7 +17,7 @@ pub(crate) mod variant;
 use crate::conn::Sid;
 use crate::core::Net;
 use game::Game;
-use ratings::Ratings;
+use ratings::{rating_text, Category, Ratings};
 use std::collections::{BTreeMap, HashMap};
 use std::time::Instant;
 
@@ -56,5 +56,27 @@ impl Games {
             .get(&g)
             .map(|game| game.board_line(sid, ms, Instant::now()))
             .unwrap_or_default()
+    }
+
+    /// The rating of a registered handle in a category.
+    pub fn rating(&self, name: &str, cat: Category) -> Option<u32> {
+        self.ratings
+            .get(&name.to_ascii_lowercase())
+            .and_then(|r| r.get(cat))
+    }
+
+    /// `----`, `++++` or the number, for a session.
+    pub fn rating_shown(&self, net: &Net, sid: Sid, cat: Category) -> String {
+        match net.sess(sid) {
+            Some(s) => rating_text(
+                s.registered,
+                if s.registered {
+                    self.rating(&s.handle, cat)
+                } else {
+                    None
+                },
+            ),
+            None => "----".into(),
+        }
     }
 }

@@ -15,13 +15,13 @@ impl Core {
         let mine = self
             .net
             .sess(me)
-            .map(|s| self.rating(&s.handle, cat))
+            .map(|s| self.play.rating(&s.handle, cat))
             .unwrap_or(None)
             .unwrap_or(FIRST_RATING);
         let theirs = self
             .net
             .sess(them)
-            .map(|s| self.rating(&s.handle, cat))
+            .map(|s| self.play.rating(&s.handle, cat))
             .unwrap_or(None)
             .unwrap_or(FIRST_RATING);
         let f = |score: f64| {
@@ -144,8 +144,8 @@ impl Core {
         };
         let text = format!(
             "{me} ({}) {col}{them} ({}) {} {kind} {base} {inc}{loaded}",
-            self.rating_shown(sid, cat),
-            self.rating_shown(to, cat),
+            self.play.rating_shown(&self.net, sid, cat),
+            self.play.rating_shown(&self.net, to, cat),
             if rated { "rated" } else { "unrated" },
         );
         let mut notes = Notes::new();
@@ -226,8 +226,8 @@ impl Core {
         let (base, inc, rated, cat, chess960) = (g.base, g.inc, g.rated, g.category, g.chess960);
         let text = format!(
             "{me} ({}) {them} ({}) {} wild {base} {inc} Loaded from {}/0 (adjourned)",
-            self.rating_shown(sid, cat),
-            self.rating_shown(to, cat),
+            self.play.rating_shown(&self.net, sid, cat),
+            self.play.rating_shown(&self.net, to, cat),
             if rated { "rated" } else { "unrated" },
             cat.name()
         );

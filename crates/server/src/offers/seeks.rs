@@ -106,7 +106,7 @@ impl Core {
             owner: sid,
             name: s.handle.clone(),
             rating: if s.registered {
-                self.rating(&s.handle, category)
+                self.play.rating(&s.handle, category)
             } else {
                 None
             },
