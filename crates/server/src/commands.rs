@@ -8,6 +8,7 @@ use crate::accounts::session::Session;
 use crate::conn::Sid;
 use crate::core::Core;
 use crate::games::notation::looks_like_move;
+use crate::icc::commands::{parse_set2, SET2_USAGE};
 use cozy_chess::Piece;
 
 /// Every command the server knows, in the order prefixes are resolved.
@@ -243,6 +244,21 @@ impl Core {
                 .net
                 .reply(sid, &format!("{word}: Command not found.\n")),
         }
+    }
+
+    /// `set-2 N V` (ICC): one DG on or off.
+    fn cmd_set2(&mut self, sid: Sid, args: &[&str]) {
+        let Some((n, v)) = parse_set2(args) else {
+            self.net.reply(sid, SET2_USAGE);
+            return;
+        };
+        let was = self.net.dg_on(sid, n);
+        if let Some(s) = self.net.sessions.get_mut(&sid) {
+            s.level2.set(usize::from(n), v);
+        }
+        let text = self.icc_view().set2_text(sid, n, v);
+        tracing::debug!(sid, dg = n, on = v, was, "set-2");
+        self.net.reply(sid, &text);
     }
 
     /// A command that only reads or changes the caller's session: its answer, when

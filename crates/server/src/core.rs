@@ -9,10 +9,9 @@ use crate::accounts::store::{Account, Accounts};
 use crate::conn::{Out, Sid};
 use crate::games::ratings::Ratings;
 use crate::games::Games;
-use crate::icc::out::Dg;
+use crate::icc::out::{Dg, View};
 use crate::journal::Journal;
-use crate::offers::offer::Offer;
-use crate::offers::seek_ad::Seek;
+use crate::offers::Offers;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use std::collections::{BTreeMap, HashMap};
@@ -53,9 +52,7 @@ pub struct Core {
     pub net: Net,
     pub accounts: Accounts,
     pub play: Games,
-    pub seeks: BTreeMap<u32, Seek>,
-    pub offers: Vec<Offer>,
-    pub next_offer: u32,
+    pub deals: Offers,
     pub rng: StdRng,
     /// Where finished and adjourned games are reported, when the owner asked for it.
     pub journal: Option<Journal>,
@@ -94,14 +91,23 @@ impl Core {
             },
             accounts: Accounts::new(accounts),
             play: Games::new(ratings),
-            seeks: BTreeMap::new(),
-            offers: Vec::new(),
-            next_offer: 1,
+            deals: Offers::new(),
             rng,
             journal: None,
             shutting_down: false,
             relay: None,
             director: None,
+        }
+    }
+
+    /// The server as the ICC renderers (`icc/`) read it.
+    pub fn icc_view(&self) -> View<'_> {
+        View {
+            net: &self.net,
+            accounts: &self.accounts,
+            games: &self.play,
+            offers: &self.deals,
+            shutting_down: self.shutting_down,
         }
     }
 }
@@ -256,12 +262,6 @@ impl Net {
         } else {
             String::new()
         }
-    }
-
-    /// Send `dgs` (those `sid` asked for) as one write, no prompt.
-    pub fn send_dgs(&mut self, sid: Sid, dgs: &[Dg]) {
-        let text: String = dgs.iter().map(|d| self.dg_for(sid, d)).collect();
-        self.send(sid, &text);
     }
 }
 

@@ -106,7 +106,8 @@ impl Core {
         }
         self.accounts.enter(&mut self.net, sid, admit);
         if self.net.icc() {
-            self.icc_logged_in(sid);
+            let t = self.icc_view().logged_in(sid);
+            self.net.send(sid, &t);
         }
         let partners = if admit.registered {
             self.adjourned_partners_online(&admit.handle)

@@ -57,14 +57,16 @@ impl Core {
         } else {
             self.net.name_of(sid) + "(U)"
         };
-        let dg = self.icc_tell_text(to, sid, &clip(text), TELL_TELL);
+        let dg = self.icc_view().tell_text(to, sid, &clip(text), TELL_TELL);
         if dg.is_empty() {
             self.net
                 .notify(to, &format!("{from} tells you: {}\n", clip(text)));
         } else {
             self.net.send(to, &format!("{dg}{}", self.net.prompt()));
         }
-        let echoed = self.icc_tell_echo_text(sid, to, &clip(text), TELL_TELL);
+        let echoed = self
+            .icc_view()
+            .tell_echo_text(sid, to, &clip(text), TELL_TELL);
         self.net.send(sid, &echoed);
         if let Some(s) = self.net.sessions.get_mut(&sid) {
             s.last_told = Some(them.clone());
@@ -108,14 +110,16 @@ impl Core {
             }
         });
         let from = from.unwrap_or_default();
-        let dg = self.icc_tell_text(opp, sid, &clip(text), TELL_SAY);
+        let dg = self.icc_view().tell_text(opp, sid, &clip(text), TELL_SAY);
         if dg.is_empty() {
             self.net
                 .notify(opp, &format!("{from} says: {}\n", clip(text)));
         } else {
             self.net.send(opp, &format!("{dg}{}", self.net.prompt()));
         }
-        let echo = self.icc_tell_echo_text(sid, opp, &clip(text), TELL_SAY);
+        let echo = self
+            .icc_view()
+            .tell_echo_text(sid, opp, &clip(text), TELL_SAY);
         self.net.send(sid, &echo);
         let them = self.net.name_of(opp);
         self.net.reply(sid, &format!("(told {them})\n"));
@@ -170,7 +174,7 @@ impl Core {
         to.retain(|o| *o != sid && self.net.sess(*o).is_some_and(|x| x.vars.kibitz));
         to.dedup();
         for o in &to {
-            let dg = self.icc_kibitz_text(*o, g, sid, &clip(text), kibitz);
+            let dg = self.icc_view().kibitz_text(*o, g, sid, &clip(text), kibitz);
             if dg.is_empty() {
                 self.net.notify(*o, &line);
             } else {

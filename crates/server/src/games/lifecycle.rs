@@ -119,7 +119,8 @@ impl Core {
                 if let Some(game) = self.play.games.get_mut(&g) {
                     game.observers.retain(|o| *o != sid);
                 }
-                self.icc_stopped_observing(sid, g);
+                let t = self.icc_view().stopped_observing(sid, g);
+                self.net.send(sid, &t);
                 text.push_str(&format!("Removing game {g} from observation list.\n"));
             }
             if continuing {
@@ -131,7 +132,9 @@ impl Core {
             text.push_str(&format!("\n{creating}\n\n{braces}\n\n{board}\n{prompt}"));
             self.net.send(sid, &text);
         }
-        self.icc_game_started(number);
+        for (sid, t) in self.icc_view().game_started(number) {
+            self.net.send(sid, &t);
+        }
         tracing::info!(game = number, "game started");
         for (follower, player) in self.accounts.followers(&self.net, white, black) {
             self.cmd_observe(follower, &[player.as_str()]);
@@ -155,7 +158,7 @@ impl Core {
             let line = self.play.board_for(&self.net, g, sid);
             if self.net.icc() {
                 // DGs first; the board line only for style 12.
-                let mut text = self.icc_move_text(sid, g);
+                let mut text = self.icc_view().move_text(sid, g);
                 if !line.is_empty() {
                     text.push('\n');
                     text.push_str(&line);
@@ -240,7 +243,7 @@ impl Core {
                 .chain(game.observers.iter().copied())
                 .collect();
             for sid in to {
-                let text = self.icc_result_text(sid, &game, end);
+                let text = self.icc_view().result_text(sid, &game, end);
                 self.net.send(sid, &text);
             }
         }

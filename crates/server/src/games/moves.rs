@@ -31,7 +31,7 @@ impl Core {
     /// A refused move: ICC's DG_ILLEGAL_MOVE (`reason` as it numbers them) where asked
     /// for, and the text anyway.
     fn refuse_move(&mut self, sid: Sid, g: u32, text: &str, reason: u8, msg: &str) {
-        let dg = self.icc_illegal_text(sid, g, text, reason);
+        let dg = self.icc_view().illegal_text(sid, g, text, reason);
         self.net.send(sid, &dg);
         self.net.reply(sid, msg);
     }
@@ -121,6 +121,7 @@ impl Core {
         let opponent = game.side(!mover).sid;
         // The mover's move declines what the opponent had offered.
         let declined: Vec<u32> = self
+            .deals
             .offers
             .iter()
             .filter(|o| o.to == sid && Some(o.from) == opponent && o.kind != OfferKind::Match)

@@ -91,7 +91,8 @@ impl Core {
         if let Some(game) = self.play.games.get_mut(&g) {
             game.observers.push(sid);
         }
-        self.icc_started_observing(sid, g);
+        let t = self.icc_view().started_observing(sid, g);
+        self.net.send(sid, &t);
         let board = self.play.board_for(&self.net, g, sid);
         self.net.reply(
             sid,
@@ -143,7 +144,8 @@ impl Core {
             if let Some(game) = self.play.games.get_mut(&g) {
                 game.observers.retain(|o| *o != sid);
             }
-            self.icc_stopped_observing(sid, g);
+            let t = self.icc_view().stopped_observing(sid, g);
+            self.net.send(sid, &t);
             text.push_str(&format!("Removing game {g} from observation list.\n"));
         }
         self.net.reply(sid, &text);

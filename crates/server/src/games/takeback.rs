@@ -38,6 +38,7 @@ impl Core {
             return;
         }
         let theirs = self
+            .deals
             .offers
             .iter()
             .find(|o| o.from == opp && o.to == sid && o.kind == OfferKind::Takeback(n))
@@ -74,7 +75,7 @@ impl Core {
         let who = self.net.name_of(by);
         tracing::info!(game = g, half_moves = n, "takeback");
         for sid in targets {
-            let dgs = self.icc_takeback_text(sid, g, n);
+            let dgs = self.icc_view().takeback_text(sid, g, n);
             let board = self.play.board_for(&self.net, g, sid);
             let mut text = format!("{dgs}\nGame {g}: {who} accepts the takeback request.\n");
             if !board.is_empty() {

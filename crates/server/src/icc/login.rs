@@ -5,9 +5,9 @@
 //! (`accounts/login.rs` calls them during the dialogue).
 
 use super::level2::Level2;
-use super::out::Dg;
+use super::out::{Dg, View};
 use crate::conn::Sid;
-use crate::core::{Core, Net};
+use crate::core::Net;
 use ics::icc::numbers::*;
 
 /// DG_LOGIN_FAILED codes the local server uses (ICC's numbers).
@@ -47,10 +47,12 @@ pub fn login_failed(net: &mut Net, sid: Sid, code: u8, text: &str) {
     net.send(sid, &t);
 }
 
-impl Core {
+impl View<'_> {
     /// Right after login: DG_WHO_AM_I, and the seek list for a client with DG_SEEK on.
-    pub fn icc_logged_in(&mut self, sid: Sid) {
-        let Some(s) = self.net.sess(sid) else { return };
+    pub fn logged_in(&self, sid: Sid) -> String {
+        let Some(s) = self.net.sess(sid) else {
+            return String::new();
+        };
         let titles = if s.registered {
             super::out::titles_words(&s.titles)
         } else {
@@ -58,7 +60,7 @@ impl Core {
         };
         let who = Dg::new(DG_WHO_AM_I).word(&s.handle).braced(titles);
         let mut text = self.net.dg_for(sid, &who);
-        text.push_str(&self.icc_sought_list(sid));
-        self.net.send(sid, &text);
+        text.push_str(&self.sought_list(sid));
+        text
     }
 }

@@ -73,7 +73,7 @@ impl Core {
             }
             Err(_) => return self.net.reply(sid, "There is no such offer.\n"),
         };
-        let Some(o) = self.offers.iter().find(|o| o.id == id).cloned() else {
+        let Some(o) = self.deals.offers.iter().find(|o| o.id == id).cloned() else {
             return;
         };
         match (&o.kind, &o.terms) {
@@ -144,12 +144,15 @@ impl Core {
         }
         let id = match arg.parse::<u32>() {
             Ok(n) => Some(n),
-            Err(_) => self
-                .net
-                .find_online(arg)
-                .and_then(|o| self.seeks.values().find(|k| k.owner == o).map(|k| k.id)),
+            Err(_) => self.net.find_online(arg).and_then(|o| {
+                self.deals
+                    .seeks
+                    .values()
+                    .find(|k| k.owner == o)
+                    .map(|k| k.id)
+            }),
         };
-        let Some(seek) = id.and_then(|n| self.seeks.get(&n)).cloned() else {
+        let Some(seek) = id.and_then(|n| self.deals.seeks.get(&n)).cloned() else {
             self.net.reply(sid, "That seek is not available.\n");
             return;
         };

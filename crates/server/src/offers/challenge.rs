@@ -151,6 +151,7 @@ impl Core {
         let mut notes = Notes::new();
         let mut prefix = String::new();
         if let Some(old) = self
+            .deals
             .offers
             .iter()
             .find(|o| o.from == sid && o.to == to && o.kind == OfferKind::Match)
@@ -198,7 +199,7 @@ impl Core {
             ));
         }
         theirs.push_str("You can \"accept\" or \"decline\", or propose different parameters.\n");
-        let offer = self.offers.iter().find(|o| o.id == id).cloned();
+        let offer = self.deals.offers.iter().find(|o| o.id == id).cloned();
         for (who, to_side) in [(sid, false), (to, true)] {
             if let (true, Some(o)) = (self.pendinfo(who), &offer) {
                 let line = format!("{}\n", self.pf_line(o, to_side));
@@ -210,8 +211,8 @@ impl Core {
             }
         }
         if let Some(o) = &offer {
-            mine.insert_str(0, &self.icc_match_text(sid, o));
-            theirs.insert_str(0, &self.icc_match_text(to, o));
+            mine.insert_str(0, &self.icc_view().match_text(sid, o));
+            theirs.insert_str(0, &self.icc_view().match_text(to, o));
         }
         self.flush_notes(notes);
         self.net.reply(sid, &mine);
@@ -241,6 +242,7 @@ impl Core {
         };
         let mut notes = Notes::new();
         if let Some(old) = self
+            .deals
             .offers
             .iter()
             .find(|o| o.from == sid && o.to == to && o.kind == OfferKind::Match)

@@ -18,11 +18,13 @@ const MAX_SEEKS: usize = 3;
 impl Core {
     /// `<s>` lines of every ad, for `iset seekinfo 1`.
     pub fn seekinfo_lines(&self) -> Vec<String> {
-        self.seeks.values().map(Seek::s_line).collect()
+        self.deals.seeks.values().map(Seek::s_line).collect()
     }
 
     fn free_seek_id(&self) -> u32 {
-        (0..).find(|n| !self.seeks.contains_key(n)).unwrap_or(0)
+        (0..)
+            .find(|n| !self.deals.seeks.contains_key(n))
+            .unwrap_or(0)
     }
 
     /// `seek [base inc] [rated|unrated] [white|black] ...`.
@@ -77,7 +79,7 @@ impl Core {
         });
         let category = Category::of(base, inc);
         let rated = rated && s.registered && category != Category::Untimed;
-        let own = self.seeks.values().filter(|k| k.owner == sid).count();
+        let own = self.deals.seeks.values().filter(|k| k.owner == sid).count();
         if own >= MAX_SEEKS {
             self.net.reply(
                 sid,
@@ -85,7 +87,7 @@ impl Core {
             );
             return;
         }
-        let dup = self.seeks.values().any(|k| {
+        let dup = self.deals.seeks.values().any(|k| {
             k.owner == sid
                 && k.base == base
                 && k.inc == inc
@@ -121,13 +123,13 @@ impl Core {
             manual,
         };
         let (ad, sline) = (seek.ad_line(), seek.s_line());
-        let dg = self.icc_seek_dg(&seek);
-        self.seeks.insert(seek.id, seek);
+        let dg = self.icc_view().seek_dg(&seek);
+        self.deals.seeks.insert(seek.id, seek);
         for o in self.net.online_sids() {
             let Some(v) = self.net.sess(o).map(|x| x.vars.clone()) else {
                 continue;
             };
-            if self.icc_seeks_as_dgs(o) {
+            if self.icc_view().seeks_as_dgs(o) {
                 let t = self.net.dg_for(o, &dg);
                 self.net.send(o, &t);
             } else if v.seekinfo {
@@ -146,7 +148,7 @@ impl Core {
         }
         let mut owners: Vec<(Sid, Vec<u32>)> = Vec::new();
         for id in ids {
-            if let Some(k) = self.seeks.remove(id) {
+            if let Some(k) = self.deals.seeks.remove(id) {
                 match owners.iter_mut().find(|(o, _)| *o == k.owner) {
                     Some((_, v)) => v.push(*id),
                     None => owners.push((k.owner, vec![*id])),
@@ -157,9 +159,9 @@ impl Core {
             let nums: Vec<String> = list.iter().map(u32::to_string).collect();
             notes.push((owner, format!("Ads removed: {}\n", nums.join(" "))));
             for o in self.net.online_sids() {
-                if self.icc_seeks_as_dgs(o) {
+                if self.icc_view().seeks_as_dgs(o) {
                     for id in &list {
-                        let t = self.icc_seek_removed_text(o, *id, reason);
+                        let t = self.icc_view().seek_removed_text(o, *id, reason);
                         notes.push((o, t));
                     }
                     continue;
@@ -184,6 +186,7 @@ impl Core {
     /// Drop every ad of `sid` (it left, or `quiet`: no note to itself).
     pub fn remove_seeks_of(&mut self, sid: Sid, to_self: bool) {
         let ids: Vec<u32> = self
+            .deals
             .seeks
             .values()
             .filter(|k| k.owner == sid)
@@ -200,6 +203,7 @@ impl Core {
     /// Ads of two players about to start a game go.
     pub fn remove_seeks_for_start(&mut self, a: Sid, b: Sid, notes: &mut Notes) {
         let ids: Vec<u32> = self
+            .deals
             .seeks
             .values()
             .filter(|k| k.owner == a || k.owner == b)
@@ -211,6 +215,7 @@ impl Core {
     /// `unseek [n]`.
     pub fn cmd_unseek(&mut self, sid: Sid) {
         let ids: Vec<u32> = self
+            .deals
             .seeks
             .values()
             .filter(|k| k.owner == sid)
@@ -235,7 +240,7 @@ impl Core {
     /// `sought`.
     pub fn cmd_sought(&mut self, sid: Sid) {
         let mut t = String::new();
-        for k in self.seeks.values() {
+        for k in self.deals.seeks.values() {
             t.push_str(&k.ad_line());
             t.push('\n');
         }
