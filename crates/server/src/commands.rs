@@ -135,7 +135,7 @@ impl Core {
         let playing = self.net.sess(sid).and_then(|s| s.game);
         if looks_like_move(line) {
             match playing {
-                Some(g) => self.on_move(sid, g, line),
+                Some(g) => self.playing().on_move(sid, g, line),
                 None => self
                     .net
                     .reply(sid, "You are not playing or examining a game.\n"),
@@ -161,7 +161,7 @@ impl Core {
             "set" => self.cmd_set(sid, &args, rest, false),
             "set-quietly" => self.cmd_set(sid, &args, rest, true),
             "set-2" => self.cmd_set2(sid, &args),
-            "takeback" => self.cmd_takeback(sid, &args),
+            "takeback" => self.playing().cmd_takeback(sid, &args),
             "iset" => self.cmd_iset(sid, &args),
             "style" => {
                 let value = args.first().copied().unwrap_or("");
@@ -199,29 +199,29 @@ impl Core {
                         .reply(sid, &format!("Usage: {cmd} game-number message\n")),
                 }
             }
-            "seek" => self.cmd_seek(sid, &args),
-            "unseek" => self.cmd_unseek(sid),
-            "sought" => self.cmd_sought(sid),
-            "play" => self.cmd_play(sid, &args),
-            "match" => self.cmd_match(sid, &args),
-            "rematch" => self.cmd_rematch(sid),
-            "resume" => self.cmd_resume(sid, &args),
-            "accept" => self.cmd_accept(sid, &args),
-            "decline" => self.cmd_decline(sid, &args),
-            "withdraw" => self.cmd_withdraw(sid, &args),
-            "pending" => self.cmd_pending(sid),
+            "seek" => self.dealing().cmd_seek(sid, &args),
+            "unseek" => self.dealing().cmd_unseek(sid),
+            "sought" => self.dealing().cmd_sought(sid),
+            "play" => self.dealing().cmd_play(sid, &args),
+            "match" => self.dealing().cmd_match(sid, &args),
+            "rematch" => self.playing().cmd_rematch(sid),
+            "resume" => self.dealing().cmd_resume(sid, &args),
+            "accept" => self.dealing().cmd_accept(sid, &args),
+            "decline" => self.dealing().cmd_decline(sid, &args),
+            "withdraw" => self.dealing().cmd_withdraw(sid, &args),
+            "pending" => self.dealing().cmd_pending(sid),
             "stored" => self.cmd_stored(sid, &args),
-            "draw" => self.cmd_draw(sid),
-            "abort" => self.cmd_abort(sid),
-            "adjourn" => self.cmd_adjourn(sid),
-            "resign" => self.cmd_resign(sid),
-            "flag" => self.cmd_flag(sid),
+            "draw" => self.playing().cmd_draw(sid),
+            "abort" => self.playing().cmd_abort(sid),
+            "adjourn" => self.playing().cmd_adjourn(sid),
+            "resign" => self.playing().cmd_resign(sid),
+            "flag" => self.playing().cmd_flag(sid),
             "time" => self.cmd_time(sid, &args),
-            "refresh" => self.cmd_refresh(sid, &args),
+            "refresh" => self.playing().cmd_refresh(sid, &args),
             "moves" => self.cmd_moves(sid, &args),
-            "observe" => self.cmd_observe(sid, &args),
-            "unobserve" => self.cmd_unobserve(sid, &args),
-            "allobservers" => self.cmd_allobservers(sid, &args),
+            "observe" => self.playing().cmd_observe(sid, &args),
+            "unobserve" => self.playing().cmd_unobserve(sid, &args),
+            "allobservers" => self.playing().cmd_allobservers(sid, &args),
             "follow" => self.accounts.cmd_list(
                 &mut self.net,
                 sid,
@@ -497,13 +497,13 @@ impl Core {
         let mut text = format!("{var} set\n");
         if var == "seekinfo" && on {
             text.push_str("<sc>\n");
-            for line in self.seekinfo_lines() {
+            for line in self.dealing().seekinfo_lines() {
                 text.push_str(&line);
                 text.push('\n');
             }
         }
         if var == "pendinfo" && on {
-            for line in self.pendinfo_lines(sid) {
+            for line in self.dealing().pendinfo_lines(sid) {
                 text.push_str(&line);
                 text.push('\n');
             }

@@ -7,10 +7,12 @@
 use crate::accounts::session::{LoginState, Session};
 use crate::accounts::store::{Account, Accounts};
 use crate::conn::{Out, Sid};
+use crate::games::play::Play;
 use crate::games::ratings::Ratings;
 use crate::games::Games;
 use crate::icc::out::{Dg, View};
 use crate::journal::Journal;
+use crate::offers::deal::Deal;
 use crate::offers::Offers;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -97,6 +99,34 @@ impl Core {
             shutting_down: false,
             relay: None,
             director: None,
+        }
+    }
+
+    /// The parts of the server a games handler (`games/`) works on.
+    pub fn playing(&mut self) -> Play<'_> {
+        Play {
+            net: &mut self.net,
+            games: &mut self.play,
+            offers: &mut self.deals,
+            accounts: &self.accounts,
+            rng: &mut self.rng,
+            journal: self.journal.as_ref(),
+            shutting_down: self.shutting_down,
+            director: self.director.as_mut(),
+        }
+    }
+
+    /// The parts of the server an offers handler (`offers/`) works on.
+    pub fn dealing(&mut self) -> Deal<'_> {
+        Deal {
+            net: &mut self.net,
+            games: &mut self.play,
+            offers: &mut self.deals,
+            accounts: &self.accounts,
+            rng: &mut self.rng,
+            journal: self.journal.as_ref(),
+            shutting_down: self.shutting_down,
+            director: self.director.as_mut(),
         }
     }
 

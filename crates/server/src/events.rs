@@ -135,7 +135,7 @@ impl Core {
             if examining {
                 self.play.close_examined(&mut self.net, g);
             } else {
-                self.player_lost_connection(g, sid);
+                self.playing().player_lost_connection(g, sid);
             }
         }
         for g in observing {
@@ -143,8 +143,8 @@ impl Core {
                 game.observers.retain(|o| *o != sid);
             }
         }
-        self.remove_seeks_of(sid, false);
-        self.remove_offers_involving(sid);
+        self.dealing().remove_seeks_of(sid, false);
+        self.dealing().remove_offers_involving(sid);
         if let Some(s) = self.net.sessions.remove(&sid) {
             let _ = s.tx.try_send(Out::Close);
             tracing::info!(sid, handle = %s.handle, "session closed");
@@ -154,7 +154,7 @@ impl Core {
     /// Timers: automatic flagging, login and idle time-outs.
     pub fn on_tick(&mut self, now: Instant) {
         if self.net.cfg.auto_flag {
-            self.check_flags(now);
+            self.playing().check_flags(now);
         }
         if let Some(relay) = &mut self.relay {
             relay.tick(&mut self.play, &mut self.net, now);
@@ -218,7 +218,8 @@ impl Host for Core {
         base: u32,
         inc: u32,
     ) -> Option<u32> {
-        self.start_accepted(black, white, white, black, rated, base, inc, false, false);
+        self.dealing()
+            .start_accepted(black, white, white, black, rated, base, inc, false, false);
         self.net.sess(white).and_then(|s| s.game)
     }
 }

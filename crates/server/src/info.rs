@@ -20,14 +20,6 @@ fn secs_text(s: u64) -> String {
 }
 
 impl Core {
-    /// The adjourned game between two handles, either colour.
-    pub fn stored_between(&self, a: &str, b: &str) -> Option<&Game> {
-        self.play.stored.iter().find(|g| {
-            (g.white.name.eq_ignore_ascii_case(a) && g.black.name.eq_ignore_ascii_case(b))
-                || (g.white.name.eq_ignore_ascii_case(b) && g.black.name.eq_ignore_ascii_case(a))
-        })
-    }
-
     /// Online players who have an adjourned game with `name`.
     pub fn adjourned_partners_online(&self, name: &str) -> Vec<String> {
         let mut v = Vec::new();
@@ -292,7 +284,7 @@ impl Core {
 
     /// `moves [N|NAME]`.
     pub fn cmd_moves(&mut self, sid: Sid, args: &[&str]) {
-        let Some(g) = self.game_or_current(
+        let Some(g) = self.playing().game_or_current(
             sid,
             args,
             "You are neither playing, observing nor examining a game.\n",
@@ -343,7 +335,10 @@ impl Core {
 
     /// `time [N|NAME]`.
     pub fn cmd_time(&mut self, sid: Sid, args: &[&str]) {
-        let Some(g) = self.game_or_current(sid, args, "You are not playing a game.\n") else {
+        let Some(g) = self
+            .playing()
+            .game_or_current(sid, args, "You are not playing a game.\n")
+        else {
             return;
         };
         let Some(game) = self.play.games.get(&g) else {

@@ -134,7 +134,7 @@ impl Core {
             self.net.reply(sid, &format!("Usage: {verb} message\n"));
             return;
         }
-        let Some(g) = game.or_else(|| self.current_game(sid)) else {
+        let Some(g) = game.or_else(|| self.playing().current_game(sid)) else {
             self.net
                 .reply(sid, "You are not playing or observing a game.\n");
             return;

@@ -4,17 +4,17 @@
 //! itself, as a value, is in `games/game.rs`.
 
 use crate::conn::Sid;
-use crate::core::Core;
 use crate::games::clock::Clock;
 use crate::games::game::{white_score, End, Game, Side};
 use crate::games::notation::has_mating_material;
+use crate::games::play::Play;
 use crate::games::ratings::Category;
 use crate::tourney::config::result_suffix;
 use chess::GameHistory;
 use cozy_chess::{Board, Color};
 use std::time::Instant;
 
-impl Core {
+impl Play<'_> {
     fn side_for(&self, sid: Sid, cat: Category) -> Side {
         let s = self.net.sess(sid);
         let name = s.map(|s| s.handle.clone()).unwrap_or_default();
@@ -22,7 +22,7 @@ impl Core {
         Side {
             sid: Some(sid),
             rating: if registered {
-                self.play.rating(&name, cat)
+                self.games.rating(&name, cat)
             } else {
                 None
             },
@@ -45,7 +45,7 @@ impl Core {
         chess960: bool,
         resumed: Option<Game>,
     ) -> u32 {
-        let number = self.play.free_game_number();
+        let number = self.games.free_game_number();
         let continuing = resumed.is_some();
         let game = match resumed {
             Some(mut g) => {
@@ -105,7 +105,7 @@ impl Core {
         );
         let verb = if continuing { "Continuing" } else { "Creating" };
         let braces = format!("{{{} {} {} match.}}", game.title(), verb, game.kind());
-        self.play.games.insert(number, game);
+        self.games.games.insert(number, game);
         for sid in [white, black] {
             let observed: Vec<u32> = match self.net.sessions.get_mut(&sid) {
                 Some(s) => {
@@ -116,7 +116,7 @@ impl Core {
             };
             let mut text = String::new();
             for g in observed {
-                if let Some(game) = self.play.games.get_mut(&g) {
+                if let Some(game) = self.games.games.get_mut(&g) {
                     game.observers.retain(|o| *o != sid);
                 }
                 let t = self.icc_view().stopped_observing(sid, g);
@@ -127,7 +127,7 @@ impl Core {
                 text.push_str(&braces);
                 text.push('\n');
             }
-            let board = self.play.board_for(&self.net, number, sid);
+            let board = self.games.board_for(self.net, number, sid);
             let prompt = self.net.prompt();
             text.push_str(&format!("\n{creating}\n\n{braces}\n\n{board}\n{prompt}"));
             self.net.send(sid, &text);
@@ -136,7 +136,7 @@ impl Core {
             self.net.send(sid, &t);
         }
         tracing::info!(game = number, "game started");
-        for (follower, player) in self.accounts.followers(&self.net, white, black) {
+        for (follower, player) in self.accounts.followers(self.net, white, black) {
             self.cmd_observe(follower, &[player.as_str()]);
         }
         number
@@ -146,7 +146,7 @@ impl Core {
     /// `quiet_prompt`: a session that gets the board without the prompt
     /// (the mover when the game is about to end).
     pub fn send_boards(&mut self, g: u32, quiet_prompt: Option<Sid>) {
-        let Some(game) = self.play.games.get(&g) else {
+        let Some(game) = self.games.games.get(&g) else {
             return;
         };
         let mut targets: Vec<Sid> = [game.white.sid, game.black.sid]
@@ -155,7 +155,7 @@ impl Core {
             .collect();
         targets.extend(game.observers.iter().copied());
         for sid in targets {
-            let line = self.play.board_for(&self.net, g, sid);
+            let line = self.games.board_for(self.net, g, sid);
             if self.net.icc() {
                 // DGs first; the board line only for style 12.
                 let mut text = self.icc_view().move_text(sid, g);
@@ -181,13 +181,13 @@ impl Core {
     /// End game `g`: result lines to players and observers, ratings, and the
     /// adjourned game stored when it was adjourned.
     pub fn end_game(&mut self, g: u32, end: End) {
-        let Some(mut game) = self.play.games.remove(&g) else {
+        let Some(mut game) = self.games.games.remove(&g) else {
             return;
         };
         if let (Some(w), Some(b)) = (game.white.sid, game.black.sid) {
             let mut notes = crate::offers::offer::Notes::new();
-            self.remove_game_offers(w, b, &mut notes);
-            self.flush_notes(notes);
+            self.dealing().remove_game_offers(w, b, &mut notes);
+            self.dealing().flush_notes(notes);
         }
         let now = Instant::now();
         if let Some(j) = &self.journal {
@@ -216,7 +216,7 @@ impl Core {
                     .enumerate()
                 {
                     let key = side.name.to_ascii_lowercase();
-                    let entry = self.play.ratings.entry(key).or_default();
+                    let entry = self.games.ratings.entry(key).or_default();
                     if let Some((old, new)) = entry.record(game.category, opp, score) {
                         if let Some(l) = rating_lines.get_mut(i) {
                             *l = format!(
@@ -289,17 +289,17 @@ impl Core {
         if store {
             game.white.sid = None;
             game.black.sid = None;
-            self.play.stored.retain(|s| {
+            self.games.stored.retain(|s| {
                 !(s.white.name.eq_ignore_ascii_case(&game.white.name)
                     && s.black.name.eq_ignore_ascii_case(&game.black.name))
             });
-            self.play.stored.push(game);
+            self.games.stored.push(game);
         }
     }
 
     /// A player of game `g` disconnected.
     pub fn player_lost_connection(&mut self, g: u32, sid: Sid) {
-        let Some(color) = self.play.games.get(&g).and_then(|game| game.color_of(sid)) else {
+        let Some(color) = self.games.games.get(&g).and_then(|game| game.color_of(sid)) else {
             return;
         };
         self.end_game(g, End::LostConnection { who: color });
@@ -308,7 +308,7 @@ impl Core {
     /// With `auto_flag`: end games whose side to move has run out of time.
     pub fn check_flags(&mut self, now: Instant) {
         let mut flagged = Vec::new();
-        for (n, game) in &self.play.games {
+        for (n, game) in &self.games.games {
             if game.clock.untimed() || !game.clock.ticking() {
                 continue;
             }

@@ -9,6 +9,7 @@ pub(crate) mod lifecycle;
 pub(crate) mod moves;
 pub(crate) mod notation;
 pub(crate) mod observe;
+pub(crate) mod play;
 pub(crate) mod ratings;
 pub(crate) mod style12;
 pub(crate) mod takeback;
@@ -78,5 +79,13 @@ impl Games {
             ),
             None => "----".into(),
         }
+    }
+
+    /// The adjourned game between two handles, either colour.
+    pub fn stored_between(&self, a: &str, b: &str) -> Option<&Game> {
+        self.stored.iter().find(|g| {
+            (g.white.name.eq_ignore_ascii_case(a) && g.black.name.eq_ignore_ascii_case(b))
+                || (g.white.name.eq_ignore_ascii_case(b) && g.black.name.eq_ignore_ascii_case(a))
+        })
     }
 }

@@ -3,22 +3,22 @@
 //! `draw`, `abort`, `adjourn`, `resign`, `flag`.
 
 use crate::conn::Sid;
-use crate::core::Core;
 use crate::games::game::{End, LastMove, MoveRecord};
 use crate::games::notation::{
     has_mating_material, legal_moves, parse_move, pretty_move, to_san, verbose_move, MoveError,
 };
+use crate::games::play::Play;
 use crate::icc::smith::smith_move;
 use crate::offers::offer::{Notes, OfferKind};
 use cozy_chess::{Color, Piece};
 use std::time::Instant;
 
-impl Core {
+impl Play<'_> {
     /// The game `sid` plays, its colour and the opponent's session; replies
     /// "You are not playing a game." when there is none.
     pub(crate) fn my_game(&mut self, sid: Sid) -> Option<(u32, Color, Option<Sid>)> {
         let found = self.net.sess(sid).and_then(|s| s.game).and_then(|g| {
-            let game = self.play.games.get(&g)?;
+            let game = self.games.games.get(&g)?;
             let c = game.color_of(sid)?;
             Some((g, c, game.side(!c).sid))
         });
@@ -39,17 +39,17 @@ impl Core {
     /// A move typed by a player of game `g`.
     pub fn on_move(&mut self, sid: Sid, g: u32, text: &str) {
         let promote = self.net.sess(sid).map_or(Piece::Queen, |s| s.vars.promote);
-        if let Some(game) = self.play.games.get(&g).filter(|x| x.examined.is_some()) {
+        if let Some(game) = self.games.games.get(&g).filter(|x| x.examined.is_some()) {
             let mv = match parse_move(&game.board, text, promote) {
                 Some(Ok(mv)) => Some(mv),
                 _ => None,
             };
-            if !self.play.examiner_move(&mut self.net, sid, g, mv) {
+            if !self.games.examiner_move(self.net, sid, g, mv) {
                 self.net.reply(sid, "You are not examining that game.\n");
             }
             return;
         }
-        let Some(game) = self.play.games.get(&g) else {
+        let Some(game) = self.games.games.get(&g) else {
             self.net.reply(sid, "You are not playing a game.\n");
             return;
         };
@@ -73,7 +73,7 @@ impl Core {
             }
         };
         let now = Instant::now();
-        let Some(game) = self.play.games.get_mut(&g) else {
+        let Some(game) = self.games.games.get_mut(&g) else {
             return;
         };
         let mover = game.board.side_to_move();
@@ -121,7 +121,7 @@ impl Core {
         let opponent = game.side(!mover).sid;
         // The mover's move declines what the opponent had offered.
         let declined: Vec<u32> = self
-            .deals
+            .offers
             .offers
             .iter()
             .filter(|o| o.to == sid && Some(o.from) == opponent && o.kind != OfferKind::Match)
@@ -129,9 +129,9 @@ impl Core {
             .collect();
         let mut notes = Notes::new();
         for id in declined {
-            self.drop_offer(id, &mut notes);
+            self.dealing().drop_offer(id, &mut notes);
         }
-        self.flush_notes(notes);
+        self.dealing().flush_notes(notes);
         self.send_boards(g, end.map(|_| sid));
         if let Some(end) = end {
             self.end_game(g, end);
@@ -141,7 +141,7 @@ impl Core {
     /// Whether the current position (or the one before the last move) has
     /// occurred three times.
     fn repetition(&self, g: u32) -> bool {
-        let Some(game) = self.play.games.get(&g) else {
+        let Some(game) = self.games.games.get(&g) else {
             return false;
         };
         let h = &game.history;
@@ -156,7 +156,7 @@ impl Core {
             return;
         };
         let fifty = self
-            .play
+            .games
             .games
             .get(&g)
             .is_some_and(|x| x.board.halfmove_clock() >= 100);
@@ -171,18 +171,23 @@ impl Core {
             return;
         }
         let Some(opp) = opp else { return };
-        if self.find_offer(&OfferKind::Draw, opp, sid).is_some() {
+        if self
+            .dealing()
+            .find_offer(&OfferKind::Draw, opp, sid)
+            .is_some()
+        {
             self.clear_offers_of_game(sid, Some(opp));
             self.end_game(g, End::Agreed);
             return;
         }
-        self.offer_in_game(OfferKind::Draw, sid, opp);
+        self.dealing().offer_in_game(OfferKind::Draw, sid, opp);
     }
 
     fn clear_offers_of_game(&mut self, sid: Sid, opp: Option<Sid>) {
         let mut notes = Notes::new();
-        self.remove_game_offers(sid, opp.unwrap_or(sid), &mut notes);
-        self.flush_notes(notes);
+        self.dealing()
+            .remove_game_offers(sid, opp.unwrap_or(sid), &mut notes);
+        self.dealing().flush_notes(notes);
     }
 
     /// `abort`: accept the opponent's request or ask for one.
@@ -191,13 +196,17 @@ impl Core {
             return;
         };
         let Some(opp) = opp else { return };
-        if self.find_offer(&OfferKind::Abort, opp, sid).is_some() {
+        if self
+            .dealing()
+            .find_offer(&OfferKind::Abort, opp, sid)
+            .is_some()
+        {
             self.clear_offers_of_game(sid, Some(opp));
             self.end_game(g, End::AbortAgreed);
             return;
         }
         let early = self
-            .play
+            .games
             .games
             .get(&g)
             .is_some_and(|x| x.moves.len() < 2 && x.resumed == 0);
@@ -206,7 +215,7 @@ impl Core {
             self.end_game(g, End::AbortEarly);
             return;
         }
-        self.offer_in_game(OfferKind::Abort, sid, opp);
+        self.dealing().offer_in_game(OfferKind::Abort, sid, opp);
     }
 
     /// `adjourn`: both players must be registered.
@@ -215,19 +224,23 @@ impl Core {
             return;
         };
         let Some(opp) = opp else { return };
-        if !self.play.games.get(&g).is_some_and(|x| x.storable()) {
+        if !self.games.games.get(&g).is_some_and(|x| x.storable()) {
             self.net.reply(
                 sid,
                 "Both players must be registered to adjourn a game.  Use \"abort\".\n",
             );
             return;
         }
-        if self.find_offer(&OfferKind::Adjourn, opp, sid).is_some() {
+        if self
+            .dealing()
+            .find_offer(&OfferKind::Adjourn, opp, sid)
+            .is_some()
+        {
             self.clear_offers_of_game(sid, Some(opp));
             self.end_game(g, End::AdjournAgreed);
             return;
         }
-        self.offer_in_game(OfferKind::Adjourn, sid, opp);
+        self.dealing().offer_in_game(OfferKind::Adjourn, sid, opp);
     }
 
     /// `resign`.
@@ -244,7 +257,7 @@ impl Core {
         let Some((g, color, opp)) = self.my_game(sid) else {
             return;
         };
-        let Some(game) = self.play.games.get(&g) else {
+        let Some(game) = self.games.games.get(&g) else {
             return;
         };
         if game.clock.untimed() {

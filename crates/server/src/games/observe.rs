@@ -3,17 +3,17 @@
 //! of the game one plays or observes).
 
 use crate::conn::Sid;
-use crate::core::Core;
+use crate::games::play::Play;
 
 /// Most games one session may observe at once.
 const MAX_OBSERVED: usize = 30;
 
-impl Core {
+impl Play<'_> {
     /// Game number from an argument: a number, or the game a player plays.
     /// Replies with the reason when there is none.
     pub fn game_from_arg(&mut self, sid: Sid, arg: &str) -> Option<u32> {
         if let Ok(n) = arg.parse::<u32>() {
-            if self.play.games.contains_key(&n) {
+            if self.games.games.contains_key(&n) {
                 return Some(n);
             }
             self.net.reply(sid, "There is no such game.\n");
@@ -88,12 +88,12 @@ impl Core {
         if let Some(s) = self.net.sessions.get_mut(&sid) {
             s.observing.push(g);
         }
-        if let Some(game) = self.play.games.get_mut(&g) {
+        if let Some(game) = self.games.games.get_mut(&g) {
             game.observers.push(sid);
         }
         let t = self.icc_view().started_observing(sid, g);
         self.net.send(sid, &t);
-        let board = self.play.board_for(&self.net, g, sid);
+        let board = self.games.board_for(self.net, g, sid);
         self.net.reply(
             sid,
             &format!("You are now observing game {g}.\n\n{board}\n"),
@@ -141,7 +141,7 @@ impl Core {
             if let Some(s) = self.net.sessions.get_mut(&sid) {
                 s.observing.retain(|x| *x != g);
             }
-            if let Some(game) = self.play.games.get_mut(&g) {
+            if let Some(game) = self.games.games.get_mut(&g) {
                 game.observers.retain(|o| *o != sid);
             }
             let t = self.icc_view().stopped_observing(sid, g);
@@ -158,11 +158,11 @@ impl Core {
                 Some(g) => vec![g],
                 None => return,
             },
-            None => self.play.games.keys().copied().collect(),
+            None => self.games.games.keys().copied().collect(),
         };
         let mut text = String::new();
         for g in games {
-            let Some(game) = self.play.games.get(&g) else {
+            let Some(game) = self.games.games.get(&g) else {
                 continue;
             };
             if game.observers.is_empty() {
@@ -196,7 +196,7 @@ impl Core {
         ) else {
             return;
         };
-        let board = self.play.board_for(&self.net, g, sid);
+        let board = self.games.board_for(self.net, g, sid);
         self.net.notify(sid, &format!("{board}\n"));
     }
 }

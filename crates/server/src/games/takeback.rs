@@ -5,15 +5,15 @@
 //! `rematch` challenges the last opponent again with the last game's terms.
 
 use crate::conn::Sid;
-use crate::core::Core;
+use crate::games::play::Play;
 use crate::offers::offer::{Notes, OfferKind};
 use std::time::Instant;
 
-impl Core {
+impl Play<'_> {
     /// `takeback [N]`.
     pub fn cmd_takeback(&mut self, sid: Sid, args: &[&str]) {
         let found = self.net.sess(sid).and_then(|s| s.game).and_then(|g| {
-            let game = self.play.games.get(&g)?;
+            let game = self.games.games.get(&g)?;
             let c = game.color_of(sid)?;
             Some((g, game.side(!c).sid, game.moves.len()))
         });
@@ -38,7 +38,7 @@ impl Core {
             return;
         }
         let theirs = self
-            .deals
+            .offers
             .offers
             .iter()
             .find(|o| o.from == opp && o.to == sid && o.kind == OfferKind::Takeback(n))
@@ -46,18 +46,20 @@ impl Core {
         match theirs {
             Some(id) => {
                 let mut notes = Notes::new();
-                self.drop_offer(id, &mut notes);
-                self.flush_notes(notes);
+                self.dealing().drop_offer(id, &mut notes);
+                self.dealing().flush_notes(notes);
                 self.take_back(g, sid, n as usize);
             }
-            None => self.offer_in_game(OfferKind::Takeback(n), sid, opp),
+            None => self
+                .dealing()
+                .offer_in_game(OfferKind::Takeback(n), sid, opp),
         }
     }
 
     /// Game `g` goes back `n` half-moves, `by` having agreed.
     fn take_back(&mut self, g: u32, by: Sid, n: usize) {
         let now = Instant::now();
-        let Some(game) = self.play.games.get_mut(&g) else {
+        let Some(game) = self.games.games.get_mut(&g) else {
             return;
         };
         let ticking = game.clock.ticking();
@@ -76,7 +78,7 @@ impl Core {
         tracing::info!(game = g, half_moves = n, "takeback");
         for sid in targets {
             let dgs = self.icc_view().takeback_text(sid, g, n);
-            let board = self.play.board_for(&self.net, g, sid);
+            let board = self.games.board_for(self.net, g, sid);
             let mut text = format!("{dgs}\nGame {g}: {who} accepts the takeback request.\n");
             if !board.is_empty() {
                 text.push('\n');
@@ -100,6 +102,6 @@ impl Core {
         if chess960 {
             words.push("fr");
         }
-        self.cmd_match(sid, &words);
+        self.dealing().cmd_match(sid, &words);
     }
 }

@@ -4,13 +4,13 @@
 //! cleared. Above the offers, seeks and games it ties together.
 
 use crate::conn::Sid;
-use crate::core::Core;
+use crate::offers::deal::Deal;
 use crate::offers::offer::{Notes, OfferKind};
 use cozy_chess::Color;
 use rand::Rng;
 use std::collections::HashMap;
 
-impl Core {
+impl Deal<'_> {
     /// Start a game that `acceptor` accepted from `challenger` (a challenge
     /// or a seek): accept texts, tidy-up notes, then the game.
     #[allow(clippy::too_many_arguments)]
@@ -53,14 +53,15 @@ impl Core {
         self.flush_notes(others);
         let resumed = if resume {
             let (wn, bn) = (self.net.name_of(white), self.net.name_of(black));
-            let pos = self.play.stored.iter().position(|g| {
+            let pos = self.games.stored.iter().position(|g| {
                 g.white.name.eq_ignore_ascii_case(&wn) && g.black.name.eq_ignore_ascii_case(&bn)
             });
-            pos.map(|p| self.play.stored.remove(p))
+            pos.map(|p| self.games.stored.remove(p))
         } else {
             None
         };
-        self.create_game(white, black, rated, base, inc, chess960, resumed);
+        self.playing()
+            .create_game(white, black, rated, base, inc, chess960, resumed);
     }
 
     /// `accept [n|name|draw|abort|adjourn]`.
@@ -73,14 +74,14 @@ impl Core {
             }
             Err(_) => return self.net.reply(sid, "There is no such offer.\n"),
         };
-        let Some(o) = self.deals.offers.iter().find(|o| o.id == id).cloned() else {
+        let Some(o) = self.offers.offers.iter().find(|o| o.id == id).cloned() else {
             return;
         };
         match (&o.kind, &o.terms) {
-            (OfferKind::Draw, _) => self.cmd_draw(sid),
-            (OfferKind::Abort, _) => self.cmd_abort(sid),
-            (OfferKind::Adjourn, _) => self.cmd_adjourn(sid),
-            (OfferKind::Takeback(n), _) => self.cmd_takeback(sid, &[&n.to_string()]),
+            (OfferKind::Draw, _) => self.playing().cmd_draw(sid),
+            (OfferKind::Abort, _) => self.playing().cmd_abort(sid),
+            (OfferKind::Adjourn, _) => self.playing().cmd_adjourn(sid),
+            (OfferKind::Takeback(n), _) => self.playing().cmd_takeback(sid, &[&n.to_string()]),
             // The server makes no other offers.
             (_, None) => {}
             (_, Some(t)) => {
@@ -102,7 +103,7 @@ impl Core {
                 }
                 let (white, black) = if t.resume {
                     let (c, me) = (self.net.name_of(o.from), self.net.name_of(sid));
-                    match self.stored_between(&c, &me) {
+                    match self.games.stored_between(&c, &me) {
                         Some(g) if g.white.name.eq_ignore_ascii_case(&c) => (o.from, sid),
                         Some(_) => (sid, o.from),
                         None => {
@@ -145,14 +146,14 @@ impl Core {
         let id = match arg.parse::<u32>() {
             Ok(n) => Some(n),
             Err(_) => self.net.find_online(arg).and_then(|o| {
-                self.deals
+                self.offers
                     .seeks
                     .values()
                     .find(|k| k.owner == o)
                     .map(|k| k.id)
             }),
         };
-        let Some(seek) = id.and_then(|n| self.deals.seeks.get(&n)).cloned() else {
+        let Some(seek) = id.and_then(|n| self.offers.seeks.get(&n)).cloned() else {
             self.net.reply(sid, "That seek is not available.\n");
             return;
         };

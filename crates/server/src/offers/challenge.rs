@@ -3,25 +3,26 @@
 //! notice, lasker's line wrapping) and `resume` of adjourned games.
 
 use crate::conn::Sid;
-use crate::core::Core;
+use crate::core::Net;
 use crate::games::ratings::{apply_delta, delta, Category, FIRST_RATING};
 use crate::games::variant::{chess960_words, is_variant_word, join_wild_number};
+use crate::offers::deal::Deal;
 use crate::offers::offer::{MatchTerms, Notes, OfferKind};
 use crate::offers::pending::wrap;
 use cozy_chess::Color;
 
-impl Core {
+impl Deal<'_> {
     fn rating_change_lines(&self, me: Sid, them: Sid, cat: Category) -> String {
         let mine = self
             .net
             .sess(me)
-            .map(|s| self.play.rating(&s.handle, cat))
+            .map(|s| self.games.rating(&s.handle, cat))
             .unwrap_or(None)
             .unwrap_or(FIRST_RATING);
         let theirs = self
             .net
             .sess(them)
-            .map(|s| self.play.rating(&s.handle, cat))
+            .map(|s| self.games.rating(&s.handle, cat))
             .unwrap_or(None)
             .unwrap_or(FIRST_RATING);
         let f = |score: f64| {
@@ -81,7 +82,7 @@ impl Core {
                 .reply(sid, &format!("{them} is not open to match requests.\n"));
             return;
         }
-        if args.len() == 1 && self.stored_between(&me, &them).is_some() {
+        if args.len() == 1 && self.games.stored_between(&me, &them).is_some() {
             self.issue_resume(sid, to);
             return;
         }
@@ -144,14 +145,14 @@ impl Core {
         };
         let text = format!(
             "{me} ({}) {col}{them} ({}) {} {kind} {base} {inc}{loaded}",
-            self.play.rating_shown(&self.net, sid, cat),
-            self.play.rating_shown(&self.net, to, cat),
+            self.games.rating_shown(self.net, sid, cat),
+            self.games.rating_shown(self.net, to, cat),
             if rated { "rated" } else { "unrated" },
         );
         let mut notes = Notes::new();
         let mut prefix = String::new();
         if let Some(old) = self
-            .deals
+            .offers
             .offers
             .iter()
             .find(|o| o.from == sid && o.to == to && o.kind == OfferKind::Match)
@@ -175,18 +176,18 @@ impl Core {
         prefix: String,
         notes: Notes,
     ) {
-        let wrap_for = |core: &Core, s: Sid, line: String| {
-            if core.net.sess(s).is_some_and(|x| x.vars.nowrap) {
+        let wrap_for = |net: &Net, s: Sid, line: String| {
+            if net.sess(s).is_some_and(|x| x.vars.nowrap) {
                 line
             } else {
                 wrap(&line, 79)
             }
         };
         let mut mine = prefix;
-        mine.push_str(&wrap_for(self, sid, format!("Issuing: {text}.")));
+        mine.push_str(&wrap_for(self.net, sid, format!("Issuing: {text}.")));
         mine.push('\n');
         let mut theirs = String::from("\n");
-        theirs.push_str(&wrap_for(self, to, format!("Challenge: {text}.")));
+        theirs.push_str(&wrap_for(self.net, to, format!("Challenge: {text}.")));
         theirs.push('\n');
         if let Some(cat) = rated {
             mine.push_str(&self.rating_change_lines(sid, to, cat));
@@ -199,7 +200,7 @@ impl Core {
             ));
         }
         theirs.push_str("You can \"accept\" or \"decline\", or propose different parameters.\n");
-        let offer = self.deals.offers.iter().find(|o| o.id == id).cloned();
+        let offer = self.offers.offers.iter().find(|o| o.id == id).cloned();
         for (who, to_side) in [(sid, false), (to, true)] {
             if let (true, Some(o)) = (self.pendinfo(who), &offer) {
                 let line = format!("{}\n", self.pf_line(o, to_side));
@@ -221,14 +222,14 @@ impl Core {
 
     fn issue_resume(&mut self, sid: Sid, to: Sid) {
         let (me, them) = (self.net.name_of(sid), self.net.name_of(to));
-        let Some(g) = self.stored_between(&me, &them) else {
+        let Some(g) = self.games.stored_between(&me, &them) else {
             return;
         };
         let (base, inc, rated, cat, chess960) = (g.base, g.inc, g.rated, g.category, g.chess960);
         let text = format!(
             "{me} ({}) {them} ({}) {} wild {base} {inc} Loaded from {}/0 (adjourned)",
-            self.play.rating_shown(&self.net, sid, cat),
-            self.play.rating_shown(&self.net, to, cat),
+            self.games.rating_shown(self.net, sid, cat),
+            self.games.rating_shown(self.net, to, cat),
             if rated { "rated" } else { "unrated" },
             cat.name()
         );
@@ -242,7 +243,7 @@ impl Core {
         };
         let mut notes = Notes::new();
         if let Some(old) = self
-            .deals
+            .offers
             .offers
             .iter()
             .find(|o| o.from == sid && o.to == to && o.kind == OfferKind::Match)
@@ -261,7 +262,7 @@ impl Core {
             Some(n) => n.to_string(),
             None => {
                 let partners: Vec<String> = self
-                    .play
+                    .games
                     .stored
                     .iter()
                     .filter_map(|g| {
@@ -292,7 +293,11 @@ impl Core {
                 .reply(sid, &format!("No user named '{name}' is logged in.\n"));
             return;
         };
-        if self.stored_between(&me, &self.net.name_of(to)).is_none() {
+        if self
+            .games
+            .stored_between(&me, &self.net.name_of(to))
+            .is_none()
+        {
             self.net.reply(
                 sid,
                 &format!("You have no stored game with {}.\n", self.net.name_of(to)),

@@ -3,6 +3,7 @@
 
 pub(crate) mod accept;
 pub(crate) mod challenge;
+pub(crate) mod deal;
 pub(crate) mod offer;
 pub(crate) mod pending;
 pub(crate) mod seek_ad;

@@ -5,8 +5,8 @@
 //! offer itself, as a value, is in `offers/offer.rs`.
 
 use crate::conn::Sid;
-use crate::core::Core;
 use crate::games::ratings::Category;
+use crate::offers::deal::Deal;
 use crate::offers::offer::{MatchTerms, Notes, Offer, OfferKind};
 use std::collections::HashMap;
 
@@ -32,7 +32,7 @@ pub fn wrap(line: &str, width: usize) -> String {
     out
 }
 
-impl Core {
+impl Deal<'_> {
     /// Records an offer; a challenge is [`Core::new_match_offer`].
     pub fn new_offer(&mut self, kind: OfferKind, from: Sid, to: Sid, text: String) -> u32 {
         self.push_offer(kind, None, from, to, text)
@@ -51,9 +51,9 @@ impl Core {
         to: Sid,
         text: String,
     ) -> u32 {
-        let id = self.deals.next_offer;
-        self.deals.next_offer = self.deals.next_offer.wrapping_add(1).max(1);
-        self.deals.offers.push(Offer {
+        let id = self.offers.next_offer;
+        self.offers.next_offer = self.offers.next_offer.wrapping_add(1).max(1);
+        self.offers.offers.push(Offer {
             id,
             kind,
             terms,
@@ -90,7 +90,7 @@ impl Core {
     /// `<pf>`/`<pt>` lines of every offer involving `sid`.
     pub fn pendinfo_lines(&self, sid: Sid) -> Vec<String> {
         let mut v = Vec::new();
-        for o in &self.deals.offers {
+        for o in &self.offers.offers {
             if o.to == sid {
                 v.push(self.pf_line(o, true));
             } else if o.from == sid {
@@ -108,8 +108,8 @@ impl Core {
     /// [`Core::drop_offer`], with the words ICC clients get when a challenge goes
     /// (DG_MATCH_REMOVED); an offer inside a game sends the game's offers afresh.
     pub fn drop_offer_because(&mut self, id: u32, notes: &mut Notes, why: &str) -> Option<Offer> {
-        let pos = self.deals.offers.iter().position(|o| o.id == id)?;
-        let o = self.deals.offers.remove(pos);
+        let pos = self.offers.offers.iter().position(|o| o.id == id)?;
+        let o = self.offers.offers.remove(pos);
         for s in [o.from, o.to] {
             if self.pendinfo(s) {
                 notes.push((s, format!("<pr> {}\n", o.id)));
@@ -150,7 +150,7 @@ impl Core {
     /// A departing session's offers go silently (pendinfo gets `<pr>`).
     pub fn remove_offers_involving(&mut self, sid: Sid) {
         let ids: Vec<u32> = self
-            .deals
+            .offers
             .offers
             .iter()
             .filter(|o| o.from == sid || o.to == sid)
@@ -186,7 +186,7 @@ impl Core {
     /// Remove the draw/abort/adjourn offers between the players of a game.
     pub fn remove_game_offers(&mut self, a: Sid, b: Sid, notes: &mut Notes) {
         let ids: Vec<u32> = self
-            .deals
+            .offers
             .offers
             .iter()
             .filter(|o| {
@@ -203,7 +203,7 @@ impl Core {
     /// the lasker server's messages.
     pub fn clear_match_offers_for_start(&mut self, a: Sid, b: Sid, notes: &mut Notes) {
         let ids: Vec<(u32, Sid, Sid)> = self
-            .deals
+            .offers
             .offers
             .iter()
             .filter(|o| {
@@ -250,7 +250,7 @@ impl Core {
         incoming: bool,
     ) -> Result<u32, &'static str> {
         let mine: Vec<&Offer> = self
-            .deals
+            .offers
             .offers
             .iter()
             .filter(|o| if incoming { o.to == sid } else { o.from == sid })
@@ -376,7 +376,7 @@ impl Core {
     /// `pending`.
     pub fn cmd_pending(&mut self, sid: Sid) {
         let to: Vec<String> = self
-            .deals
+            .offers
             .offers
             .iter()
             .filter(|o| o.from == sid)
@@ -390,7 +390,7 @@ impl Core {
             })
             .collect();
         let from: Vec<String> = self
-            .deals
+            .offers
             .offers
             .iter()
             .filter(|o| o.to == sid)
@@ -432,7 +432,7 @@ impl Core {
     /// already there) and announce it.
     pub fn offer_in_game(&mut self, kind: OfferKind, from: Sid, to: Sid) {
         let exists = self
-            .deals
+            .offers
             .offers
             .iter()
             .any(|o| o.from == from && o.to == to && o.kind == kind);
@@ -458,7 +458,7 @@ impl Core {
             // A new takeback request replaces an older one of another length.
             if let OfferKind::Takeback(_) = kind {
                 let old: Vec<u32> = self
-                    .deals
+                    .offers
                     .offers
                     .iter()
                     .filter(|o| {
@@ -472,7 +472,7 @@ impl Core {
                 }
             }
             let id = self.new_offer(kind, from, to, String::new());
-            if let Some(o) = self.deals.offers.iter().find(|o| o.id == id).cloned() {
+            if let Some(o) = self.offers.offers.iter().find(|o| o.id == id).cloned() {
                 if self.pendinfo(to) {
                     told.push_str(&self.pf_line(&o, true));
                     told.push('\n');
@@ -500,7 +500,7 @@ impl Core {
 
     /// The id of a pending `kind` offer from `from` to `to`.
     pub fn find_offer(&self, kind: &OfferKind, from: Sid, to: Sid) -> Option<u32> {
-        self.deals
+        self.offers
             .offers
             .iter()
             .find(|o| o.from == from && o.to == to && o.kind == *kind)

@@ -4,10 +4,10 @@
 //! clients that `iset seekinfo 1`. The ad itself, as a value, is in `offers/seek_ad.rs`.
 
 use crate::conn::Sid;
-use crate::core::Core;
 use crate::games::ratings::Category;
 use crate::games::variant::{chess960_words, is_variant_word, join_wild_number};
 use crate::icc::seeks::{SEEKER_LEFT, SEEKER_PLAYING, SEEKER_REMOVED};
+use crate::offers::deal::Deal;
 use crate::offers::offer::Notes;
 use crate::offers::seek_ad::Seek;
 use cozy_chess::Color;
@@ -15,15 +15,15 @@ use cozy_chess::Color;
 /// Most ads one player may have at once.
 const MAX_SEEKS: usize = 3;
 
-impl Core {
+impl Deal<'_> {
     /// `<s>` lines of every ad, for `iset seekinfo 1`.
     pub fn seekinfo_lines(&self) -> Vec<String> {
-        self.deals.seeks.values().map(Seek::s_line).collect()
+        self.offers.seeks.values().map(Seek::s_line).collect()
     }
 
     fn free_seek_id(&self) -> u32 {
         (0..)
-            .find(|n| !self.deals.seeks.contains_key(n))
+            .find(|n| !self.offers.seeks.contains_key(n))
             .unwrap_or(0)
     }
 
@@ -79,7 +79,12 @@ impl Core {
         });
         let category = Category::of(base, inc);
         let rated = rated && s.registered && category != Category::Untimed;
-        let own = self.deals.seeks.values().filter(|k| k.owner == sid).count();
+        let own = self
+            .offers
+            .seeks
+            .values()
+            .filter(|k| k.owner == sid)
+            .count();
         if own >= MAX_SEEKS {
             self.net.reply(
                 sid,
@@ -87,7 +92,7 @@ impl Core {
             );
             return;
         }
-        let dup = self.deals.seeks.values().any(|k| {
+        let dup = self.offers.seeks.values().any(|k| {
             k.owner == sid
                 && k.base == base
                 && k.inc == inc
@@ -108,7 +113,7 @@ impl Core {
             owner: sid,
             name: s.handle.clone(),
             rating: if s.registered {
-                self.play.rating(&s.handle, category)
+                self.games.rating(&s.handle, category)
             } else {
                 None
             },
@@ -124,7 +129,7 @@ impl Core {
         };
         let (ad, sline) = (seek.ad_line(), seek.s_line());
         let dg = self.icc_view().seek_dg(&seek);
-        self.deals.seeks.insert(seek.id, seek);
+        self.offers.seeks.insert(seek.id, seek);
         for o in self.net.online_sids() {
             let Some(v) = self.net.sess(o).map(|x| x.vars.clone()) else {
                 continue;
@@ -148,7 +153,7 @@ impl Core {
         }
         let mut owners: Vec<(Sid, Vec<u32>)> = Vec::new();
         for id in ids {
-            if let Some(k) = self.deals.seeks.remove(id) {
+            if let Some(k) = self.offers.seeks.remove(id) {
                 match owners.iter_mut().find(|(o, _)| *o == k.owner) {
                     Some((_, v)) => v.push(*id),
                     None => owners.push((k.owner, vec![*id])),
@@ -186,7 +191,7 @@ impl Core {
     /// Drop every ad of `sid` (it left, or `quiet`: no note to itself).
     pub fn remove_seeks_of(&mut self, sid: Sid, to_self: bool) {
         let ids: Vec<u32> = self
-            .deals
+            .offers
             .seeks
             .values()
             .filter(|k| k.owner == sid)
@@ -203,7 +208,7 @@ impl Core {
     /// Ads of two players about to start a game go.
     pub fn remove_seeks_for_start(&mut self, a: Sid, b: Sid, notes: &mut Notes) {
         let ids: Vec<u32> = self
-            .deals
+            .offers
             .seeks
             .values()
             .filter(|k| k.owner == a || k.owner == b)
@@ -215,7 +220,7 @@ impl Core {
     /// `unseek [n]`.
     pub fn cmd_unseek(&mut self, sid: Sid) {
         let ids: Vec<u32> = self
-            .deals
+            .offers
             .seeks
             .values()
             .filter(|k| k.owner == sid)
@@ -240,7 +245,7 @@ impl Core {
     /// `sought`.
     pub fn cmd_sought(&mut self, sid: Sid) {
         let mut t = String::new();
-        for k in self.deals.seeks.values() {
+        for k in self.offers.seeks.values() {
             t.push_str(&k.ad_line());
             t.push('\n');
         }
