@@ -1,8 +1,11 @@
 //! The heart of the local server: one task owns every session, game, seek and
 //! offer ([`Core`]), so no locks are needed and no client can block another
 //! (output goes through bounded per-client queues; a client whose queue is full
-//! is dropped). This file holds that state and the output helpers every handler
-//! uses; the event loop that feeds the handlers is `events.rs`.
+//! is dropped). [`Core`] is the sum of the concepts' parts (`Accounts`, `Games`,
+//! `Offers`, the relay and the director, each declared and handled in its folder); this
+//! file holds it, the connections' part [`Net`] with the output helpers every handler
+//! writes through, and the borrows the concepts' handlers work on (`playing`, `dealing`,
+//! `icc_view`). The event loop that feeds the handlers is `events.rs`.
 
 use crate::accounts::session::{LoginState, Session};
 use crate::accounts::store::{Account, Accounts};

@@ -33,7 +33,7 @@ pub fn wrap(line: &str, width: usize) -> String {
 }
 
 impl Deal<'_> {
-    /// Records an offer; a challenge is [`Core::new_match_offer`].
+    /// Records an offer; a challenge is [`Deal::new_match_offer`].
     pub fn new_offer(&mut self, kind: OfferKind, from: Sid, to: Sid, text: String) -> u32 {
         self.push_offer(kind, None, from, to, text)
     }
@@ -105,7 +105,7 @@ impl Deal<'_> {
         self.drop_offer_because(id, notes, "The challenge is no longer available.")
     }
 
-    /// [`Core::drop_offer`], with the words ICC clients get when a challenge goes
+    /// [`Deal::drop_offer`], with the words ICC clients get when a challenge goes
     /// (DG_MATCH_REMOVED); an offer inside a game sends the game's offers afresh.
     pub fn drop_offer_because(&mut self, id: u32, notes: &mut Notes, why: &str) -> Option<Offer> {
         let pos = self.offers.offers.iter().position(|o| o.id == id)?;
