@@ -52,20 +52,25 @@ pub struct Net {
     pub(super) dead: Vec<Sid>,
 }
 
-/// All server state.
+/// All server state: one part per concept, each declared (and handled) in its folder.
 pub struct Core {
+    /// The connections (`core.rs`).
     pub net: Net,
+    /// The registered accounts, follow lists and notes (`accounts/`).
     pub accounts: Accounts,
-    pub play: Games,
-    pub deals: Offers,
+    /// Games played, examined and adjourned, and the ratings (`games/`).
+    pub games: Games,
+    /// Offers and seek ads (`offers/`).
+    pub offers: Offers,
+    /// Guest names, colour draws and Chess960 start positions.
     pub rng: StdRng,
     /// Where finished and adjourned games are reported, when the owner asked for it.
     pub journal: Option<Journal>,
     /// The server is stopping (games that end now are adjourned by the shutdown).
     pub shutting_down: bool,
-    /// The relay account, when the owner configured one.
+    /// The relay account, when the owner configured one (`relay/`).
     pub relay: Option<crate::relay::config::Relay>,
-    /// The tournament director account, when the owner configured one.
+    /// The tournament director account, when the owner configured one (`tourney/`).
     pub director: Option<crate::tourney::config::Director>,
 }
 
@@ -95,8 +100,8 @@ impl Core {
                 dead: Vec::new(),
             },
             accounts: Accounts::new(accounts),
-            play: Games::new(ratings),
-            deals: Offers::new(),
+            games: Games::new(ratings),
+            offers: Offers::new(),
             rng,
             journal: None,
             shutting_down: false,
@@ -109,8 +114,8 @@ impl Core {
     pub fn playing(&mut self) -> Play<'_> {
         Play {
             net: &mut self.net,
-            games: &mut self.play,
-            offers: &mut self.deals,
+            games: &mut self.games,
+            offers: &mut self.offers,
             accounts: &self.accounts,
             rng: &mut self.rng,
             journal: self.journal.as_ref(),
@@ -123,8 +128,8 @@ impl Core {
     pub fn dealing(&mut self) -> Deal<'_> {
         Deal {
             net: &mut self.net,
-            games: &mut self.play,
-            offers: &mut self.deals,
+            games: &mut self.games,
+            offers: &mut self.offers,
             accounts: &self.accounts,
             rng: &mut self.rng,
             journal: self.journal.as_ref(),
@@ -138,8 +143,8 @@ impl Core {
         View {
             net: &self.net,
             accounts: &self.accounts,
-            games: &self.play,
-            offers: &self.deals,
+            games: &self.games,
+            offers: &self.offers,
             shutting_down: self.shutting_down,
         }
     }

@@ -8,9 +8,7 @@ use crate::accounts::login::Admit;
 use crate::accounts::session::{LoginState, Session};
 use crate::accounts::store::Accounts;
 use crate::conn::{Event, Out, Sid};
-use crate::core::{Core, Net};
-use crate::games::ratings::Category;
-use crate::tourney::director::Host;
+use crate::core::Core;
 use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, watch};
 
@@ -51,7 +49,7 @@ impl Core {
         }
         self.reap();
         if let Some(j) = &self.journal {
-            j.hold_adjourned(std::mem::take(&mut self.play.stored));
+            j.hold_adjourned(std::mem::take(&mut self.games.stored));
         }
     }
 
@@ -127,19 +125,19 @@ impl Core {
         };
         if let Some(g) = game {
             let examining = self
-                .play
+                .games
                 .games
                 .get(&g)
                 .and_then(|x| x.examined.as_ref())
                 .is_some_and(|x| x.examiner == Some(sid));
             if examining {
-                self.play.close_examined(&mut self.net, g);
+                self.games.close_examined(&mut self.net, g);
             } else {
                 self.playing().player_lost_connection(g, sid);
             }
         }
         for g in observing {
-            if let Some(game) = self.play.games.get_mut(&g) {
+            if let Some(game) = self.games.games.get_mut(&g) {
                 game.observers.retain(|o| *o != sid);
             }
         }
@@ -157,10 +155,10 @@ impl Core {
             self.playing().check_flags(now);
         }
         if let Some(relay) = &mut self.relay {
-            relay.tick(&mut self.play, &mut self.net, now);
+            relay.tick(&mut self.games, &mut self.net, now);
         }
         if let Some(mut d) = self.director.take() {
-            d.tick(self, now);
+            d.tick(&mut self.dealing(), now);
             self.director = Some(d);
         }
         let login_timeout = self.net.cfg.login_timeout;
@@ -197,29 +195,5 @@ impl Core {
                 self.remove_session(sid, false);
             }
         }
-    }
-}
-
-/// The server lent to the director's tick (which has taken the director out of it).
-impl Host for Core {
-    fn net(&mut self) -> &mut Net {
-        &mut self.net
-    }
-
-    fn rating_shown(&self, sid: Sid, cat: Category) -> String {
-        self.play.rating_shown(&self.net, sid, cat)
-    }
-
-    fn start_paired(
-        &mut self,
-        white: Sid,
-        black: Sid,
-        rated: bool,
-        base: u32,
-        inc: u32,
-    ) -> Option<u32> {
-        self.dealing()
-            .start_accepted(black, white, white, black, rated, base, inc, false, false);
-        self.net.sess(white).and_then(|s| s.game)
     }
 }

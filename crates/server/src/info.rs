@@ -23,7 +23,7 @@ impl Core {
     /// Online players who have an adjourned game with `name`.
     pub fn adjourned_partners_online(&self, name: &str) -> Vec<String> {
         let mut v = Vec::new();
-        for g in &self.play.stored {
+        for g in &self.games.stored {
             let other = if g.white.name.eq_ignore_ascii_case(name) {
                 &g.black.name
             } else if g.black.name.eq_ignore_ascii_case(name) {
@@ -57,7 +57,7 @@ impl Core {
             return;
         };
         let list: Vec<String> = self
-            .play
+            .games
             .stored
             .iter()
             .filter(|g| {
@@ -94,7 +94,7 @@ impl Core {
         let mut rows: Vec<(u32, String)> = Vec::new();
         for s in self.net.sessions.values().filter(|s| s.online()) {
             let r = if s.registered {
-                self.play.rating(&s.handle, Category::Blitz)
+                self.games.rating(&s.handle, Category::Blitz)
             } else {
                 None
             };
@@ -138,7 +138,7 @@ impl Core {
         let table = |core: &Core, handle: &str| {
             let mut t =
                 String::from("\n         rating     RD     win   loss   draw  total   best\n");
-            if let Some(r) = core.play.ratings.get(&handle.to_ascii_lowercase()) {
+            if let Some(r) = core.games.ratings.get(&handle.to_ascii_lowercase()) {
                 for cat in [Category::Blitz, Category::Standard, Category::Lightning] {
                     if let Some(e) = r.entry(cat) {
                         let total = e.wins + e.losses + e.draws;
@@ -206,7 +206,7 @@ impl Core {
     /// slash (`b` blitz, `s` standard, `l` lightning, `u` untimed, `e` examined).
     /// Examined games show as `(Exam. ...)` rows.
     pub fn cmd_games(&mut self, sid: Sid, args: &[&str]) {
-        if self.play.games.is_empty() {
+        if self.games.games.is_empty() {
             self.net.reply(sid, "There are no games in progress.\n");
             return;
         }
@@ -222,7 +222,7 @@ impl Core {
         let now = Instant::now();
         let mut t = String::from("\n");
         let mut shown = 0;
-        for g in self.play.games.values().filter(|g| wanted(g)) {
+        for g in self.games.games.values().filter(|g| wanted(g)) {
             shown += 1;
             let stm = if g.board.side_to_move() == Color::White {
                 'W'
@@ -260,7 +260,7 @@ impl Core {
                 g.board.fullmove_number()
             ));
         }
-        let n = self.play.games.len();
+        let n = self.games.games.len();
         if shown == 0 {
             self.net.reply(
                 sid,
@@ -291,7 +291,7 @@ impl Core {
         ) else {
             return;
         };
-        let Some(game) = self.play.games.get(&g) else {
+        let Some(game) = self.games.games.get(&g) else {
             return;
         };
         let r = |x: Option<u32>| {
@@ -341,7 +341,7 @@ impl Core {
         else {
             return;
         };
-        let Some(game) = self.play.games.get(&g) else {
+        let Some(game) = self.games.games.get(&g) else {
             return;
         };
         let now = Instant::now();

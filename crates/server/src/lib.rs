@@ -256,7 +256,7 @@ pub async fn start(config: ServerConfig) -> Result<ServerHandle> {
         d
     });
     if let Some(j) = &config.journal {
-        core.play.stored = j.take_adjourned();
+        core.games.stored = j.take_adjourned();
         core.journal = Some(j.clone());
     }
     tokio::spawn(conn::accept_loop(

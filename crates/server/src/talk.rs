@@ -29,11 +29,11 @@ impl Core {
             return;
         }
         if let Some(relay) = self.relay.as_ref().filter(|r| r.is_named(name)) {
-            relay.tell(&self.play, &mut self.net, sid, text);
+            relay.tell(&self.games, &mut self.net, sid, text);
             return;
         }
         if let Some(d) = self.director.as_mut().filter(|d| d.is_named(name)) {
-            d.tell(&mut self.net, &self.play, sid, text);
+            d.tell(&mut self.net, &self.games, sid, text);
             return;
         }
         let Some(to) = self.net.find_online(name) else {
@@ -88,7 +88,7 @@ impl Core {
             return;
         }
         let Some(s) = self.net.sess(sid) else { return };
-        let opp = match s.game.and_then(|g| self.play.games.get(&g)) {
+        let opp = match s.game.and_then(|g| self.games.games.get(&g)) {
             Some(game) => match game.color_of(sid) {
                 Some(c) => game.side(!c).sid,
                 None => None,
@@ -153,10 +153,10 @@ impl Core {
             );
             return;
         }
-        let Some(game) = self.play.games.get(&g) else {
+        let Some(game) = self.games.games.get(&g) else {
             return;
         };
-        let rating = self.play.rating_shown(&self.net, sid, game.category);
+        let rating = self.games.rating_shown(&self.net, sid, game.category);
         let name = if s.registered {
             s.display_name()
         } else {

@@ -11,14 +11,16 @@
 //! core's clock ticks (a game's end reaches it through `Director::ended`, filled by
 //! `games/lifecycle.rs`, on the next tick). Its state is [`Director`] (`tourney/config.rs`),
 //! the pairing rules `tourney/pairing.rs`. The director writes through the connections
-//! ([`Net`]); starting a paired game reaches past the tournament (offers, seeks, games),
-//! so the server lends itself to the tick as a [`Host`].
+//! ([`Net`]); its tick also starts paired games, which reaches past the tournament
+//! (offers, seeks, games), so it works on the offers handlers' borrow of the server
+//! ([`Deal`], `offers/deal.rs`): a paired game starts as an accepted challenge.
 
 use crate::conn::Sid;
 use crate::core::Net;
 use crate::games::game::{white_score, End};
 use crate::games::ratings::Category;
 use crate::games::Games;
+use crate::offers::deal::Deal;
 use crate::tourney::config::{
     Director, Entrant, Pairing, PairingStyle, RoundEntry, Status, Tourney,
 };
@@ -29,24 +31,6 @@ use std::time::Instant;
 /// Times a paired game is started again after an abort or adjournment before it
 /// counts as a draw.
 const MAX_RESTARTS: u32 = 2;
-
-/// What the director's tick needs from the rest of the server.
-pub trait Host {
-    /// The connections, to tell players and the channel.
-    fn net(&mut self) -> &mut Net;
-    /// `----`, `++++` or the rating of a session in a category.
-    fn rating_shown(&self, sid: Sid, cat: Category) -> String;
-    /// Starts the paired game between `white` and `black` as lasker's `rmatch` does (as
-    /// if `black` had accepted `white`'s challenge); the number of the game started.
-    fn start_paired(
-        &mut self,
-        white: Sid,
-        black: Sid,
-        rated: bool,
-        base: u32,
-        inc: u32,
-    ) -> Option<u32>;
-}
 
 impl Director {
     /// True when `name` is the director account.
@@ -177,7 +161,7 @@ impl Director {
 
     /// Clock tick for the director: open and announce, close the entry, start the
     /// paired games, go on to the next round, finish.
-    pub fn tick(&mut self, host: &mut impl Host, now: Instant) {
+    pub fn tick(&mut self, deal: &mut Deal<'_>, now: Instant) {
         let cfg = self.cfg.clone();
         let first = self.tourneys.is_empty();
         if self.current().is_none() && (first || cfg.repeat) {
@@ -185,7 +169,7 @@ impl Director {
             tracing::info!(tourney = n, "director: tourney opened");
             let t = self.tourneys.last().cloned();
             if let Some(t) = t {
-                self.announce(host.net(), &t);
+                self.announce(deal.net, &t);
             }
             return;
         }
@@ -196,7 +180,7 @@ impl Director {
             Status::Open => {
                 if now.saturating_duration_since(t.announced) >= cfg.announce_every {
                     t.announced = now;
-                    self.announce(host.net(), &t);
+                    self.announce(deal.net, &t);
                 }
                 if t.entrants.len() >= cfg.min_entrants.max(2) {
                     let since = *t.full_since.get_or_insert(now);
@@ -212,7 +196,7 @@ impl Director {
                             "director: entry closed"
                         );
                         self.channel(
-                            host.net(),
+                            deal.net,
                             &format!(
                                 "Tourney #{} is now closed: {} players, {} rounds.",
                                 t.number,
@@ -220,7 +204,7 @@ impl Director {
                                 t.rounds
                             ),
                         );
-                        self.next_round(host, &mut t);
+                        self.next_round(deal, &mut t);
                     }
                 } else {
                     t.full_since = None;
@@ -229,14 +213,14 @@ impl Director {
             Status::Closed => {
                 let ended = std::mem::take(&mut self.ended);
                 for (g, end, text) in ended {
-                    self.game_ended(host.net(), &mut t, g, end, &text);
+                    self.game_ended(deal.net, &mut t, g, end, &text);
                 }
-                self.start_pairings(host, &mut t);
+                self.start_pairings(deal, &mut t);
                 if t.pairings.iter().all(|p| p.done) {
                     if t.round >= t.rounds {
-                        self.finish(host.net(), &mut t);
+                        self.finish(deal.net, &mut t);
                     } else {
-                        self.next_round(host, &mut t);
+                        self.next_round(deal, &mut t);
                     }
                 }
             }
@@ -252,7 +236,7 @@ impl Director {
     }
 
     /// Pair the next round of `t`: byes told, standings sent, games started.
-    fn next_round(&mut self, host: &mut impl Host, t: &mut Tourney) {
+    fn next_round(&mut self, deal: &mut Deal<'_>, t: &mut Tourney) {
         let cfg = self.cfg.clone();
         t.round += 1;
         let pairs: Vec<Pair> = match cfg.style {
@@ -293,7 +277,7 @@ impl Director {
             games = t.pairings.len(),
             "director: round paired"
         );
-        let net = host.net();
+        let net = &mut *deal.net;
         for name in byes {
             if let Some(sid) = net.online_exact(&name) {
                 net.notify(
@@ -314,12 +298,12 @@ impl Director {
                 net.notify(sid, &text);
             }
         }
-        self.start_pairings(host, t);
+        self.start_pairings(deal, t);
     }
 
     /// Start every paired game whose players are free; forfeit a side that is gone
     /// (logged out or withdrawn).
-    fn start_pairings(&mut self, host: &mut impl Host, t: &mut Tourney) {
+    fn start_pairings(&mut self, deal: &mut Deal<'_>, t: &mut Tourney) {
         let cfg = self.cfg.clone();
         for k in 0..t.pairings.len() {
             let p = t.pairings[k].clone();
@@ -330,7 +314,7 @@ impl Director {
                 t.entrants[p.white].name.clone(),
                 t.entrants[p.black].name.clone(),
             );
-            let net = host.net();
+            let net: &Net = deal.net;
             let here =
                 |i: usize, name: &str| t.entrants[i].active && net.online_exact(name).is_some();
             let (w_here, b_here) = (here(p.white, &wn), here(p.black, &bn));
@@ -352,23 +336,23 @@ impl Director {
             let rated = cfg.rated && registered(w) && registered(b);
             let text = format!(
                 "{wn} ({}) [white] {bn} ({}) {} {} {} {}.",
-                host.rating_shown(w, cat),
-                host.rating_shown(b, cat),
+                deal.games.rating_shown(deal.net, w, cat),
+                deal.games.rating_shown(deal.net, b, cat),
                 if rated { "rated" } else { "unrated" },
                 cat.name(),
                 cfg.base,
                 cfg.inc
             );
             // lasker's `rmatch`: both sides see the challenge, the server accepts it.
-            let net = host.net();
-            net.reply(w, &format!("Issuing: {text}\n"));
-            net.notify(
+            deal.net.reply(w, &format!("Issuing: {text}\n"));
+            deal.net.notify(
                 b,
                 &format!("Challenge: {text}\nYou can \"accept\" or \"decline\", or propose different parameters.\n"),
             );
-            t.pairings[k].game = host.start_paired(w, b, rated, cfg.base, cfg.inc);
+            deal.start_accepted(b, w, w, b, rated, cfg.base, cfg.inc, false, false);
+            t.pairings[k].game = deal.net.sess(w).and_then(|s| s.game);
             self.channel(
-                host.net(),
+                deal.net,
                 &format!(
                     "{wn} vs. {bn} a game in tourney #{} just started.",
                     t.number
