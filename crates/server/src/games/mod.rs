@@ -1,6 +1,8 @@
 //! Games on the local server: the game as a value, its start and end, moves, clocks, takebacks, notation and style 12, Chess960, ratings, examining and observing.
-//! [`Games`] is the games' part of the server state; the handlers in this folder are its
-//! methods, given the connections ([`Net`]) as a parameter.
+//! [`Games`] is the games' part of the server state. Examining (`examine.rs`) is its own
+//! methods, given the connections ([`Net`]) as a parameter; the handlers of a game's start,
+//! moves, takebacks, end and observers are methods of `Play` (`play.rs`), the games with
+//! the other parts of the server a game reaches.
 
 pub(crate) mod clock;
 pub(crate) mod examine;

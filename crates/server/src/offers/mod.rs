@@ -1,5 +1,7 @@
 //! Offers between players on the local server: the offer as a value, pending offers (draw, abort, adjourn, decline, withdraw), challenges, accepting, and seek ads.
-//! [`Offers`] is the offers' part of the server state (offers and seek ads).
+//! [`Offers`] is the offers' part of the server state (offers and seek ads); the handlers
+//! of this folder are methods of `Deal` (`deal.rs`), the offers with the other parts of
+//! the server an offer reaches.
 
 pub(crate) mod accept;
 pub(crate) mod challenge;
