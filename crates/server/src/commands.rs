@@ -4,9 +4,11 @@
 
 use crate::accounts::aliases::{expand, strip_dollar};
 use crate::accounts::follow::ListOp;
+use crate::accounts::session::Session;
 use crate::conn::Sid;
 use crate::core::Core;
 use crate::games::notation::looks_like_move;
+use crate::icc::commands::{parse_set2, SET2_USAGE};
 use cozy_chess::Piece;
 
 /// Every command the server knows, in the order prefixes are resolved.
@@ -121,20 +123,22 @@ impl Core {
     pub fn on_command(&mut self, sid: Sid, line: &str) {
         let (line, raw) = strip_dollar(line.trim());
         if line.is_empty() {
-            self.reply(sid, "");
+            self.net.reply(sid, "");
             return;
         }
         let expanded = if raw {
             None
         } else {
-            self.sess(sid).and_then(|s| expand(&s.aliases, line))
+            self.net.sess(sid).and_then(|s| expand(&s.aliases, line))
         };
         let line = expanded.as_deref().unwrap_or(line);
-        let playing = self.sess(sid).and_then(|s| s.game);
+        let playing = self.net.sess(sid).and_then(|s| s.game);
         if looks_like_move(line) {
             match playing {
-                Some(g) => self.on_move(sid, g, line),
-                None => self.reply(sid, "You are not playing or examining a game.\n"),
+                Some(g) => self.playing().on_move(sid, g, line),
+                None => self
+                    .net
+                    .reply(sid, "You are not playing or examining a game.\n"),
             }
             return;
         }
@@ -144,39 +148,41 @@ impl Core {
         };
         let args: Vec<&str> = rest.split_whitespace().collect();
         if let Some(op) = word.chars().next().and_then(ListOp::from_prefix) {
-            self.cmd_list(sid, op, &word[1..], args.first().copied());
+            self.accounts
+                .cmd_list(&mut self.net, sid, op, &word[1..], args.first().copied());
             return;
         }
-        let Some(cmd) = resolve(word).filter(|c| self.icc() || !c.starts_with("set-")) else {
-            self.reply(sid, &format!("{word}: Command not found.\n"));
+        let Some(cmd) = resolve(word).filter(|c| self.net.icc() || !c.starts_with("set-")) else {
+            self.net
+                .reply(sid, &format!("{word}: Command not found.\n"));
             return;
         };
         match cmd {
             "set" => self.cmd_set(sid, &args, rest, false),
             "set-quietly" => self.cmd_set(sid, &args, rest, true),
             "set-2" => self.cmd_set2(sid, &args),
-            "takeback" => self.cmd_takeback(sid, &args),
+            "takeback" => self.playing().cmd_takeback(sid, &args),
             "iset" => self.cmd_iset(sid, &args),
             "style" => {
                 let value = args.first().copied().unwrap_or("");
                 self.cmd_set(sid, &["style", value], rest, false)
             }
-            "alias" => self.cmd_alias(sid, &args, rest),
-            "unalias" => self.cmd_unalias(sid, &args),
+            "alias" => self.session_answer(sid, |s| s.cmd_alias(&args, rest)),
+            "unalias" => self.session_answer(sid, |s| s.cmd_unalias(&args)),
             "variables" => self.cmd_variables(sid),
             "ivariables" => self.cmd_ivariables(sid),
             "promote" => self.cmd_promote(sid, &args),
             "quit" | "exit" => self.cmd_quit(sid),
-            "help" => self.reply(sid, HELP),
+            "help" => self.net.reply(sid, HELP),
             "date" => {
                 let now = chrono::Utc::now().format("%a %b %e, %H:%M UTC %Y");
-                self.reply(sid, &format!("Server time - {now}\n"))
+                self.net.reply(sid, &format!("Server time - {now}\n"))
             }
             "who" => self.cmd_who(sid),
             "finger" => self.cmd_finger(sid, &args),
             "games" => self.cmd_games(sid, &args),
-            "examine" => self.cmd_examine(sid),
-            "unexamine" => self.cmd_unexamine(sid),
+            "examine" => self.games.cmd_examine(&mut self.net, sid),
+            "unexamine" => self.games.cmd_unexamine(&mut self.net, sid),
             "tell" => self.cmd_tell(sid, &args, rest, true),
             "xtell" => self.cmd_tell(sid, &args, rest, false),
             "say" => self.cmd_say(sid, rest),
@@ -188,33 +194,41 @@ impl Core {
                     Some((n, text)) if n.parse::<u32>().is_ok() => {
                         self.cmd_kibitz(sid, text.trim(), kibitz, n.parse().ok())
                     }
-                    _ => self.reply(sid, &format!("Usage: {cmd} game-number message\n")),
+                    _ => self
+                        .net
+                        .reply(sid, &format!("Usage: {cmd} game-number message\n")),
                 }
             }
-            "seek" => self.cmd_seek(sid, &args),
-            "unseek" => self.cmd_unseek(sid),
-            "sought" => self.cmd_sought(sid),
-            "play" => self.cmd_play(sid, &args),
-            "match" => self.cmd_match(sid, &args),
-            "rematch" => self.cmd_rematch(sid),
-            "resume" => self.cmd_resume(sid, &args),
-            "accept" => self.cmd_accept(sid, &args),
-            "decline" => self.cmd_decline(sid, &args),
-            "withdraw" => self.cmd_withdraw(sid, &args),
-            "pending" => self.cmd_pending(sid),
+            "seek" => self.dealing().cmd_seek(sid, &args),
+            "unseek" => self.dealing().cmd_unseek(sid),
+            "sought" => self.dealing().cmd_sought(sid),
+            "play" => self.dealing().cmd_play(sid, &args),
+            "match" => self.dealing().cmd_match(sid, &args),
+            "rematch" => self.playing().cmd_rematch(sid),
+            "resume" => self.dealing().cmd_resume(sid, &args),
+            "accept" => self.dealing().cmd_accept(sid, &args),
+            "decline" => self.dealing().cmd_decline(sid, &args),
+            "withdraw" => self.dealing().cmd_withdraw(sid, &args),
+            "pending" => self.dealing().cmd_pending(sid),
             "stored" => self.cmd_stored(sid, &args),
-            "draw" => self.cmd_draw(sid),
-            "abort" => self.cmd_abort(sid),
-            "adjourn" => self.cmd_adjourn(sid),
-            "resign" => self.cmd_resign(sid),
-            "flag" => self.cmd_flag(sid),
+            "draw" => self.playing().cmd_draw(sid),
+            "abort" => self.playing().cmd_abort(sid),
+            "adjourn" => self.playing().cmd_adjourn(sid),
+            "resign" => self.playing().cmd_resign(sid),
+            "flag" => self.playing().cmd_flag(sid),
             "time" => self.cmd_time(sid, &args),
-            "refresh" => self.cmd_refresh(sid, &args),
+            "refresh" => self.playing().cmd_refresh(sid, &args),
             "moves" => self.cmd_moves(sid, &args),
-            "observe" => self.cmd_observe(sid, &args),
-            "unobserve" => self.cmd_unobserve(sid, &args),
-            "allobservers" => self.cmd_allobservers(sid, &args),
-            "follow" => self.cmd_list(sid, ListOp::Toggle, "follow", args.first().copied()),
+            "observe" => self.playing().cmd_observe(sid, &args),
+            "unobserve" => self.playing().cmd_unobserve(sid, &args),
+            "allobservers" => self.playing().cmd_allobservers(sid, &args),
+            "follow" => self.accounts.cmd_list(
+                &mut self.net,
+                sid,
+                ListOp::Toggle,
+                "follow",
+                args.first().copied(),
+            ),
             "toggle" | "addlist" | "sublist" | "showlist" => {
                 let op = match cmd {
                     "toggle" => ListOp::Toggle,
@@ -223,18 +237,44 @@ impl Core {
                     _ => ListOp::Show,
                 };
                 let list = args.first().copied().unwrap_or("");
-                self.cmd_list(sid, op, list, args.get(1).copied());
+                self.accounts
+                    .cmd_list(&mut self.net, sid, op, list, args.get(1).copied());
             }
-            _ => self.reply(sid, &format!("{word}: Command not found.\n")),
+            _ => self
+                .net
+                .reply(sid, &format!("{word}: Command not found.\n")),
+        }
+    }
+
+    /// `set-2 N V` (ICC): one DG on or off.
+    fn cmd_set2(&mut self, sid: Sid, args: &[&str]) {
+        let Some((n, v)) = parse_set2(args) else {
+            self.net.reply(sid, SET2_USAGE);
+            return;
+        };
+        let was = self.net.dg_on(sid, n);
+        if let Some(s) = self.net.sessions.get_mut(&sid) {
+            s.level2.set(usize::from(n), v);
+        }
+        let text = self.icc_view().set2_text(sid, n, v);
+        tracing::debug!(sid, dg = n, on = v, was, "set-2");
+        self.net.reply(sid, &text);
+    }
+
+    /// A command that only reads or changes the caller's session: its answer, when
+    /// the session is there.
+    fn session_answer(&mut self, sid: Sid, f: impl FnOnce(&mut Session) -> String) {
+        if let Some(text) = self.net.sessions.get_mut(&sid).map(f) {
+            self.net.reply(sid, &text);
         }
     }
 
     fn cmd_quit(&mut self, sid: Sid) {
-        self.send(
+        self.net.send(
             sid,
             "\nThank you for using a Free (GNU) Internet Chess server.\n\n",
         );
-        self.close(sid);
+        self.net.close(sid);
     }
 
     fn cmd_promote(&mut self, sid: Sid, args: &[&str]) {
@@ -249,10 +289,10 @@ impl Core {
             },
         };
         let Some(piece) = piece else {
-            self.reply(sid, "Promote to what? Use q, r, b or n.\n");
+            self.net.reply(sid, "Promote to what? Use q, r, b or n.\n");
             return;
         };
-        if let Some(s) = self.sessions.get_mut(&sid) {
+        if let Some(s) = self.net.sessions.get_mut(&sid) {
             s.vars.promote = piece;
         }
         let name = match piece {
@@ -261,24 +301,25 @@ impl Core {
             Piece::Bishop => "BISHOP",
             _ => "KNIGHT",
         };
-        self.reply(sid, &format!("Promotion piece set to {name}.\n"));
+        self.net
+            .reply(sid, &format!("Promotion piece set to {name}.\n"));
     }
 
     /// `set` (`quiet`: ICC's `set-quietly`, which answers with the prompt only).
     fn cmd_set(&mut self, sid: Sid, args: &[&str], rest: &str, quiet: bool) {
         let Some(var) = args.first().map(|v| v.to_ascii_lowercase()) else {
-            self.reply(sid, SET_USAGE);
+            self.net.reply(sid, SET_USAGE);
             return;
         };
         if let Ok(n) = var.parse::<usize>() {
-            let msg = self.cmd_set_note(sid, n, rest);
-            self.reply(sid, if quiet { "" } else { &msg });
+            let msg = self.accounts.cmd_set_note(&self.net, sid, n, rest);
+            self.net.reply(sid, if quiet { "" } else { &msg });
             return;
         }
         let value = args.get(1).copied().unwrap_or("");
         let flag = on_off(value);
-        let icc = self.icc();
-        let Some(s) = self.sessions.get_mut(&sid) else {
+        let icc = self.net.icc();
+        let Some(s) = self.net.sessions.get_mut(&sid) else {
             return;
         };
         let v = &mut s.vars;
@@ -389,24 +430,26 @@ impl Core {
             }
             _ => format!("No such variable \"{var}\".\n"),
         };
-        self.reply(sid, if quiet { "" } else { &msg });
+        self.net.reply(sid, if quiet { "" } else { &msg });
     }
 
     fn cmd_iset(&mut self, sid: Sid, args: &[&str]) {
         let Some(var) = args.first().map(|v| v.to_ascii_lowercase()) else {
-            self.reply(sid, "Usage: iset ivariable [value]\n");
+            self.net.reply(sid, "Usage: iset ivariable [value]\n");
             return;
         };
         let value = on_off(args.get(1).copied().unwrap_or("1"));
-        let Some(s) = self.sessions.get_mut(&sid) else {
+        let Some(s) = self.net.sessions.get_mut(&sid) else {
             return;
         };
         if s.vars.lock {
-            self.reply(sid, "Cannot alter: Interface setting locked.\n");
+            self.net
+                .reply(sid, "Cannot alter: Interface setting locked.\n");
             return;
         }
         let Some(on) = value else {
-            self.reply(sid, &format!("Bad value given for ivariable \"{var}\".\n"));
+            self.net
+                .reply(sid, &format!("Bad value given for ivariable \"{var}\".\n"));
             return;
         };
         let v = &mut s.vars;
@@ -443,32 +486,33 @@ impl Core {
             | "premove" | "smartmove" | "movecase" | "compressmove" | "allresults"
             | "singleboard" | "pin" | "audiochat" | "xml" => true,
             // FICS's computer-account variables (`help computers`); lasker has none.
-            "fr" | "wildcastle" => self.cfg.computer_ivars,
+            "fr" | "wildcastle" => self.net.cfg.computer_ivars,
             _ => false,
         };
         if !known {
-            self.reply(sid, &format!("No such ivariable \"{var}\".\n"));
+            self.net
+                .reply(sid, &format!("No such ivariable \"{var}\".\n"));
             return;
         }
         let mut text = format!("{var} set\n");
         if var == "seekinfo" && on {
             text.push_str("<sc>\n");
-            for line in self.seekinfo_lines() {
+            for line in self.dealing().seekinfo_lines() {
                 text.push_str(&line);
                 text.push('\n');
             }
         }
         if var == "pendinfo" && on {
-            for line in self.pendinfo_lines(sid) {
+            for line in self.dealing().pendinfo_lines(sid) {
                 text.push_str(&line);
                 text.push('\n');
             }
         }
-        self.reply(sid, &text);
+        self.net.reply(sid, &text);
     }
 
     fn cmd_variables(&mut self, sid: Sid) {
-        let Some(s) = self.sess(sid) else { return };
+        let Some(s) = self.net.sess(sid) else { return };
         let v = &s.vars;
         let b = |x: bool| u8::from(x);
         let text = format!(
@@ -494,11 +538,11 @@ impl Core {
                 &v.interface
             },
         );
-        self.reply(sid, &text);
+        self.net.reply(sid, &text);
     }
 
     fn cmd_ivariables(&mut self, sid: Sid) {
-        let Some(s) = self.sess(sid) else { return };
+        let Some(s) = self.net.sess(sid) else { return };
         let v = &s.vars;
         let b = |x: bool| u8::from(x);
         let text = format!(
@@ -513,7 +557,7 @@ impl Core {
             b(v.seekremove),
             b(v.lock)
         );
-        self.reply(sid, &text);
+        self.net.reply(sid, &text);
     }
 }
 

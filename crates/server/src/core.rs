@@ -1,21 +1,26 @@
 //! The heart of the local server: one task owns every session, game, seek and
 //! offer ([`Core`]), so no locks are needed and no client can block another
 //! (output goes through bounded per-client queues; a client whose queue is full
-//! is dropped). This file holds that state and the output helpers every handler
-//! uses; the event loop that feeds the handlers is `events.rs`.
+//! is dropped). [`Core`] is the sum of the concepts' parts (`Accounts`, `Games`,
+//! `Offers`, the relay and the director, each declared and handled in its folder); this
+//! file holds it, the connections' part [`Net`] with the output helpers every handler
+//! writes through, and the borrows the concepts' handlers work on (`playing`, `dealing`,
+//! `icc_view`). The event loop that feeds the handlers is `events.rs`.
 
 use crate::accounts::session::{LoginState, Session};
-use crate::accounts::store::Account;
+use crate::accounts::store::{Account, Accounts};
 use crate::conn::{Out, Sid};
-use crate::games::game::Game;
+use crate::games::play::Play;
 use crate::games::ratings::Ratings;
+use crate::games::Games;
+use crate::icc::out::{Dg, View};
 use crate::journal::Journal;
-use crate::offers::offer::Offer;
-use crate::offers::seek_ad::Seek;
+use crate::offers::deal::Deal;
+use crate::offers::Offers;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use std::collections::{BTreeMap, HashMap};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The prompt the lasker server prints (no newline).
 pub const PROMPT: &str = "fics% ";
@@ -38,34 +43,34 @@ pub struct CoreConfig {
     pub manual_seeks: bool,
 }
 
-/// All server state.
-pub struct Core {
+/// The connections: every session, the settings, and the output helpers every
+/// concept's handlers write through (each handler takes this part as a parameter).
+pub struct Net {
     pub cfg: CoreConfig,
-    pub accounts: Vec<Account>,
     pub sessions: BTreeMap<Sid, Session>,
-    pub games: BTreeMap<u32, Game>,
-    /// Adjourned games, resumable with `match`/`resume`.
-    pub stored: Vec<Game>,
-    pub seeks: BTreeMap<u32, Seek>,
-    pub offers: Vec<Offer>,
-    pub next_offer: u32,
-    /// Ratings by lower-case handle (registered players only).
-    pub ratings: HashMap<String, Ratings>,
-    /// Follow lists by lower-case handle; kept when the player logs out (lasker keeps
-    /// them in the account).
-    pub follow_lists: HashMap<String, Vec<String>>,
-    /// Finger notes by lower-case handle (`notes.rs`); kept when the player logs out.
-    pub notes: HashMap<String, Vec<String>>,
-    pub rng: StdRng,
     /// Sessions closed since the loop last reaped them.
     pub(super) dead: Vec<Sid>,
+}
+
+/// All server state: one part per concept, each declared (and handled) in its folder.
+pub struct Core {
+    /// The connections (`core.rs`).
+    pub net: Net,
+    /// The registered accounts, follow lists and notes (`accounts/`).
+    pub accounts: Accounts,
+    /// Games played, examined and adjourned, and the ratings (`games/`).
+    pub games: Games,
+    /// Offers and seek ads (`offers/`).
+    pub offers: Offers,
+    /// Guest names, colour draws and Chess960 start positions.
+    pub rng: StdRng,
     /// Where finished and adjourned games are reported, when the owner asked for it.
     pub journal: Option<Journal>,
     /// The server is stopping (games that end now are adjourned by the shutdown).
     pub shutting_down: bool,
-    /// The relay account, when the owner configured one.
+    /// The relay account, when the owner configured one (`relay/`).
     pub relay: Option<crate::relay::config::Relay>,
-    /// The tournament director account, when the owner configured one.
+    /// The tournament director account, when the owner configured one (`tourney/`).
     pub director: Option<crate::tourney::config::Director>,
 }
 
@@ -89,19 +94,15 @@ impl Core {
         }
         let rng = StdRng::seed_from_u64(cfg.seed);
         Core {
-            cfg,
-            accounts,
-            sessions: BTreeMap::new(),
-            games: BTreeMap::new(),
-            stored: Vec::new(),
-            seeks: BTreeMap::new(),
-            offers: Vec::new(),
-            next_offer: 1,
-            ratings,
-            follow_lists: HashMap::new(),
-            notes: HashMap::new(),
+            net: Net {
+                cfg,
+                sessions: BTreeMap::new(),
+                dead: Vec::new(),
+            },
+            accounts: Accounts::new(accounts),
+            games: Games::new(ratings),
+            offers: Offers::new(),
             rng,
-            dead: Vec::new(),
             journal: None,
             shutting_down: false,
             relay: None,
@@ -109,6 +110,47 @@ impl Core {
         }
     }
 
+    /// The parts of the server a games handler (`games/`) works on.
+    pub fn playing(&mut self) -> Play<'_> {
+        Play {
+            net: &mut self.net,
+            games: &mut self.games,
+            offers: &mut self.offers,
+            accounts: &self.accounts,
+            rng: &mut self.rng,
+            journal: self.journal.as_ref(),
+            shutting_down: self.shutting_down,
+            director: self.director.as_mut(),
+        }
+    }
+
+    /// The parts of the server an offers handler (`offers/`) works on.
+    pub fn dealing(&mut self) -> Deal<'_> {
+        Deal {
+            net: &mut self.net,
+            games: &mut self.games,
+            offers: &mut self.offers,
+            accounts: &self.accounts,
+            rng: &mut self.rng,
+            journal: self.journal.as_ref(),
+            shutting_down: self.shutting_down,
+            director: self.director.as_mut(),
+        }
+    }
+
+    /// The server as the ICC renderers (`icc/`) read it.
+    pub fn icc_view(&self) -> View<'_> {
+        View {
+            net: &self.net,
+            accounts: &self.accounts,
+            games: &self.games,
+            offers: &self.offers,
+            shutting_down: self.shutting_down,
+        }
+    }
+}
+
+impl Net {
     /// The prompt of this server's dialect.
     pub fn prompt(&self) -> &'static str {
         match self.cfg.dialect {
@@ -120,19 +162,6 @@ impl Core {
     /// Whether this server speaks ICC.
     pub fn icc(&self) -> bool {
         self.cfg.dialect == ics::Dialect::Icc
-    }
-
-    /// The style 12 line of game `g` for `sid` ("" if no such game).
-    /// On ICC only style 12 gets a board line (style 13: the client lives on DGs).
-    pub fn board_for(&self, g: u32, sid: Sid) -> String {
-        if self.icc() && self.sess(sid).is_some_and(|s| s.vars.style != 12) {
-            return String::new();
-        }
-        let ms = self.sess(sid).is_some_and(|s| s.vars.ms);
-        self.games
-            .get(&g)
-            .map(|game| game.board_line(sid, ms, Instant::now()))
-            .unwrap_or_default()
     }
 
     /// Flush what was sent and close the connection.
@@ -222,13 +251,6 @@ impl Core {
         }
     }
 
-    /// The registered account with this handle (any case).
-    pub fn account(&self, name: &str) -> Option<&Account> {
-        self.accounts
-            .iter()
-            .find(|a| a.handle.eq_ignore_ascii_case(name))
-    }
-
     /// Why `sid` may not start a game with `other` by a match or a seek while one of
     /// them has the tournament flag on (lasker refuses such matches; the director's
     /// pairings do not go through here); `None` when it may.
@@ -246,6 +268,14 @@ impl Core {
         }
     }
 
+    /// The online session whose handle is exactly `name` (any case).
+    pub fn online_exact(&self, name: &str) -> Option<Sid> {
+        self.sessions
+            .values()
+            .find(|s| s.online() && s.handle.eq_ignore_ascii_case(name))
+            .map(|s| s.id)
+    }
+
     /// Online sessions (ids), in connection order.
     pub fn online_sids(&self) -> Vec<Sid> {
         self.sessions
@@ -253,6 +283,23 @@ impl Core {
             .filter(|s| s.online())
             .map(|s| s.id)
             .collect()
+    }
+
+    /// Whether `sid` asked for DG `code` (always false on the FICS dialect).
+    pub fn dg_on(&self, sid: Sid, code: u16) -> bool {
+        self.icc()
+            && self
+                .sess(sid)
+                .is_some_and(|s| s.level2.on(usize::from(code)))
+    }
+
+    /// The DG's text for `sid` if it asked for it, else "".
+    pub fn dg_for(&self, sid: Sid, dg: &Dg) -> String {
+        if self.dg_on(sid, dg.code()) {
+            dg.render()
+        } else {
+            String::new()
+        }
     }
 }
 

@@ -1,10 +1,13 @@
 //! The local server's event loop: socket events (a new client, a line, a timeseal
 //! hello, a closed connection) and clock ticks, handed one at a time to the login
 //! dialogue, the command table or the games' clocks; closed sessions are reaped
-//! after each event. Nothing calls back into this file.
+//! after each event. Letting a player in and taking a session out touch every
+//! concept, so they are sequenced here (`admit`, `remove_session`).
 
+use crate::accounts::login::Admit;
 use crate::accounts::session::{LoginState, Session};
-use crate::conn::{Event, Sid};
+use crate::accounts::store::Accounts;
+use crate::conn::{Event, Out, Sid};
 use crate::core::Core;
 use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, watch};
@@ -38,14 +41,15 @@ impl Core {
             self.reap();
         }
         self.shutting_down = true;
-        let sids: Vec<Sid> = self.sessions.keys().copied().collect();
+        let sids: Vec<Sid> = self.net.sessions.keys().copied().collect();
         for sid in sids {
-            self.send(sid, "\n**** The server is shutting down. ****\n\n");
-            self.close(sid);
+            self.net
+                .send(sid, "\n**** The server is shutting down. ****\n\n");
+            self.net.close(sid);
         }
         self.reap();
         if let Some(j) = &self.journal {
-            j.hold_adjourned(std::mem::take(&mut self.stored));
+            j.hold_adjourned(std::mem::take(&mut self.games.stored));
         }
     }
 
@@ -53,18 +57,18 @@ impl Core {
     pub fn handle(&mut self, ev: Event) {
         match ev {
             Event::Open { sid, tx, peer } => {
-                self.sessions.insert(sid, Session::new(sid, tx, peer));
-                self.send_banner(sid);
+                self.net.sessions.insert(sid, Session::new(sid, tx, peer));
+                self.accounts.send_banner(&mut self.net, sid);
             }
             Event::Line { sid, line } => self.on_line(sid, &line),
             Event::Timeseal { sid } => {
-                if let Some(s) = self.sessions.get_mut(&sid) {
+                if let Some(s) = self.net.sessions.get_mut(&sid) {
                     s.timeseal = true;
                     tracing::debug!(sid, "timeseal client");
                 }
             }
             Event::Closed { sid } => {
-                if self.sessions.contains_key(&sid) {
+                if self.net.sessions.contains_key(&sid) {
                     self.remove_session(sid, false);
                 }
             }
@@ -72,7 +76,7 @@ impl Core {
     }
 
     fn on_line(&mut self, sid: Sid, line: &str) {
-        let Some(s) = self.sessions.get_mut(&sid) else {
+        let Some(s) = self.net.sessions.get_mut(&sid) else {
             return;
         };
         if s.closing {
@@ -81,21 +85,86 @@ impl Core {
         s.last_input = Instant::now();
         match s.login.clone() {
             LoginState::Online => self.on_command(sid, line),
-            state => self.on_login_line(sid, state, line),
+            state => {
+                let admit =
+                    self.accounts
+                        .on_login_line(&mut self.net, &mut self.rng, sid, state, line);
+                if let Some(admit) = admit {
+                    self.admit(sid, &admit);
+                }
+            }
+        }
+    }
+
+    /// The login dialogue let `sid` in: the sessions it replaces go, then it enters.
+    fn admit(&mut self, sid: Sid, admit: &Admit) {
+        for &old in &admit.kicked {
+            Accounts::kick(&mut self.net, old, &admit.handle);
+            self.remove_session(old, false);
+        }
+        self.accounts.enter(&mut self.net, sid, admit);
+        if self.net.icc() {
+            let t = self.icc_view().logged_in(sid);
+            self.net.send(sid, &t);
+        }
+        let partners = if admit.registered {
+            self.adjourned_partners_online(&admit.handle)
+        } else {
+            Vec::new()
+        };
+        self.accounts.welcome(&mut self.net, sid, admit, partners);
+    }
+
+    /// Remove a session: its game adjourns (or aborts), its seeks, offers and
+    /// observations go. `quit`: it left with `quit` rather than dropping.
+    pub fn remove_session(&mut self, sid: Sid, quit: bool) {
+        let _ = quit;
+        let (game, observing) = match self.net.sessions.get(&sid) {
+            Some(s) => (s.game, s.observing.clone()),
+            None => return,
+        };
+        if let Some(g) = game {
+            let examining = self
+                .games
+                .games
+                .get(&g)
+                .and_then(|x| x.examined.as_ref())
+                .is_some_and(|x| x.examiner == Some(sid));
+            if examining {
+                self.games.close_examined(&mut self.net, g);
+            } else {
+                self.playing().player_lost_connection(g, sid);
+            }
+        }
+        for g in observing {
+            if let Some(game) = self.games.games.get_mut(&g) {
+                game.observers.retain(|o| *o != sid);
+            }
+        }
+        self.dealing().remove_seeks_of(sid, false);
+        self.dealing().remove_offers_involving(sid);
+        if let Some(s) = self.net.sessions.remove(&sid) {
+            let _ = s.tx.try_send(Out::Close);
+            tracing::info!(sid, handle = %s.handle, "session closed");
         }
     }
 
     /// Timers: automatic flagging, login and idle time-outs.
     pub fn on_tick(&mut self, now: Instant) {
-        if self.cfg.auto_flag {
-            self.check_flags(now);
+        if self.net.cfg.auto_flag {
+            self.playing().check_flags(now);
         }
-        self.relay_tick(now);
-        self.director_tick(now);
-        let login_timeout = self.cfg.login_timeout;
-        let idle = self.cfg.idle_timeout;
+        if let Some(relay) = &mut self.relay {
+            relay.tick(&mut self.games, &mut self.net, now);
+        }
+        if let Some(mut d) = self.director.take() {
+            d.tick(&mut self.dealing(), now);
+            self.director = Some(d);
+        }
+        let login_timeout = self.net.cfg.login_timeout;
+        let idle = self.net.cfg.idle_timeout;
         let mut expired = Vec::new();
-        for s in self.sessions.values() {
+        for s in self.net.sessions.values() {
             if s.closing {
                 continue;
             }
@@ -114,15 +183,15 @@ impl Core {
             }
         }
         for (sid, msg) in expired {
-            self.send(sid, &msg);
-            self.close(sid);
+            self.net.send(sid, &msg);
+            self.net.close(sid);
         }
     }
 
     /// Tear down every session marked dead (repeats while teardown marks more).
     pub fn reap(&mut self) {
-        while let Some(sid) = self.dead.pop() {
-            if self.sessions.contains_key(&sid) {
+        while let Some(sid) = self.net.dead.pop() {
+            if self.net.sessions.contains_key(&sid) {
                 self.remove_session(sid, false);
             }
         }

@@ -20,18 +20,10 @@ fn secs_text(s: u64) -> String {
 }
 
 impl Core {
-    /// The adjourned game between two handles, either colour.
-    pub fn stored_between(&self, a: &str, b: &str) -> Option<&Game> {
-        self.stored.iter().find(|g| {
-            (g.white.name.eq_ignore_ascii_case(a) && g.black.name.eq_ignore_ascii_case(b))
-                || (g.white.name.eq_ignore_ascii_case(b) && g.black.name.eq_ignore_ascii_case(a))
-        })
-    }
-
     /// Online players who have an adjourned game with `name`.
     pub fn adjourned_partners_online(&self, name: &str) -> Vec<String> {
         let mut v = Vec::new();
-        for g in &self.stored {
+        for g in &self.games.stored {
             let other = if g.white.name.eq_ignore_ascii_case(name) {
                 &g.black.name
             } else if g.black.name.eq_ignore_ascii_case(name) {
@@ -39,8 +31,8 @@ impl Core {
             } else {
                 continue;
             };
-            if let Some(o) = self.find_online(other) {
-                if self.name_of(o).eq_ignore_ascii_case(other) && !v.contains(other) {
+            if let Some(o) = self.net.find_online(other) {
+                if self.net.name_of(o).eq_ignore_ascii_case(other) && !v.contains(other) {
                     v.push(other.clone());
                 }
             }
@@ -52,17 +44,20 @@ impl Core {
     pub fn cmd_stored(&mut self, sid: Sid, args: &[&str]) {
         let name = match args.first() {
             Some(n) => self
+                .net
                 .find_online(n)
-                .map(|o| self.name_of(o))
-                .or_else(|| self.account(n).map(|a| a.handle.clone())),
-            None => Some(self.name_of(sid)),
+                .map(|o| self.net.name_of(o))
+                .or_else(|| self.accounts.get(n).map(|a| a.handle.clone())),
+            None => Some(self.net.name_of(sid)),
         };
         let Some(name) = name else {
             let n = args.first().copied().unwrap_or("");
-            self.reply(sid, &format!("There is no player matching the name {n}.\n"));
+            self.net
+                .reply(sid, &format!("There is no player matching the name {n}.\n"));
             return;
         };
         let list: Vec<String> = self
+            .games
             .stored
             .iter()
             .filter(|g| {
@@ -77,7 +72,8 @@ impl Core {
             })
             .collect();
         if list.is_empty() {
-            self.reply(sid, &format!("{name} has no adjourned games.\n"));
+            self.net
+                .reply(sid, &format!("{name} has no adjourned games.\n"));
             return;
         }
         let n = list.len();
@@ -90,15 +86,15 @@ impl Core {
             "{n} stored game{} found.\n",
             if n == 1 { "" } else { "s" }
         ));
-        self.reply(sid, &t);
+        self.net.reply(sid, &t);
     }
 
     /// `who`.
     pub fn cmd_who(&mut self, sid: Sid) {
         let mut rows: Vec<(u32, String)> = Vec::new();
-        for s in self.sessions.values().filter(|s| s.online()) {
+        for s in self.net.sessions.values().filter(|s| s.online()) {
             let r = if s.registered {
-                self.rating(&s.handle, Category::Blitz)
+                self.games.rating(&s.handle, Category::Blitz)
             } else {
                 None
             };
@@ -129,20 +125,20 @@ impl Core {
         t.push_str(&format!(
             "\n {n} players displayed (of {n}). (*) indicates system administrator.\n"
         ));
-        self.reply(sid, &t);
+        self.net.reply(sid, &t);
     }
 
     /// `finger [NAME]` (short form).
     pub fn cmd_finger(&mut self, sid: Sid, args: &[&str]) {
         let target = match args.first() {
             None => Some(sid),
-            Some(n) => self.find_online(n),
+            Some(n) => self.net.find_online(n),
         };
         let now = Instant::now();
         let table = |core: &Core, handle: &str| {
             let mut t =
                 String::from("\n         rating     RD     win   loss   draw  total   best\n");
-            if let Some(r) = core.ratings.get(&handle.to_ascii_lowercase()) {
+            if let Some(r) = core.games.ratings.get(&handle.to_ascii_lowercase()) {
                 for cat in [Category::Blitz, Category::Standard, Category::Lightning] {
                     if let Some(e) = r.entry(cat) {
                         let total = e.wins + e.losses + e.draws;
@@ -162,7 +158,7 @@ impl Core {
             }
             t
         };
-        let text = match target.and_then(|t| self.sess(t)) {
+        let text = match target.and_then(|t| self.net.sess(t)) {
             Some(s) => {
                 let on = secs_text(now.saturating_duration_since(s.connected).as_secs());
                 let idle = secs_text(now.saturating_duration_since(s.last_input).as_secs());
@@ -184,34 +180,34 @@ impl Core {
                     "\nTimeseal: {}\n",
                     if s.timeseal { "On" } else { "no" }
                 ));
-                t.push_str(&self.notes_text(&s.handle));
+                t.push_str(&self.accounts.notes_text(&s.handle));
                 t
             }
             None => {
                 let n = args.first().copied().unwrap_or("");
-                match self.account(n) {
+                match self.accounts.get(n) {
                     Some(a) => {
                         let handle = a.handle.clone();
                         let name = format!("{}{}", a.handle, a.title_suffix());
                         format!(
                             "\nStatistics for {name:<17}(Not logged in.)\n{}{}\n",
                             table(self, &handle),
-                            self.notes_text(&handle)
+                            self.accounts.notes_text(&handle)
                         )
                     }
                     None => format!("There is no player matching the name {n}.\n"),
                 }
             }
         };
-        self.reply(sid, &text);
+        self.net.reply(sid, &text);
     }
 
     /// `games [/letters]`: every game, or (as FICS) those of the types named after the
     /// slash (`b` blitz, `s` standard, `l` lightning, `u` untimed, `e` examined).
     /// Examined games show as `(Exam. ...)` rows.
     pub fn cmd_games(&mut self, sid: Sid, args: &[&str]) {
-        if self.games.is_empty() {
-            self.reply(sid, "There are no games in progress.\n");
+        if self.games.games.is_empty() {
+            self.net.reply(sid, "There are no games in progress.\n");
             return;
         }
         let filter: Option<String> = args
@@ -226,7 +222,7 @@ impl Core {
         let now = Instant::now();
         let mut t = String::from("\n");
         let mut shown = 0;
-        for g in self.games.values().filter(|g| wanted(g)) {
+        for g in self.games.games.values().filter(|g| wanted(g)) {
             shown += 1;
             let stm = if g.board.side_to_move() == Color::White {
                 'W'
@@ -264,9 +260,9 @@ impl Core {
                 g.board.fullmove_number()
             ));
         }
-        let n = self.games.len();
+        let n = self.games.games.len();
         if shown == 0 {
-            self.reply(
+            self.net.reply(
                 sid,
                 &format!("No matching games were found (of {n} in progress).\n"),
             );
@@ -283,19 +279,19 @@ impl Core {
                 if n == 1 { "" } else { "s" }
             ));
         }
-        self.reply(sid, &t);
+        self.net.reply(sid, &t);
     }
 
     /// `moves [N|NAME]`.
     pub fn cmd_moves(&mut self, sid: Sid, args: &[&str]) {
-        let Some(g) = self.game_or_current(
+        let Some(g) = self.playing().game_or_current(
             sid,
             args,
             "You are neither playing, observing nor examining a game.\n",
         ) else {
             return;
         };
-        let Some(game) = self.games.get(&g) else {
+        let Some(game) = self.games.games.get(&g) else {
             return;
         };
         let r = |x: Option<u32>| {
@@ -334,15 +330,18 @@ impl Core {
             }
         }
         t.push_str("      {Still in progress} *\n\n");
-        self.reply(sid, &t);
+        self.net.reply(sid, &t);
     }
 
     /// `time [N|NAME]`.
     pub fn cmd_time(&mut self, sid: Sid, args: &[&str]) {
-        let Some(g) = self.game_or_current(sid, args, "You are not playing a game.\n") else {
+        let Some(g) = self
+            .playing()
+            .game_or_current(sid, args, "You are not playing a game.\n")
+        else {
             return;
         };
-        let Some(game) = self.games.get(&g) else {
+        let Some(game) = self.games.games.get(&g) else {
             return;
         };
         let now = Instant::now();
@@ -358,6 +357,6 @@ impl Core {
             game.black.name,
             f(game.clock.remaining(Color::Black, now))
         );
-        self.reply(sid, &t);
+        self.net.reply(sid, &t);
     }
 }

@@ -8,10 +8,12 @@
 //!
 //! Inside, one way down: `events.rs` (the event loop) hands lines to
 //! `accounts/login.rs` and the command table (`commands.rs`), whose handlers sit in one
-//! folder per concept (`accounts/`, `games/`, `offers/`, with `info.rs` and `talk.rs`)
-//! and share `core.rs` (the state and output helpers). `tourney/` is a mamer-like
-//! tournament director account, `relay/` a relay account; neither has a connection.
-//! `sparring/` is a scripted client, `icc/` the ICC dialect. `journal.rs` is what an
+//! folder per concept (`accounts/`, `games/`, `offers/`, with `info.rs` and `talk.rs`),
+//! each folder declaring its part of the state and holding its handlers as that part's
+//! methods; `core.rs` holds the parts together and the connections (`Net`, the output
+//! helpers). `tourney/` is a mamer-like tournament director account, `relay/` a relay
+//! account; neither has a connection. `sparring/` is a scripted client, `icc/` the ICC
+//! dialect (renderers over a read-only view of the parts). `journal.rs` is what an
 //! in-process owner (the fault soak) is told of finished and adjourned games, and where
 //! adjourned games wait across a restart.
 //!
@@ -254,7 +256,7 @@ pub async fn start(config: ServerConfig) -> Result<ServerHandle> {
         d
     });
     if let Some(j) = &config.journal {
-        core.stored = j.take_adjourned();
+        core.games.stored = j.take_adjourned();
         core.journal = Some(j.clone());
     }
     tokio::spawn(conn::accept_loop(

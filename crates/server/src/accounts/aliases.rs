@@ -3,8 +3,7 @@
 //! the rest of the line, otherwise the rest is appended), and the `$` prefix that
 //! sends a line past the aliases (xboard starts every session with `$`-lines).
 
-use crate::conn::Sid;
-use crate::core::Core;
+use crate::accounts::session::Session;
 
 /// Most aliases one session may hold (FICS has a similar cap).
 pub const MAX_ALIASES: usize = 64;
@@ -35,13 +34,11 @@ pub fn expand(aliases: &[(String, String)], line: &str) -> Option<String> {
     })
 }
 
-impl Core {
-    /// `alias` (list), `alias NAME` (show), `alias NAME TEXT` (set).
-    pub(crate) fn cmd_alias(&mut self, sid: Sid, args: &[&str], rest: &str) {
-        let Some(s) = self.sessions.get_mut(&sid) else {
-            return;
-        };
-        let msg = match args.first() {
+impl Session {
+    /// `alias` (list), `alias NAME` (show), `alias NAME TEXT` (set): the answer.
+    pub(crate) fn cmd_alias(&mut self, args: &[&str], rest: &str) -> String {
+        let s = self;
+        match args.first() {
             None if s.aliases.is_empty() => "You have no aliases.\n".to_string(),
             None => {
                 let mut t = String::from("Aliases:\n");
@@ -83,16 +80,13 @@ impl Core {
                     }
                 }
             }
-        };
-        self.reply(sid, &msg);
+        }
     }
 
-    /// `unalias NAME`.
-    pub(crate) fn cmd_unalias(&mut self, sid: Sid, args: &[&str]) {
-        let Some(s) = self.sessions.get_mut(&sid) else {
-            return;
-        };
-        let msg = match args.first() {
+    /// `unalias NAME`: the answer.
+    pub(crate) fn cmd_unalias(&mut self, args: &[&str]) -> String {
+        let s = self;
+        match args.first() {
             None => "Usage: unalias name\n".to_string(),
             Some(name) => match s
                 .aliases
@@ -105,8 +99,7 @@ impl Core {
                 }
                 None => format!("You have no alias named '{name}'.\n"),
             },
-        };
-        self.reply(sid, &msg);
+        }
     }
 }
 

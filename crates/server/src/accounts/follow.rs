@@ -8,8 +8,10 @@
 //! director account's channel (`tourney/director.rs`). Other list names answer like a server
 //! without them: `"x" does not match any list name.`
 
+use crate::accounts::session::Session;
+use crate::accounts::store::Accounts;
 use crate::conn::Sid;
-use crate::core::Core;
+use crate::core::Net;
 
 /// The account's list this server keeps.
 const FOLLOW: &str = "follow";
@@ -59,51 +61,56 @@ fn columns(names: &[String]) -> String {
     out
 }
 
-impl Core {
-    fn follow_key(&self, sid: Sid) -> String {
-        self.name_of(sid).to_ascii_lowercase()
-    }
-
+impl Accounts {
     /// The name as the server spells it: a registered account or an online player.
-    fn known_player(&self, name: &str) -> Option<String> {
-        if let Some(a) = self.account(name) {
+    fn known_player(&self, net: &Net, name: &str) -> Option<String> {
+        if let Some(a) = self.get(name) {
             return Some(a.handle.clone());
         }
-        self.sessions
+        net.sessions
             .values()
             .find(|s| s.online() && s.handle.eq_ignore_ascii_case(name))
             .map(|s| s.handle.clone())
     }
 
     /// `+list NAME`, `-list NAME`, `=list`, `toggle list NAME`, `follow NAME`.
-    pub fn cmd_list(&mut self, sid: Sid, op: ListOp, list: &str, name: Option<&str>) {
+    pub fn cmd_list(
+        &mut self,
+        net: &mut Net,
+        sid: Sid,
+        op: ListOp,
+        list: &str,
+        name: Option<&str>,
+    ) {
         if op == ListOp::Show && list.is_empty() {
-            self.reply(
+            net.reply(
                 sid,
                 &format!("Lists:\n\n{CHANNEL:<20} is PERSONAL\n{FOLLOW:<20} is PERSONAL\n"),
             );
             return;
         }
         if list.len() >= 2 && CHANNEL.starts_with(&list.to_ascii_lowercase()) {
-            self.channel_list(sid, op, name);
+            if let Some(text) = net.sessions.get_mut(&sid).map(|s| s.channel_list(op, name)) {
+                net.reply(sid, &text);
+            }
             return;
         }
         if !FOLLOW.starts_with(&list.to_ascii_lowercase()) || list.is_empty() {
-            self.reply(sid, &format!("\"{list}\" does not match any list name.\n"));
+            net.reply(sid, &format!("\"{list}\" does not match any list name.\n"));
             return;
         }
-        let key = self.follow_key(sid);
+        let key = net.name_of(sid).to_ascii_lowercase();
         if op == ListOp::Show {
             let text = match self.follow_lists.get(&key) {
                 None => String::new(),
                 Some(v) if v.is_empty() => "-- follow list: 0 names --\n\n".to_string(),
                 Some(v) => format!("-- follow list: {} names --\n{}", v.len(), columns(v)),
             };
-            self.reply(sid, &text);
+            net.reply(sid, &text);
             return;
         }
         let Some(name) = name else {
-            self.reply(
+            net.reply(
                 sid,
                 "Usage: +|-|= follow [user]\n(follow NAME adds NAME to your follow list, or removes it when it is there)\n",
             );
@@ -119,7 +126,7 @@ impl Core {
             _ => on_list.is_none(),
         };
         let text = if add {
-            match (self.known_player(name), on_list) {
+            match (self.known_player(net, name), on_list) {
                 (None, _) => "There is no player matching that name.\n".to_string(),
                 (Some(n), Some(_)) => format!("[{n}] is already on your follow list.\n"),
                 (Some(n), None) => {
@@ -136,66 +143,21 @@ impl Core {
             match (on_list, self.follow_lists.get_mut(&key)) {
                 (Some(i), Some(v)) => format!("[{}] removed from your follow list.\n", v.remove(i)),
                 _ => {
-                    let n = self.known_player(name).unwrap_or_else(|| name.to_string());
+                    let n = self
+                        .known_player(net, name)
+                        .unwrap_or_else(|| name.to_string());
                     format!("[{n}] is not in your follow list.\n")
                 }
             }
         };
-        self.reply(sid, &text);
-    }
-
-    /// `+channel N`, `-channel N`, `=channel`, `toggle channel N`.
-    fn channel_list(&mut self, sid: Sid, op: ListOp, arg: Option<&str>) {
-        let Some(s) = self.sessions.get_mut(&sid) else {
-            return;
-        };
-        if op == ListOp::Show {
-            let names: Vec<String> = s.channels.iter().map(u32::to_string).collect();
-            let text = format!(
-                "-- channel list: {} channels --\n{}",
-                names.len(),
-                columns(&names)
-            );
-            self.reply(sid, &text);
-            return;
-        }
-        let Some(n) = arg
-            .and_then(|a| a.parse::<u32>().ok())
-            .filter(|n| *n <= 255)
-        else {
-            self.reply(sid, "The channel number must be between 0 and 255.\n");
-            return;
-        };
-        let on = s.channels.contains(&n);
-        let add = match op {
-            ListOp::Add => true,
-            ListOp::Remove => false,
-            _ => !on,
-        };
-        let text = match (add, on) {
-            (true, true) => format!("[{n}] is already on your channel list.\n"),
-            (true, false) if s.channels.len() >= MAX_CHANNELS => {
-                "Sorry, your channel list is full.\n".to_string()
-            }
-            (true, false) => {
-                s.channels.push(n);
-                format!("[{n}] added to your channel list.\n")
-            }
-            (false, true) => {
-                s.channels.retain(|c| *c != n);
-                format!("[{n}] removed from your channel list.\n")
-            }
-            (false, false) => format!("[{n}] is not in your channel list.\n"),
-        };
-        self.reply(sid, &text);
+        net.reply(sid, &text);
     }
 
     /// A game between `white` and `black` started: everyone else whose follow list
-    /// holds one of them observes it.
-    pub fn follow_start(&mut self, white: Sid, black: Sid) {
-        let players = [self.name_of(white), self.name_of(black)];
-        let followers: Vec<(Sid, String)> = self
-            .sessions
+    /// holds one of them, with the player they follow (the caller has them observe it).
+    pub fn followers(&self, net: &Net, white: Sid, black: Sid) -> Vec<(Sid, String)> {
+        let players = [net.name_of(white), net.name_of(black)];
+        net.sessions
             .values()
             .filter(|s| s.online() && s.id != white && s.id != black)
             .filter_map(|s| {
@@ -205,9 +167,47 @@ impl Core {
                     .find(|p| list.iter().any(|n| n.eq_ignore_ascii_case(p)))?;
                 Some((s.id, p.clone()))
             })
-            .collect();
-        for (sid, player) in followers {
-            self.cmd_observe(sid, &[player.as_str()]);
+            .collect()
+    }
+}
+
+impl Session {
+    /// `+channel N`, `-channel N`, `=channel`, `toggle channel N`: the answer.
+    fn channel_list(&mut self, op: ListOp, arg: Option<&str>) -> String {
+        if op == ListOp::Show {
+            let names: Vec<String> = self.channels.iter().map(u32::to_string).collect();
+            return format!(
+                "-- channel list: {} channels --\n{}",
+                names.len(),
+                columns(&names)
+            );
+        }
+        let Some(n) = arg
+            .and_then(|a| a.parse::<u32>().ok())
+            .filter(|n| *n <= 255)
+        else {
+            return "The channel number must be between 0 and 255.\n".to_string();
+        };
+        let on = self.channels.contains(&n);
+        let add = match op {
+            ListOp::Add => true,
+            ListOp::Remove => false,
+            _ => !on,
+        };
+        match (add, on) {
+            (true, true) => format!("[{n}] is already on your channel list.\n"),
+            (true, false) if self.channels.len() >= MAX_CHANNELS => {
+                "Sorry, your channel list is full.\n".to_string()
+            }
+            (true, false) => {
+                self.channels.push(n);
+                format!("[{n}] added to your channel list.\n")
+            }
+            (false, true) => {
+                self.channels.retain(|c| *c != n);
+                format!("[{n}] removed from your channel list.\n")
+            }
+            (false, false) => format!("[{n}] is not in your channel list.\n"),
         }
     }
 }

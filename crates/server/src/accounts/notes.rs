@@ -8,17 +8,18 @@
 //! are kept by lower-case handle while the server runs, so a registered player finds
 //! them again at the next login.
 
+use crate::accounts::store::Accounts;
 use crate::conn::Sid;
-use crate::core::Core;
+use crate::core::Net;
 
 /// FICS and lasker keep ten note lines.
 pub const MAX_NOTES: usize = 10;
 /// A note line is cut to this many characters.
 const MAX_NOTE_LEN: usize = 1000;
 
-impl Core {
+impl Accounts {
     /// `set N [text]`; `rest` is the whole argument text after `set` (`N text`).
-    pub fn cmd_set_note(&mut self, sid: Sid, n: usize, rest: &str) -> String {
+    pub fn cmd_set_note(&mut self, net: &Net, sid: Sid, n: usize, rest: &str) -> String {
         let text: String = rest
             .split_once(char::is_whitespace)
             .map_or("", |(_, t)| t.trim())
@@ -29,7 +30,7 @@ impl Core {
         if n == 0 || n > MAX_NOTES {
             return format!("No such variable \"{n}\".\n");
         }
-        let Some(key) = self.sess(sid).map(|s| s.handle.to_ascii_lowercase()) else {
+        let Some(key) = net.sess(sid).map(|s| s.handle.to_ascii_lowercase()) else {
             return String::new();
         };
         let notes = self.notes.entry(key.clone()).or_default();

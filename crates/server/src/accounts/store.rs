@@ -1,5 +1,8 @@
 //! Registered accounts of the local server: the plain-text accounts file
-//! (`handle password [flags]`, one account a line, `#` comments) and lookups.
+//! (`handle password [flags]`, one account a line, `#` comments) and lookups, and
+//! [`Accounts`], the accounts' part of the server's state (the registered accounts,
+//! and what the server keeps by handle across sessions: follow lists and finger notes),
+//! whose handlers are in this folder (`follow.rs`, `notes.rs`, `login.rs`).
 //!
 //! Flags: `C` or `computer` (a computer account: `(C)` after the name and the
 //! `--** X is a computer **--` notice in challenges), `admin` (`*` in `who`),
@@ -7,8 +10,37 @@
 //! starting rating in every category). Passwords are kept in memory only and
 //! never formatted into logs (`Account`'s `Debug` masks them).
 
+use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
+
+/// The accounts' part of the server state.
+pub struct Accounts {
+    /// The registered accounts.
+    pub list: Vec<Account>,
+    /// Follow lists by lower-case handle (`follow.rs`); kept when the player logs out
+    /// (lasker keeps them in the account).
+    pub follow_lists: HashMap<String, Vec<String>>,
+    /// Finger notes by lower-case handle (`notes.rs`); kept when the player logs out.
+    pub notes: HashMap<String, Vec<String>>,
+}
+
+impl Accounts {
+    pub fn new(list: Vec<Account>) -> Accounts {
+        Accounts {
+            list,
+            follow_lists: HashMap::new(),
+            notes: HashMap::new(),
+        }
+    }
+
+    /// The registered account with this handle (any case).
+    pub fn get(&self, name: &str) -> Option<&Account> {
+        self.list
+            .iter()
+            .find(|a| a.handle.eq_ignore_ascii_case(name))
+    }
+}
 
 /// One registered account.
 #[derive(Clone, PartialEq, Eq)]

@@ -6,11 +6,12 @@
 //! same functions, with no session behind it.
 
 use crate::conn::Sid;
-use crate::core::Core;
+use crate::core::Net;
 use crate::games::clock::Clock;
 use crate::games::game::{Examined, Game, LastMove, MoveRecord, Side};
 use crate::games::notation::{legal_moves, pretty_move, to_san, verbose_move};
 use crate::games::ratings::Category;
+use crate::games::Games;
 use cozy_chess::{Board, Move, Piece};
 
 /// The players and clock of an examined game, as the examiner names them.
@@ -24,10 +25,16 @@ pub struct ExamineSetup {
     pub board: Board,
 }
 
-impl Core {
+impl Games {
     /// Opens an examined game; `examiner` is the session moving it (`None` for the
     /// relay). Returns its number.
-    pub fn open_examined(&mut self, setup: ExamineSetup, examiner: Option<Sid>, by: &str) -> u32 {
+    pub fn open_examined(
+        &mut self,
+        net: &mut Net,
+        setup: ExamineSetup,
+        examiner: Option<Sid>,
+        by: &str,
+    ) -> u32 {
         let number = self.free_game_number();
         let side = |name: String, rating: Option<u32>| Side {
             sid: None,
@@ -49,7 +56,7 @@ impl Core {
             board: setup.board,
             moves: Vec::new(),
             last: None,
-            clock: Clock::new(setup.base, setup.inc, self.cfg.zero_base_ms),
+            clock: Clock::new(setup.base, setup.inc, net.cfg.zero_base_ms),
             observers: Vec::new(),
             started: chrono::Utc::now(),
             resumed: 0,
@@ -60,7 +67,7 @@ impl Core {
         };
         self.games.insert(number, game);
         if let Some(sid) = examiner {
-            if let Some(s) = self.sessions.get_mut(&sid) {
+            if let Some(s) = net.sessions.get_mut(&sid) {
                 s.game = Some(number);
             }
         }
@@ -70,7 +77,7 @@ impl Core {
 
     /// Plays `mv` in examined game `g` and tells the examiner and the observers.
     /// False when the game is not an examined one or the move is not legal.
-    pub fn examined_move(&mut self, g: u32, mv: Move) -> bool {
+    pub fn examined_move(&mut self, net: &mut Net, g: u32, mv: Move) -> bool {
         let Some(game) = self.games.get_mut(&g) else {
             return false;
         };
@@ -121,19 +128,19 @@ impl Core {
         let mut to: Vec<Sid> = game.observers.clone();
         to.extend(game.examined.as_ref().and_then(|x| x.examiner));
         for sid in to {
-            let board = self.board_for(g, sid);
+            let board = self.board_for(net, g, sid);
             let mut text = format!("{board}\n{by} moves: {san}\n");
             if let Some(e) = &end {
                 text.push_str(e);
                 text.push('\n');
             }
-            self.notify(sid, &text);
+            net.notify(sid, &text);
         }
         true
     }
 
     /// Ends examined game `g`: observers are told and taken off it, the examiner too.
-    pub fn close_examined(&mut self, g: u32) {
+    pub fn close_examined(&mut self, net: &mut Net, g: u32) {
         let Some(game) = self.games.remove(&g) else {
             return;
         };
@@ -143,10 +150,10 @@ impl Core {
             return;
         };
         for o in &game.observers {
-            if let Some(s) = self.sessions.get_mut(o) {
+            if let Some(s) = net.sessions.get_mut(o) {
                 s.observing.retain(|n| *n != g);
             }
-            self.notify(
+            net.notify(
                 *o,
                 &format!(
                     "{} stopped examining game {g}.\nThere are no examiners.\nRemoving game {g} from observation list.\n",
@@ -155,23 +162,23 @@ impl Core {
             );
         }
         if let Some(sid) = x.examiner {
-            if let Some(s) = self.sessions.get_mut(&sid) {
+            if let Some(s) = net.sessions.get_mut(&sid) {
                 s.game = None;
             }
-            self.reply(sid, &format!("You are no longer examining game {g}.\n"));
+            net.reply(sid, &format!("You are no longer examining game {g}.\n"));
         }
         tracing::info!(game = g, "examined game closed");
     }
 
     /// `examine`: a scratch game from the starting position.
-    pub fn cmd_examine(&mut self, sid: Sid) {
-        let Some(s) = self.sess(sid) else { return };
+    pub fn cmd_examine(&mut self, net: &mut Net, sid: Sid) {
+        let Some(s) = net.sess(sid) else { return };
         if let Some(g) = s.game {
             let examining = self
                 .games
                 .get(&g)
                 .is_some_and(|game| game.examined.is_some());
-            self.reply(
+            net.reply(
                 sid,
                 if examining {
                     "You are already examining a game.\n"
@@ -191,31 +198,31 @@ impl Core {
             inc: 0,
             board: Board::default(),
         };
-        let g = self.open_examined(setup, Some(sid), &name);
-        let board = self.board_for(g, sid);
-        self.reply(
+        let g = self.open_examined(net, setup, Some(sid), &name);
+        let board = self.board_for(net, g, sid);
+        net.reply(
             sid,
             &format!("Starting a game in examine (scratch) mode.\n\n{board}\n"),
         );
     }
 
     /// `unexamine`.
-    pub fn cmd_unexamine(&mut self, sid: Sid) {
-        let g = self.sess(sid).and_then(|s| s.game).filter(|g| {
+    pub fn cmd_unexamine(&mut self, net: &mut Net, sid: Sid) {
+        let g = net.sess(sid).and_then(|s| s.game).filter(|g| {
             self.games
                 .get(g)
                 .and_then(|game| game.examined.as_ref())
                 .is_some_and(|x| x.examiner == Some(sid))
         });
         match g {
-            Some(g) => self.close_examined(g),
-            None => self.reply(sid, "You are not examining any games.\n"),
+            Some(g) => self.close_examined(net, g),
+            None => net.reply(sid, "You are not examining any games.\n"),
         }
     }
 
     /// A move typed by the examiner of `g`; false when `g` is not examined by `sid`
     /// (the caller then treats the line as a move in a played game).
-    pub fn examiner_move(&mut self, sid: Sid, g: u32, mv: Option<Move>) -> bool {
+    pub fn examiner_move(&mut self, net: &mut Net, sid: Sid, g: u32, mv: Option<Move>) -> bool {
         let mine = self
             .games
             .get(&g)
@@ -226,8 +233,8 @@ impl Core {
         }
         match mv {
             // The board and `X moves:` go out with a prompt.
-            Some(mv) if self.examined_move(g, mv) => {}
-            _ => self.reply(sid, "Illegal move.\n"),
+            Some(mv) if self.examined_move(net, g, mv) => {}
+            _ => net.reply(sid, "Illegal move.\n"),
         }
         true
     }

@@ -4,57 +4,31 @@
 //! itself, as a value, is in `games/game.rs`.
 
 use crate::conn::Sid;
-use crate::core::Core;
 use crate::games::clock::Clock;
 use crate::games::game::{white_score, End, Game, Side};
 use crate::games::notation::has_mating_material;
-use crate::games::ratings::{rating_text, Category};
+use crate::games::play::Play;
+use crate::games::ratings::Category;
 use crate::tourney::config::result_suffix;
 use chess::GameHistory;
 use cozy_chess::{Board, Color};
 use std::time::Instant;
 
-impl Core {
+impl Play<'_> {
     fn side_for(&self, sid: Sid, cat: Category) -> Side {
-        let s = self.sess(sid);
+        let s = self.net.sess(sid);
         let name = s.map(|s| s.handle.clone()).unwrap_or_default();
         let registered = s.is_some_and(|s| s.registered);
         Side {
             sid: Some(sid),
             rating: if registered {
-                self.rating(&name, cat)
+                self.games.rating(&name, cat)
             } else {
                 None
             },
             name,
             registered,
         }
-    }
-
-    /// The rating of a registered handle in a category.
-    pub fn rating(&self, name: &str, cat: Category) -> Option<u32> {
-        self.ratings
-            .get(&name.to_ascii_lowercase())
-            .and_then(|r| r.get(cat))
-    }
-
-    /// `----`, `++++` or the number, for a session.
-    pub fn rating_shown(&self, sid: Sid, cat: Category) -> String {
-        match self.sess(sid) {
-            Some(s) => rating_text(
-                s.registered,
-                if s.registered {
-                    self.rating(&s.handle, cat)
-                } else {
-                    None
-                },
-            ),
-            None => "----".into(),
-        }
-    }
-
-    pub(crate) fn free_game_number(&self) -> u32 {
-        (1..).find(|n| !self.games.contains_key(n)).unwrap_or(1)
     }
 
     /// Start a new game (or continue `resumed`) between two online sessions.
@@ -71,7 +45,7 @@ impl Core {
         chess960: bool,
         resumed: Option<Game>,
     ) -> u32 {
-        let number = self.free_game_number();
+        let number = self.games.free_game_number();
         let continuing = resumed.is_some();
         let game = match resumed {
             Some(mut g) => {
@@ -106,7 +80,7 @@ impl Core {
                     board,
                     moves: Vec::new(),
                     last: None,
-                    clock: Clock::new(base, inc, self.cfg.zero_base_ms),
+                    clock: Clock::new(base, inc, self.net.cfg.zero_base_ms),
                     observers: Vec::new(),
                     started: chrono::Utc::now(),
                     resumed: 0,
@@ -131,9 +105,9 @@ impl Core {
         );
         let verb = if continuing { "Continuing" } else { "Creating" };
         let braces = format!("{{{} {} {} match.}}", game.title(), verb, game.kind());
-        self.games.insert(number, game);
+        self.games.games.insert(number, game);
         for sid in [white, black] {
-            let observed: Vec<u32> = match self.sessions.get_mut(&sid) {
+            let observed: Vec<u32> = match self.net.sessions.get_mut(&sid) {
                 Some(s) => {
                     s.game = Some(number);
                     std::mem::take(&mut s.observing)
@@ -142,24 +116,29 @@ impl Core {
             };
             let mut text = String::new();
             for g in observed {
-                if let Some(game) = self.games.get_mut(&g) {
+                if let Some(game) = self.games.games.get_mut(&g) {
                     game.observers.retain(|o| *o != sid);
                 }
-                self.icc_stopped_observing(sid, g);
+                let t = self.icc_view().stopped_observing(sid, g);
+                self.net.send(sid, &t);
                 text.push_str(&format!("Removing game {g} from observation list.\n"));
             }
             if continuing {
                 text.push_str(&braces);
                 text.push('\n');
             }
-            let board = self.board_for(number, sid);
-            let prompt = self.prompt();
+            let board = self.games.board_for(self.net, number, sid);
+            let prompt = self.net.prompt();
             text.push_str(&format!("\n{creating}\n\n{braces}\n\n{board}\n{prompt}"));
-            self.send(sid, &text);
+            self.net.send(sid, &text);
         }
-        self.icc_game_started(number);
+        for (sid, t) in self.icc_view().game_started(number) {
+            self.net.send(sid, &t);
+        }
         tracing::info!(game = number, "game started");
-        self.follow_start(white, black);
+        for (follower, player) in self.accounts.followers(self.net, white, black) {
+            self.cmd_observe(follower, &[player.as_str()]);
+        }
         number
     }
 
@@ -167,7 +146,7 @@ impl Core {
     /// `quiet_prompt`: a session that gets the board without the prompt
     /// (the mover when the game is about to end).
     pub fn send_boards(&mut self, g: u32, quiet_prompt: Option<Sid>) {
-        let Some(game) = self.games.get(&g) else {
+        let Some(game) = self.games.games.get(&g) else {
             return;
         };
         let mut targets: Vec<Sid> = [game.white.sid, game.black.sid]
@@ -176,25 +155,25 @@ impl Core {
             .collect();
         targets.extend(game.observers.iter().copied());
         for sid in targets {
-            let line = self.board_for(g, sid);
-            if self.icc() {
+            let line = self.games.board_for(self.net, g, sid);
+            if self.net.icc() {
                 // DGs first; the board line only for style 12.
-                let mut text = self.icc_move_text(sid, g);
+                let mut text = self.icc_view().move_text(sid, g);
                 if !line.is_empty() {
                     text.push('\n');
                     text.push_str(&line);
                     text.push('\n');
                 }
                 if Some(sid) != quiet_prompt {
-                    text.push_str(self.prompt());
+                    text.push_str(self.net.prompt());
                 }
-                self.send(sid, &text);
+                self.net.send(sid, &text);
                 continue;
             }
             if Some(sid) == quiet_prompt {
-                self.send(sid, &format!("\n{line}\n"));
+                self.net.send(sid, &format!("\n{line}\n"));
             } else {
-                self.notify(sid, &format!("{line}\n"));
+                self.net.notify(sid, &format!("{line}\n"));
             }
         }
     }
@@ -202,13 +181,13 @@ impl Core {
     /// End game `g`: result lines to players and observers, ratings, and the
     /// adjourned game stored when it was adjourned.
     pub fn end_game(&mut self, g: u32, end: End) {
-        let Some(mut game) = self.games.remove(&g) else {
+        let Some(mut game) = self.games.games.remove(&g) else {
             return;
         };
         if let (Some(w), Some(b)) = (game.white.sid, game.black.sid) {
             let mut notes = crate::offers::offer::Notes::new();
-            self.remove_game_offers(w, b, &mut notes);
-            self.flush_notes(notes);
+            self.dealing().remove_game_offers(w, b, &mut notes);
+            self.dealing().flush_notes(notes);
         }
         let now = Instant::now();
         if let Some(j) = &self.journal {
@@ -220,7 +199,7 @@ impl Core {
         }
         game.clock.stop(now);
         let (text, score) = game.end_text(end);
-        let flagged = |s: Option<Sid>| s.and_then(|s| self.sess(s)).is_some_and(|x| x.tourney);
+        let flagged = |s: Option<Sid>| s.and_then(|s| self.net.sess(s)).is_some_and(|x| x.tourney);
         let suffix = if flagged(game.white.sid) && flagged(game.black.sid) {
             result_suffix(game.base, game.inc, game.rated)
         } else {
@@ -237,7 +216,7 @@ impl Core {
                     .enumerate()
                 {
                     let key = side.name.to_ascii_lowercase();
-                    let entry = self.ratings.entry(key).or_default();
+                    let entry = self.games.ratings.entry(key).or_default();
                     if let Some((old, new)) = entry.record(game.category, opp, score) {
                         if let Some(l) = rating_lines.get_mut(i) {
                             *l = format!(
@@ -257,22 +236,22 @@ impl Core {
                 ];
             }
         }
-        if self.icc() {
+        if self.net.icc() {
             let to: Vec<Sid> = [game.white.sid, game.black.sid]
                 .into_iter()
                 .flatten()
                 .chain(game.observers.iter().copied())
                 .collect();
             for sid in to {
-                let text = self.icc_result_text(sid, &game, end);
-                self.send(sid, &text);
+                let text = self.icc_view().result_text(sid, &game, end);
+                self.net.send(sid, &text);
             }
         }
         for (i, color) in [Color::White, Color::Black].into_iter().enumerate() {
             let side = game.side(color).clone();
             let Some(sid) = side.sid else { continue };
             let opp = game.side(!color).name.clone();
-            if let Some(s) = self.sessions.get_mut(&sid) {
+            if let Some(s) = self.net.sessions.get_mut(&sid) {
                 s.game = None;
                 s.last_terms = Some((opp.clone(), game.base, game.inc, game.rated, game.chess960));
                 s.last_opponent = Some(opp);
@@ -281,19 +260,19 @@ impl Core {
             match end {
                 End::LostConnection { who } if who == color => {}
                 End::LostConnection { .. } => {
-                    self.reply(
+                    self.net.reply(
                         sid,
                         &format!("Your opponent has lost contact or quit.\n{line}\n{rl}"),
                     );
                 }
-                _ => self.notify(sid, &format!("{line}\n{rl}")),
+                _ => self.net.notify(sid, &format!("{line}\n{rl}")),
             }
         }
         for o in std::mem::take(&mut game.observers) {
-            if let Some(s) = self.sessions.get_mut(&o) {
+            if let Some(s) = self.net.sessions.get_mut(&o) {
                 s.observing.retain(|x| *x != g);
             }
-            self.notify(o, &format!("{line}\n"));
+            self.net.notify(o, &format!("{line}\n"));
         }
         tracing::info!(game = g, result = %line, "game ended");
         // A tournament game goes to the director (on its next tick), never to storage.
@@ -310,17 +289,17 @@ impl Core {
         if store {
             game.white.sid = None;
             game.black.sid = None;
-            self.stored.retain(|s| {
+            self.games.stored.retain(|s| {
                 !(s.white.name.eq_ignore_ascii_case(&game.white.name)
                     && s.black.name.eq_ignore_ascii_case(&game.black.name))
             });
-            self.stored.push(game);
+            self.games.stored.push(game);
         }
     }
 
     /// A player of game `g` disconnected.
     pub fn player_lost_connection(&mut self, g: u32, sid: Sid) {
-        let Some(color) = self.games.get(&g).and_then(|game| game.color_of(sid)) else {
+        let Some(color) = self.games.games.get(&g).and_then(|game| game.color_of(sid)) else {
             return;
         };
         self.end_game(g, End::LostConnection { who: color });
@@ -329,7 +308,7 @@ impl Core {
     /// With `auto_flag`: end games whose side to move has run out of time.
     pub fn check_flags(&mut self, now: Instant) {
         let mut flagged = Vec::new();
-        for (n, game) in &self.games {
+        for (n, game) in &self.games.games {
             if game.clock.untimed() || !game.clock.ticking() {
                 continue;
             }

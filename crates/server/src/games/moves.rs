@@ -3,27 +3,27 @@
 //! `draw`, `abort`, `adjourn`, `resign`, `flag`.
 
 use crate::conn::Sid;
-use crate::core::Core;
 use crate::games::game::{End, LastMove, MoveRecord};
 use crate::games::notation::{
     has_mating_material, legal_moves, parse_move, pretty_move, to_san, verbose_move, MoveError,
 };
+use crate::games::play::Play;
 use crate::icc::smith::smith_move;
 use crate::offers::offer::{Notes, OfferKind};
 use cozy_chess::{Color, Piece};
 use std::time::Instant;
 
-impl Core {
+impl Play<'_> {
     /// The game `sid` plays, its colour and the opponent's session; replies
     /// "You are not playing a game." when there is none.
     pub(crate) fn my_game(&mut self, sid: Sid) -> Option<(u32, Color, Option<Sid>)> {
-        let found = self.sess(sid).and_then(|s| s.game).and_then(|g| {
-            let game = self.games.get(&g)?;
+        let found = self.net.sess(sid).and_then(|s| s.game).and_then(|g| {
+            let game = self.games.games.get(&g)?;
             let c = game.color_of(sid)?;
             Some((g, c, game.side(!c).sid))
         });
         if found.is_none() {
-            self.reply(sid, "You are not playing a game.\n");
+            self.net.reply(sid, "You are not playing a game.\n");
         }
         found
     }
@@ -31,26 +31,26 @@ impl Core {
     /// A refused move: ICC's DG_ILLEGAL_MOVE (`reason` as it numbers them) where asked
     /// for, and the text anyway.
     fn refuse_move(&mut self, sid: Sid, g: u32, text: &str, reason: u8, msg: &str) {
-        let dg = self.icc_illegal_text(sid, g, text, reason);
-        self.send(sid, &dg);
-        self.reply(sid, msg);
+        let dg = self.icc_view().illegal_text(sid, g, text, reason);
+        self.net.send(sid, &dg);
+        self.net.reply(sid, msg);
     }
 
     /// A move typed by a player of game `g`.
     pub fn on_move(&mut self, sid: Sid, g: u32, text: &str) {
-        let promote = self.sess(sid).map_or(Piece::Queen, |s| s.vars.promote);
-        if let Some(game) = self.games.get(&g).filter(|x| x.examined.is_some()) {
+        let promote = self.net.sess(sid).map_or(Piece::Queen, |s| s.vars.promote);
+        if let Some(game) = self.games.games.get(&g).filter(|x| x.examined.is_some()) {
             let mv = match parse_move(&game.board, text, promote) {
                 Some(Ok(mv)) => Some(mv),
                 _ => None,
             };
-            if !self.examiner_move(sid, g, mv) {
-                self.reply(sid, "You are not examining that game.\n");
+            if !self.games.examiner_move(self.net, sid, g, mv) {
+                self.net.reply(sid, "You are not examining that game.\n");
             }
             return;
         }
-        let Some(game) = self.games.get(&g) else {
-            self.reply(sid, "You are not playing a game.\n");
+        let Some(game) = self.games.games.get(&g) else {
+            self.net.reply(sid, "You are not playing a game.\n");
             return;
         };
         if game.color_of(sid) != Some(game.board.side_to_move()) {
@@ -73,7 +73,7 @@ impl Core {
             }
         };
         let now = Instant::now();
-        let Some(game) = self.games.get_mut(&g) else {
+        let Some(game) = self.games.games.get_mut(&g) else {
             return;
         };
         let mover = game.board.side_to_move();
@@ -86,7 +86,7 @@ impl Core {
             && (mv.from.rank() as i32 - mv.to.rank() as i32).abs() == 2)
             .then_some(mv.from.file() as u8);
         if game.board.try_play(mv).is_err() {
-            self.reply(sid, "Illegal move.\n");
+            self.net.reply(sid, "Illegal move.\n");
             return;
         }
         let took = game.clock.on_move(mover, now, ply >= 2, ply >= 1);
@@ -122,15 +122,16 @@ impl Core {
         // The mover's move declines what the opponent had offered.
         let declined: Vec<u32> = self
             .offers
+            .offers
             .iter()
             .filter(|o| o.to == sid && Some(o.from) == opponent && o.kind != OfferKind::Match)
             .map(|o| o.id)
             .collect();
         let mut notes = Notes::new();
         for id in declined {
-            self.drop_offer(id, &mut notes);
+            self.dealing().drop_offer(id, &mut notes);
         }
-        self.flush_notes(notes);
+        self.dealing().flush_notes(notes);
         self.send_boards(g, end.map(|_| sid));
         if let Some(end) = end {
             self.end_game(g, end);
@@ -140,7 +141,7 @@ impl Core {
     /// Whether the current position (or the one before the last move) has
     /// occurred three times.
     fn repetition(&self, g: u32) -> bool {
-        let Some(game) = self.games.get(&g) else {
+        let Some(game) = self.games.games.get(&g) else {
             return false;
         };
         let h = &game.history;
@@ -156,6 +157,7 @@ impl Core {
         };
         let fifty = self
             .games
+            .games
             .get(&g)
             .is_some_and(|x| x.board.halfmove_clock() >= 100);
         if fifty {
@@ -169,18 +171,23 @@ impl Core {
             return;
         }
         let Some(opp) = opp else { return };
-        if self.find_offer(&OfferKind::Draw, opp, sid).is_some() {
+        if self
+            .dealing()
+            .find_offer(&OfferKind::Draw, opp, sid)
+            .is_some()
+        {
             self.clear_offers_of_game(sid, Some(opp));
             self.end_game(g, End::Agreed);
             return;
         }
-        self.offer_in_game(OfferKind::Draw, sid, opp);
+        self.dealing().offer_in_game(OfferKind::Draw, sid, opp);
     }
 
     fn clear_offers_of_game(&mut self, sid: Sid, opp: Option<Sid>) {
         let mut notes = Notes::new();
-        self.remove_game_offers(sid, opp.unwrap_or(sid), &mut notes);
-        self.flush_notes(notes);
+        self.dealing()
+            .remove_game_offers(sid, opp.unwrap_or(sid), &mut notes);
+        self.dealing().flush_notes(notes);
     }
 
     /// `abort`: accept the opponent's request or ask for one.
@@ -189,21 +196,26 @@ impl Core {
             return;
         };
         let Some(opp) = opp else { return };
-        if self.find_offer(&OfferKind::Abort, opp, sid).is_some() {
+        if self
+            .dealing()
+            .find_offer(&OfferKind::Abort, opp, sid)
+            .is_some()
+        {
             self.clear_offers_of_game(sid, Some(opp));
             self.end_game(g, End::AbortAgreed);
             return;
         }
         let early = self
             .games
+            .games
             .get(&g)
             .is_some_and(|x| x.moves.len() < 2 && x.resumed == 0);
-        if self.cfg.abort_before_moves && early {
+        if self.net.cfg.abort_before_moves && early {
             self.clear_offers_of_game(sid, Some(opp));
             self.end_game(g, End::AbortEarly);
             return;
         }
-        self.offer_in_game(OfferKind::Abort, sid, opp);
+        self.dealing().offer_in_game(OfferKind::Abort, sid, opp);
     }
 
     /// `adjourn`: both players must be registered.
@@ -212,19 +224,23 @@ impl Core {
             return;
         };
         let Some(opp) = opp else { return };
-        if !self.games.get(&g).is_some_and(|x| x.storable()) {
-            self.reply(
+        if !self.games.games.get(&g).is_some_and(|x| x.storable()) {
+            self.net.reply(
                 sid,
                 "Both players must be registered to adjourn a game.  Use \"abort\".\n",
             );
             return;
         }
-        if self.find_offer(&OfferKind::Adjourn, opp, sid).is_some() {
+        if self
+            .dealing()
+            .find_offer(&OfferKind::Adjourn, opp, sid)
+            .is_some()
+        {
             self.clear_offers_of_game(sid, Some(opp));
             self.end_game(g, End::AdjournAgreed);
             return;
         }
-        self.offer_in_game(OfferKind::Adjourn, sid, opp);
+        self.dealing().offer_in_game(OfferKind::Adjourn, sid, opp);
     }
 
     /// `resign`.
@@ -241,15 +257,15 @@ impl Core {
         let Some((g, color, opp)) = self.my_game(sid) else {
             return;
         };
-        let Some(game) = self.games.get(&g) else {
+        let Some(game) = self.games.games.get(&g) else {
             return;
         };
         if game.clock.untimed() {
-            self.reply(sid, "You can't flag an untimed game.\n");
+            self.net.reply(sid, "You can't flag an untimed game.\n");
             return;
         }
         if game.moves.len() < 2 {
-            self.reply(
+            self.net.reply(
                 sid,
                 "You cannot flag before both players have moved.\nUse abort instead.\n",
             );
@@ -261,7 +277,7 @@ impl Core {
         let end = if mine <= 0 && theirs <= 0 {
             End::BothFlag
         } else if theirs > 0 {
-            self.reply(sid, "Your opponent is not out of time!\n");
+            self.net.reply(sid, "Your opponent is not out of time!\n");
             return;
         } else if has_mating_material(&game.board, color) {
             End::Flag { loser: !color }

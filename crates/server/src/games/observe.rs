@@ -3,31 +3,33 @@
 //! of the game one plays or observes).
 
 use crate::conn::Sid;
-use crate::core::Core;
+use crate::games::play::Play;
 
 /// Most games one session may observe at once.
 const MAX_OBSERVED: usize = 30;
 
-impl Core {
+impl Play<'_> {
     /// Game number from an argument: a number, or the game a player plays.
     /// Replies with the reason when there is none.
     pub fn game_from_arg(&mut self, sid: Sid, arg: &str) -> Option<u32> {
         if let Ok(n) = arg.parse::<u32>() {
-            if self.games.contains_key(&n) {
+            if self.games.games.contains_key(&n) {
                 return Some(n);
             }
-            self.reply(sid, "There is no such game.\n");
+            self.net.reply(sid, "There is no such game.\n");
             return None;
         }
-        let Some(o) = self.find_online(arg) else {
-            self.reply(sid, &format!("No user named '{arg}' is logged in.\n"));
+        let Some(o) = self.net.find_online(arg) else {
+            self.net
+                .reply(sid, &format!("No user named '{arg}' is logged in.\n"));
             return None;
         };
-        match self.sess(o).and_then(|s| s.game) {
+        match self.net.sess(o).and_then(|s| s.game) {
             Some(g) => Some(g),
             None => {
-                let name = self.name_of(o);
-                self.reply(sid, &format!("{name} is not playing a game.\n"));
+                let name = self.net.name_of(o);
+                self.net
+                    .reply(sid, &format!("{name} is not playing a game.\n"));
                 None
             }
         }
@@ -35,7 +37,7 @@ impl Core {
 
     /// The game `sid` plays, else the one it observed last.
     pub fn current_game(&self, sid: Sid) -> Option<u32> {
-        let s = self.sess(sid)?;
+        let s = self.net.sess(sid)?;
         s.game.or_else(|| s.observing.last().copied())
     }
 
@@ -47,7 +49,7 @@ impl Core {
             None => {
                 let g = self.current_game(sid);
                 if g.is_none() {
-                    self.reply(sid, none);
+                    self.net.reply(sid, none);
                 }
                 g
             }
@@ -57,15 +59,16 @@ impl Core {
     /// `observe N|NAME`.
     pub fn cmd_observe(&mut self, sid: Sid, args: &[&str]) {
         let Some(arg) = args.first() else {
-            self.reply(sid, "Usage: observe game-number|player\n");
+            self.net.reply(sid, "Usage: observe game-number|player\n");
             return;
         };
         let Some(g) = self.game_from_arg(sid, arg) else {
             return;
         };
-        let Some(s) = self.sess(sid) else { return };
+        let Some(s) = self.net.sess(sid) else { return };
         if s.game == Some(g) {
-            self.reply(sid, "You cannot observe a game that you are playing.\n");
+            self.net
+                .reply(sid, "You cannot observe a game that you are playing.\n");
             return;
         }
         if s.observing.contains(&g) {
@@ -74,7 +77,7 @@ impl Core {
             return;
         }
         if s.observing.len() >= MAX_OBSERVED {
-            self.reply(
+            self.net.reply(
                 sid,
                 &format!(
                     "You are already observing the maximum number of games ({MAX_OBSERVED}).\n"
@@ -82,15 +85,16 @@ impl Core {
             );
             return;
         }
-        if let Some(s) = self.sessions.get_mut(&sid) {
+        if let Some(s) = self.net.sessions.get_mut(&sid) {
             s.observing.push(g);
         }
-        if let Some(game) = self.games.get_mut(&g) {
+        if let Some(game) = self.games.games.get_mut(&g) {
             game.observers.push(sid);
         }
-        self.icc_started_observing(sid, g);
-        let board = self.board_for(g, sid);
-        self.reply(
+        let t = self.icc_view().started_observing(sid, g);
+        self.net.send(sid, &t);
+        let board = self.games.board_for(self.net, g, sid);
+        self.net.reply(
             sid,
             &format!("You are now observing game {g}.\n\n{board}\n"),
         );
@@ -100,6 +104,7 @@ impl Core {
     pub fn cmd_unobserve(&mut self, sid: Sid, args: &[&str]) {
         let list: Vec<u32> = match args.first() {
             None => self
+                .net
                 .sess(sid)
                 .map(|s| s.observing.clone())
                 .unwrap_or_default(),
@@ -107,38 +112,43 @@ impl Core {
                 let g = match a.parse::<u32>() {
                     Ok(n) => Some(n),
                     Err(_) => self
+                        .net
                         .find_online(a)
-                        .and_then(|o| self.sess(o).and_then(|s| s.game)),
+                        .and_then(|o| self.net.sess(o).and_then(|s| s.game)),
                 };
                 match g {
-                    Some(g) if self.sess(sid).is_some_and(|s| s.observing.contains(&g)) => vec![g],
+                    Some(g) if self.net.sess(sid).is_some_and(|s| s.observing.contains(&g)) => {
+                        vec![g]
+                    }
                     Some(g) => {
-                        self.reply(sid, &format!("You are not observing game {g}.\n"));
+                        self.net
+                            .reply(sid, &format!("You are not observing game {g}.\n"));
                         return;
                     }
                     None => {
-                        self.reply(sid, "You are not observing that game.\n");
+                        self.net.reply(sid, "You are not observing that game.\n");
                         return;
                     }
                 }
             }
         };
         if list.is_empty() {
-            self.reply(sid, "You are not observing any games.\n");
+            self.net.reply(sid, "You are not observing any games.\n");
             return;
         }
         let mut text = String::new();
         for g in list {
-            if let Some(s) = self.sessions.get_mut(&sid) {
+            if let Some(s) = self.net.sessions.get_mut(&sid) {
                 s.observing.retain(|x| *x != g);
             }
-            if let Some(game) = self.games.get_mut(&g) {
+            if let Some(game) = self.games.games.get_mut(&g) {
                 game.observers.retain(|o| *o != sid);
             }
-            self.icc_stopped_observing(sid, g);
+            let t = self.icc_view().stopped_observing(sid, g);
+            self.net.send(sid, &t);
             text.push_str(&format!("Removing game {g} from observation list.\n"));
         }
-        self.reply(sid, &text);
+        self.net.reply(sid, &text);
     }
 
     /// `allobservers [N|NAME]`.
@@ -148,17 +158,21 @@ impl Core {
                 Some(g) => vec![g],
                 None => return,
             },
-            None => self.games.keys().copied().collect(),
+            None => self.games.games.keys().copied().collect(),
         };
         let mut text = String::new();
         for g in games {
-            let Some(game) = self.games.get(&g) else {
+            let Some(game) = self.games.games.get(&g) else {
                 continue;
             };
             if game.observers.is_empty() {
                 continue;
             }
-            let names: Vec<String> = game.observers.iter().map(|o| self.name_of(*o)).collect();
+            let names: Vec<String> = game
+                .observers
+                .iter()
+                .map(|o| self.net.name_of(*o))
+                .collect();
             text.push_str(&format!(
                 "Observing {:2} [{} vs. {}]: {}\n",
                 g,
@@ -170,7 +184,7 @@ impl Core {
         if text.is_empty() {
             text = "No games are being observed.\n".into();
         }
-        self.reply(sid, &text);
+        self.net.reply(sid, &text);
     }
 
     /// `refresh [N|NAME]`.
@@ -182,7 +196,7 @@ impl Core {
         ) else {
             return;
         };
-        let board = self.board_for(g, sid);
-        self.notify(sid, &format!("{board}\n"));
+        let board = self.games.board_for(self.net, g, sid);
+        self.net.notify(sid, &format!("{board}\n"));
     }
 }

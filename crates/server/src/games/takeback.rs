@@ -5,32 +5,33 @@
 //! `rematch` challenges the last opponent again with the last game's terms.
 
 use crate::conn::Sid;
-use crate::core::Core;
+use crate::games::play::Play;
 use crate::offers::offer::{Notes, OfferKind};
 use std::time::Instant;
 
-impl Core {
+impl Play<'_> {
     /// `takeback [N]`.
     pub fn cmd_takeback(&mut self, sid: Sid, args: &[&str]) {
-        let found = self.sess(sid).and_then(|s| s.game).and_then(|g| {
-            let game = self.games.get(&g)?;
+        let found = self.net.sess(sid).and_then(|s| s.game).and_then(|g| {
+            let game = self.games.games.get(&g)?;
             let c = game.color_of(sid)?;
             Some((g, game.side(!c).sid, game.moves.len()))
         });
         let Some((g, Some(opp), played)) = found else {
-            self.reply(sid, "You are not playing a game.\n");
+            self.net.reply(sid, "You are not playing a game.\n");
             return;
         };
         let n = match args.first().map(|a| a.parse::<u32>()) {
             None => 1,
             Some(Ok(n)) if n >= 1 => n,
             _ => {
-                self.reply(sid, "Usage: takeback [number of half moves]\n");
+                self.net
+                    .reply(sid, "Usage: takeback [number of half moves]\n");
                 return;
             }
         };
         if n as usize > played {
-            self.reply(
+            self.net.reply(
                 sid,
                 &format!("There are only {played} half moves in your game.\n"),
             );
@@ -38,24 +39,27 @@ impl Core {
         }
         let theirs = self
             .offers
+            .offers
             .iter()
             .find(|o| o.from == opp && o.to == sid && o.kind == OfferKind::Takeback(n))
             .map(|o| o.id);
         match theirs {
             Some(id) => {
                 let mut notes = Notes::new();
-                self.drop_offer(id, &mut notes);
-                self.flush_notes(notes);
+                self.dealing().drop_offer(id, &mut notes);
+                self.dealing().flush_notes(notes);
                 self.take_back(g, sid, n as usize);
             }
-            None => self.offer_in_game(OfferKind::Takeback(n), sid, opp),
+            None => self
+                .dealing()
+                .offer_in_game(OfferKind::Takeback(n), sid, opp),
         }
     }
 
     /// Game `g` goes back `n` half-moves, `by` having agreed.
     fn take_back(&mut self, g: u32, by: Sid, n: usize) {
         let now = Instant::now();
-        let Some(game) = self.games.get_mut(&g) else {
+        let Some(game) = self.games.games.get_mut(&g) else {
             return;
         };
         let ticking = game.clock.ticking();
@@ -70,27 +74,27 @@ impl Core {
             .flatten()
             .collect();
         targets.extend(game.observers.iter().copied());
-        let who = self.name_of(by);
+        let who = self.net.name_of(by);
         tracing::info!(game = g, half_moves = n, "takeback");
         for sid in targets {
-            let dgs = self.icc_takeback_text(sid, g, n);
-            let board = self.board_for(g, sid);
+            let dgs = self.icc_view().takeback_text(sid, g, n);
+            let board = self.games.board_for(self.net, g, sid);
             let mut text = format!("{dgs}\nGame {g}: {who} accepts the takeback request.\n");
             if !board.is_empty() {
                 text.push('\n');
                 text.push_str(&board);
                 text.push('\n');
             }
-            self.reply(sid, &text);
+            self.net.reply(sid, &text);
         }
     }
 
     /// `rematch`: the last opponent, the last game's terms.
     pub fn cmd_rematch(&mut self, sid: Sid) {
         let Some((name, base, inc, rated, chess960)) =
-            self.sess(sid).and_then(|s| s.last_terms.clone())
+            self.net.sess(sid).and_then(|s| s.last_terms.clone())
         else {
-            return self.reply(sid, "You have not played anybody yet.\n");
+            return self.net.reply(sid, "You have not played anybody yet.\n");
         };
         let (base, inc) = (base.to_string(), inc.to_string());
         let mut words: Vec<&str> = vec![&name, &base, &inc];
@@ -98,6 +102,6 @@ impl Core {
         if chess960 {
             words.push("fr");
         }
-        self.cmd_match(sid, &words);
+        self.dealing().cmd_match(sid, &words);
     }
 }

@@ -5,9 +5,8 @@
 //! turned on), millisecond clocks (DG_MSEC), my turn, the board of a wild 22 game for a
 //! client that does not know its castling, and the result.
 
-use super::out::{rating_type, Dg};
+use super::out::{rating_type, Dg, View};
 use crate::conn::Sid;
-use crate::core::Core;
 use crate::games::game::{End, Game, MoveRecord};
 use chess::fen::to_fen;
 use cozy_chess::{Board, Color, File, Rank, Square};
@@ -123,11 +122,11 @@ pub fn result_words(game: &Game, end: End, shutdown: bool) -> (&'static str, &'s
     }
 }
 
-impl Core {
+impl View<'_> {
     /// DG_MY_GAME_STARTED / DG_STARTED_OBSERVING (`code`) of a game.
     fn started_dg(&self, game: &Game, code: u16) -> Dg {
-        let (wr, _) = self.icc_rating(&game.white.name, game.category);
-        let (br, _) = self.icc_rating(&game.black.name, game.category);
+        let (wr, _) = self.rating(&game.white.name, game.category);
+        let (br, _) = self.rating(&game.black.name, game.category);
         let tc = if game.clock.untimed() { "-" } else { "" };
         Dg::new(code)
             .num(game.number)
@@ -145,8 +144,8 @@ impl Core {
             .num(if game.white.registered { wr } else { 0 })
             .num(if game.black.registered { br } else { 0 })
             .num(game.started.timestamp().max(0))
-            .braced(self.icc_titles(&game.white.name))
-            .braced(self.icc_titles(&game.black.name))
+            .braced(self.titles(&game.white.name))
+            .braced(self.titles(&game.black.name))
             .num(0)
             .flag(game.chess960)
             .num(0)
@@ -157,19 +156,19 @@ impl Core {
     /// DG_SEND_MOVES (or DG_PAST_MOVE, `code`) of one move, with the fields `sid` asked for.
     fn move_dg(&self, sid: Sid, game: &Game, m: &MoveRecord, code: u16, variation: u8) -> Dg {
         let mut d = Dg::new(code).num(game.number);
-        if self.dg_on(sid, DG_MOVE_ALGEBRAIC) {
+        if self.net.dg_on(sid, DG_MOVE_ALGEBRAIC) {
             d = d.word(&m.san);
         }
-        if self.dg_on(sid, DG_MOVE_SMITH) {
+        if self.net.dg_on(sid, DG_MOVE_SMITH) {
             d = d.word(&m.smith);
         }
-        if self.dg_on(sid, DG_MOVE_TIME) {
+        if self.net.dg_on(sid, DG_MOVE_TIME) {
             d = d.num(secs(m.took_ms));
         }
-        if self.dg_on(sid, DG_MOVE_CLOCK) {
+        if self.net.dg_on(sid, DG_MOVE_CLOCK) {
             d = d.num(secs(m.clock_ms));
         }
-        if self.dg_on(sid, DG_IS_VARIATION) {
+        if self.net.dg_on(sid, DG_IS_VARIATION) {
             d = d.num(variation);
         }
         d
@@ -199,7 +198,7 @@ impl Core {
 
     /// A wild 22 board for a client that does not know Chess960 castling.
     fn set_board_dg(&self, sid: Sid, game: &Game) -> Option<Dg> {
-        (game.chess960 && !self.dg_on(sid, DG_KNOWS_FISCHER_RANDOM)).then(|| {
+        (game.chess960 && !self.net.dg_on(sid, DG_KNOWS_FISCHER_RANDOM)).then(|| {
             Dg::new(DG_SET_BOARD)
                 .num(game.number)
                 .word(board64(&game.board))
@@ -221,7 +220,7 @@ impl Core {
                 .num(game.number)
                 .flag(game.color_of(sid) == Some(Color::Black)),
         ];
-        if self.dg_on(sid, DG_POSITION_BEGIN2) {
+        if self.net.dg_on(sid, DG_POSITION_BEGIN2) {
             dgs.push(
                 Dg::new(DG_POSITION_BEGIN2)
                     .num(game.number)
@@ -248,51 +247,44 @@ impl Core {
         if game.color_of(sid) == Some(game.board.side_to_move()) {
             dgs.push(Dg::new(DG_MY_TURN).num(game.number));
         }
-        dgs.iter().map(|d| self.dg_for(sid, d)).collect()
+        dgs.iter().map(|d| self.net.dg_for(sid, d)).collect()
     }
 
-    /// Game `g` has just started (or resumed): its players get its picture.
-    pub fn icc_game_started(&mut self, g: u32) {
-        let Some(game) = self.games.get(&g) else {
-            return;
+    /// Game `g` has just started (or resumed): its players' pictures, to send.
+    pub fn game_started(&self, g: u32) -> Vec<(Sid, String)> {
+        let Some(game) = self.games.games.get(&g) else {
+            return Vec::new();
         };
-        let players: Vec<Sid> = [game.white.sid, game.black.sid]
+        [game.white.sid, game.black.sid]
             .into_iter()
             .flatten()
-            .collect();
-        for sid in players {
-            let text = match self.games.get(&g) {
-                Some(game) => self.game_picture(sid, game, DG_MY_GAME_STARTED),
-                None => return,
-            };
-            self.send(sid, &text);
+            .map(|sid| (sid, self.game_picture(sid, game, DG_MY_GAME_STARTED)))
+            .collect()
+    }
+
+    /// `sid` started observing game `g`: the game's picture.
+    pub fn started_observing(&self, sid: Sid, g: u32) -> String {
+        match self.games.games.get(&g) {
+            Some(game) => self.game_picture(sid, game, DG_STARTED_OBSERVING),
+            None => String::new(),
         }
     }
 
-    /// `sid` started observing game `g`.
-    pub fn icc_started_observing(&mut self, sid: Sid, g: u32) {
-        let text = match self.games.get(&g) {
-            Some(game) => self.game_picture(sid, game, DG_STARTED_OBSERVING),
-            None => return,
-        };
-        self.send(sid, &text);
-    }
-
     /// `sid` stopped observing game `g` (which goes on).
-    pub fn icc_stopped_observing(&mut self, sid: Sid, g: u32) {
-        self.send_dgs(
-            sid,
-            &[
-                Dg::new(DG_STOP_OBSERVING).num(g),
-                Dg::new(DG_MY_RELATION_TO_GAME).num(g).word("X"),
-            ],
-        );
+    pub fn stopped_observing(&self, sid: Sid, g: u32) -> String {
+        [
+            Dg::new(DG_STOP_OBSERVING).num(g),
+            Dg::new(DG_MY_RELATION_TO_GAME).num(g).word("X"),
+        ]
+        .iter()
+        .map(|d| self.net.dg_for(sid, d))
+        .collect()
     }
 
     /// The DGs of the last move of game `g` for `sid`: the move, both clocks, a wild 22
     /// board where needed, and DG_MY_TURN for the player now to move.
-    pub fn icc_move_text(&self, sid: Sid, g: u32) -> String {
-        let Some(game) = self.games.get(&g) else {
+    pub fn move_text(&self, sid: Sid, g: u32) -> String {
+        let Some(game) = self.games.games.get(&g) else {
             return String::new();
         };
         let Some(m) = game.moves.last() else {
@@ -304,12 +296,12 @@ impl Core {
         if game.color_of(sid) == Some(game.board.side_to_move()) {
             dgs.push(Dg::new(DG_MY_TURN).num(game.number));
         }
-        dgs.iter().map(|d| self.dg_for(sid, d)).collect()
+        dgs.iter().map(|d| self.net.dg_for(sid, d)).collect()
     }
 
     /// A takeback of `n` half-moves in game `g`: DG_TAKEBACK, clocks, whose turn.
-    pub fn icc_takeback_text(&self, sid: Sid, g: u32, n: usize) -> String {
-        let Some(game) = self.games.get(&g) else {
+    pub fn takeback_text(&self, sid: Sid, g: u32, n: usize) -> String {
+        let Some(game) = self.games.games.get(&g) else {
             return String::new();
         };
         let mut dgs = vec![Dg::new(DG_TAKEBACK).num(g).num(n)];
@@ -318,11 +310,11 @@ impl Core {
         if game.color_of(sid) == Some(game.board.side_to_move()) {
             dgs.push(Dg::new(DG_MY_TURN).num(game.number));
         }
-        dgs.iter().map(|d| self.dg_for(sid, d)).collect()
+        dgs.iter().map(|d| self.net.dg_for(sid, d)).collect()
     }
 
     /// The DGs of a game's end for `sid`: final clocks, the result, relation X.
-    pub fn icc_result_text(&self, sid: Sid, game: &Game, end: End) -> String {
+    pub fn result_text(&self, sid: Sid, game: &Game, end: End) -> String {
         let now = Instant::now();
         let (code, score, text) = result_words(game, end, self.shutting_down);
         let mut dgs = vec![
@@ -337,11 +329,11 @@ impl Core {
                 .word("?"),
         ];
         dgs.push(Dg::new(DG_MY_RELATION_TO_GAME).num(game.number).word("X"));
-        dgs.iter().map(|d| self.dg_for(sid, d)).collect()
+        dgs.iter().map(|d| self.net.dg_for(sid, d)).collect()
     }
 
     /// DG_ILLEGAL_MOVE: `reason` 1 bad notation, 2 illegal, 4 not your move.
-    pub fn icc_illegal_text(&self, sid: Sid, g: u32, typed: &str, reason: u8) -> String {
+    pub fn illegal_text(&self, sid: Sid, g: u32, typed: &str, reason: u8) -> String {
         let typed: String = typed
             .split_whitespace()
             .next()
@@ -349,7 +341,7 @@ impl Core {
             .chars()
             .take(20)
             .collect();
-        self.dg_for(
+        self.net.dg_for(
             sid,
             &Dg::new(DG_ILLEGAL_MOVE).num(g).word(typed).num(reason),
         )

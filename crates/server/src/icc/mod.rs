@@ -4,7 +4,9 @@
 //! offer, seek and talk notifications reach it as DGs (framed by the shared codec in
 //! `ics::icc`) beside, or where ICC says so instead of, the text the FICS dialect
 //! sends. The core (sessions, games, clocks, offers) is the same for both dialects; the
-//! files here only render and parse what differs. `docs/icc-local-server.md` lists
+//! files here only render and parse what differs: every renderer is a method of
+//! [`out::View`], the server's parts lent read-only, and returns the text for the caller
+//! to send. `docs/icc-local-server.md` lists
 //! which DGs are sent when.
 
 pub mod commands;

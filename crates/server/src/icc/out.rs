@@ -1,10 +1,13 @@
 //! Datagrams out of the local server's ICC dialect: a small builder for one DG's fields
-//! (framed by the shared codec in `ics::icc`), whether a client asked for a DG,
-//! and how names, titles and ratings are written inside DGs.
+//! (framed by the shared codec in `ics::icc`), the [`View`] of the server every ICC
+//! renderer reads, and how names, titles and ratings are written inside DGs. Whether a
+//! client asked for a DG is the connections' (`Net::dg_on` in `core.rs`).
 
-use crate::conn::Sid;
-use crate::core::Core;
+use crate::accounts::store::Accounts;
+use crate::core::Net;
 use crate::games::ratings::Category;
+use crate::games::Games;
+use crate::offers::Offers;
 use ics::icc::Datagram;
 
 /// One DG being built: its number and fields, in order, framed and quoted by the shared
@@ -65,6 +68,18 @@ pub fn rating_type(cat: Category, chess960: bool) -> &'static str {
     }
 }
 
+/// What the ICC renderers read: the server's parts, lent for one rendering (the core
+/// makes one with `Core::icc_view`). Every renderer in this folder is a method of it and
+/// returns the text for the caller to send.
+pub struct View<'a> {
+    pub net: &'a Net,
+    pub accounts: &'a Accounts,
+    pub games: &'a Games,
+    pub offers: &'a Offers,
+    /// The server is stopping (a game's result then says so).
+    pub shutting_down: bool,
+}
+
 /// `(GM)(C)` as shown after a name, as ICC's titles field words it: `GM C`.
 pub fn titles_words(marks: &str) -> String {
     marks
@@ -74,41 +89,19 @@ pub fn titles_words(marks: &str) -> String {
         .join(" ")
 }
 
-impl Core {
-    /// Whether `sid` asked for DG `code` (always false on the FICS dialect).
-    pub fn dg_on(&self, sid: Sid, code: u16) -> bool {
-        self.icc()
-            && self
-                .sess(sid)
-                .is_some_and(|s| s.level2.on(usize::from(code)))
-    }
-
-    /// The DG's text for `sid` if it asked for it, else "".
-    pub fn dg_for(&self, sid: Sid, dg: &Dg) -> String {
-        if self.dg_on(sid, dg.code()) {
-            dg.render()
-        } else {
-            String::new()
-        }
-    }
-
-    /// Send `dgs` (those `sid` asked for) as one write, no prompt.
-    pub fn send_dgs(&mut self, sid: Sid, dgs: &[Dg]) {
-        let text: String = dgs.iter().map(|d| self.dg_for(sid, d)).collect();
-        self.send(sid, &text);
-    }
-
+impl View<'_> {
     /// ICC's titles of a handle: its account's marks, `U` for an unregistered player.
-    pub fn icc_titles(&self, name: &str) -> String {
-        if let Some(a) = self.account(name) {
+    pub fn titles(&self, name: &str) -> String {
+        if let Some(a) = self.accounts.get(name) {
             return titles_words(&a.title_suffix());
         }
         "U".into()
     }
 
     /// A handle's rating in a category and ICC's note on it (0 none, 2 established).
-    pub fn icc_rating(&self, name: &str, cat: Category) -> (u32, u8) {
+    pub fn rating(&self, name: &str, cat: Category) -> (u32, u8) {
         match self
+            .games
             .ratings
             .get(&name.to_ascii_lowercase())
             .and_then(|r| r.get(cat))

@@ -2,9 +2,8 @@
 //! a client turns it on) and DG_SEEK_REMOVED with ICC's reason code when one goes. A
 //! client with DG_SEEK on gets no seek text.
 
-use super::out::{rating_type, Dg};
+use super::out::{rating_type, Dg, View};
 use crate::conn::Sid;
-use crate::core::Core;
 use crate::offers::seek_ad::Seek;
 use cozy_chess::Color;
 use ics::icc::numbers::*;
@@ -14,9 +13,9 @@ pub const SEEKER_LEFT: u8 = 1;
 pub const SEEKER_PLAYING: u8 = 2;
 pub const SEEKER_REMOVED: u8 = 3;
 
-impl Core {
+impl View<'_> {
     /// DG_SEEK of one ad.
-    pub fn icc_seek_dg(&self, k: &Seek) -> Dg {
+    pub fn seek_dg(&self, k: &Seek) -> Dg {
         let color = match k.color {
             None => -1,
             Some(Color::Black) => 0,
@@ -26,7 +25,7 @@ impl Core {
             .num(k.id)
             .word(&k.name)
             .braced(if k.registered {
-                self.icc_titles(&k.name)
+                self.titles(&k.name)
             } else {
                 "U".into()
             })
@@ -46,20 +45,22 @@ impl Core {
     }
 
     /// Whether `sid` takes seeks as DGs (and so gets no seek text).
-    pub fn icc_seeks_as_dgs(&self, sid: Sid) -> bool {
-        self.dg_on(sid, DG_SEEK)
+    pub fn seeks_as_dgs(&self, sid: Sid) -> bool {
+        self.net.dg_on(sid, DG_SEEK)
     }
 
     /// DG_SEEK_REMOVED of ad `id`.
-    pub fn icc_seek_removed_text(&self, sid: Sid, id: u32, reason: u8) -> String {
-        self.dg_for(sid, &Dg::new(DG_SEEK_REMOVED).num(id).num(reason))
+    pub fn seek_removed_text(&self, sid: Sid, id: u32, reason: u8) -> String {
+        self.net
+            .dg_for(sid, &Dg::new(DG_SEEK_REMOVED).num(id).num(reason))
     }
 
     /// DG_SEEK of every ad (when a client turns DG_SEEK on).
-    pub fn icc_sought_list(&self, sid: Sid) -> String {
-        self.seeks
+    pub fn sought_list(&self, sid: Sid) -> String {
+        self.offers
+            .seeks
             .values()
-            .map(|k| self.dg_for(sid, &self.icc_seek_dg(k)))
+            .map(|k| self.net.dg_for(sid, &self.seek_dg(k)))
             .collect()
     }
 }

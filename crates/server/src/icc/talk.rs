@@ -2,23 +2,22 @@
 //! the text form), DG_PERSONAL_TELL_ECHO to the sender, and DG_KIBITZ (kibitzes and
 //! whispers, in place of the text form).
 
-use super::out::Dg;
+use super::out::{Dg, View};
 use crate::conn::Sid;
-use crate::core::Core;
 use ics::icc::numbers::*;
 
 /// DG_PERSONAL_TELL types.
 pub const TELL_SAY: u8 = 0;
 pub const TELL_TELL: u8 = 1;
 
-impl Core {
+impl View<'_> {
     /// DG_PERSONAL_TELL from `from` for `to` ("" when `to` takes tells as text).
-    pub fn icc_tell_text(&self, to: Sid, from: Sid, text: &str, kind: u8) -> String {
-        let Some(s) = self.sess(from) else {
+    pub fn tell_text(&self, to: Sid, from: Sid, text: &str, kind: u8) -> String {
+        let Some(s) = self.net.sess(from) else {
             return String::new();
         };
         let titles = if s.registered {
-            self.icc_titles(&s.handle)
+            self.titles(&s.handle)
         } else {
             "U".into()
         };
@@ -27,25 +26,25 @@ impl Core {
             .braced(titles)
             .quoted(text)
             .num(kind);
-        self.dg_for(to, &dg)
+        self.net.dg_for(to, &dg)
     }
 
     /// DG_PERSONAL_TELL_ECHO to the sender of a tell or say.
-    pub fn icc_tell_echo_text(&self, from: Sid, to: Sid, text: &str, kind: u8) -> String {
+    pub fn tell_echo_text(&self, from: Sid, to: Sid, text: &str, kind: u8) -> String {
         let dg = Dg::new(DG_PERSONAL_TELL_ECHO)
-            .word(self.name_of(to))
+            .word(self.net.name_of(to))
             .num(kind)
             .quoted(text);
-        self.dg_for(from, &dg)
+        self.net.dg_for(from, &dg)
     }
 
     /// DG_KIBITZ for `to` ("" when `to` takes kibitzes as text).
-    pub fn icc_kibitz_text(&self, to: Sid, g: u32, from: Sid, text: &str, kibitz: bool) -> String {
-        let Some(s) = self.sess(from) else {
+    pub fn kibitz_text(&self, to: Sid, g: u32, from: Sid, text: &str, kibitz: bool) -> String {
+        let Some(s) = self.net.sess(from) else {
             return String::new();
         };
         let titles = if s.registered {
-            self.icc_titles(&s.handle)
+            self.titles(&s.handle)
         } else {
             "U".into()
         };
@@ -55,6 +54,6 @@ impl Core {
             .braced(titles)
             .flag(kibitz)
             .quoted(text);
-        self.dg_for(to, &dg)
+        self.net.dg_for(to, &dg)
     }
 }

@@ -4,13 +4,13 @@
 //! cleared. Above the offers, seeks and games it ties together.
 
 use crate::conn::Sid;
-use crate::core::Core;
+use crate::offers::deal::Deal;
 use crate::offers::offer::{Notes, OfferKind};
 use cozy_chess::Color;
 use rand::Rng;
 use std::collections::HashMap;
 
-impl Core {
+impl Deal<'_> {
     /// Start a game that `acceptor` accepted from `challenger` (a challenge
     /// or a seek): accept texts, tidy-up notes, then the game.
     #[allow(clippy::too_many_arguments)]
@@ -38,73 +38,79 @@ impl Core {
                 others.push((sid, text));
             }
         }
-        let (aname, cname) = (self.name_of(acceptor), self.name_of(challenger));
-        let prompt = self.prompt();
+        let (aname, cname) = (self.net.name_of(acceptor), self.net.name_of(challenger));
+        let prompt = self.net.prompt();
         let a_extra = own.remove(&acceptor).unwrap_or_default();
-        self.send(
+        self.net.send(
             acceptor,
             &format!("You accept the challenge of {cname}.\n{a_extra}{prompt}"),
         );
         let c_extra = own.remove(&challenger).unwrap_or_default();
-        self.send(
+        self.net.send(
             challenger,
             &format!("\n{aname} accepts your challenge.\n{prompt}{c_extra}"),
         );
         self.flush_notes(others);
         let resumed = if resume {
-            let (wn, bn) = (self.name_of(white), self.name_of(black));
-            let pos = self.stored.iter().position(|g| {
+            let (wn, bn) = (self.net.name_of(white), self.net.name_of(black));
+            let pos = self.games.stored.iter().position(|g| {
                 g.white.name.eq_ignore_ascii_case(&wn) && g.black.name.eq_ignore_ascii_case(&bn)
             });
-            pos.map(|p| self.stored.remove(p))
+            pos.map(|p| self.games.stored.remove(p))
         } else {
             None
         };
-        self.create_game(white, black, rated, base, inc, chess960, resumed);
+        self.playing()
+            .create_game(white, black, rated, base, inc, chess960, resumed);
     }
 
     /// `accept [n|name|draw|abort|adjourn]`.
     pub fn cmd_accept(&mut self, sid: Sid, args: &[&str]) {
         let id = match self.pick_offer(sid, args, true) {
             Ok(id) => id,
-            Err("none") => return self.reply(sid, "You have no offers to accept.\n"),
+            Err("none") => return self.net.reply(sid, "You have no offers to accept.\n"),
             Err("many") => {
-                return self.reply(sid, "You have more than one offer to accept.\nUse \"pending\" to see them and \"accept n\" to choose which one.\n")
+                return self.net.reply(sid, "You have more than one offer to accept.\nUse \"pending\" to see them and \"accept n\" to choose which one.\n")
             }
-            Err(_) => return self.reply(sid, "There is no such offer.\n"),
+            Err(_) => return self.net.reply(sid, "There is no such offer.\n"),
         };
-        let Some(o) = self.offers.iter().find(|o| o.id == id).cloned() else {
+        let Some(o) = self.offers.offers.iter().find(|o| o.id == id).cloned() else {
             return;
         };
         match (&o.kind, &o.terms) {
-            (OfferKind::Draw, _) => self.cmd_draw(sid),
-            (OfferKind::Abort, _) => self.cmd_abort(sid),
-            (OfferKind::Adjourn, _) => self.cmd_adjourn(sid),
-            (OfferKind::Takeback(n), _) => self.cmd_takeback(sid, &[&n.to_string()]),
+            (OfferKind::Draw, _) => self.playing().cmd_draw(sid),
+            (OfferKind::Abort, _) => self.playing().cmd_abort(sid),
+            (OfferKind::Adjourn, _) => self.playing().cmd_adjourn(sid),
+            (OfferKind::Takeback(n), _) => self.playing().cmd_takeback(sid, &[&n.to_string()]),
             // The server makes no other offers.
             (_, None) => {}
             (_, Some(t)) => {
-                if self.sess(sid).is_some_and(|s| s.game.is_some()) {
-                    return self.reply(
+                if self.net.sess(sid).is_some_and(|s| s.game.is_some()) {
+                    return self.net.reply(
                         sid,
                         "You cannot accept a challenge while you are playing a game.\n",
                     );
                 }
                 if self
+                    .net
                     .sess(o.from)
                     .is_none_or(|s| !s.online() || s.game.is_some())
                 {
                     let mut notes = Notes::new();
                     self.drop_offer(id, &mut notes);
                     self.flush_notes(notes);
-                    return self.reply(sid, "That offer is no longer available.\n");
+                    return self.net.reply(sid, "That offer is no longer available.\n");
                 }
                 let (white, black) = if t.resume {
-                    let (c, me) = (self.name_of(o.from), self.name_of(sid));
-                    match self.stored_between(&c, &me) {
+                    let (c, me) = (self.net.name_of(o.from), self.net.name_of(sid));
+                    match self.games.stored_between(&c, &me) {
                         Some(g) if g.white.name.eq_ignore_ascii_case(&c) => (o.from, sid),
                         Some(_) => (sid, o.from),
-                        None => return self.reply(sid, "That adjourned game no longer exists.\n"),
+                        None => {
+                            return self
+                                .net
+                                .reply(sid, "That adjourned game no longer exists.\n")
+                        }
                     }
                 } else {
                     match t.color {
@@ -129,43 +135,50 @@ impl Core {
     /// `play N` (or `play NAME`).
     pub fn cmd_play(&mut self, sid: Sid, args: &[&str]) {
         let Some(arg) = args.first() else {
-            self.reply(sid, "Usage: play ad-number\n");
+            self.net.reply(sid, "Usage: play ad-number\n");
             return;
         };
-        if self.sess(sid).is_some_and(|s| s.game.is_some()) {
-            self.reply(sid, "You cannot play while you are playing a game.\n");
+        if self.net.sess(sid).is_some_and(|s| s.game.is_some()) {
+            self.net
+                .reply(sid, "You cannot play while you are playing a game.\n");
             return;
         }
         let id = match arg.parse::<u32>() {
             Ok(n) => Some(n),
-            Err(_) => self
-                .find_online(arg)
-                .and_then(|o| self.seeks.values().find(|k| k.owner == o).map(|k| k.id)),
+            Err(_) => self.net.find_online(arg).and_then(|o| {
+                self.offers
+                    .seeks
+                    .values()
+                    .find(|k| k.owner == o)
+                    .map(|k| k.id)
+            }),
         };
-        let Some(seek) = id.and_then(|n| self.seeks.get(&n)).cloned() else {
-            self.reply(sid, "That seek is not available.\n");
+        let Some(seek) = id.and_then(|n| self.offers.seeks.get(&n)).cloned() else {
+            self.net.reply(sid, "That seek is not available.\n");
             return;
         };
         if seek.owner == sid {
-            self.reply(sid, "ERROR: You cannot respond to your own seek ads\n");
+            self.net
+                .reply(sid, "ERROR: You cannot respond to your own seek ads\n");
             return;
         }
-        if let Some(refusal) = self.tourney_refusal(sid, seek.owner) {
-            self.reply(sid, &refusal);
+        if let Some(refusal) = self.net.tourney_refusal(sid, seek.owner) {
+            self.net.reply(sid, &refusal);
             return;
         }
         if self
+            .net
             .sess(seek.owner)
             .is_none_or(|s| !s.online() || s.game.is_some())
         {
-            self.reply(sid, "That seek is not available.\n");
+            self.net.reply(sid, "That seek is not available.\n");
             return;
         }
-        let rated = seek.rated && self.sess(sid).is_some_and(|s| s.registered);
+        let rated = seek.rated && self.net.sess(sid).is_some_and(|s| s.registered);
         if seek.manual {
             // FICS: an answer to a manual ad is a match request to its owner, with the
             // ad's terms, which the owner may accept or decline.
-            let owner = self.name_of(seek.owner);
+            let owner = self.net.name_of(seek.owner);
             let (base, inc) = (seek.base.to_string(), seek.inc.to_string());
             let mut words: Vec<&str> = vec![&owner, &base, &inc];
             words.push(if rated { "rated" } else { "unrated" });

@@ -3,23 +3,26 @@
 //! notice, lasker's line wrapping) and `resume` of adjourned games.
 
 use crate::conn::Sid;
-use crate::core::Core;
+use crate::core::Net;
 use crate::games::ratings::{apply_delta, delta, Category, FIRST_RATING};
 use crate::games::variant::{chess960_words, is_variant_word, join_wild_number};
+use crate::offers::deal::Deal;
 use crate::offers::offer::{MatchTerms, Notes, OfferKind};
 use crate::offers::pending::wrap;
 use cozy_chess::Color;
 
-impl Core {
+impl Deal<'_> {
     fn rating_change_lines(&self, me: Sid, them: Sid, cat: Category) -> String {
         let mine = self
+            .net
             .sess(me)
-            .map(|s| self.rating(&s.handle, cat))
+            .map(|s| self.games.rating(&s.handle, cat))
             .unwrap_or(None)
             .unwrap_or(FIRST_RATING);
         let theirs = self
+            .net
             .sess(them)
-            .map(|s| self.rating(&s.handle, cat))
+            .map(|s| self.games.rating(&s.handle, cat))
             .unwrap_or(None)
             .unwrap_or(FIRST_RATING);
         let f = |score: f64| {
@@ -45,48 +48,51 @@ impl Core {
         let joined = join_wild_number(args);
         let args = joined.as_slice();
         let Some(name) = args.first() else {
-            self.reply(
+            self.net.reply(
                 sid,
                 "Usage: match name [time inc] [rated|unrated] [white|black] [fr]\n",
             );
             return;
         };
-        let Some(to) = self.find_online(name) else {
-            self.reply(sid, &format!("No user named '{name}' is logged in.\n"));
+        let Some(to) = self.net.find_online(name) else {
+            self.net
+                .reply(sid, &format!("No user named '{name}' is logged in.\n"));
             return;
         };
         if to == sid {
-            self.reply(sid, "You can't match yourself.\n");
+            self.net.reply(sid, "You can't match yourself.\n");
             return;
         }
-        if let Some(refusal) = self.tourney_refusal(sid, to) {
-            self.reply(sid, &refusal);
+        if let Some(refusal) = self.net.tourney_refusal(sid, to) {
+            self.net.reply(sid, &refusal);
             return;
         }
-        let (me, them) = (self.name_of(sid), self.name_of(to));
-        if self.sess(sid).is_some_and(|s| s.game.is_some()) {
-            self.reply(sid, "You cannot challenge while you are playing a game.\n");
+        let (me, them) = (self.net.name_of(sid), self.net.name_of(to));
+        if self.net.sess(sid).is_some_and(|s| s.game.is_some()) {
+            self.net
+                .reply(sid, "You cannot challenge while you are playing a game.\n");
             return;
         }
-        if self.sess(to).is_some_and(|s| s.game.is_some()) {
-            self.reply(sid, &format!("{them} is playing a game.\n"));
+        if self.net.sess(to).is_some_and(|s| s.game.is_some()) {
+            self.net.reply(sid, &format!("{them} is playing a game.\n"));
             return;
         }
-        if !self.sess(to).is_some_and(|s| s.vars.open) {
-            self.reply(sid, &format!("{them} is not open to match requests.\n"));
+        if !self.net.sess(to).is_some_and(|s| s.vars.open) {
+            self.net
+                .reply(sid, &format!("{them} is not open to match requests.\n"));
             return;
         }
-        if args.len() == 1 && self.stored_between(&me, &them).is_some() {
+        if args.len() == 1 && self.games.stored_between(&me, &them).is_some() {
             self.issue_resume(sid, to);
             return;
         }
-        let Some(s) = self.sess(sid) else { return };
-        let both_registered = s.registered && self.sess(to).is_some_and(|t| t.registered);
+        let Some(s) = self.net.sess(sid) else { return };
+        let both_registered = s.registered && self.net.sess(to).is_some_and(|t| t.registered);
         let (mut base, mut inc, mut rated, mut color) = (None, None, s.vars.rated, None);
         let (dtime, dinc) = (s.vars.time, s.vars.inc);
         let chess960 = match chess960_words(&args[1..]) {
             Ok(v) => v,
-            Err(e) => return self.reply(sid, &e),
+            Err(e) => return self.net.reply(sid, &e),
         };
         for a in args.iter().skip(1).filter(|a| !is_variant_word(a)) {
             let l = a.to_ascii_lowercase();
@@ -99,7 +105,7 @@ impl Core {
                     Ok(n) if n <= 999 && base.is_none() => base = Some(n),
                     Ok(n) if n <= 999 && inc.is_none() => inc = Some(n),
                     _ => {
-                        self.reply(
+                        self.net.reply(
                             sid,
                             "Usage: match name [time inc] [rated|unrated] [white|black] [fr]\n",
                         );
@@ -139,13 +145,14 @@ impl Core {
         };
         let text = format!(
             "{me} ({}) {col}{them} ({}) {} {kind} {base} {inc}{loaded}",
-            self.rating_shown(sid, cat),
-            self.rating_shown(to, cat),
+            self.games.rating_shown(self.net, sid, cat),
+            self.games.rating_shown(self.net, to, cat),
             if rated { "rated" } else { "unrated" },
         );
         let mut notes = Notes::new();
         let mut prefix = String::new();
         if let Some(old) = self
+            .offers
             .offers
             .iter()
             .find(|o| o.from == sid && o.to == to && o.kind == OfferKind::Match)
@@ -169,28 +176,31 @@ impl Core {
         prefix: String,
         notes: Notes,
     ) {
-        let wrap_for = |core: &Core, s: Sid, line: String| {
-            if core.sess(s).is_some_and(|x| x.vars.nowrap) {
+        let wrap_for = |net: &Net, s: Sid, line: String| {
+            if net.sess(s).is_some_and(|x| x.vars.nowrap) {
                 line
             } else {
                 wrap(&line, 79)
             }
         };
         let mut mine = prefix;
-        mine.push_str(&wrap_for(self, sid, format!("Issuing: {text}.")));
+        mine.push_str(&wrap_for(self.net, sid, format!("Issuing: {text}.")));
         mine.push('\n');
         let mut theirs = String::from("\n");
-        theirs.push_str(&wrap_for(self, to, format!("Challenge: {text}.")));
+        theirs.push_str(&wrap_for(self.net, to, format!("Challenge: {text}.")));
         theirs.push('\n');
         if let Some(cat) = rated {
             mine.push_str(&self.rating_change_lines(sid, to, cat));
             theirs.push_str(&self.rating_change_lines(to, sid, cat));
         }
-        if self.sess(sid).is_some_and(|s| s.computer) {
-            theirs.push_str(&format!("--** {} is a computer **--\n", self.name_of(sid)));
+        if self.net.sess(sid).is_some_and(|s| s.computer) {
+            theirs.push_str(&format!(
+                "--** {} is a computer **--\n",
+                self.net.name_of(sid)
+            ));
         }
         theirs.push_str("You can \"accept\" or \"decline\", or propose different parameters.\n");
-        let offer = self.offers.iter().find(|o| o.id == id).cloned();
+        let offer = self.offers.offers.iter().find(|o| o.id == id).cloned();
         for (who, to_side) in [(sid, false), (to, true)] {
             if let (true, Some(o)) = (self.pendinfo(who), &offer) {
                 let line = format!("{}\n", self.pf_line(o, to_side));
@@ -202,24 +212,24 @@ impl Core {
             }
         }
         if let Some(o) = &offer {
-            mine.insert_str(0, &self.icc_match_text(sid, o));
-            theirs.insert_str(0, &self.icc_match_text(to, o));
+            mine.insert_str(0, &self.icc_view().match_text(sid, o));
+            theirs.insert_str(0, &self.icc_view().match_text(to, o));
         }
         self.flush_notes(notes);
-        self.reply(sid, &mine);
-        self.reply(to, &theirs);
+        self.net.reply(sid, &mine);
+        self.net.reply(to, &theirs);
     }
 
     fn issue_resume(&mut self, sid: Sid, to: Sid) {
-        let (me, them) = (self.name_of(sid), self.name_of(to));
-        let Some(g) = self.stored_between(&me, &them) else {
+        let (me, them) = (self.net.name_of(sid), self.net.name_of(to));
+        let Some(g) = self.games.stored_between(&me, &them) else {
             return;
         };
         let (base, inc, rated, cat, chess960) = (g.base, g.inc, g.rated, g.category, g.chess960);
         let text = format!(
             "{me} ({}) {them} ({}) {} wild {base} {inc} Loaded from {}/0 (adjourned)",
-            self.rating_shown(sid, cat),
-            self.rating_shown(to, cat),
+            self.games.rating_shown(self.net, sid, cat),
+            self.games.rating_shown(self.net, to, cat),
             if rated { "rated" } else { "unrated" },
             cat.name()
         );
@@ -234,6 +244,7 @@ impl Core {
         let mut notes = Notes::new();
         if let Some(old) = self
             .offers
+            .offers
             .iter()
             .find(|o| o.from == sid && o.to == to && o.kind == OfferKind::Match)
             .map(|o| o.id)
@@ -246,11 +257,12 @@ impl Core {
 
     /// `resume NAME`: continue an adjourned game.
     pub fn cmd_resume(&mut self, sid: Sid, args: &[&str]) {
-        let me = self.name_of(sid);
+        let me = self.net.name_of(sid);
         let name = match args.first() {
             Some(n) => n.to_string(),
             None => {
                 let partners: Vec<String> = self
+                    .games
                     .stored
                     .iter()
                     .filter_map(|g| {
@@ -262,12 +274,12 @@ impl Core {
                             None
                         }
                     })
-                    .filter(|n| self.find_online(n).is_some())
+                    .filter(|n| self.net.find_online(n).is_some())
                     .collect();
                 match partners.first() {
                     Some(n) => n.clone(),
                     None => {
-                        self.reply(
+                        self.net.reply(
                             sid,
                             "You have no stored games with players who are logged in.\n",
                         );
@@ -276,14 +288,19 @@ impl Core {
                 }
             }
         };
-        let Some(to) = self.find_online(&name) else {
-            self.reply(sid, &format!("No user named '{name}' is logged in.\n"));
+        let Some(to) = self.net.find_online(&name) else {
+            self.net
+                .reply(sid, &format!("No user named '{name}' is logged in.\n"));
             return;
         };
-        if self.stored_between(&me, &self.name_of(to)).is_none() {
-            self.reply(
+        if self
+            .games
+            .stored_between(&me, &self.net.name_of(to))
+            .is_none()
+        {
+            self.net.reply(
                 sid,
-                &format!("You have no stored game with {}.\n", self.name_of(to)),
+                &format!("You have no stored game with {}.\n", self.net.name_of(to)),
             );
             return;
         }

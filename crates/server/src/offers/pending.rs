@@ -5,8 +5,8 @@
 //! offer itself, as a value, is in `offers/offer.rs`.
 
 use crate::conn::Sid;
-use crate::core::Core;
 use crate::games::ratings::Category;
+use crate::offers::deal::Deal;
 use crate::offers::offer::{MatchTerms, Notes, Offer, OfferKind};
 use std::collections::HashMap;
 
@@ -32,8 +32,8 @@ pub fn wrap(line: &str, width: usize) -> String {
     out
 }
 
-impl Core {
-    /// Records an offer; a challenge is [`Core::new_match_offer`].
+impl Deal<'_> {
+    /// Records an offer; a challenge is [`Deal::new_match_offer`].
     pub fn new_offer(&mut self, kind: OfferKind, from: Sid, to: Sid, text: String) -> u32 {
         self.push_offer(kind, None, from, to, text)
     }
@@ -51,9 +51,9 @@ impl Core {
         to: Sid,
         text: String,
     ) -> u32 {
-        let id = self.next_offer;
-        self.next_offer = self.next_offer.wrapping_add(1).max(1);
-        self.offers.push(Offer {
+        let id = self.offers.next_offer;
+        self.offers.next_offer = self.offers.next_offer.wrapping_add(1).max(1);
+        self.offers.offers.push(Offer {
             id,
             kind,
             terms,
@@ -65,7 +65,7 @@ impl Core {
     }
 
     pub fn pendinfo(&self, sid: Sid) -> bool {
-        self.sess(sid).is_some_and(|s| s.vars.pendinfo)
+        self.net.sess(sid).is_some_and(|s| s.vars.pendinfo)
     }
 
     pub fn pf_line(&self, o: &Offer, to_side: bool) -> String {
@@ -81,7 +81,7 @@ impl Core {
         format!(
             "{tag} {} w={} t={} p={}",
             o.id,
-            self.name_of(who),
+            self.net.name_of(who),
             o.kind.word(),
             p
         )
@@ -90,7 +90,7 @@ impl Core {
     /// `<pf>`/`<pt>` lines of every offer involving `sid`.
     pub fn pendinfo_lines(&self, sid: Sid) -> Vec<String> {
         let mut v = Vec::new();
-        for o in &self.offers {
+        for o in &self.offers.offers {
             if o.to == sid {
                 v.push(self.pf_line(o, true));
             } else if o.from == sid {
@@ -105,26 +105,26 @@ impl Core {
         self.drop_offer_because(id, notes, "The challenge is no longer available.")
     }
 
-    /// [`Core::drop_offer`], with the words ICC clients get when a challenge goes
+    /// [`Deal::drop_offer`], with the words ICC clients get when a challenge goes
     /// (DG_MATCH_REMOVED); an offer inside a game sends the game's offers afresh.
     pub fn drop_offer_because(&mut self, id: u32, notes: &mut Notes, why: &str) -> Option<Offer> {
-        let pos = self.offers.iter().position(|o| o.id == id)?;
-        let o = self.offers.remove(pos);
+        let pos = self.offers.offers.iter().position(|o| o.id == id)?;
+        let o = self.offers.offers.remove(pos);
         for s in [o.from, o.to] {
             if self.pendinfo(s) {
                 notes.push((s, format!("<pr> {}\n", o.id)));
             }
         }
-        if self.icc() {
+        if self.net.icc() {
             if o.kind == OfferKind::Match {
                 for s in [o.from, o.to] {
-                    let t = self.icc_match_removed_text(s, &o, why);
+                    let t = self.icc_view().match_removed_text(s, &o, why);
                     if !t.is_empty() {
                         notes.push((s, t));
                     }
                 }
             } else {
-                notes.extend(self.icc_game_offers(o.from));
+                notes.extend(self.icc_view().game_offers(o.from));
             }
         }
         Some(o)
@@ -142,7 +142,7 @@ impl Core {
         }
         for sid in order {
             if let Some(t) = by.remove(&sid) {
-                self.reply(sid, &t);
+                self.net.reply(sid, &t);
             }
         }
     }
@@ -151,19 +151,20 @@ impl Core {
     pub fn remove_offers_involving(&mut self, sid: Sid) {
         let ids: Vec<u32> = self
             .offers
+            .offers
             .iter()
             .filter(|o| o.from == sid || o.to == sid)
             .map(|o| o.id)
             .collect();
         let mut notes = Notes::new();
-        let me = self.name_of(sid);
+        let me = self.net.name_of(sid);
         for id in ids {
             let Some(o) = self.drop_offer(id, &mut notes) else {
                 continue;
             };
             // FICS tells the other side of a challenge that its player has gone (ICC's
             // clients had DG_MATCH_REMOVED from `drop_offer`).
-            if self.icc() || o.kind != OfferKind::Match {
+            if self.net.icc() || o.kind != OfferKind::Match {
                 continue;
             }
             if o.to == sid {
@@ -186,6 +187,7 @@ impl Core {
     pub fn remove_game_offers(&mut self, a: Sid, b: Sid, notes: &mut Notes) {
         let ids: Vec<u32> = self
             .offers
+            .offers
             .iter()
             .filter(|o| {
                 o.kind != OfferKind::Match && (o.from == a || o.to == a || o.from == b || o.to == b)
@@ -202,6 +204,7 @@ impl Core {
     pub fn clear_match_offers_for_start(&mut self, a: Sid, b: Sid, notes: &mut Notes) {
         let ids: Vec<(u32, Sid, Sid)> = self
             .offers
+            .offers
             .iter()
             .filter(|o| {
                 o.kind == OfferKind::Match && [a, b].iter().any(|p| *p == o.from || *p == o.to)
@@ -212,7 +215,7 @@ impl Core {
             self.drop_offer(id, notes);
             let partner = |p: Sid| if p == a { b } else { a };
             if from == a || from == b {
-                let (fname, pname) = (self.name_of(from), self.name_of(partner(from)));
+                let (fname, pname) = (self.net.name_of(from), self.net.name_of(partner(from)));
                 notes.push((
                     to,
                     format!(
@@ -221,10 +224,10 @@ impl Core {
                 ));
                 notes.push((
                     from,
-                    format!("Challenge to {} withdrawn.\n", self.name_of(to)),
+                    format!("Challenge to {} withdrawn.\n", self.net.name_of(to)),
                 ));
             } else {
-                let (tname, pname) = (self.name_of(to), self.name_of(partner(to)));
+                let (tname, pname) = (self.net.name_of(to), self.net.name_of(partner(to)));
                 notes.push((
                     from,
                     format!(
@@ -233,7 +236,7 @@ impl Core {
                 ));
                 notes.push((
                     to,
-                    format!("Challenge from {} removed.\n", self.name_of(from)),
+                    format!("Challenge from {} removed.\n", self.net.name_of(from)),
                 ));
             }
         }
@@ -247,6 +250,7 @@ impl Core {
         incoming: bool,
     ) -> Result<u32, &'static str> {
         let mine: Vec<&Offer> = self
+            .offers
             .offers
             .iter()
             .filter(|o| if incoming { o.to == sid } else { o.from == sid })
@@ -274,7 +278,7 @@ impl Core {
                     .iter()
                     .filter(|o| {
                         let other = if incoming { o.from } else { o.to };
-                        self.name_of(other).to_ascii_lowercase().starts_with(&a)
+                        self.net.name_of(other).to_ascii_lowercase().starts_with(&a)
                     })
                     .collect();
                 match hits.as_slice() {
@@ -305,24 +309,24 @@ impl Core {
         };
         let id = match self.pick_offer(sid, args, received) {
             Ok(id) => id,
-            Err("none") => return self.reply(sid, &format!("You have no offers to {verb}.\n")),
+            Err("none") => return self.net.reply(sid, &format!("You have no offers to {verb}.\n")),
             Err("many") => {
-                return self.reply(
+                return self.net.reply(
                     sid,
                     &format!(
                         "You have more than one offer to {verb}.\nUse \"pending\" to see them and \"{verb} n\" to choose which one.\n"
                     ),
                 )
             }
-            Err(_) => return self.reply(sid, "There is no such offer.\n"),
+            Err(_) => return self.net.reply(sid, "There is no such offer.\n"),
         };
         let mut notes = Notes::new();
-        let why = format!("{} {verbs} the match offer.", self.name_of(sid));
+        let why = format!("{} {verbs} the match offer.", self.net.name_of(sid));
         let Some(o) = self.drop_offer_because(id, &mut notes, &why) else {
             return;
         };
         let other = if received { o.from } else { o.to };
-        let (me, them) = (self.name_of(sid), self.name_of(other));
+        let (me, them) = (self.net.name_of(sid), self.net.name_of(other));
         let (mine, theirs) = match o.kind {
             OfferKind::Match => (
                 format!("You {verb} the match offer {dir} {them}.\n"),
@@ -345,7 +349,7 @@ impl Core {
             .map(|(_, t)| t.as_str())
             .collect();
         notes.retain(|(s, _)| *s != sid);
-        self.reply(sid, &format!("{mine}{own}"));
+        self.net.reply(sid, &format!("{mine}{own}"));
         self.flush_notes(notes);
     }
 
@@ -373,18 +377,20 @@ impl Core {
     pub fn cmd_pending(&mut self, sid: Sid) {
         let to: Vec<String> = self
             .offers
+            .offers
             .iter()
             .filter(|o| o.from == sid)
             .map(|o| {
                 format!(
                     " {}: You are offering {} {}.",
                     o.id,
-                    self.name_of(o.to),
+                    self.net.name_of(o.to),
                     self.offer_summary(o)
                 )
             })
             .collect();
         let from: Vec<String> = self
+            .offers
             .offers
             .iter()
             .filter(|o| o.to == sid)
@@ -392,7 +398,7 @@ impl Core {
                 format!(
                     " {}: {} is offering {}.",
                     o.id,
-                    self.name_of(o.from),
+                    self.net.name_of(o.from),
                     self.offer_summary(o)
                 )
             })
@@ -419,7 +425,7 @@ impl Core {
             }
             t.push_str("\nIf you wish to accept any of these offers type 'accept n'\nor just 'accept' if there is only one offer.\n");
         }
-        self.reply(sid, &t);
+        self.net.reply(sid, &t);
     }
 
     /// Record a draw/abort/adjourn request from `from` to `to` (unless it is
@@ -427,9 +433,10 @@ impl Core {
     pub fn offer_in_game(&mut self, kind: OfferKind, from: Sid, to: Sid) {
         let exists = self
             .offers
+            .offers
             .iter()
             .any(|o| o.from == from && o.to == to && o.kind == kind);
-        let me = self.name_of(from);
+        let me = self.net.name_of(from);
         let (sent, told) = match kind {
             OfferKind::Draw => ("Draw request sent.\n", format!("{me} offers you a draw.\n")),
             OfferKind::Abort => (
@@ -452,6 +459,7 @@ impl Core {
             if let OfferKind::Takeback(_) = kind {
                 let old: Vec<u32> = self
                     .offers
+                    .offers
                     .iter()
                     .filter(|o| {
                         o.from == from && o.to == to && matches!(o.kind, OfferKind::Takeback(_))
@@ -464,7 +472,7 @@ impl Core {
                 }
             }
             let id = self.new_offer(kind, from, to, String::new());
-            if let Some(o) = self.offers.iter().find(|o| o.id == id).cloned() {
+            if let Some(o) = self.offers.offers.iter().find(|o| o.id == id).cloned() {
                 if self.pendinfo(to) {
                     told.push_str(&self.pf_line(&o, true));
                     told.push('\n');
@@ -475,24 +483,25 @@ impl Core {
                 }
             }
         }
-        if self.icc() {
-            for (s, dg) in self.icc_game_offers(from) {
+        if self.net.icc() {
+            for (s, dg) in self.icc_view().game_offers(from) {
                 if s == from {
                     sent.insert_str(0, &dg);
                 } else if s == to {
                     told.insert_str(0, &dg);
                 } else {
-                    self.send(s, &dg);
+                    self.net.send(s, &dg);
                 }
             }
         }
-        self.reply(from, &sent);
-        self.notify(to, &told);
+        self.net.reply(from, &sent);
+        self.net.notify(to, &told);
     }
 
     /// The id of a pending `kind` offer from `from` to `to`.
     pub fn find_offer(&self, kind: &OfferKind, from: Sid, to: Sid) -> Option<u32> {
         self.offers
+            .offers
             .iter()
             .find(|o| o.from == from && o.to == to && o.kind == *kind)
             .map(|o| o.id)

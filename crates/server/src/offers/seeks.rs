@@ -4,10 +4,10 @@
 //! clients that `iset seekinfo 1`. The ad itself, as a value, is in `offers/seek_ad.rs`.
 
 use crate::conn::Sid;
-use crate::core::Core;
 use crate::games::ratings::Category;
 use crate::games::variant::{chess960_words, is_variant_word, join_wild_number};
 use crate::icc::seeks::{SEEKER_LEFT, SEEKER_PLAYING, SEEKER_REMOVED};
+use crate::offers::deal::Deal;
 use crate::offers::offer::Notes;
 use crate::offers::seek_ad::Seek;
 use cozy_chess::Color;
@@ -15,30 +15,33 @@ use cozy_chess::Color;
 /// Most ads one player may have at once.
 const MAX_SEEKS: usize = 3;
 
-impl Core {
+impl Deal<'_> {
     /// `<s>` lines of every ad, for `iset seekinfo 1`.
     pub fn seekinfo_lines(&self) -> Vec<String> {
-        self.seeks.values().map(Seek::s_line).collect()
+        self.offers.seeks.values().map(Seek::s_line).collect()
     }
 
     fn free_seek_id(&self) -> u32 {
-        (0..).find(|n| !self.seeks.contains_key(n)).unwrap_or(0)
+        (0..)
+            .find(|n| !self.offers.seeks.contains_key(n))
+            .unwrap_or(0)
     }
 
     /// `seek [base inc] [rated|unrated] [white|black] ...`.
     pub fn cmd_seek(&mut self, sid: Sid, args: &[&str]) {
         let joined = join_wild_number(args);
         let args = joined.as_slice();
-        let Some(s) = self.sess(sid) else { return };
+        let Some(s) = self.net.sess(sid) else { return };
         if s.game.is_some() {
-            self.reply(sid, "You cannot seek while you are playing a game.\n");
+            self.net
+                .reply(sid, "You cannot seek while you are playing a game.\n");
             return;
         }
         let (mut base, mut inc, mut rated, mut color) = (None, None, s.vars.rated, None);
         let mut manual = false;
         let chess960 = match chess960_words(args) {
             Ok(v) => v,
-            Err(e) => return self.reply(sid, &e),
+            Err(e) => return self.net.reply(sid, &e),
         };
         for a in args.iter().filter(|a| !is_variant_word(a)) {
             let l = a.to_ascii_lowercase();
@@ -47,10 +50,11 @@ impl Core {
                 "u" | "unrated" => rated = false,
                 "w" | "white" => color = Some(Color::White),
                 "b" | "black" => color = Some(Color::Black),
-                "m" | "manual" if !self.cfg.manual_seeks => {
+                "m" | "manual" if !self.net.cfg.manual_seeks => {
                     // lasker reads the flag as a variant name and has no such board.
                     let board = if chess960 { "fischerandom/m" } else { "m/0" };
-                    self.reply(sid, &format!("No such category/board: {board}\n"));
+                    self.net
+                        .reply(sid, &format!("No such category/board: {board}\n"));
                     return;
                 }
                 "m" | "manual" => manual = true,
@@ -61,7 +65,7 @@ impl Core {
                     Ok(n) if n <= 999 && inc.is_none() => inc = Some(n),
                     _ if l.contains('-') && l.split('-').all(|p| p.parse::<u32>().is_ok()) => {}
                     _ => {
-                        self.reply(sid, "Usage: seek [time inc] [rated|unrated] [white|black] [fr] [manual|auto] [formula] [min-max]\n");
+                        self.net.reply(sid, "Usage: seek [time inc] [rated|unrated] [white|black] [fr] [manual|auto] [formula] [min-max]\n");
                         return;
                     }
                 },
@@ -75,15 +79,20 @@ impl Core {
         });
         let category = Category::of(base, inc);
         let rated = rated && s.registered && category != Category::Untimed;
-        let own = self.seeks.values().filter(|k| k.owner == sid).count();
+        let own = self
+            .offers
+            .seeks
+            .values()
+            .filter(|k| k.owner == sid)
+            .count();
         if own >= MAX_SEEKS {
-            self.reply(
+            self.net.reply(
                 sid,
                 &format!("You can only have {MAX_SEEKS} active seeks.\n"),
             );
             return;
         }
-        let dup = self.seeks.values().any(|k| {
+        let dup = self.offers.seeks.values().any(|k| {
             k.owner == sid
                 && k.base == base
                 && k.inc == inc
@@ -93,7 +102,7 @@ impl Core {
                 && k.manual == manual
         });
         if dup {
-            self.reply(
+            self.net.reply(
                 sid,
                 "You already have an active seek with the same parameters.\n",
             );
@@ -104,7 +113,7 @@ impl Core {
             owner: sid,
             name: s.handle.clone(),
             rating: if s.registered {
-                self.rating(&s.handle, category)
+                self.games.rating(&s.handle, category)
             } else {
                 None
             },
@@ -119,22 +128,22 @@ impl Core {
             manual,
         };
         let (ad, sline) = (seek.ad_line(), seek.s_line());
-        let dg = self.icc_seek_dg(&seek);
-        self.seeks.insert(seek.id, seek);
-        for o in self.online_sids() {
-            let Some(v) = self.sess(o).map(|x| x.vars.clone()) else {
+        let dg = self.icc_view().seek_dg(&seek);
+        self.offers.seeks.insert(seek.id, seek);
+        for o in self.net.online_sids() {
+            let Some(v) = self.net.sess(o).map(|x| x.vars.clone()) else {
                 continue;
             };
-            if self.icc_seeks_as_dgs(o) {
-                let t = self.dg_for(o, &dg);
-                self.send(o, &t);
+            if self.icc_view().seeks_as_dgs(o) {
+                let t = self.net.dg_for(o, &dg);
+                self.net.send(o, &t);
             } else if v.seekinfo {
-                self.send(o, &format!("{sline}\n"));
+                self.net.send(o, &format!("{sline}\n"));
             } else if v.seek {
-                self.send(o, &format!("{ad}\n"));
+                self.net.send(o, &format!("{ad}\n"));
             }
         }
-        self.reply(sid, "");
+        self.net.reply(sid, "");
     }
 
     /// Remove ads; the owner gets `Ads removed`, others `AD_DESTROY`/`<sr>`.
@@ -144,7 +153,7 @@ impl Core {
         }
         let mut owners: Vec<(Sid, Vec<u32>)> = Vec::new();
         for id in ids {
-            if let Some(k) = self.seeks.remove(id) {
+            if let Some(k) = self.offers.seeks.remove(id) {
                 match owners.iter_mut().find(|(o, _)| *o == k.owner) {
                     Some((_, v)) => v.push(*id),
                     None => owners.push((k.owner, vec![*id])),
@@ -154,10 +163,10 @@ impl Core {
         for (owner, list) in owners {
             let nums: Vec<String> = list.iter().map(u32::to_string).collect();
             notes.push((owner, format!("Ads removed: {}\n", nums.join(" "))));
-            for o in self.online_sids() {
-                if self.icc_seeks_as_dgs(o) {
+            for o in self.net.online_sids() {
+                if self.icc_view().seeks_as_dgs(o) {
                     for id in &list {
-                        let t = self.icc_seek_removed_text(o, *id, reason);
+                        let t = self.icc_view().seek_removed_text(o, *id, reason);
                         notes.push((o, t));
                     }
                     continue;
@@ -165,7 +174,7 @@ impl Core {
                 if o == owner {
                     continue;
                 }
-                let Some(v) = self.sess(o).map(|x| (x.vars.seekinfo, x.vars.seek)) else {
+                let Some(v) = self.net.sess(o).map(|x| (x.vars.seekinfo, x.vars.seek)) else {
                     continue;
                 };
                 for n in &nums {
@@ -182,6 +191,7 @@ impl Core {
     /// Drop every ad of `sid` (it left, or `quiet`: no note to itself).
     pub fn remove_seeks_of(&mut self, sid: Sid, to_self: bool) {
         let ids: Vec<u32> = self
+            .offers
             .seeks
             .values()
             .filter(|k| k.owner == sid)
@@ -198,6 +208,7 @@ impl Core {
     /// Ads of two players about to start a game go.
     pub fn remove_seeks_for_start(&mut self, a: Sid, b: Sid, notes: &mut Notes) {
         let ids: Vec<u32> = self
+            .offers
             .seeks
             .values()
             .filter(|k| k.owner == a || k.owner == b)
@@ -209,13 +220,14 @@ impl Core {
     /// `unseek [n]`.
     pub fn cmd_unseek(&mut self, sid: Sid) {
         let ids: Vec<u32> = self
+            .offers
             .seeks
             .values()
             .filter(|k| k.owner == sid)
             .map(|k| k.id)
             .collect();
         if ids.is_empty() {
-            self.reply(sid, "You have no active seeks.\n");
+            self.net.reply(sid, "You have no active seeks.\n");
             return;
         }
         let mut notes = Notes::new();
@@ -227,17 +239,17 @@ impl Core {
             .collect();
         notes.retain(|(s, _)| *s != sid);
         self.flush_notes(notes);
-        self.reply(sid, &own);
+        self.net.reply(sid, &own);
     }
 
     /// `sought`.
     pub fn cmd_sought(&mut self, sid: Sid) {
         let mut t = String::new();
-        for k in self.seeks.values() {
+        for k in self.offers.seeks.values() {
             t.push_str(&k.ad_line());
             t.push('\n');
         }
-        self.reply(sid, &t);
+        self.net.reply(sid, &t);
     }
 }
 

@@ -4,23 +4,22 @@
 //! (`:There are N games in the EVENT`, `:NUM WHITE BLACK RESULT ECO`), shows a finished
 //! game's result in that list for a while, then stops examining it. It has no
 //! connection: it lives in the core and moves on the core's clock ticks. Its state is
-//! `relay/config.rs`.
+//! [`Relay`] (`relay/config.rs`); its games are examined games in [`Games`], played
+//! through `games/examine.rs`.
 
 use crate::conn::Sid;
-use crate::core::Core;
+use crate::core::Net;
 use crate::games::examine::ExamineSetup;
-use crate::relay::config::{rating, relay_name, Live};
+use crate::games::Games;
+use crate::relay::config::{rating, relay_name, Live, Relay};
 use std::time::Instant;
 
-impl Core {
+impl Relay {
     /// Clock tick for the relay: open games, play their next moves, close finished ones.
-    pub fn relay_tick(&mut self, now: Instant) {
-        let Some(mut relay) = self.relay.take() else {
-            return;
-        };
+    pub fn tick(&mut self, games: &mut Games, net: &mut Net, now: Instant) {
         // Open games up to `at_once`.
-        while relay.live.len() < relay.cfg.at_once.max(1) {
-            let Some(pgn) = relay.queue.pop_front() else {
+        while self.live.len() < self.cfg.at_once.max(1) {
+            let Some(pgn) = self.queue.pop_front() else {
                 break;
             };
             let (board, moves) = match pgn.replay_moves() {
@@ -52,82 +51,78 @@ impl Core {
                 inc,
                 board,
             };
-            let by = relay.cfg.name.clone();
-            let number = self.open_examined(setup, None, &by);
-            relay.live.push(Live {
+            let by = self.cfg.name.clone();
+            let number = games.open_examined(net, setup, None, &by);
+            self.live.push(Live {
                 number,
                 moves,
                 next: 0,
-                next_at: now + relay.cfg.move_interval,
+                next_at: now + self.cfg.move_interval,
                 result: pgn.result.clone(),
                 eco: pgn.tag("ECO").map(str::to_string),
                 done_at: None,
             });
         }
         let mut closed = Vec::new();
-        for live in &mut relay.live {
-            if !self.games.contains_key(&live.number) {
+        for live in &mut self.live {
+            if !games.games.contains_key(&live.number) {
                 closed.push(live.number);
                 continue;
             }
             if let Some(t) = live.done_at {
-                if now.saturating_duration_since(t) >= relay.cfg.linger {
+                if now.saturating_duration_since(t) >= self.cfg.linger {
                     closed.push(live.number);
                 }
                 continue;
             }
-            let watched = self
+            let watched = games
                 .games
                 .get(&live.number)
                 .is_some_and(|g| !g.observers.is_empty());
-            if relay.cfg.wait_for_observer && !watched {
-                live.next_at = now + relay.cfg.move_interval;
+            if self.cfg.wait_for_observer && !watched {
+                live.next_at = now + self.cfg.move_interval;
                 continue;
             }
             if now < live.next_at {
                 continue;
             }
             if let Some(mv) = live.moves.get(live.next).copied() {
-                if !self.examined_move(live.number, mv) {
+                if !games.examined_move(net, live.number, mv) {
                     tracing::warn!(game = live.number, "relay: move not legal; game closed");
                     live.done_at = Some(now);
                 }
                 live.next += 1;
-                live.next_at = now + relay.cfg.move_interval;
+                live.next_at = now + self.cfg.move_interval;
             }
             if live.next >= live.moves.len() && live.done_at.is_none() {
                 live.done_at = Some(now);
             }
         }
         for n in &closed {
-            relay.live.retain(|l| l.number != *n);
-            if self.games.contains_key(n) {
-                self.close_examined(*n);
+            self.live.retain(|l| l.number != *n);
+            if games.games.contains_key(n) {
+                games.close_examined(net, *n);
             }
         }
-        self.relay = Some(relay);
     }
 
     /// True when `name` is the relay account.
-    pub fn is_relay(&self, name: &str) -> bool {
-        self.relay
-            .as_ref()
-            .is_some_and(|r| r.name().eq_ignore_ascii_case(name))
+    pub fn is_named(&self, name: &str) -> bool {
+        self.name().eq_ignore_ascii_case(name)
     }
 
     /// A tell to the relay: `listgames` is answered; anything else gets its usage.
-    pub fn relay_tell(&mut self, sid: Sid, text: &str) {
-        let Some(relay) = &self.relay else { return };
-        let name = relay.cfg.name.clone();
+    pub fn tell(&self, games: &Games, net: &mut Net, sid: Sid, text: &str) {
+        let name = self.cfg.name.clone();
         let mut t = format!("(told {name})\n");
         if text.trim().eq_ignore_ascii_case("listgames") {
             t.push_str(&format!(
                 ":There are {} games in the {}\n:\n",
-                relay.live.len(),
-                relay.cfg.event
+                self.live.len(),
+                self.cfg.event
             ));
-            for l in &relay.live {
-                let Some(g) = self.games.get(&l.number) else {
+            for l in &self.live {
+                let Some(g) = games.games.get(&l.number) else {
                     continue;
                 };
                 let result = if l.done_at.is_some() {
@@ -147,6 +142,6 @@ impl Core {
         } else {
             t.push_str(":Usage: tell relay listgames\n");
         }
-        self.reply(sid, &t);
+        net.reply(sid, &t);
     }
 }

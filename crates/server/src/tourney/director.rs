@@ -9,14 +9,21 @@
 //! channel, sends the standings before each round, and names the winners at the end.
 //! Like the relay account it has no connection: it lives in the core and runs on the
 //! core's clock ticks (a game's end reaches it through `Director::ended`, filled by
-//! `games/lifecycle.rs`, on the next tick). Its state is `tourney/config.rs`, the pairing rules
-//! `tourney/pairing.rs`.
+//! `games/lifecycle.rs`, on the next tick). Its state is [`Director`] (`tourney/config.rs`),
+//! the pairing rules `tourney/pairing.rs`. The director writes through the connections
+//! ([`Net`]); its tick also starts paired games, which reaches past the tournament
+//! (offers, seeks, games), so it works on the offers handlers' borrow of the server
+//! ([`Deal`], `offers/deal.rs`): a paired game starts as an accepted challenge.
 
 use crate::conn::Sid;
-use crate::core::Core;
+use crate::core::Net;
 use crate::games::game::{white_score, End};
 use crate::games::ratings::Category;
-use crate::tourney::config::{Entrant, Pairing, PairingStyle, RoundEntry, Status, Tourney};
+use crate::games::Games;
+use crate::offers::deal::Deal;
+use crate::tourney::config::{
+    Director, Entrant, Pairing, PairingStyle, RoundEntry, Status, Tourney,
+};
 use crate::tourney::pairing::{round_robin, swiss, Pair};
 use cozy_chess::Color;
 use std::time::Instant;
@@ -25,61 +32,48 @@ use std::time::Instant;
 /// counts as a draw.
 const MAX_RESTARTS: u32 = 2;
 
-impl Core {
+impl Director {
     /// True when `name` is the director account.
-    pub fn is_director(&self, name: &str) -> bool {
-        self.director
-            .as_ref()
-            .is_some_and(|d| d.name().eq_ignore_ascii_case(name))
-    }
-
-    /// The online session whose handle is exactly `name` (any case).
-    fn online_exact(&self, name: &str) -> Option<Sid> {
-        self.sessions
-            .values()
-            .find(|s| s.online() && s.handle.eq_ignore_ascii_case(name))
-            .map(|s| s.id)
+    pub fn is_named(&self, name: &str) -> bool {
+        self.name().eq_ignore_ascii_case(name)
     }
 
     /// A line on the director's channel to everyone listening to it.
-    fn director_channel(&mut self, text: &str) {
-        let Some(d) = &self.director else { return };
-        let (name, ch) = (d.cfg.name.clone(), d.cfg.channel);
-        let to: Vec<Sid> = self
+    fn channel(&self, net: &mut Net, text: &str) {
+        let (name, ch) = (self.cfg.name.clone(), self.cfg.channel);
+        let to: Vec<Sid> = net
             .sessions
             .values()
             .filter(|s| s.online() && s.channels.contains(&ch))
             .map(|s| s.id)
             .collect();
         for sid in to {
-            self.notify(sid, &format!("{name}({ch}): {text}\n"));
+            net.notify(sid, &format!("{name}({ch}): {text}\n"));
         }
     }
 
     /// The announcement of tournament `t`, on the channel and as a c-shout.
-    fn director_announce(&mut self, t: &Tourney) {
-        let Some(d) = &self.director else { return };
-        let text = t.announcement(&d.cfg);
-        let name = d.cfg.name.clone();
-        self.director_channel(&text);
-        let to: Vec<Sid> = self
+    fn announce(&self, net: &mut Net, t: &Tourney) {
+        let text = t.announcement(&self.cfg);
+        let name = self.cfg.name.clone();
+        self.channel(net, &text);
+        let to: Vec<Sid> = net
             .sessions
             .values()
             .filter(|s| s.online() && s.vars.shout)
             .map(|s| s.id)
             .collect();
         for sid in to {
-            self.notify(sid, &format!("{name} c-shouts: {text}\n"));
+            net.notify(sid, &format!("{name} c-shouts: {text}\n"));
         }
     }
 
     /// Turns `name`'s tournament flag on or off, with the director's notice.
-    fn director_flag(&mut self, name: &str, on: bool) {
-        let Some(sid) = self.online_exact(name) else {
+    fn set_flag(&self, net: &mut Net, name: &str, on: bool) {
+        let Some(sid) = net.online_exact(name) else {
             return;
         };
-        let director = self.director.as_ref().map(|d| d.cfg.name.clone());
-        let Some(s) = self.sessions.get_mut(&sid) else {
+        let Some(s) = net.sessions.get_mut(&sid) else {
             return;
         };
         if s.tourney == on {
@@ -87,35 +81,32 @@ impl Core {
         }
         s.tourney = on;
         let word = if on { "ON" } else { "OFF" };
-        self.notify(
+        net.notify(
             sid,
             &format!(
                 "{} has set your tourney variable to {word}.\n",
-                director.unwrap_or_default()
+                self.cfg.name
             ),
         );
     }
 
     /// A tell to the director: `join N`, `withdraw N`, `listtourneys` (`lt`).
-    pub fn director_tell(&mut self, sid: Sid, text: &str) {
-        let Some(mut d) = self.director.take() else {
-            return;
-        };
-        let name = d.cfg.name.clone();
-        let me = self.name_of(sid);
+    pub fn tell(&mut self, net: &mut Net, games: &Games, sid: Sid, text: &str) {
+        let name = self.cfg.name.clone();
+        let me = net.name_of(sid);
         let words: Vec<&str> = text.split_whitespace().collect();
         let number = words.get(1).and_then(|w| w.parse::<u32>().ok());
         let note = |t: &str| format!(":{name} notes: {t}\n");
         let mut after: Vec<String> = Vec::new();
         let mut flag: Option<bool> = None;
         let answer = match (words.first().map(|w| w.to_ascii_lowercase()), number) {
-            (Some(w), _) if w == "listtourneys" || w == "lt" => d.listing(),
+            (Some(w), _) if w == "listtourneys" || w == "lt" => self.listing(),
             (Some(w), Some(n)) if w == "join" || w == "j" => {
-                let registered = self.sess(sid).is_some_and(|s| s.registered);
-                let cat = Category::of(d.cfg.base, d.cfg.inc);
-                let rating = self.rating(&me, cat).unwrap_or(0);
-                let (rated, max) = (d.cfg.rated, d.cfg.max_entrants);
-                match d.tourneys.iter_mut().find(|t| t.number == n) {
+                let registered = net.sess(sid).is_some_and(|s| s.registered);
+                let cat = Category::of(self.cfg.base, self.cfg.inc);
+                let rating = games.rating(&me, cat).unwrap_or(0);
+                let (rated, max) = (self.cfg.rated, self.cfg.max_entrants);
+                match self.tourneys.iter_mut().find(|t| t.number == n) {
                     None => note(&format!("Tourney #{n} not found.")),
                     Some(t) if t.entrant(&me).is_some() => note("You are already in this tourney."),
                     Some(t) if t.status != Status::Open || (max > 0 && t.entrants.len() >= max) => {
@@ -141,7 +132,7 @@ impl Core {
                 }
             }
             (Some(w), Some(n)) if w == "withdraw" || w == "w" => {
-                match d.tourneys.iter_mut().find(|t| t.number == n) {
+                match self.tourneys.iter_mut().find(|t| t.number == n) {
                     Some(t) if t.status != Status::Done && t.entrant(&me).is_some() => {
                         let i = t.entrant(&me).unwrap_or(0);
                         if t.status == Status::Open {
@@ -158,45 +149,38 @@ impl Core {
             }
             _ => note("Commands: join N, withdraw N, listtourneys."),
         };
-        self.director = Some(d);
-        self.reply(sid, &format!("(told {name})\n"));
+        net.reply(sid, &format!("(told {name})\n"));
         for line in after {
-            self.director_channel(&line);
+            self.channel(net, &line);
         }
-        self.notify(sid, &answer);
+        net.notify(sid, &answer);
         if let Some(on) = flag {
-            self.director_flag(&me, on);
+            self.set_flag(net, &me, on);
         }
     }
 
     /// Clock tick for the director: open and announce, close the entry, start the
     /// paired games, go on to the next round, finish.
-    pub fn director_tick(&mut self, now: Instant) {
-        let Some(mut d) = self.director.take() else {
-            return;
-        };
-        let cfg = d.cfg.clone();
-        let first = d.tourneys.is_empty();
-        if d.current().is_none() && (first || cfg.repeat) {
-            let n = d.open(now);
+    pub fn tick(&mut self, deal: &mut Deal<'_>, now: Instant) {
+        let cfg = self.cfg.clone();
+        let first = self.tourneys.is_empty();
+        if self.current().is_none() && (first || cfg.repeat) {
+            let n = self.open(now);
             tracing::info!(tourney = n, "director: tourney opened");
-            let t = d.tourneys.last().cloned();
-            self.director = Some(d);
+            let t = self.tourneys.last().cloned();
             if let Some(t) = t {
-                self.director_announce(&t);
+                self.announce(deal.net, &t);
             }
             return;
         }
-        let Some(mut t) = d.current().cloned() else {
-            self.director = Some(d);
+        let Some(mut t) = self.current().cloned() else {
             return;
         };
-        self.director = Some(d);
         match t.status {
             Status::Open => {
                 if now.saturating_duration_since(t.announced) >= cfg.announce_every {
                     t.announced = now;
-                    self.director_announce(&t);
+                    self.announce(deal.net, &t);
                 }
                 if t.entrants.len() >= cfg.min_entrants.max(2) {
                     let since = *t.full_since.get_or_insert(now);
@@ -211,33 +195,32 @@ impl Core {
                             rounds = t.rounds,
                             "director: entry closed"
                         );
-                        self.director_channel(&format!(
-                            "Tourney #{} is now closed: {} players, {} rounds.",
-                            t.number,
-                            t.entrants.len(),
-                            t.rounds
-                        ));
-                        self.next_round(&mut t);
+                        self.channel(
+                            deal.net,
+                            &format!(
+                                "Tourney #{} is now closed: {} players, {} rounds.",
+                                t.number,
+                                t.entrants.len(),
+                                t.rounds
+                            ),
+                        );
+                        self.next_round(deal, &mut t);
                     }
                 } else {
                     t.full_since = None;
                 }
             }
             Status::Closed => {
-                let ended = self
-                    .director
-                    .as_mut()
-                    .map(|d| std::mem::take(&mut d.ended))
-                    .unwrap_or_default();
+                let ended = std::mem::take(&mut self.ended);
                 for (g, end, text) in ended {
-                    self.game_ended(&mut t, g, end, &text);
+                    self.game_ended(deal.net, &mut t, g, end, &text);
                 }
-                self.start_pairings(&mut t);
+                self.start_pairings(deal, &mut t);
                 if t.pairings.iter().all(|p| p.done) {
                     if t.round >= t.rounds {
-                        self.finish(&mut t);
+                        self.finish(deal.net, &mut t);
                     } else {
-                        self.next_round(&mut t);
+                        self.next_round(deal, &mut t);
                     }
                 }
             }
@@ -247,18 +230,14 @@ impl Core {
     }
 
     fn store_tourney(&mut self, t: Tourney) {
-        if let Some(d) = &mut self.director {
-            if let Some(slot) = d.tourneys.iter_mut().find(|x| x.number == t.number) {
-                *slot = t;
-            }
+        if let Some(slot) = self.tourneys.iter_mut().find(|x| x.number == t.number) {
+            *slot = t;
         }
     }
 
     /// Pair the next round of `t`: byes told, standings sent, games started.
-    fn next_round(&mut self, t: &mut Tourney) {
-        let Some(cfg) = self.director.as_ref().map(|d| d.cfg.clone()) else {
-            return;
-        };
+    fn next_round(&mut self, deal: &mut Deal<'_>, t: &mut Tourney) {
+        let cfg = self.cfg.clone();
         t.round += 1;
         let pairs: Vec<Pair> = match cfg.style {
             PairingStyle::RoundRobin => round_robin(t.entrants.len(), t.round),
@@ -298,9 +277,10 @@ impl Core {
             games = t.pairings.len(),
             "director: round paired"
         );
+        let net = &mut *deal.net;
         for name in byes {
-            if let Some(sid) = self.online_exact(&name) {
-                self.notify(
+            if let Some(sid) = net.online_exact(&name) {
+                net.notify(
                     sid,
                     &format!("{} tells you: you get a BYE this round.\n", cfg.name),
                 );
@@ -312,21 +292,19 @@ impl Core {
                 .entrants
                 .iter()
                 .filter(|e| e.active)
-                .filter_map(|e| self.online_exact(&e.name))
+                .filter_map(|e| net.online_exact(&e.name))
                 .collect();
             for sid in to {
-                self.notify(sid, &text);
+                net.notify(sid, &text);
             }
         }
-        self.start_pairings(t);
+        self.start_pairings(deal, t);
     }
 
     /// Start every paired game whose players are free; forfeit a side that is gone
     /// (logged out or withdrawn).
-    fn start_pairings(&mut self, t: &mut Tourney) {
-        let Some(cfg) = self.director.as_ref().map(|d| d.cfg.clone()) else {
-            return;
-        };
+    fn start_pairings(&mut self, deal: &mut Deal<'_>, t: &mut Tourney) {
+        let cfg = self.cfg.clone();
         for k in 0..t.pairings.len() {
             let p = t.pairings[k].clone();
             if p.done || p.game.is_some() {
@@ -336,53 +314,55 @@ impl Core {
                 t.entrants[p.white].name.clone(),
                 t.entrants[p.black].name.clone(),
             );
-            let here = |core: &Core, i: usize, name: &str| {
-                t.entrants[i].active && core.online_exact(name).is_some()
-            };
-            let (w_here, b_here) = (here(self, p.white, &wn), here(self, p.black, &bn));
+            let net: &Net = deal.net;
+            let here =
+                |i: usize, name: &str| t.entrants[i].active && net.online_exact(name).is_some();
+            let (w_here, b_here) = (here(p.white, &wn), here(p.black, &bn));
             if !w_here || !b_here {
                 let halves = (u32::from(w_here) * 2, u32::from(b_here) * 2);
                 tracing::info!(tourney = t.number, white = %wn, black = %bn, "director: forfeit");
-                self.record(t, k, halves);
+                Self::record(t, k, halves);
                 continue;
             }
-            let (Some(w), Some(b)) = (self.online_exact(&wn), self.online_exact(&bn)) else {
+            let (Some(w), Some(b)) = (net.online_exact(&wn), net.online_exact(&bn)) else {
                 continue;
             };
-            let busy = |core: &Core, s: Sid| core.sess(s).is_some_and(|x| x.game.is_some());
-            if busy(self, w) || busy(self, b) {
+            let busy = |s: Sid| net.sess(s).is_some_and(|x| x.game.is_some());
+            if busy(w) || busy(b) {
                 continue;
             }
             let cat = Category::of(cfg.base, cfg.inc);
-            let registered = |core: &Core, s: Sid| core.sess(s).is_some_and(|x| x.registered);
-            let rated = cfg.rated && registered(self, w) && registered(self, b);
+            let registered = |s: Sid| net.sess(s).is_some_and(|x| x.registered);
+            let rated = cfg.rated && registered(w) && registered(b);
             let text = format!(
                 "{wn} ({}) [white] {bn} ({}) {} {} {} {}.",
-                self.rating_shown(w, cat),
-                self.rating_shown(b, cat),
+                deal.games.rating_shown(deal.net, w, cat),
+                deal.games.rating_shown(deal.net, b, cat),
                 if rated { "rated" } else { "unrated" },
                 cat.name(),
                 cfg.base,
                 cfg.inc
             );
             // lasker's `rmatch`: both sides see the challenge, the server accepts it.
-            self.reply(w, &format!("Issuing: {text}\n"));
-            self.notify(
+            deal.net.reply(w, &format!("Issuing: {text}\n"));
+            deal.net.notify(
                 b,
                 &format!("Challenge: {text}\nYou can \"accept\" or \"decline\", or propose different parameters.\n"),
             );
-            self.start_accepted(b, w, w, b, rated, cfg.base, cfg.inc, false, false);
-            let game = self.sess(w).and_then(|s| s.game);
-            t.pairings[k].game = game;
-            self.director_channel(&format!(
-                "{wn} vs. {bn} a game in tourney #{} just started.",
-                t.number
-            ));
+            deal.start_accepted(b, w, w, b, rated, cfg.base, cfg.inc, false, false);
+            t.pairings[k].game = deal.net.sess(w).and_then(|s| s.game);
+            self.channel(
+                deal.net,
+                &format!(
+                    "{wn} vs. {bn} a game in tourney #{} just started.",
+                    t.number
+                ),
+            );
         }
     }
 
     /// The result of pairing `k`: half points to each side.
-    fn record(&mut self, t: &mut Tourney, k: usize, (w, b): (u32, u32)) {
+    fn record(t: &mut Tourney, k: usize, (w, b): (u32, u32)) {
         let p = t.pairings[k].clone();
         t.pairings[k].done = true;
         t.pairings[k].game = None;
@@ -396,7 +376,7 @@ impl Core {
 
     /// Game `g` ended with `end` (`text`: `B checkmated 1-0`): its result, when it was
     /// a game of `t`.
-    fn game_ended(&mut self, t: &mut Tourney, g: u32, end: End, text: &str) {
+    fn game_ended(&self, net: &mut Net, t: &mut Tourney, g: u32, end: End, text: &str) {
         let Some(k) = t.pairings.iter().position(|p| p.game == Some(g)) else {
             return;
         };
@@ -413,35 +393,41 @@ impl Core {
             t.entrants[t.pairings[k].black].name.clone(),
         );
         match halves {
-            Some(h) => self.record(t, k, h),
+            Some(h) => Self::record(t, k, h),
             None => {
                 // Aborted or adjourned: played again.
                 t.pairings[k].game = None;
                 t.pairings[k].restarts += 1;
             }
         }
-        self.director_channel(&format!(
-            "{wn} vs. {bn} a game in tourney #{} just ended.  {text}",
-            t.number
-        ));
+        self.channel(
+            net,
+            &format!(
+                "{wn} vs. {bn} a game in tourney #{} just ended.  {text}",
+                t.number
+            ),
+        );
     }
 
     /// The last round is over: the winners on the channel, every flag off.
-    fn finish(&mut self, t: &mut Tourney) {
+    fn finish(&self, net: &mut Net, t: &mut Tourney) {
         t.status = Status::Done;
         t.ended = Some(chrono::Utc::now());
         let places = t.places();
         for (words, names) in ["First", "Second"].iter().zip(&places) {
-            self.director_channel(&format!(
-                "Tourney Results: {words} place in tourney #{} goes to:  {}",
-                t.number,
-                names.join(" ")
-            ));
+            self.channel(
+                net,
+                &format!(
+                    "Tourney Results: {words} place in tourney #{} goes to:  {}",
+                    t.number,
+                    names.join(" ")
+                ),
+            );
         }
         tracing::info!(tourney = t.number, winners = ?places.first(), "director: tourney over");
         let names: Vec<String> = t.entrants.iter().map(|e| e.name.clone()).collect();
         for n in names {
-            self.director_flag(&n, false);
+            self.set_flag(net, &n, false);
         }
     }
 }
