@@ -7,9 +7,12 @@
 //! - the lean engine binary (`wily-lean`, what `make EXE=NAME` builds) pulls in no tokio,
 //!   axum or SQLite, through any wily crate it depends on;
 //! - the `ics` crate, the pure protocol client, does no socket, file, thread or process
-//!   I/O (no `tokio`, `std::net`, `std::fs`, `std::thread`, `std::process`).
+//!   I/O (no `tokio`, `std::net`, `std::fs`, `std::thread`, `std::process`);
+//! - no type has `impl` blocks in more than one folder of its crate: a concept's
+//!   handlers are methods of the concept's own state, in its folder, not more methods of
+//!   one type spread over the house.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// Each crate (its folder under `crates/`) and the wily crates it may depend on.
@@ -258,4 +261,182 @@ fn the_io_check_sees_code_not_comments_or_strings() {
             "x.rs:3: use tokio::io;",
         ]
     );
+}
+
+/// The type an `impl` block at the start of `line` is for: `impl<T> Trait for Type<T> {`
+/// gives `Type`, `impl Foo {` gives `Foo`.
+fn impl_target(line: &str) -> Option<String> {
+    let mut rest = line.strip_prefix("impl")?;
+    if rest.starts_with('<') {
+        let mut depth = 0;
+        let end = rest.char_indices().find_map(|(i, c)| {
+            match c {
+                '<' => depth += 1,
+                '>' => depth -= 1,
+                _ => {}
+            }
+            (depth == 0).then_some(i)
+        })?;
+        rest = &rest[end + 1..];
+    } else if !rest.starts_with(' ') {
+        return None;
+    }
+    let head = rest.split('{').next()?.trim();
+    let ty = head.rsplit_once(" for ").map_or(head, |(_, t)| t).trim();
+    let path: String = ty
+        .trim_start_matches('&')
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
+        .collect();
+    let name = path.rsplit("::").next()?.to_string();
+    (!name.is_empty()).then_some(name)
+}
+
+/// `Type: folder, folder` for each type with `impl` blocks in files of more than one
+/// folder (`src` is the crate's source folder; its root is a folder of its own).
+fn impls_across_folders(src: &Path, files: &[(String, String)]) -> Vec<String> {
+    let mut folders: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (name, text) in files {
+        let rel = Path::new(name).strip_prefix(src).unwrap_or(Path::new(name));
+        let folder = rel
+            .parent()
+            .map(|p| p.display().to_string())
+            .filter(|p| !p.is_empty())
+            .unwrap_or_else(|| ".".into());
+        for line in code_only(text).lines() {
+            if let Some(ty) = impl_target(line) {
+                folders.entry(ty).or_default().insert(folder.clone());
+            }
+        }
+    }
+    folders
+        .into_iter()
+        .filter(|(_, f)| f.len() > 1)
+        .map(|(ty, f)| format!("{ty}: {}", f.into_iter().collect::<Vec<_>>().join(", ")))
+        .collect()
+}
+
+#[test]
+fn no_type_has_impl_blocks_in_two_folders() {
+    let mut bad = Vec::new();
+    for (krate, _) in CRATES {
+        let src = crates_dir().join(krate).join("src");
+        let mut files = Vec::new();
+        sources(&src, &mut files);
+        for b in impls_across_folders(&src, &files) {
+            bad.push(format!("{krate}: {b}"));
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "types with impl blocks in more than one folder (a concept's handlers belong to its own state's type, docs/modules.md):\n{}",
+        bad.join("\n")
+    );
+}
+
+#[test]
+fn the_impl_check_finds_each_type_and_folder() {
+    assert_eq!(impl_target("impl Session {").as_deref(), Some("Session"));
+    assert_eq!(
+        impl_target("impl<'a> Iterator for Rows<'a> {").as_deref(),
+        Some("Rows")
+    );
+    assert_eq!(
+        impl_target("impl std::fmt::Display for crate::x::Kind {").as_deref(),
+        Some("Kind")
+    );
+    assert_eq!(impl_target("implement_this();"), None);
+    assert_eq!(
+        impl_target("    impl Inner {"),
+        None,
+        "only items at the top level"
+    );
+    let src = Path::new("/c/src");
+    let file = |n: &str, t: &str| (format!("/c/src/{n}"), t.to_string());
+    let one = [
+        file("a/x.rs", "impl A {}\nimpl Default for A {}\n"),
+        file("a/y.rs", "impl A {}\n// impl A in b/\n"),
+        file("b/z.rs", "impl B {}\nconst S: &str = \"impl A {\";\n"),
+    ];
+    assert!(impls_across_folders(src, &one).is_empty());
+    let two = [
+        file("a/x.rs", "impl A {}\n"),
+        file("b/z.rs", "impl<T> From<T> for A {}\n"),
+        file("root.rs", "impl A {}\n"),
+    ];
+    assert_eq!(impls_across_folders(src, &two), ["A: ., a, b"]);
+}
+
+/// A file or folder name without one plural or verb ending (`offers`, `watching`,
+/// `searcher` give `offer`, `watch`, `search`).
+fn stem(name: &str) -> &str {
+    for suffix in ["ing", "s", "er"] {
+        if let Some(s) = name.strip_suffix(suffix).filter(|s| s.len() >= 3) {
+            return s;
+        }
+    }
+    name
+}
+
+/// Two names one ending apart (`offer` and `offers`), or with the same stem (`relay` and
+/// `relaying`, `observe` and `observing`).
+fn twins_of(a: &str, b: &str) -> bool {
+    let bare = |n: &str| stem(n).trim_end_matches('e').to_string();
+    a != b && (stem(a) == b || stem(b) == a || bare(a) == bare(b))
+}
+
+/// Pairs of near-twin names (`offer.rs` and `offers.rs`, `watch.rs` and `watching.rs`) in
+/// one folder of the sources under `dir`, as `folder: a, b`.
+fn near_twins(dir: &Path) -> Vec<String> {
+    let mut twins = Vec::new();
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", dir.display()))
+        .map(|e| e.expect("directory entry").path())
+        .collect();
+    entries.sort();
+    let names: Vec<String> = entries
+        .iter()
+        .filter(|p| p.is_dir() || p.extension().is_some_and(|e| e == "rs"))
+        .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+        .collect();
+    for (i, a) in names.iter().enumerate() {
+        for b in &names[i + 1..] {
+            if twins_of(a, b) {
+                twins.push(format!("{}: {a}, {b}", dir.display()));
+            }
+        }
+    }
+    for p in entries.iter().filter(|p| p.is_dir()) {
+        twins.extend(near_twins(p));
+    }
+    twins
+}
+
+#[test]
+fn no_folder_has_near_twin_file_names() {
+    let mut twins = Vec::new();
+    for (krate, _) in CRATES {
+        twins.extend(near_twins(&crates_dir().join(krate).join("src")));
+    }
+    assert!(
+        twins.is_empty(),
+        "near-twin names in one folder (name each file for its concept):\n{}",
+        twins.join("\n")
+    );
+    for (a, b) in [
+        ("offer", "offers"),
+        ("watch", "watching"),
+        ("search", "searcher"),
+        ("relay", "relaying"),
+        ("observe", "observing"),
+    ] {
+        assert!(twins_of(a, b) && twins_of(b, a), "{a}, {b}");
+    }
+    for (a, b) in [
+        ("play", "players"),
+        ("game", "games_list"),
+        ("cli", "client"),
+    ] {
+        assert!(!twins_of(a, b), "{a}, {b}");
+    }
 }
