@@ -10,7 +10,8 @@
 //!   I/O (no `tokio`, `std::net`, `std::fs`, `std::thread`, `std::process`);
 //! - no type has `impl` blocks in more than one folder of its crate: a concept's
 //!   handlers are methods of the concept's own state, in its folder, not more methods of
-//!   one type spread over the house.
+//!   one type spread over the house;
+//! - no folder holds near-twin names (`offer.rs` beside `offers.rs`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
