@@ -17,6 +17,7 @@ use crate::icc::out::{Dg, View};
 use crate::journal::Journal;
 use crate::offers::deal::Deal;
 use crate::offers::Offers;
+use crate::tourney::config::Director;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use std::collections::{BTreeMap, HashMap};
@@ -110,9 +111,9 @@ impl Core {
         }
     }
 
-    /// The parts of the server a games handler (`games/`) works on.
-    pub fn playing(&mut self) -> Play<'_> {
-        Play {
+    /// The parts of the server a game's or an offer's handler reaches, borrowed.
+    pub fn parts(&mut self) -> Parts<'_> {
+        Parts {
             net: &mut self.net,
             games: &mut self.games,
             offers: &mut self.offers,
@@ -124,17 +125,17 @@ impl Core {
         }
     }
 
+    /// The parts of the server a games handler (`games/`) works on.
+    pub fn playing(&mut self) -> Play<'_> {
+        Play {
+            parts: self.parts(),
+        }
+    }
+
     /// The parts of the server an offers handler (`offers/`) works on.
     pub fn dealing(&mut self) -> Deal<'_> {
         Deal {
-            net: &mut self.net,
-            games: &mut self.games,
-            offers: &mut self.offers,
-            accounts: &self.accounts,
-            rng: &mut self.rng,
-            journal: self.journal.as_ref(),
-            shutting_down: self.shutting_down,
-            director: self.director.as_mut(),
+            parts: self.parts(),
         }
     }
 
@@ -299,6 +300,51 @@ impl Net {
             dg.render()
         } else {
             String::new()
+        }
+    }
+}
+
+/// The parts of the server that starting, playing, ending and offering games reach,
+/// borrowed from [`Core`] for one call: the connections, the games, the offers, the
+/// accounts (follow lists, titles), the colour and Chess960 draws, the journal, whether
+/// the server is stopping, and the tournament director (which hears of its games' ends).
+/// The games' handlers work on it as a [`Play`] (`games/`), the offers' as a [`Deal`]
+/// (`offers/`).
+pub struct Parts<'a> {
+    pub net: &'a mut Net,
+    pub games: &'a mut Games,
+    pub offers: &'a mut Offers,
+    pub accounts: &'a Accounts,
+    pub rng: &'a mut StdRng,
+    pub journal: Option<&'a Journal>,
+    pub shutting_down: bool,
+    pub director: Option<&'a mut Director>,
+}
+
+impl Parts<'_> {
+    /// The same parts, lent on for a shorter while (a games handler calling an offers
+    /// handler, or the reverse).
+    pub fn reborrow(&mut self) -> Parts<'_> {
+        Parts {
+            net: self.net,
+            games: self.games,
+            offers: self.offers,
+            accounts: self.accounts,
+            rng: self.rng,
+            journal: self.journal,
+            shutting_down: self.shutting_down,
+            director: self.director.as_deref_mut(),
+        }
+    }
+
+    /// The server as the ICC renderers read it.
+    pub fn icc_view(&self) -> View<'_> {
+        View {
+            net: self.net,
+            accounts: self.accounts,
+            games: self.games,
+            offers: self.offers,
+            shutting_down: self.shutting_down,
         }
     }
 }

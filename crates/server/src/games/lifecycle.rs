@@ -16,13 +16,13 @@ use std::time::Instant;
 
 impl Play<'_> {
     fn side_for(&self, sid: Sid, cat: Category) -> Side {
-        let s = self.net.sess(sid);
+        let s = self.parts.net.sess(sid);
         let name = s.map(|s| s.handle.clone()).unwrap_or_default();
         let registered = s.is_some_and(|s| s.registered);
         Side {
             sid: Some(sid),
             rating: if registered {
-                self.games.rating(&name, cat)
+                self.parts.games.rating(&name, cat)
             } else {
                 None
             },
@@ -45,7 +45,7 @@ impl Play<'_> {
         chess960: bool,
         resumed: Option<Game>,
     ) -> u32 {
-        let number = self.games.free_game_number();
+        let number = self.parts.games.free_game_number();
         let continuing = resumed.is_some();
         let game = match resumed {
             Some(mut g) => {
@@ -54,7 +54,7 @@ impl Play<'_> {
                 g.black.sid = Some(black);
                 g.observers.clear();
                 g.resumed += 1;
-                if let Some(j) = &self.journal {
+                if let Some(j) = &self.parts.journal {
                     j.resumed(&g.white.name, &g.black.name);
                 }
                 g
@@ -62,7 +62,7 @@ impl Play<'_> {
             None => {
                 let cat = Category::of(base, inc);
                 let board = if chess960 {
-                    crate::games::variant::random_start(&mut self.rng)
+                    crate::games::variant::random_start(&mut self.parts.rng)
                 } else {
                     Board::default()
                 };
@@ -80,7 +80,7 @@ impl Play<'_> {
                     board,
                     moves: Vec::new(),
                     last: None,
-                    clock: Clock::new(base, inc, self.net.cfg.zero_base_ms),
+                    clock: Clock::new(base, inc, self.parts.net.cfg.zero_base_ms),
                     observers: Vec::new(),
                     started: chrono::Utc::now(),
                     resumed: 0,
@@ -105,9 +105,9 @@ impl Play<'_> {
         );
         let verb = if continuing { "Continuing" } else { "Creating" };
         let braces = format!("{{{} {} {} match.}}", game.title(), verb, game.kind());
-        self.games.games.insert(number, game);
+        self.parts.games.games.insert(number, game);
         for sid in [white, black] {
-            let observed: Vec<u32> = match self.net.sessions.get_mut(&sid) {
+            let observed: Vec<u32> = match self.parts.net.sessions.get_mut(&sid) {
                 Some(s) => {
                     s.game = Some(number);
                     std::mem::take(&mut s.observing)
@@ -116,27 +116,27 @@ impl Play<'_> {
             };
             let mut text = String::new();
             for g in observed {
-                if let Some(game) = self.games.games.get_mut(&g) {
+                if let Some(game) = self.parts.games.games.get_mut(&g) {
                     game.observers.retain(|o| *o != sid);
                 }
                 let t = self.icc_view().stopped_observing(sid, g);
-                self.net.send(sid, &t);
+                self.parts.net.send(sid, &t);
                 text.push_str(&format!("Removing game {g} from observation list.\n"));
             }
             if continuing {
                 text.push_str(&braces);
                 text.push('\n');
             }
-            let board = self.games.board_for(self.net, number, sid);
-            let prompt = self.net.prompt();
+            let board = self.parts.games.board_for(self.parts.net, number, sid);
+            let prompt = self.parts.net.prompt();
             text.push_str(&format!("\n{creating}\n\n{braces}\n\n{board}\n{prompt}"));
-            self.net.send(sid, &text);
+            self.parts.net.send(sid, &text);
         }
         for (sid, t) in self.icc_view().game_started(number) {
-            self.net.send(sid, &t);
+            self.parts.net.send(sid, &t);
         }
         tracing::info!(game = number, "game started");
-        for (follower, player) in self.accounts.followers(self.net, white, black) {
+        for (follower, player) in self.parts.accounts.followers(self.parts.net, white, black) {
             self.cmd_observe(follower, &[player.as_str()]);
         }
         number
@@ -146,7 +146,7 @@ impl Play<'_> {
     /// `quiet_prompt`: a session that gets the board without the prompt
     /// (the mover when the game is about to end).
     pub fn send_boards(&mut self, g: u32, quiet_prompt: Option<Sid>) {
-        let Some(game) = self.games.games.get(&g) else {
+        let Some(game) = self.parts.games.games.get(&g) else {
             return;
         };
         let mut targets: Vec<Sid> = [game.white.sid, game.black.sid]
@@ -155,8 +155,8 @@ impl Play<'_> {
             .collect();
         targets.extend(game.observers.iter().copied());
         for sid in targets {
-            let line = self.games.board_for(self.net, g, sid);
-            if self.net.icc() {
+            let line = self.parts.games.board_for(self.parts.net, g, sid);
+            if self.parts.net.icc() {
                 // DGs first; the board line only for style 12.
                 let mut text = self.icc_view().move_text(sid, g);
                 if !line.is_empty() {
@@ -165,15 +165,15 @@ impl Play<'_> {
                     text.push('\n');
                 }
                 if Some(sid) != quiet_prompt {
-                    text.push_str(self.net.prompt());
+                    text.push_str(self.parts.net.prompt());
                 }
-                self.net.send(sid, &text);
+                self.parts.net.send(sid, &text);
                 continue;
             }
             if Some(sid) == quiet_prompt {
-                self.net.send(sid, &format!("\n{line}\n"));
+                self.parts.net.send(sid, &format!("\n{line}\n"));
             } else {
-                self.net.notify(sid, &format!("{line}\n"));
+                self.parts.net.notify(sid, &format!("{line}\n"));
             }
         }
     }
@@ -181,7 +181,7 @@ impl Play<'_> {
     /// End game `g`: result lines to players and observers, ratings, and the
     /// adjourned game stored when it was adjourned.
     pub fn end_game(&mut self, g: u32, end: End) {
-        let Some(mut game) = self.games.games.remove(&g) else {
+        let Some(mut game) = self.parts.games.games.remove(&g) else {
             return;
         };
         if let (Some(w), Some(b)) = (game.white.sid, game.black.sid) {
@@ -190,16 +190,19 @@ impl Play<'_> {
             self.dealing().flush_notes(notes);
         }
         let now = Instant::now();
-        if let Some(j) = &self.journal {
+        if let Some(j) = &self.parts.journal {
             let clocks = (
                 game.clock.remaining(Color::White, now),
                 game.clock.remaining(Color::Black, now),
             );
-            j.ended(&game, end, clocks, self.shutting_down);
+            j.ended(&game, end, clocks, self.parts.shutting_down);
         }
         game.clock.stop(now);
         let (text, score) = game.end_text(end);
-        let flagged = |s: Option<Sid>| s.and_then(|s| self.net.sess(s)).is_some_and(|x| x.tourney);
+        let flagged = |s: Option<Sid>| {
+            s.and_then(|s| self.parts.net.sess(s))
+                .is_some_and(|x| x.tourney)
+        };
         let suffix = if flagged(game.white.sid) && flagged(game.black.sid) {
             result_suffix(game.base, game.inc, game.rated)
         } else {
@@ -216,7 +219,7 @@ impl Play<'_> {
                     .enumerate()
                 {
                     let key = side.name.to_ascii_lowercase();
-                    let entry = self.games.ratings.entry(key).or_default();
+                    let entry = self.parts.games.ratings.entry(key).or_default();
                     if let Some((old, new)) = entry.record(game.category, opp, score) {
                         if let Some(l) = rating_lines.get_mut(i) {
                             *l = format!(
@@ -236,7 +239,7 @@ impl Play<'_> {
                 ];
             }
         }
-        if self.net.icc() {
+        if self.parts.net.icc() {
             let to: Vec<Sid> = [game.white.sid, game.black.sid]
                 .into_iter()
                 .flatten()
@@ -244,14 +247,14 @@ impl Play<'_> {
                 .collect();
             for sid in to {
                 let text = self.icc_view().result_text(sid, &game, end);
-                self.net.send(sid, &text);
+                self.parts.net.send(sid, &text);
             }
         }
         for (i, color) in [Color::White, Color::Black].into_iter().enumerate() {
             let side = game.side(color).clone();
             let Some(sid) = side.sid else { continue };
             let opp = game.side(!color).name.clone();
-            if let Some(s) = self.net.sessions.get_mut(&sid) {
+            if let Some(s) = self.parts.net.sessions.get_mut(&sid) {
                 s.game = None;
                 s.last_terms = Some((opp.clone(), game.base, game.inc, game.rated, game.chess960));
                 s.last_opponent = Some(opp);
@@ -260,23 +263,23 @@ impl Play<'_> {
             match end {
                 End::LostConnection { who } if who == color => {}
                 End::LostConnection { .. } => {
-                    self.net.reply(
+                    self.parts.net.reply(
                         sid,
                         &format!("Your opponent has lost contact or quit.\n{line}\n{rl}"),
                     );
                 }
-                _ => self.net.notify(sid, &format!("{line}\n{rl}")),
+                _ => self.parts.net.notify(sid, &format!("{line}\n{rl}")),
             }
         }
         for o in std::mem::take(&mut game.observers) {
-            if let Some(s) = self.net.sessions.get_mut(&o) {
+            if let Some(s) = self.parts.net.sessions.get_mut(&o) {
                 s.observing.retain(|x| *x != g);
             }
-            self.net.notify(o, &format!("{line}\n"));
+            self.parts.net.notify(o, &format!("{line}\n"));
         }
         tracing::info!(game = g, result = %line, "game ended");
         // A tournament game goes to the director (on its next tick), never to storage.
-        let tourney_game = match &mut self.director {
+        let tourney_game = match &mut self.parts.director {
             Some(d) if d.plays(g) => {
                 d.ended.push((g, end, format!("{text} {score}")));
                 true
@@ -289,17 +292,23 @@ impl Play<'_> {
         if store {
             game.white.sid = None;
             game.black.sid = None;
-            self.games.stored.retain(|s| {
+            self.parts.games.stored.retain(|s| {
                 !(s.white.name.eq_ignore_ascii_case(&game.white.name)
                     && s.black.name.eq_ignore_ascii_case(&game.black.name))
             });
-            self.games.stored.push(game);
+            self.parts.games.stored.push(game);
         }
     }
 
     /// A player of game `g` disconnected.
     pub fn player_lost_connection(&mut self, g: u32, sid: Sid) {
-        let Some(color) = self.games.games.get(&g).and_then(|game| game.color_of(sid)) else {
+        let Some(color) = self
+            .parts
+            .games
+            .games
+            .get(&g)
+            .and_then(|game| game.color_of(sid))
+        else {
             return;
         };
         self.end_game(g, End::LostConnection { who: color });
@@ -308,7 +317,7 @@ impl Play<'_> {
     /// With `auto_flag`: end games whose side to move has run out of time.
     pub fn check_flags(&mut self, now: Instant) {
         let mut flagged = Vec::new();
-        for (n, game) in &self.games.games {
+        for (n, game) in &self.parts.games.games {
             if game.clock.untimed() || !game.clock.ticking() {
                 continue;
             }

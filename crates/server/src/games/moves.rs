@@ -17,13 +17,13 @@ impl Play<'_> {
     /// The game `sid` plays, its colour and the opponent's session; replies
     /// "You are not playing a game." when there is none.
     pub(crate) fn my_game(&mut self, sid: Sid) -> Option<(u32, Color, Option<Sid>)> {
-        let found = self.net.sess(sid).and_then(|s| s.game).and_then(|g| {
-            let game = self.games.games.get(&g)?;
+        let found = self.parts.net.sess(sid).and_then(|s| s.game).and_then(|g| {
+            let game = self.parts.games.games.get(&g)?;
             let c = game.color_of(sid)?;
             Some((g, c, game.side(!c).sid))
         });
         if found.is_none() {
-            self.net.reply(sid, "You are not playing a game.\n");
+            self.parts.net.reply(sid, "You are not playing a game.\n");
         }
         found
     }
@@ -32,25 +32,37 @@ impl Play<'_> {
     /// for, and the text anyway.
     fn refuse_move(&mut self, sid: Sid, g: u32, text: &str, reason: u8, msg: &str) {
         let dg = self.icc_view().illegal_text(sid, g, text, reason);
-        self.net.send(sid, &dg);
-        self.net.reply(sid, msg);
+        self.parts.net.send(sid, &dg);
+        self.parts.net.reply(sid, msg);
     }
 
     /// A move typed by a player of game `g`.
     pub fn on_move(&mut self, sid: Sid, g: u32, text: &str) {
-        let promote = self.net.sess(sid).map_or(Piece::Queen, |s| s.vars.promote);
-        if let Some(game) = self.games.games.get(&g).filter(|x| x.examined.is_some()) {
+        let promote = self
+            .parts
+            .net
+            .sess(sid)
+            .map_or(Piece::Queen, |s| s.vars.promote);
+        if let Some(game) = self
+            .parts
+            .games
+            .games
+            .get(&g)
+            .filter(|x| x.examined.is_some())
+        {
             let mv = match parse_move(&game.board, text, promote) {
                 Some(Ok(mv)) => Some(mv),
                 _ => None,
             };
-            if !self.games.examiner_move(self.net, sid, g, mv) {
-                self.net.reply(sid, "You are not examining that game.\n");
+            if !self.parts.games.examiner_move(self.parts.net, sid, g, mv) {
+                self.parts
+                    .net
+                    .reply(sid, "You are not examining that game.\n");
             }
             return;
         }
-        let Some(game) = self.games.games.get(&g) else {
-            self.net.reply(sid, "You are not playing a game.\n");
+        let Some(game) = self.parts.games.games.get(&g) else {
+            self.parts.net.reply(sid, "You are not playing a game.\n");
             return;
         };
         if game.color_of(sid) != Some(game.board.side_to_move()) {
@@ -73,7 +85,7 @@ impl Play<'_> {
             }
         };
         let now = Instant::now();
-        let Some(game) = self.games.games.get_mut(&g) else {
+        let Some(game) = self.parts.games.games.get_mut(&g) else {
             return;
         };
         let mover = game.board.side_to_move();
@@ -86,7 +98,7 @@ impl Play<'_> {
             && (mv.from.rank() as i32 - mv.to.rank() as i32).abs() == 2)
             .then_some(mv.from.file() as u8);
         if game.board.try_play(mv).is_err() {
-            self.net.reply(sid, "Illegal move.\n");
+            self.parts.net.reply(sid, "Illegal move.\n");
             return;
         }
         let took = game.clock.on_move(mover, now, ply >= 2, ply >= 1);
@@ -121,6 +133,7 @@ impl Play<'_> {
         let opponent = game.side(!mover).sid;
         // The mover's move declines what the opponent had offered.
         let declined: Vec<u32> = self
+            .parts
             .offers
             .offers
             .iter()
@@ -141,7 +154,7 @@ impl Play<'_> {
     /// Whether the current position (or the one before the last move) has
     /// occurred three times.
     fn repetition(&self, g: u32) -> bool {
-        let Some(game) = self.games.games.get(&g) else {
+        let Some(game) = self.parts.games.games.get(&g) else {
             return false;
         };
         let h = &game.history;
@@ -156,6 +169,7 @@ impl Play<'_> {
             return;
         };
         let fifty = self
+            .parts
             .games
             .games
             .get(&g)
@@ -206,11 +220,12 @@ impl Play<'_> {
             return;
         }
         let early = self
+            .parts
             .games
             .games
             .get(&g)
             .is_some_and(|x| x.moves.len() < 2 && x.resumed == 0);
-        if self.net.cfg.abort_before_moves && early {
+        if self.parts.net.cfg.abort_before_moves && early {
             self.clear_offers_of_game(sid, Some(opp));
             self.end_game(g, End::AbortEarly);
             return;
@@ -224,8 +239,8 @@ impl Play<'_> {
             return;
         };
         let Some(opp) = opp else { return };
-        if !self.games.games.get(&g).is_some_and(|x| x.storable()) {
-            self.net.reply(
+        if !self.parts.games.games.get(&g).is_some_and(|x| x.storable()) {
+            self.parts.net.reply(
                 sid,
                 "Both players must be registered to adjourn a game.  Use \"abort\".\n",
             );
@@ -257,15 +272,17 @@ impl Play<'_> {
         let Some((g, color, opp)) = self.my_game(sid) else {
             return;
         };
-        let Some(game) = self.games.games.get(&g) else {
+        let Some(game) = self.parts.games.games.get(&g) else {
             return;
         };
         if game.clock.untimed() {
-            self.net.reply(sid, "You can't flag an untimed game.\n");
+            self.parts
+                .net
+                .reply(sid, "You can't flag an untimed game.\n");
             return;
         }
         if game.moves.len() < 2 {
-            self.net.reply(
+            self.parts.net.reply(
                 sid,
                 "You cannot flag before both players have moved.\nUse abort instead.\n",
             );
@@ -277,7 +294,9 @@ impl Play<'_> {
         let end = if mine <= 0 && theirs <= 0 {
             End::BothFlag
         } else if theirs > 0 {
-            self.net.reply(sid, "Your opponent is not out of time!\n");
+            self.parts
+                .net
+                .reply(sid, "Your opponent is not out of time!\n");
             return;
         } else if has_mating_material(&game.board, color) {
             End::Flag { loser: !color }

@@ -13,22 +13,24 @@ impl Play<'_> {
     /// Replies with the reason when there is none.
     pub fn game_from_arg(&mut self, sid: Sid, arg: &str) -> Option<u32> {
         if let Ok(n) = arg.parse::<u32>() {
-            if self.games.games.contains_key(&n) {
+            if self.parts.games.games.contains_key(&n) {
                 return Some(n);
             }
-            self.net.reply(sid, "There is no such game.\n");
+            self.parts.net.reply(sid, "There is no such game.\n");
             return None;
         }
-        let Some(o) = self.net.find_online(arg) else {
-            self.net
+        let Some(o) = self.parts.net.find_online(arg) else {
+            self.parts
+                .net
                 .reply(sid, &format!("No user named '{arg}' is logged in.\n"));
             return None;
         };
-        match self.net.sess(o).and_then(|s| s.game) {
+        match self.parts.net.sess(o).and_then(|s| s.game) {
             Some(g) => Some(g),
             None => {
-                let name = self.net.name_of(o);
-                self.net
+                let name = self.parts.net.name_of(o);
+                self.parts
+                    .net
                     .reply(sid, &format!("{name} is not playing a game.\n"));
                 None
             }
@@ -37,7 +39,7 @@ impl Play<'_> {
 
     /// The game `sid` plays, else the one it observed last.
     pub fn current_game(&self, sid: Sid) -> Option<u32> {
-        let s = self.net.sess(sid)?;
+        let s = self.parts.net.sess(sid)?;
         s.game.or_else(|| s.observing.last().copied())
     }
 
@@ -49,7 +51,7 @@ impl Play<'_> {
             None => {
                 let g = self.current_game(sid);
                 if g.is_none() {
-                    self.net.reply(sid, none);
+                    self.parts.net.reply(sid, none);
                 }
                 g
             }
@@ -59,15 +61,20 @@ impl Play<'_> {
     /// `observe N|NAME`.
     pub fn cmd_observe(&mut self, sid: Sid, args: &[&str]) {
         let Some(arg) = args.first() else {
-            self.net.reply(sid, "Usage: observe game-number|player\n");
+            self.parts
+                .net
+                .reply(sid, "Usage: observe game-number|player\n");
             return;
         };
         let Some(g) = self.game_from_arg(sid, arg) else {
             return;
         };
-        let Some(s) = self.net.sess(sid) else { return };
+        let Some(s) = self.parts.net.sess(sid) else {
+            return;
+        };
         if s.game == Some(g) {
-            self.net
+            self.parts
+                .net
                 .reply(sid, "You cannot observe a game that you are playing.\n");
             return;
         }
@@ -77,7 +84,7 @@ impl Play<'_> {
             return;
         }
         if s.observing.len() >= MAX_OBSERVED {
-            self.net.reply(
+            self.parts.net.reply(
                 sid,
                 &format!(
                     "You are already observing the maximum number of games ({MAX_OBSERVED}).\n"
@@ -85,16 +92,16 @@ impl Play<'_> {
             );
             return;
         }
-        if let Some(s) = self.net.sessions.get_mut(&sid) {
+        if let Some(s) = self.parts.net.sessions.get_mut(&sid) {
             s.observing.push(g);
         }
-        if let Some(game) = self.games.games.get_mut(&g) {
+        if let Some(game) = self.parts.games.games.get_mut(&g) {
             game.observers.push(sid);
         }
         let t = self.icc_view().started_observing(sid, g);
-        self.net.send(sid, &t);
-        let board = self.games.board_for(self.net, g, sid);
-        self.net.reply(
+        self.parts.net.send(sid, &t);
+        let board = self.parts.games.board_for(self.parts.net, g, sid);
+        self.parts.net.reply(
             sid,
             &format!("You are now observing game {g}.\n\n{board}\n"),
         );
@@ -104,6 +111,7 @@ impl Play<'_> {
     pub fn cmd_unobserve(&mut self, sid: Sid, args: &[&str]) {
         let list: Vec<u32> = match args.first() {
             None => self
+                .parts
                 .net
                 .sess(sid)
                 .map(|s| s.observing.clone())
@@ -112,43 +120,55 @@ impl Play<'_> {
                 let g = match a.parse::<u32>() {
                     Ok(n) => Some(n),
                     Err(_) => self
+                        .parts
                         .net
                         .find_online(a)
-                        .and_then(|o| self.net.sess(o).and_then(|s| s.game)),
+                        .and_then(|o| self.parts.net.sess(o).and_then(|s| s.game)),
                 };
                 match g {
-                    Some(g) if self.net.sess(sid).is_some_and(|s| s.observing.contains(&g)) => {
+                    Some(g)
+                        if self
+                            .parts
+                            .net
+                            .sess(sid)
+                            .is_some_and(|s| s.observing.contains(&g)) =>
+                    {
                         vec![g]
                     }
                     Some(g) => {
-                        self.net
+                        self.parts
+                            .net
                             .reply(sid, &format!("You are not observing game {g}.\n"));
                         return;
                     }
                     None => {
-                        self.net.reply(sid, "You are not observing that game.\n");
+                        self.parts
+                            .net
+                            .reply(sid, "You are not observing that game.\n");
                         return;
                     }
                 }
             }
         };
         if list.is_empty() {
-            self.net.reply(sid, "You are not observing any games.\n");
+            self.parts
+                .net
+                .reply(sid, "You are not observing any games.\n");
             return;
         }
         let mut text = String::new();
         for g in list {
-            if let Some(s) = self.net.sessions.get_mut(&sid) {
+            if let Some(s) = self.parts.net.sessions.get_mut(&sid) {
                 s.observing.retain(|x| *x != g);
             }
-            if let Some(game) = self.games.games.get_mut(&g) {
+            if let Some(game) = self.parts.games.games.get_mut(&g) {
                 game.observers.retain(|o| *o != sid);
             }
             let t = self.icc_view().stopped_observing(sid, g);
-            self.net.send(sid, &t);
+            self.parts.net.send(sid, &t);
             text.push_str(&format!("Removing game {g} from observation list.\n"));
         }
-        self.net.reply(sid, &text);
+        self.parts.net.reply(sid, &text);
     }
 
     /// `allobservers [N|NAME]`.
@@ -158,11 +178,11 @@ impl Play<'_> {
                 Some(g) => vec![g],
                 None => return,
             },
-            None => self.games.games.keys().copied().collect(),
+            None => self.parts.games.games.keys().copied().collect(),
         };
         let mut text = String::new();
         for g in games {
-            let Some(game) = self.games.games.get(&g) else {
+            let Some(game) = self.parts.games.games.get(&g) else {
                 continue;
             };
             if game.observers.is_empty() {
@@ -171,7 +191,7 @@ impl Play<'_> {
             let names: Vec<String> = game
                 .observers
                 .iter()
-                .map(|o| self.net.name_of(*o))
+                .map(|o| self.parts.net.name_of(*o))
                 .collect();
             text.push_str(&format!(
                 "Observing {:2} [{} vs. {}]: {}\n",
@@ -184,7 +204,7 @@ impl Play<'_> {
         if text.is_empty() {
             text = "No games are being observed.\n".into();
         }
-        self.net.reply(sid, &text);
+        self.parts.net.reply(sid, &text);
     }
 
     /// `refresh [N|NAME]`.
@@ -196,7 +216,7 @@ impl Play<'_> {
         ) else {
             return;
         };
-        let board = self.games.board_for(self.net, g, sid);
-        self.net.notify(sid, &format!("{board}\n"));
+        let board = self.parts.games.board_for(self.parts.net, g, sid);
+        self.parts.net.notify(sid, &format!("{board}\n"));
     }
 }

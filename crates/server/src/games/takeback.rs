@@ -12,32 +12,34 @@ use std::time::Instant;
 impl Play<'_> {
     /// `takeback [N]`.
     pub fn cmd_takeback(&mut self, sid: Sid, args: &[&str]) {
-        let found = self.net.sess(sid).and_then(|s| s.game).and_then(|g| {
-            let game = self.games.games.get(&g)?;
+        let found = self.parts.net.sess(sid).and_then(|s| s.game).and_then(|g| {
+            let game = self.parts.games.games.get(&g)?;
             let c = game.color_of(sid)?;
             Some((g, game.side(!c).sid, game.moves.len()))
         });
         let Some((g, Some(opp), played)) = found else {
-            self.net.reply(sid, "You are not playing a game.\n");
+            self.parts.net.reply(sid, "You are not playing a game.\n");
             return;
         };
         let n = match args.first().map(|a| a.parse::<u32>()) {
             None => 1,
             Some(Ok(n)) if n >= 1 => n,
             _ => {
-                self.net
+                self.parts
+                    .net
                     .reply(sid, "Usage: takeback [number of half moves]\n");
                 return;
             }
         };
         if n as usize > played {
-            self.net.reply(
+            self.parts.net.reply(
                 sid,
                 &format!("There are only {played} half moves in your game.\n"),
             );
             return;
         }
         let theirs = self
+            .parts
             .offers
             .offers
             .iter()
@@ -59,7 +61,7 @@ impl Play<'_> {
     /// Game `g` goes back `n` half-moves, `by` having agreed.
     fn take_back(&mut self, g: u32, by: Sid, n: usize) {
         let now = Instant::now();
-        let Some(game) = self.games.games.get_mut(&g) else {
+        let Some(game) = self.parts.games.games.get_mut(&g) else {
             return;
         };
         let ticking = game.clock.ticking();
@@ -74,27 +76,30 @@ impl Play<'_> {
             .flatten()
             .collect();
         targets.extend(game.observers.iter().copied());
-        let who = self.net.name_of(by);
+        let who = self.parts.net.name_of(by);
         tracing::info!(game = g, half_moves = n, "takeback");
         for sid in targets {
             let dgs = self.icc_view().takeback_text(sid, g, n);
-            let board = self.games.board_for(self.net, g, sid);
+            let board = self.parts.games.board_for(self.parts.net, g, sid);
             let mut text = format!("{dgs}\nGame {g}: {who} accepts the takeback request.\n");
             if !board.is_empty() {
                 text.push('\n');
                 text.push_str(&board);
                 text.push('\n');
             }
-            self.net.reply(sid, &text);
+            self.parts.net.reply(sid, &text);
         }
     }
 
     /// `rematch`: the last opponent, the last game's terms.
     pub fn cmd_rematch(&mut self, sid: Sid) {
         let Some((name, base, inc, rated, chess960)) =
-            self.net.sess(sid).and_then(|s| s.last_terms.clone())
+            self.parts.net.sess(sid).and_then(|s| s.last_terms.clone())
         else {
-            return self.net.reply(sid, "You have not played anybody yet.\n");
+            return self
+                .parts
+                .net
+                .reply(sid, "You have not played anybody yet.\n");
         };
         let (base, inc) = (base.to_string(), inc.to_string());
         let mut words: Vec<&str> = vec![&name, &base, &inc];

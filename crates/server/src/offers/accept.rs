@@ -38,25 +38,28 @@ impl Deal<'_> {
                 others.push((sid, text));
             }
         }
-        let (aname, cname) = (self.net.name_of(acceptor), self.net.name_of(challenger));
-        let prompt = self.net.prompt();
+        let (aname, cname) = (
+            self.parts.net.name_of(acceptor),
+            self.parts.net.name_of(challenger),
+        );
+        let prompt = self.parts.net.prompt();
         let a_extra = own.remove(&acceptor).unwrap_or_default();
-        self.net.send(
+        self.parts.net.send(
             acceptor,
             &format!("You accept the challenge of {cname}.\n{a_extra}{prompt}"),
         );
         let c_extra = own.remove(&challenger).unwrap_or_default();
-        self.net.send(
+        self.parts.net.send(
             challenger,
             &format!("\n{aname} accepts your challenge.\n{prompt}{c_extra}"),
         );
         self.flush_notes(others);
         let resumed = if resume {
-            let (wn, bn) = (self.net.name_of(white), self.net.name_of(black));
-            let pos = self.games.stored.iter().position(|g| {
+            let (wn, bn) = (self.parts.net.name_of(white), self.parts.net.name_of(black));
+            let pos = self.parts.games.stored.iter().position(|g| {
                 g.white.name.eq_ignore_ascii_case(&wn) && g.black.name.eq_ignore_ascii_case(&bn)
             });
-            pos.map(|p| self.games.stored.remove(p))
+            pos.map(|p| self.parts.games.stored.remove(p))
         } else {
             None
         };
@@ -68,13 +71,20 @@ impl Deal<'_> {
     pub fn cmd_accept(&mut self, sid: Sid, args: &[&str]) {
         let id = match self.pick_offer(sid, args, true) {
             Ok(id) => id,
-            Err("none") => return self.net.reply(sid, "You have no offers to accept.\n"),
+            Err("none") => return self.parts.net.reply(sid, "You have no offers to accept.\n"),
             Err("many") => {
-                return self.net.reply(sid, "You have more than one offer to accept.\nUse \"pending\" to see them and \"accept n\" to choose which one.\n")
+                return self.parts.net.reply(sid, "You have more than one offer to accept.\nUse \"pending\" to see them and \"accept n\" to choose which one.\n")
             }
-            Err(_) => return self.net.reply(sid, "There is no such offer.\n"),
+            Err(_) => return self.parts.net.reply(sid, "There is no such offer.\n"),
         };
-        let Some(o) = self.offers.offers.iter().find(|o| o.id == id).cloned() else {
+        let Some(o) = self
+            .parts
+            .offers
+            .offers
+            .iter()
+            .find(|o| o.id == id)
+            .cloned()
+        else {
             return;
         };
         match (&o.kind, &o.terms) {
@@ -85,13 +95,14 @@ impl Deal<'_> {
             // The server makes no other offers.
             (_, None) => {}
             (_, Some(t)) => {
-                if self.net.sess(sid).is_some_and(|s| s.game.is_some()) {
-                    return self.net.reply(
+                if self.parts.net.sess(sid).is_some_and(|s| s.game.is_some()) {
+                    return self.parts.net.reply(
                         sid,
                         "You cannot accept a challenge while you are playing a game.\n",
                     );
                 }
                 if self
+                    .parts
                     .net
                     .sess(o.from)
                     .is_none_or(|s| !s.online() || s.game.is_some())
@@ -99,15 +110,19 @@ impl Deal<'_> {
                     let mut notes = Notes::new();
                     self.drop_offer(id, &mut notes);
                     self.flush_notes(notes);
-                    return self.net.reply(sid, "That offer is no longer available.\n");
+                    return self
+                        .parts
+                        .net
+                        .reply(sid, "That offer is no longer available.\n");
                 }
                 let (white, black) = if t.resume {
-                    let (c, me) = (self.net.name_of(o.from), self.net.name_of(sid));
-                    match self.games.stored_between(&c, &me) {
+                    let (c, me) = (self.parts.net.name_of(o.from), self.parts.net.name_of(sid));
+                    match self.parts.games.stored_between(&c, &me) {
                         Some(g) if g.white.name.eq_ignore_ascii_case(&c) => (o.from, sid),
                         Some(_) => (sid, o.from),
                         None => {
                             return self
+                                .parts
                                 .net
                                 .reply(sid, "That adjourned game no longer exists.\n")
                         }
@@ -117,7 +132,7 @@ impl Deal<'_> {
                         Some(Color::White) => (o.from, sid),
                         Some(Color::Black) => (sid, o.from),
                         None => {
-                            if self.rng.gen_bool(0.5) {
+                            if self.parts.rng.gen_bool(0.5) {
                                 (o.from, sid)
                             } else {
                                 (sid, o.from)
@@ -135,50 +150,54 @@ impl Deal<'_> {
     /// `play N` (or `play NAME`).
     pub fn cmd_play(&mut self, sid: Sid, args: &[&str]) {
         let Some(arg) = args.first() else {
-            self.net.reply(sid, "Usage: play ad-number\n");
+            self.parts.net.reply(sid, "Usage: play ad-number\n");
             return;
         };
-        if self.net.sess(sid).is_some_and(|s| s.game.is_some()) {
-            self.net
+        if self.parts.net.sess(sid).is_some_and(|s| s.game.is_some()) {
+            self.parts
+                .net
                 .reply(sid, "You cannot play while you are playing a game.\n");
             return;
         }
         let id = match arg.parse::<u32>() {
             Ok(n) => Some(n),
-            Err(_) => self.net.find_online(arg).and_then(|o| {
-                self.offers
+            Err(_) => self.parts.net.find_online(arg).and_then(|o| {
+                self.parts
+                    .offers
                     .seeks
                     .values()
                     .find(|k| k.owner == o)
                     .map(|k| k.id)
             }),
         };
-        let Some(seek) = id.and_then(|n| self.offers.seeks.get(&n)).cloned() else {
-            self.net.reply(sid, "That seek is not available.\n");
+        let Some(seek) = id.and_then(|n| self.parts.offers.seeks.get(&n)).cloned() else {
+            self.parts.net.reply(sid, "That seek is not available.\n");
             return;
         };
         if seek.owner == sid {
-            self.net
+            self.parts
+                .net
                 .reply(sid, "ERROR: You cannot respond to your own seek ads\n");
             return;
         }
-        if let Some(refusal) = self.net.tourney_refusal(sid, seek.owner) {
-            self.net.reply(sid, &refusal);
+        if let Some(refusal) = self.parts.net.tourney_refusal(sid, seek.owner) {
+            self.parts.net.reply(sid, &refusal);
             return;
         }
         if self
+            .parts
             .net
             .sess(seek.owner)
             .is_none_or(|s| !s.online() || s.game.is_some())
         {
-            self.net.reply(sid, "That seek is not available.\n");
+            self.parts.net.reply(sid, "That seek is not available.\n");
             return;
         }
-        let rated = seek.rated && self.net.sess(sid).is_some_and(|s| s.registered);
+        let rated = seek.rated && self.parts.net.sess(sid).is_some_and(|s| s.registered);
         if seek.manual {
             // FICS: an answer to a manual ad is a match request to its owner, with the
             // ad's terms, which the owner may accept or decline.
-            let owner = self.net.name_of(seek.owner);
+            let owner = self.parts.net.name_of(seek.owner);
             let (base, inc) = (seek.base.to_string(), seek.inc.to_string());
             let mut words: Vec<&str> = vec![&owner, &base, &inc];
             words.push(if rated { "rated" } else { "unrated" });
@@ -197,7 +216,7 @@ impl Deal<'_> {
             Some(Color::White) => (seek.owner, sid),
             Some(Color::Black) => (sid, seek.owner),
             None => {
-                if self.rng.gen_bool(0.5) {
+                if self.parts.rng.gen_bool(0.5) {
                     (seek.owner, sid)
                 } else {
                     (sid, seek.owner)

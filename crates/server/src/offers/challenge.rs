@@ -14,15 +14,17 @@ use cozy_chess::Color;
 impl Deal<'_> {
     fn rating_change_lines(&self, me: Sid, them: Sid, cat: Category) -> String {
         let mine = self
+            .parts
             .net
             .sess(me)
-            .map(|s| self.games.rating(&s.handle, cat))
+            .map(|s| self.parts.games.rating(&s.handle, cat))
             .unwrap_or(None)
             .unwrap_or(FIRST_RATING);
         let theirs = self
+            .parts
             .net
             .sess(them)
-            .map(|s| self.games.rating(&s.handle, cat))
+            .map(|s| self.parts.games.rating(&s.handle, cat))
             .unwrap_or(None)
             .unwrap_or(FIRST_RATING);
         let f = |score: f64| {
@@ -48,51 +50,58 @@ impl Deal<'_> {
         let joined = join_wild_number(args);
         let args = joined.as_slice();
         let Some(name) = args.first() else {
-            self.net.reply(
+            self.parts.net.reply(
                 sid,
                 "Usage: match name [time inc] [rated|unrated] [white|black] [fr]\n",
             );
             return;
         };
-        let Some(to) = self.net.find_online(name) else {
-            self.net
+        let Some(to) = self.parts.net.find_online(name) else {
+            self.parts
+                .net
                 .reply(sid, &format!("No user named '{name}' is logged in.\n"));
             return;
         };
         if to == sid {
-            self.net.reply(sid, "You can't match yourself.\n");
+            self.parts.net.reply(sid, "You can't match yourself.\n");
             return;
         }
-        if let Some(refusal) = self.net.tourney_refusal(sid, to) {
-            self.net.reply(sid, &refusal);
+        if let Some(refusal) = self.parts.net.tourney_refusal(sid, to) {
+            self.parts.net.reply(sid, &refusal);
             return;
         }
-        let (me, them) = (self.net.name_of(sid), self.net.name_of(to));
-        if self.net.sess(sid).is_some_and(|s| s.game.is_some()) {
-            self.net
+        let (me, them) = (self.parts.net.name_of(sid), self.parts.net.name_of(to));
+        if self.parts.net.sess(sid).is_some_and(|s| s.game.is_some()) {
+            self.parts
+                .net
                 .reply(sid, "You cannot challenge while you are playing a game.\n");
             return;
         }
-        if self.net.sess(to).is_some_and(|s| s.game.is_some()) {
-            self.net.reply(sid, &format!("{them} is playing a game.\n"));
+        if self.parts.net.sess(to).is_some_and(|s| s.game.is_some()) {
+            self.parts
+                .net
+                .reply(sid, &format!("{them} is playing a game.\n"));
             return;
         }
-        if !self.net.sess(to).is_some_and(|s| s.vars.open) {
-            self.net
+        if !self.parts.net.sess(to).is_some_and(|s| s.vars.open) {
+            self.parts
+                .net
                 .reply(sid, &format!("{them} is not open to match requests.\n"));
             return;
         }
-        if args.len() == 1 && self.games.stored_between(&me, &them).is_some() {
+        if args.len() == 1 && self.parts.games.stored_between(&me, &them).is_some() {
             self.issue_resume(sid, to);
             return;
         }
-        let Some(s) = self.net.sess(sid) else { return };
-        let both_registered = s.registered && self.net.sess(to).is_some_and(|t| t.registered);
+        let Some(s) = self.parts.net.sess(sid) else {
+            return;
+        };
+        let both_registered = s.registered && self.parts.net.sess(to).is_some_and(|t| t.registered);
         let (mut base, mut inc, mut rated, mut color) = (None, None, s.vars.rated, None);
         let (dtime, dinc) = (s.vars.time, s.vars.inc);
         let chess960 = match chess960_words(&args[1..]) {
             Ok(v) => v,
-            Err(e) => return self.net.reply(sid, &e),
+            Err(e) => return self.parts.net.reply(sid, &e),
         };
         for a in args.iter().skip(1).filter(|a| !is_variant_word(a)) {
             let l = a.to_ascii_lowercase();
@@ -105,7 +114,7 @@ impl Deal<'_> {
                     Ok(n) if n <= 999 && base.is_none() => base = Some(n),
                     Ok(n) if n <= 999 && inc.is_none() => inc = Some(n),
                     _ => {
-                        self.net.reply(
+                        self.parts.net.reply(
                             sid,
                             "Usage: match name [time inc] [rated|unrated] [white|black] [fr]\n",
                         );
@@ -145,13 +154,14 @@ impl Deal<'_> {
         };
         let text = format!(
             "{me} ({}) {col}{them} ({}) {} {kind} {base} {inc}{loaded}",
-            self.games.rating_shown(self.net, sid, cat),
-            self.games.rating_shown(self.net, to, cat),
+            self.parts.games.rating_shown(self.parts.net, sid, cat),
+            self.parts.games.rating_shown(self.parts.net, to, cat),
             if rated { "rated" } else { "unrated" },
         );
         let mut notes = Notes::new();
         let mut prefix = String::new();
         if let Some(old) = self
+            .parts
             .offers
             .offers
             .iter()
@@ -184,23 +194,29 @@ impl Deal<'_> {
             }
         };
         let mut mine = prefix;
-        mine.push_str(&wrap_for(self.net, sid, format!("Issuing: {text}.")));
+        mine.push_str(&wrap_for(self.parts.net, sid, format!("Issuing: {text}.")));
         mine.push('\n');
         let mut theirs = String::from("\n");
-        theirs.push_str(&wrap_for(self.net, to, format!("Challenge: {text}.")));
+        theirs.push_str(&wrap_for(self.parts.net, to, format!("Challenge: {text}.")));
         theirs.push('\n');
         if let Some(cat) = rated {
             mine.push_str(&self.rating_change_lines(sid, to, cat));
             theirs.push_str(&self.rating_change_lines(to, sid, cat));
         }
-        if self.net.sess(sid).is_some_and(|s| s.computer) {
+        if self.parts.net.sess(sid).is_some_and(|s| s.computer) {
             theirs.push_str(&format!(
                 "--** {} is a computer **--\n",
-                self.net.name_of(sid)
+                self.parts.net.name_of(sid)
             ));
         }
         theirs.push_str("You can \"accept\" or \"decline\", or propose different parameters.\n");
-        let offer = self.offers.offers.iter().find(|o| o.id == id).cloned();
+        let offer = self
+            .parts
+            .offers
+            .offers
+            .iter()
+            .find(|o| o.id == id)
+            .cloned();
         for (who, to_side) in [(sid, false), (to, true)] {
             if let (true, Some(o)) = (self.pendinfo(who), &offer) {
                 let line = format!("{}\n", self.pf_line(o, to_side));
@@ -216,20 +232,20 @@ impl Deal<'_> {
             theirs.insert_str(0, &self.icc_view().match_text(to, o));
         }
         self.flush_notes(notes);
-        self.net.reply(sid, &mine);
-        self.net.reply(to, &theirs);
+        self.parts.net.reply(sid, &mine);
+        self.parts.net.reply(to, &theirs);
     }
 
     fn issue_resume(&mut self, sid: Sid, to: Sid) {
-        let (me, them) = (self.net.name_of(sid), self.net.name_of(to));
-        let Some(g) = self.games.stored_between(&me, &them) else {
+        let (me, them) = (self.parts.net.name_of(sid), self.parts.net.name_of(to));
+        let Some(g) = self.parts.games.stored_between(&me, &them) else {
             return;
         };
         let (base, inc, rated, cat, chess960) = (g.base, g.inc, g.rated, g.category, g.chess960);
         let text = format!(
             "{me} ({}) {them} ({}) {} wild {base} {inc} Loaded from {}/0 (adjourned)",
-            self.games.rating_shown(self.net, sid, cat),
-            self.games.rating_shown(self.net, to, cat),
+            self.parts.games.rating_shown(self.parts.net, sid, cat),
+            self.parts.games.rating_shown(self.parts.net, to, cat),
             if rated { "rated" } else { "unrated" },
             cat.name()
         );
@@ -243,6 +259,7 @@ impl Deal<'_> {
         };
         let mut notes = Notes::new();
         if let Some(old) = self
+            .parts
             .offers
             .offers
             .iter()
@@ -257,11 +274,12 @@ impl Deal<'_> {
 
     /// `resume NAME`: continue an adjourned game.
     pub fn cmd_resume(&mut self, sid: Sid, args: &[&str]) {
-        let me = self.net.name_of(sid);
+        let me = self.parts.net.name_of(sid);
         let name = match args.first() {
             Some(n) => n.to_string(),
             None => {
                 let partners: Vec<String> = self
+                    .parts
                     .games
                     .stored
                     .iter()
@@ -274,12 +292,12 @@ impl Deal<'_> {
                             None
                         }
                     })
-                    .filter(|n| self.net.find_online(n).is_some())
+                    .filter(|n| self.parts.net.find_online(n).is_some())
                     .collect();
                 match partners.first() {
                     Some(n) => n.clone(),
                     None => {
-                        self.net.reply(
+                        self.parts.net.reply(
                             sid,
                             "You have no stored games with players who are logged in.\n",
                         );
@@ -288,19 +306,24 @@ impl Deal<'_> {
                 }
             }
         };
-        let Some(to) = self.net.find_online(&name) else {
-            self.net
+        let Some(to) = self.parts.net.find_online(&name) else {
+            self.parts
+                .net
                 .reply(sid, &format!("No user named '{name}' is logged in.\n"));
             return;
         };
         if self
+            .parts
             .games
-            .stored_between(&me, &self.net.name_of(to))
+            .stored_between(&me, &self.parts.net.name_of(to))
             .is_none()
         {
-            self.net.reply(
+            self.parts.net.reply(
                 sid,
-                &format!("You have no stored game with {}.\n", self.net.name_of(to)),
+                &format!(
+                    "You have no stored game with {}.\n",
+                    self.parts.net.name_of(to)
+                ),
             );
             return;
         }

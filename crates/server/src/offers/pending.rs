@@ -51,9 +51,9 @@ impl Deal<'_> {
         to: Sid,
         text: String,
     ) -> u32 {
-        let id = self.offers.next_offer;
-        self.offers.next_offer = self.offers.next_offer.wrapping_add(1).max(1);
-        self.offers.offers.push(Offer {
+        let id = self.parts.offers.next_offer;
+        self.parts.offers.next_offer = self.parts.offers.next_offer.wrapping_add(1).max(1);
+        self.parts.offers.offers.push(Offer {
             id,
             kind,
             terms,
@@ -65,7 +65,7 @@ impl Deal<'_> {
     }
 
     pub fn pendinfo(&self, sid: Sid) -> bool {
-        self.net.sess(sid).is_some_and(|s| s.vars.pendinfo)
+        self.parts.net.sess(sid).is_some_and(|s| s.vars.pendinfo)
     }
 
     pub fn pf_line(&self, o: &Offer, to_side: bool) -> String {
@@ -81,7 +81,7 @@ impl Deal<'_> {
         format!(
             "{tag} {} w={} t={} p={}",
             o.id,
-            self.net.name_of(who),
+            self.parts.net.name_of(who),
             o.kind.word(),
             p
         )
@@ -90,7 +90,7 @@ impl Deal<'_> {
     /// `<pf>`/`<pt>` lines of every offer involving `sid`.
     pub fn pendinfo_lines(&self, sid: Sid) -> Vec<String> {
         let mut v = Vec::new();
-        for o in &self.offers.offers {
+        for o in &self.parts.offers.offers {
             if o.to == sid {
                 v.push(self.pf_line(o, true));
             } else if o.from == sid {
@@ -108,14 +108,14 @@ impl Deal<'_> {
     /// [`Deal::drop_offer`], with the words ICC clients get when a challenge goes
     /// (DG_MATCH_REMOVED); an offer inside a game sends the game's offers afresh.
     pub fn drop_offer_because(&mut self, id: u32, notes: &mut Notes, why: &str) -> Option<Offer> {
-        let pos = self.offers.offers.iter().position(|o| o.id == id)?;
-        let o = self.offers.offers.remove(pos);
+        let pos = self.parts.offers.offers.iter().position(|o| o.id == id)?;
+        let o = self.parts.offers.offers.remove(pos);
         for s in [o.from, o.to] {
             if self.pendinfo(s) {
                 notes.push((s, format!("<pr> {}\n", o.id)));
             }
         }
-        if self.net.icc() {
+        if self.parts.net.icc() {
             if o.kind == OfferKind::Match {
                 for s in [o.from, o.to] {
                     let t = self.icc_view().match_removed_text(s, &o, why);
@@ -142,7 +142,7 @@ impl Deal<'_> {
         }
         for sid in order {
             if let Some(t) = by.remove(&sid) {
-                self.net.reply(sid, &t);
+                self.parts.net.reply(sid, &t);
             }
         }
     }
@@ -150,6 +150,7 @@ impl Deal<'_> {
     /// A departing session's offers go silently (pendinfo gets `<pr>`).
     pub fn remove_offers_involving(&mut self, sid: Sid) {
         let ids: Vec<u32> = self
+            .parts
             .offers
             .offers
             .iter()
@@ -157,14 +158,14 @@ impl Deal<'_> {
             .map(|o| o.id)
             .collect();
         let mut notes = Notes::new();
-        let me = self.net.name_of(sid);
+        let me = self.parts.net.name_of(sid);
         for id in ids {
             let Some(o) = self.drop_offer(id, &mut notes) else {
                 continue;
             };
             // FICS tells the other side of a challenge that its player has gone (ICC's
             // clients had DG_MATCH_REMOVED from `drop_offer`).
-            if self.net.icc() || o.kind != OfferKind::Match {
+            if self.parts.net.icc() || o.kind != OfferKind::Match {
                 continue;
             }
             if o.to == sid {
@@ -186,6 +187,7 @@ impl Deal<'_> {
     /// Remove the draw/abort/adjourn offers between the players of a game.
     pub fn remove_game_offers(&mut self, a: Sid, b: Sid, notes: &mut Notes) {
         let ids: Vec<u32> = self
+            .parts
             .offers
             .offers
             .iter()
@@ -203,6 +205,7 @@ impl Deal<'_> {
     /// the lasker server's messages.
     pub fn clear_match_offers_for_start(&mut self, a: Sid, b: Sid, notes: &mut Notes) {
         let ids: Vec<(u32, Sid, Sid)> = self
+            .parts
             .offers
             .offers
             .iter()
@@ -215,7 +218,10 @@ impl Deal<'_> {
             self.drop_offer(id, notes);
             let partner = |p: Sid| if p == a { b } else { a };
             if from == a || from == b {
-                let (fname, pname) = (self.net.name_of(from), self.net.name_of(partner(from)));
+                let (fname, pname) = (
+                    self.parts.net.name_of(from),
+                    self.parts.net.name_of(partner(from)),
+                );
                 notes.push((
                     to,
                     format!(
@@ -224,10 +230,13 @@ impl Deal<'_> {
                 ));
                 notes.push((
                     from,
-                    format!("Challenge to {} withdrawn.\n", self.net.name_of(to)),
+                    format!("Challenge to {} withdrawn.\n", self.parts.net.name_of(to)),
                 ));
             } else {
-                let (tname, pname) = (self.net.name_of(to), self.net.name_of(partner(to)));
+                let (tname, pname) = (
+                    self.parts.net.name_of(to),
+                    self.parts.net.name_of(partner(to)),
+                );
                 notes.push((
                     from,
                     format!(
@@ -236,7 +245,7 @@ impl Deal<'_> {
                 ));
                 notes.push((
                     to,
-                    format!("Challenge from {} removed.\n", self.net.name_of(from)),
+                    format!("Challenge from {} removed.\n", self.parts.net.name_of(from)),
                 ));
             }
         }
@@ -250,6 +259,7 @@ impl Deal<'_> {
         incoming: bool,
     ) -> Result<u32, &'static str> {
         let mine: Vec<&Offer> = self
+            .parts
             .offers
             .offers
             .iter()
@@ -278,7 +288,11 @@ impl Deal<'_> {
                     .iter()
                     .filter(|o| {
                         let other = if incoming { o.from } else { o.to };
-                        self.net.name_of(other).to_ascii_lowercase().starts_with(&a)
+                        self.parts
+                            .net
+                            .name_of(other)
+                            .to_ascii_lowercase()
+                            .starts_with(&a)
                     })
                     .collect();
                 match hits.as_slice() {
@@ -309,24 +323,24 @@ impl Deal<'_> {
         };
         let id = match self.pick_offer(sid, args, received) {
             Ok(id) => id,
-            Err("none") => return self.net.reply(sid, &format!("You have no offers to {verb}.\n")),
+            Err("none") => return self.parts.net.reply(sid, &format!("You have no offers to {verb}.\n")),
             Err("many") => {
-                return self.net.reply(
+                return self.parts.net.reply(
                     sid,
                     &format!(
                         "You have more than one offer to {verb}.\nUse \"pending\" to see them and \"{verb} n\" to choose which one.\n"
                     ),
                 )
             }
-            Err(_) => return self.net.reply(sid, "There is no such offer.\n"),
+            Err(_) => return self.parts.net.reply(sid, "There is no such offer.\n"),
         };
         let mut notes = Notes::new();
-        let why = format!("{} {verbs} the match offer.", self.net.name_of(sid));
+        let why = format!("{} {verbs} the match offer.", self.parts.net.name_of(sid));
         let Some(o) = self.drop_offer_because(id, &mut notes, &why) else {
             return;
         };
         let other = if received { o.from } else { o.to };
-        let (me, them) = (self.net.name_of(sid), self.net.name_of(other));
+        let (me, them) = (self.parts.net.name_of(sid), self.parts.net.name_of(other));
         let (mine, theirs) = match o.kind {
             OfferKind::Match => (
                 format!("You {verb} the match offer {dir} {them}.\n"),
@@ -349,7 +363,7 @@ impl Deal<'_> {
             .map(|(_, t)| t.as_str())
             .collect();
         notes.retain(|(s, _)| *s != sid);
-        self.net.reply(sid, &format!("{mine}{own}"));
+        self.parts.net.reply(sid, &format!("{mine}{own}"));
         self.flush_notes(notes);
     }
 
@@ -376,6 +390,7 @@ impl Deal<'_> {
     /// `pending`.
     pub fn cmd_pending(&mut self, sid: Sid) {
         let to: Vec<String> = self
+            .parts
             .offers
             .offers
             .iter()
@@ -384,12 +399,13 @@ impl Deal<'_> {
                 format!(
                     " {}: You are offering {} {}.",
                     o.id,
-                    self.net.name_of(o.to),
+                    self.parts.net.name_of(o.to),
                     self.offer_summary(o)
                 )
             })
             .collect();
         let from: Vec<String> = self
+            .parts
             .offers
             .offers
             .iter()
@@ -398,7 +414,7 @@ impl Deal<'_> {
                 format!(
                     " {}: {} is offering {}.",
                     o.id,
-                    self.net.name_of(o.from),
+                    self.parts.net.name_of(o.from),
                     self.offer_summary(o)
                 )
             })
@@ -425,18 +441,19 @@ impl Deal<'_> {
             }
             t.push_str("\nIf you wish to accept any of these offers type 'accept n'\nor just 'accept' if there is only one offer.\n");
         }
-        self.net.reply(sid, &t);
+        self.parts.net.reply(sid, &t);
     }
 
     /// Record a draw/abort/adjourn request from `from` to `to` (unless it is
     /// already there) and announce it.
     pub fn offer_in_game(&mut self, kind: OfferKind, from: Sid, to: Sid) {
         let exists = self
+            .parts
             .offers
             .offers
             .iter()
             .any(|o| o.from == from && o.to == to && o.kind == kind);
-        let me = self.net.name_of(from);
+        let me = self.parts.net.name_of(from);
         let (sent, told) = match kind {
             OfferKind::Draw => ("Draw request sent.\n", format!("{me} offers you a draw.\n")),
             OfferKind::Abort => (
@@ -458,6 +475,7 @@ impl Deal<'_> {
             // A new takeback request replaces an older one of another length.
             if let OfferKind::Takeback(_) = kind {
                 let old: Vec<u32> = self
+                    .parts
                     .offers
                     .offers
                     .iter()
@@ -472,7 +490,14 @@ impl Deal<'_> {
                 }
             }
             let id = self.new_offer(kind, from, to, String::new());
-            if let Some(o) = self.offers.offers.iter().find(|o| o.id == id).cloned() {
+            if let Some(o) = self
+                .parts
+                .offers
+                .offers
+                .iter()
+                .find(|o| o.id == id)
+                .cloned()
+            {
                 if self.pendinfo(to) {
                     told.push_str(&self.pf_line(&o, true));
                     told.push('\n');
@@ -483,24 +508,25 @@ impl Deal<'_> {
                 }
             }
         }
-        if self.net.icc() {
+        if self.parts.net.icc() {
             for (s, dg) in self.icc_view().game_offers(from) {
                 if s == from {
                     sent.insert_str(0, &dg);
                 } else if s == to {
                     told.insert_str(0, &dg);
                 } else {
-                    self.net.send(s, &dg);
+                    self.parts.net.send(s, &dg);
                 }
             }
         }
-        self.net.reply(from, &sent);
-        self.net.notify(to, &told);
+        self.parts.net.reply(from, &sent);
+        self.parts.net.notify(to, &told);
     }
 
     /// The id of a pending `kind` offer from `from` to `to`.
     pub fn find_offer(&self, kind: &OfferKind, from: Sid, to: Sid) -> Option<u32> {
-        self.offers
+        self.parts
+            .offers
             .offers
             .iter()
             .find(|o| o.from == from && o.to == to && o.kind == *kind)

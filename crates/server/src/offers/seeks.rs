@@ -18,12 +18,12 @@ const MAX_SEEKS: usize = 3;
 impl Deal<'_> {
     /// `<s>` lines of every ad, for `iset seekinfo 1`.
     pub fn seekinfo_lines(&self) -> Vec<String> {
-        self.offers.seeks.values().map(Seek::s_line).collect()
+        self.parts.offers.seeks.values().map(Seek::s_line).collect()
     }
 
     fn free_seek_id(&self) -> u32 {
         (0..)
-            .find(|n| !self.offers.seeks.contains_key(n))
+            .find(|n| !self.parts.offers.seeks.contains_key(n))
             .unwrap_or(0)
     }
 
@@ -31,9 +31,12 @@ impl Deal<'_> {
     pub fn cmd_seek(&mut self, sid: Sid, args: &[&str]) {
         let joined = join_wild_number(args);
         let args = joined.as_slice();
-        let Some(s) = self.net.sess(sid) else { return };
+        let Some(s) = self.parts.net.sess(sid) else {
+            return;
+        };
         if s.game.is_some() {
-            self.net
+            self.parts
+                .net
                 .reply(sid, "You cannot seek while you are playing a game.\n");
             return;
         }
@@ -41,7 +44,7 @@ impl Deal<'_> {
         let mut manual = false;
         let chess960 = match chess960_words(args) {
             Ok(v) => v,
-            Err(e) => return self.net.reply(sid, &e),
+            Err(e) => return self.parts.net.reply(sid, &e),
         };
         for a in args.iter().filter(|a| !is_variant_word(a)) {
             let l = a.to_ascii_lowercase();
@@ -50,10 +53,11 @@ impl Deal<'_> {
                 "u" | "unrated" => rated = false,
                 "w" | "white" => color = Some(Color::White),
                 "b" | "black" => color = Some(Color::Black),
-                "m" | "manual" if !self.net.cfg.manual_seeks => {
+                "m" | "manual" if !self.parts.net.cfg.manual_seeks => {
                     // lasker reads the flag as a variant name and has no such board.
                     let board = if chess960 { "fischerandom/m" } else { "m/0" };
-                    self.net
+                    self.parts
+                        .net
                         .reply(sid, &format!("No such category/board: {board}\n"));
                     return;
                 }
@@ -65,7 +69,7 @@ impl Deal<'_> {
                     Ok(n) if n <= 999 && inc.is_none() => inc = Some(n),
                     _ if l.contains('-') && l.split('-').all(|p| p.parse::<u32>().is_ok()) => {}
                     _ => {
-                        self.net.reply(sid, "Usage: seek [time inc] [rated|unrated] [white|black] [fr] [manual|auto] [formula] [min-max]\n");
+                        self.parts.net.reply(sid, "Usage: seek [time inc] [rated|unrated] [white|black] [fr] [manual|auto] [formula] [min-max]\n");
                         return;
                     }
                 },
@@ -80,19 +84,20 @@ impl Deal<'_> {
         let category = Category::of(base, inc);
         let rated = rated && s.registered && category != Category::Untimed;
         let own = self
+            .parts
             .offers
             .seeks
             .values()
             .filter(|k| k.owner == sid)
             .count();
         if own >= MAX_SEEKS {
-            self.net.reply(
+            self.parts.net.reply(
                 sid,
                 &format!("You can only have {MAX_SEEKS} active seeks.\n"),
             );
             return;
         }
-        let dup = self.offers.seeks.values().any(|k| {
+        let dup = self.parts.offers.seeks.values().any(|k| {
             k.owner == sid
                 && k.base == base
                 && k.inc == inc
@@ -102,7 +107,7 @@ impl Deal<'_> {
                 && k.manual == manual
         });
         if dup {
-            self.net.reply(
+            self.parts.net.reply(
                 sid,
                 "You already have an active seek with the same parameters.\n",
             );
@@ -113,7 +118,7 @@ impl Deal<'_> {
             owner: sid,
             name: s.handle.clone(),
             rating: if s.registered {
-                self.games.rating(&s.handle, category)
+                self.parts.games.rating(&s.handle, category)
             } else {
                 None
             },
@@ -129,21 +134,21 @@ impl Deal<'_> {
         };
         let (ad, sline) = (seek.ad_line(), seek.s_line());
         let dg = self.icc_view().seek_dg(&seek);
-        self.offers.seeks.insert(seek.id, seek);
-        for o in self.net.online_sids() {
-            let Some(v) = self.net.sess(o).map(|x| x.vars.clone()) else {
+        self.parts.offers.seeks.insert(seek.id, seek);
+        for o in self.parts.net.online_sids() {
+            let Some(v) = self.parts.net.sess(o).map(|x| x.vars.clone()) else {
                 continue;
             };
             if self.icc_view().seeks_as_dgs(o) {
-                let t = self.net.dg_for(o, &dg);
-                self.net.send(o, &t);
+                let t = self.parts.net.dg_for(o, &dg);
+                self.parts.net.send(o, &t);
             } else if v.seekinfo {
-                self.net.send(o, &format!("{sline}\n"));
+                self.parts.net.send(o, &format!("{sline}\n"));
             } else if v.seek {
-                self.net.send(o, &format!("{ad}\n"));
+                self.parts.net.send(o, &format!("{ad}\n"));
             }
         }
-        self.net.reply(sid, "");
+        self.parts.net.reply(sid, "");
     }
 
     /// Remove ads; the owner gets `Ads removed`, others `AD_DESTROY`/`<sr>`.
@@ -153,7 +158,7 @@ impl Deal<'_> {
         }
         let mut owners: Vec<(Sid, Vec<u32>)> = Vec::new();
         for id in ids {
-            if let Some(k) = self.offers.seeks.remove(id) {
+            if let Some(k) = self.parts.offers.seeks.remove(id) {
                 match owners.iter_mut().find(|(o, _)| *o == k.owner) {
                     Some((_, v)) => v.push(*id),
                     None => owners.push((k.owner, vec![*id])),
@@ -163,7 +168,7 @@ impl Deal<'_> {
         for (owner, list) in owners {
             let nums: Vec<String> = list.iter().map(u32::to_string).collect();
             notes.push((owner, format!("Ads removed: {}\n", nums.join(" "))));
-            for o in self.net.online_sids() {
+            for o in self.parts.net.online_sids() {
                 if self.icc_view().seeks_as_dgs(o) {
                     for id in &list {
                         let t = self.icc_view().seek_removed_text(o, *id, reason);
@@ -174,7 +179,12 @@ impl Deal<'_> {
                 if o == owner {
                     continue;
                 }
-                let Some(v) = self.net.sess(o).map(|x| (x.vars.seekinfo, x.vars.seek)) else {
+                let Some(v) = self
+                    .parts
+                    .net
+                    .sess(o)
+                    .map(|x| (x.vars.seekinfo, x.vars.seek))
+                else {
                     continue;
                 };
                 for n in &nums {
@@ -191,6 +201,7 @@ impl Deal<'_> {
     /// Drop every ad of `sid` (it left, or `quiet`: no note to itself).
     pub fn remove_seeks_of(&mut self, sid: Sid, to_self: bool) {
         let ids: Vec<u32> = self
+            .parts
             .offers
             .seeks
             .values()
@@ -208,6 +219,7 @@ impl Deal<'_> {
     /// Ads of two players about to start a game go.
     pub fn remove_seeks_for_start(&mut self, a: Sid, b: Sid, notes: &mut Notes) {
         let ids: Vec<u32> = self
+            .parts
             .offers
             .seeks
             .values()
@@ -220,6 +232,7 @@ impl Deal<'_> {
     /// `unseek [n]`.
     pub fn cmd_unseek(&mut self, sid: Sid) {
         let ids: Vec<u32> = self
+            .parts
             .offers
             .seeks
             .values()
@@ -227,7 +240,7 @@ impl Deal<'_> {
             .map(|k| k.id)
             .collect();
         if ids.is_empty() {
-            self.net.reply(sid, "You have no active seeks.\n");
+            self.parts.net.reply(sid, "You have no active seeks.\n");
             return;
         }
         let mut notes = Notes::new();
@@ -239,17 +252,17 @@ impl Deal<'_> {
             .collect();
         notes.retain(|(s, _)| *s != sid);
         self.flush_notes(notes);
-        self.net.reply(sid, &own);
+        self.parts.net.reply(sid, &own);
     }
 
     /// `sought`.
     pub fn cmd_sought(&mut self, sid: Sid) {
         let mut t = String::new();
-        for k in self.offers.seeks.values() {
+        for k in self.parts.offers.seeks.values() {
             t.push_str(&k.ad_line());
             t.push('\n');
         }
-        self.net.reply(sid, &t);
+        self.parts.net.reply(sid, &t);
     }
 }
 

@@ -169,7 +169,7 @@ impl Director {
             tracing::info!(tourney = n, "director: tourney opened");
             let t = self.tourneys.last().cloned();
             if let Some(t) = t {
-                self.announce(deal.net, &t);
+                self.announce(deal.parts.net, &t);
             }
             return;
         }
@@ -180,7 +180,7 @@ impl Director {
             Status::Open => {
                 if now.saturating_duration_since(t.announced) >= cfg.announce_every {
                     t.announced = now;
-                    self.announce(deal.net, &t);
+                    self.announce(deal.parts.net, &t);
                 }
                 if t.entrants.len() >= cfg.min_entrants.max(2) {
                     let since = *t.full_since.get_or_insert(now);
@@ -196,7 +196,7 @@ impl Director {
                             "director: entry closed"
                         );
                         self.channel(
-                            deal.net,
+                            deal.parts.net,
                             &format!(
                                 "Tourney #{} is now closed: {} players, {} rounds.",
                                 t.number,
@@ -213,12 +213,12 @@ impl Director {
             Status::Closed => {
                 let ended = std::mem::take(&mut self.ended);
                 for (g, end, text) in ended {
-                    self.game_ended(deal.net, &mut t, g, end, &text);
+                    self.game_ended(deal.parts.net, &mut t, g, end, &text);
                 }
                 self.start_pairings(deal, &mut t);
                 if t.pairings.iter().all(|p| p.done) {
                     if t.round >= t.rounds {
-                        self.finish(deal.net, &mut t);
+                        self.finish(deal.parts.net, &mut t);
                     } else {
                         self.next_round(deal, &mut t);
                     }
@@ -277,7 +277,7 @@ impl Director {
             games = t.pairings.len(),
             "director: round paired"
         );
-        let net = &mut *deal.net;
+        let net = &mut *deal.parts.net;
         for name in byes {
             if let Some(sid) = net.online_exact(&name) {
                 net.notify(
@@ -314,7 +314,7 @@ impl Director {
                 t.entrants[p.white].name.clone(),
                 t.entrants[p.black].name.clone(),
             );
-            let net: &Net = deal.net;
+            let net: &Net = deal.parts.net;
             let here =
                 |i: usize, name: &str| t.entrants[i].active && net.online_exact(name).is_some();
             let (w_here, b_here) = (here(p.white, &wn), here(p.black, &bn));
@@ -336,23 +336,23 @@ impl Director {
             let rated = cfg.rated && registered(w) && registered(b);
             let text = format!(
                 "{wn} ({}) [white] {bn} ({}) {} {} {} {}.",
-                deal.games.rating_shown(deal.net, w, cat),
-                deal.games.rating_shown(deal.net, b, cat),
+                deal.parts.games.rating_shown(deal.parts.net, w, cat),
+                deal.parts.games.rating_shown(deal.parts.net, b, cat),
                 if rated { "rated" } else { "unrated" },
                 cat.name(),
                 cfg.base,
                 cfg.inc
             );
             // lasker's `rmatch`: both sides see the challenge, the server accepts it.
-            deal.net.reply(w, &format!("Issuing: {text}\n"));
-            deal.net.notify(
+            deal.parts.net.reply(w, &format!("Issuing: {text}\n"));
+            deal.parts.net.notify(
                 b,
                 &format!("Challenge: {text}\nYou can \"accept\" or \"decline\", or propose different parameters.\n"),
             );
             deal.start_accepted(b, w, w, b, rated, cfg.base, cfg.inc, false, false);
-            t.pairings[k].game = deal.net.sess(w).and_then(|s| s.game);
+            t.pairings[k].game = deal.parts.net.sess(w).and_then(|s| s.game);
             self.channel(
-                deal.net,
+                deal.parts.net,
                 &format!(
                     "{wn} vs. {bn} a game in tourney #{} just started.",
                     t.number
