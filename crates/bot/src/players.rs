@@ -24,6 +24,24 @@ pub(crate) struct Players {
 }
 
 impl Players {
+    /// The titles the server showed for `name` (none known: no titles).
+    pub fn titles_of(&self, name: &str) -> ServerTitles {
+        self.titles
+            .get(&name.to_ascii_lowercase())
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// Keeps the rating a line showed for `name`.
+    pub fn remember_rating(&mut self, name: &str, rating: u32) {
+        self.ratings.insert(name.to_ascii_lowercase(), rating);
+    }
+
+    /// The rating the server showed for `name`, if any.
+    pub fn rating_of(&self, name: &str) -> Option<u32> {
+        self.ratings.get(&name.to_ascii_lowercase()).copied()
+    }
+
     /// Adds the titles a line showed for `name` to those known (at most 10,000 players
     /// are kept: past that the table starts again).
     pub fn remember_titles(&mut self, name: &str, t: ServerTitles) {

@@ -128,7 +128,7 @@ impl Session {
             } => {
                 for (n, r) in [(white, white_rating), (black, black_rating)] {
                     if let Some(r) = r {
-                        self.bot.players.ratings.insert(n.to_ascii_lowercase(), r);
+                        self.bot.players.remember_rating(&n, r);
                     }
                 }
             }
@@ -188,10 +188,7 @@ impl Session {
             }
             ServerEvent::Challenge(c) => {
                 if let Some(r) = c.rating {
-                    self.bot
-                        .players
-                        .ratings
-                        .insert(c.name.to_ascii_lowercase(), r);
+                    self.bot.players.remember_rating(&c.name, r);
                 }
                 self.bot.players.remember_titles(&c.name, c.titles);
                 self.matching.pending = Some(PendingChallenge {
@@ -503,14 +500,7 @@ impl Session {
             out.push(Action::SendNow(format!("accept {}", c.name)));
             return;
         }
-        let titles = self
-            .bot
-            .players
-            .titles
-            .get(&c.name.to_ascii_lowercase())
-            .copied()
-            .unwrap_or_default()
-            .merge(c.titles);
+        let titles = self.bot.players.titles_of(&c.name).merge(c.titles);
         let class = self.bot.lists.classify(&c.name, titles);
         let kind = c.variant.clone().unwrap_or_else(|| c.kind.clone());
         let info = ChallengeInfo {

@@ -146,12 +146,7 @@ impl Bot {
 
     /// A computer by the lists (`C`) or the server's `(C)` title wily has seen.
     pub(crate) fn computer(&self, name: &str) -> bool {
-        let titles: ServerTitles = self
-            .players
-            .titles
-            .get(&name.to_ascii_lowercase())
-            .copied()
-            .unwrap_or_default();
+        let titles: ServerTitles = self.players.titles_of(name);
         self.lists.classify(name, titles).category == Category::Computer
     }
 }

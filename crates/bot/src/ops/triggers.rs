@@ -47,9 +47,8 @@ impl HookRunner {
         out: &mut Vec<Action>,
     ) {
         let rating = players
-            .ratings
-            .get(&g.opponent.to_ascii_lowercase())
-            .map_or("----".to_string(), u32::to_string);
+            .rating_of(g.opponent)
+            .map_or("----".to_string(), |r| r.to_string());
         let mut fields = vec![
             ("me", conn.me.clone()),
             ("opponent", g.opponent.to_string()),

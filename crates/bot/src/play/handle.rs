@@ -171,18 +171,9 @@ impl Playing {
         } else {
             &u.white
         };
-        let titles = bot
-            .players
-            .titles
-            .get(&opponent.to_ascii_lowercase())
-            .copied()
-            .unwrap_or_default();
+        let titles = bot.players.titles_of(opponent);
         let class = bot.lists.classify(opponent, titles);
-        let rating = bot
-            .players
-            .ratings
-            .get(&opponent.to_ascii_lowercase())
-            .copied();
+        let rating = bot.players.rating_of(opponent);
         let profile = OpponentProfile::new(class, &bot.cfg.opponents)
             .with_strength(&bot.cfg.strength, rating);
         tracing::info!("opponent {opponent}: {}", profile.describe());
@@ -196,16 +187,8 @@ impl Playing {
                 g.category = si.category;
             }
         }
-        g.white_elo = bot
-            .players
-            .ratings
-            .get(&u.white.to_ascii_lowercase())
-            .copied();
-        g.black_elo = bot
-            .players
-            .ratings
-            .get(&u.black.to_ascii_lowercase())
-            .copied();
+        g.white_elo = bot.players.rating_of(&u.white);
+        g.black_elo = bot.players.rating_of(&u.black);
         self.new_game_flag = true;
         g
     }

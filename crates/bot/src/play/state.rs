@@ -72,12 +72,7 @@ impl Playing {
             return;
         };
         let opp = g.opponent().to_string();
-        let titles = bot
-            .players
-            .titles
-            .get(&opp.to_ascii_lowercase())
-            .copied()
-            .unwrap_or_default();
+        let titles = bot.players.titles_of(&opp);
         let class = bot.lists.classify(&opp, titles);
         let p = OpponentProfile::new(class, &bot.cfg.opponents);
         tracing::info!("opponent {opp} now: {}", p.describe());

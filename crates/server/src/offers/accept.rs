@@ -77,14 +77,7 @@ impl Deal<'_> {
             }
             Err(_) => return self.parts.net.reply(sid, "There is no such offer.\n"),
         };
-        let Some(o) = self
-            .parts
-            .offers
-            .offers
-            .iter()
-            .find(|o| o.id == id)
-            .cloned()
-        else {
+        let Some(o) = self.parts.offers.get(id).cloned() else {
             return;
         };
         match (&o.kind, &o.terms) {

@@ -210,13 +210,7 @@ impl Deal<'_> {
             ));
         }
         theirs.push_str("You can \"accept\" or \"decline\", or propose different parameters.\n");
-        let offer = self
-            .parts
-            .offers
-            .offers
-            .iter()
-            .find(|o| o.id == id)
-            .cloned();
+        let offer = self.parts.offers.get(id).cloned();
         for (who, to_side) in [(sid, false), (to, true)] {
             if let (true, Some(o)) = (self.pendinfo(who), &offer) {
                 let line = format!("{}\n", self.pf_line(o, to_side));

@@ -33,4 +33,9 @@ impl Offers {
             next_offer: 1,
         }
     }
+
+    /// The pending offer numbered `id`, if there is one.
+    pub fn get(&self, id: u32) -> Option<&Offer> {
+        self.offers.iter().find(|o| o.id == id)
+    }
 }

@@ -490,14 +490,7 @@ impl Deal<'_> {
                 }
             }
             let id = self.new_offer(kind, from, to, String::new());
-            if let Some(o) = self
-                .parts
-                .offers
-                .offers
-                .iter()
-                .find(|o| o.id == id)
-                .cloned()
-            {
+            if let Some(o) = self.parts.offers.get(id).cloned() {
                 if self.pendinfo(to) {
                     told.push_str(&self.pf_line(&o, true));
                     told.push('\n');
